@@ -1,0 +1,26 @@
+"""The game protocol, records, seeded randomness and errors. Imports nothing else of asobiba."""
+
+from .bot import Bot, RandomBot
+from .errors import (
+    AmbiguousMoveError,
+    AsobibaError,
+    IllegalMoveError,
+    MalformedMoveError,
+    MoveError,
+    NotYourTurnError,
+    OptionError,
+    RecordError,
+    UnknownGameError,
+)
+from .options import Option, parse_option_pairs, validate_options
+from .protocol import PROTOCOL_VERSION, BotLevel, Game, LegalMoves, Move, Outcome, State
+from .record import MoveEntry, Record, SeatInfo
+from .rng import Rng, derive_seed
+
+__all__ = [
+    "PROTOCOL_VERSION", "AmbiguousMoveError", "AsobibaError", "Bot", "BotLevel", "Game",
+    "IllegalMoveError", "LegalMoves", "MalformedMoveError", "Move", "MoveEntry", "MoveError",
+    "NotYourTurnError", "Option", "OptionError", "Outcome", "RandomBot", "Record", "RecordError",
+    "Rng", "SeatInfo", "State", "UnknownGameError", "derive_seed", "parse_option_pairs",
+    "validate_options",
+]

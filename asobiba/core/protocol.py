@@ -1,0 +1,484 @@
+"""The one game protocol every asobiba game implements.
+
+Two classes:
+
+* :class:`Game` — the game *definition*: id, titles, options, variants, seat counts,
+  rules version, bot levels. One instance per game, found through ``asobiba.games.get``.
+* :class:`State` — one *position* of one game. States are **immutable**: ``play`` returns
+  a new state and never changes the one it was called on, so a state handed to a caller is
+  never mutated behind their back. (Search code inside a game may use apply/undo on its own
+  private bitboards; that never escapes.)
+
+The public methods on :class:`State` do the shared checks (whose turn, legality, parsing)
+and delegate to small hooks (``_acting``, ``_legal``, ``_apply``, ...) that each game fills,
+in the manner of OpenSpiel's ``_legal_actions`` / ``_apply_action``. A bad move is *refused*
+with a typed error; it never becomes a loss and never changes anything.
+
+Information leaves a game only through :meth:`State.view` — a JSON-ready dict of exactly
+what one seat (or a spectator, ``seat=None``) may see. Bots and clients get views, never
+states. :meth:`State.to_json` (the full state, secrets included) exists for replays of
+finished games and for debugging; the server never sends it during play.
+
+All randomness comes from the seed given to :meth:`Game.new_game` (see ``core.rng``):
+chance events (shuffles, deals, layouts, die rolls) are drawn from it when the game starts
+or kept in the state as an ``Rng`` state, so (game, options, seed, moves) replays exactly.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from .errors import (
+    IllegalMoveError,
+    MalformedMoveError,
+    MoveError,
+    NotYourTurnError,
+    OptionError,
+)
+from .options import Option, validate_options
+
+Move = Hashable
+"""A game's internal move object. Any hashable value; its text form comes from the game."""
+
+PROTOCOL_VERSION = 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The result of a finished game.
+
+    ``scores`` per seat (the game's own points), ``ranks`` per seat (1 = best; equal ranks
+    share a place, so a two-seat draw is ``(1, 1)``), and a short ``reason``. Team games
+    give partners the same rank.
+    """
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    reason: str = ""
+
+    @classmethod
+    def from_scores(
+        cls,
+        scores: Sequence[float],
+        reason: str = "",
+        keys: Sequence[Any] | None = None,
+    ) -> Outcome:
+        """Rank seats by ``keys`` (default: the scores), higher is better, ties shared."""
+        keys = list(keys if keys is not None else scores)
+        ranks = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+        return cls(tuple(scores), ranks, reason)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return tuple(seat for seat, rank in enumerate(self.ranks) if rank == 1)
+
+    @property
+    def is_draw(self) -> bool:
+        return len(self.ranks) > 1 and len(set(self.ranks)) == 1
+
+    def points(self, seat: int) -> float:
+        """1 for a sole win, 0 for a last place, shared in between (for arenas and Elo)."""
+        n = len(self.ranks)
+        if n == 1:
+            return 1.0 if self.ranks[0] == 1 else 0.0
+        better = sum(1 for r in self.ranks if r < self.ranks[seat])
+        tied = sum(1 for r in self.ranks if r == self.ranks[seat])
+        # average of the positional points over the tied block (n-1 for first ... 0 for last)
+        top = (n - 1 - better)
+        return sum(top - k for k in range(tied)) / tied / (n - 1)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "ranks": list(self.ranks),
+            "winners": list(self.winners),
+            "draw": self.is_draw,
+            "reason": self.reason,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+        return cls(tuple(data["scores"]), tuple(data["ranks"]), str(data.get("reason", "")))
+
+
+class LegalMoves(Sequence[Move]):
+    """The legal moves of one seat: a list-like collection that also answers ``in`` for the
+    move's text (``"d3" in state.legal_moves()``), like python-chess's ``board.legal_moves``."""
+
+    __slots__ = ("_state", "_moves", "_seat", "_texts")
+
+    def __init__(self, state: State, seat: int | None, moves: Sequence[Move]) -> None:
+        self._state = state
+        self._seat = seat
+        self._moves = moves
+        self._texts: list[str] | None = None
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._moves[index]
+
+    def __len__(self) -> int:
+        return len(self._moves)
+
+    def __iter__(self) -> Iterator[Move]:
+        return iter(self._moves)
+
+    def __contains__(self, item: object) -> bool:
+        if isinstance(item, str):
+            return item in self.texts()
+        return item in self._moves
+
+    def count(self, value: Any = None) -> int:  # type: ignore[override]
+        """Number of legal moves (python-chess style); with an argument, list.count."""
+        if value is None:
+            return len(self._moves)
+        return list(self._moves).count(value)
+
+    def texts(self) -> list[str]:
+        if self._texts is None:
+            self._texts = [self._state.move_text(m, self._seat) for m in self._moves]
+        return self._texts
+
+    def __repr__(self) -> str:
+        return f"<LegalMoves {' '.join(self.texts())}>"
+
+
+class State(ABC):
+    """An immutable position. Subclasses are per game and fill the hooks below."""
+
+    __slots__ = ()
+
+    # ---- what every game state must provide ---------------------------------------------
+    game: ClassVar[Game]
+    """The game this state belongs to (set on each game's State subclass)."""
+
+    @property
+    @abstractmethod
+    def options(self) -> Mapping[str, Any]:
+        """The validated options this game was started with."""
+
+    @abstractmethod
+    def _acting(self) -> tuple[int, ...]:
+        """Seats that may act now; ``()`` when the game is over."""
+
+    @abstractmethod
+    def _legal(self, seat: int) -> Sequence[Move]:
+        """Legal moves of an acting seat, in a stable order."""
+
+    @abstractmethod
+    def _apply(self, move: Move, seat: int) -> State:
+        """The state after a legal move (a new object; ``self`` is unchanged)."""
+
+    @abstractmethod
+    def _outcome(self) -> Outcome | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        """The game-specific part of what ``seat`` may see (JSON-ready)."""
+
+    @abstractmethod
+    def _move_text(self, move: Move, seat: int | None) -> str:
+        """The move in the game's notation."""
+
+    def _parse(self, text: str, seat: int) -> Move:
+        """Turn text into a move object, or raise :class:`MalformedMoveError`.
+
+        The default matches the text against the legal moves' texts (case-insensitive);
+        games with a real notation override it so that an illegal but well-formed move
+        can be told apart from garbage and explained by :meth:`_why_illegal`.
+        """
+        wanted = text.strip().lower()
+        for move in self._legal(seat):
+            if self._move_text(move, seat).lower() == wanted:
+                return move
+        raise IllegalMoveError(
+            f"{text!r} is not a legal move here; legal moves: "
+            + ", ".join(self._move_text(m, seat) for m in self._legal(seat)),
+            move=text,
+        )
+
+    def _why_illegal(self, move: Move, seat: int) -> str:
+        """A sentence naming the rule a well-formed but illegal move breaks."""
+        return "it is not among the legal moves in this position"
+
+    def _full(self) -> dict[str, Any]:
+        """Everything, secrets included (for finished-game replays and debugging)."""
+        return self._view(None)
+
+    # ---- public API (shared checks; do not override) ------------------------------------
+    @property
+    def acting_seats(self) -> tuple[int, ...]:
+        return self._acting()
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat to act (the first acting seat in simultaneous games); ``None`` when over."""
+        acting = self._acting()
+        return acting[0] if acting else None
+
+    @property
+    def is_over(self) -> bool:
+        return not self._acting()
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome() if self.is_over else None
+
+    @property
+    def num_seats(self) -> int:
+        return self.game.num_seats(self.options)
+
+    def _resolve_seat(self, seat: int | None) -> int:
+        acting = self._acting()
+        if not acting:
+            raise NotYourTurnError("the game is over; no more moves can be played")
+        if seat is None:
+            if len(acting) > 1:
+                raise NotYourTurnError(
+                    f"several seats act at once here ({acting}); say which seat moves"
+                )
+            return acting[0]
+        if seat not in acting:
+            raise NotYourTurnError(
+                f"it is not seat {seat}'s turn; seat(s) to act: "
+                + ", ".join(map(str, acting))
+            )
+        return seat
+
+    def legal_moves(self, seat: int | None = None) -> LegalMoves:
+        """The legal moves of ``seat`` (default: the seat to move); empty if it cannot act."""
+        acting = self._acting()
+        if seat is None:
+            seat = acting[0] if acting else None
+        if seat is None or seat not in acting:
+            return LegalMoves(self, seat, ())
+        return LegalMoves(self, seat, self._legal(seat))
+
+    def move_text(self, move: Move, seat: int | None = None) -> str:
+        if seat is None:
+            seat = self.to_move
+        return self._move_text(move, seat)
+
+    def parse(self, text: str, seat: int | None = None) -> Move:
+        """Parse ``text`` as a legal move of ``seat`` or raise a typed :class:`MoveError`."""
+        if not isinstance(text, str):
+            raise MalformedMoveError(f"a move must be text, not {type(text).__name__}")
+        if len(text) > 200 or not text.strip():
+            raise MalformedMoveError("a move must be non-empty text of at most 200 characters",
+                                     move=text[:40])
+        seat = self._resolve_seat(seat)
+        move = self._parse(text, seat)
+        if move not in self._legal(seat):
+            raise IllegalMoveError(f"{text.strip()} is illegal: {self._why_illegal(move, seat)}",
+                                   move=text)
+        return move
+
+    def play(self, move: str | Move, seat: int | None = None) -> State:
+        """The state after ``move`` (text or move object). ``self`` never changes; a bad
+        move raises a :class:`MoveError` subclass naming the rule it breaks."""
+        if isinstance(move, str):
+            parsed = self.parse(move, seat)
+            seat = self._resolve_seat(seat)
+        else:
+            seat = self._resolve_seat(seat)
+            if move not in self._legal(seat):
+                raise IllegalMoveError(
+                    f"{self._safe_text(move, seat)} is illegal: {self._why_illegal(move, seat)}",
+                    move=self._safe_text(move, seat),
+                )
+            parsed = move
+        return self._apply(parsed, seat)
+
+    def _safe_text(self, move: Move, seat: int) -> str:
+        try:
+            return self._move_text(move, seat)
+        except Exception:  # noqa: BLE001 - a garbage move object must still get a message
+            return repr(move)
+
+    def child(self, move: Move, seat: int | None = None) -> State:
+        """Unchecked ``play`` for search: ``move`` must come from :meth:`legal_moves`."""
+        if seat is None:
+            seat = self._acting()[0]
+        return self._apply(move, seat)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """Exactly what ``seat`` may see (``None``: a spectator). The only way information
+        leaves a game. Includes the seat's own legal moves when it may act."""
+        if seat is not None and not (0 <= seat < self.num_seats):
+            raise ValueError(f"seat {seat} does not exist; seats are 0..{self.num_seats - 1}")
+        acting = self._acting()
+        outcome = self.outcome
+        data: dict[str, Any] = {
+            "game": self.game.id,
+            "seat": seat,
+            "seats": self.num_seats,
+            "to_move": acting[0] if acting else None,
+            "acting": list(acting),
+            "over": not acting,
+            "outcome": outcome.to_json() if outcome else None,
+            "legal_moves": self.legal_moves(seat).texts() if seat in acting else [],
+        }
+        data.update(self._view(seat))
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        """The full state, secrets included. Never sent to a seat during play."""
+        acting = self._acting()
+        outcome = self.outcome
+        data: dict[str, Any] = {
+            "game": self.game.id,
+            "to_move": acting[0] if acting else None,
+            "acting": list(acting),
+            "over": not acting,
+            "outcome": outcome.to_json() if outcome else None,
+        }
+        data.update(self._full())
+        return data
+
+    def render(self, seat: int | None = None) -> str:
+        """A text picture of what ``seat`` sees (terminal play)."""
+        return self.game.render_view(self.view(seat))
+
+
+@dataclass(frozen=True)
+class BotLevel:
+    """A named bot strength. ``level`` is what users type (``--vs 3``, ``--level max``)."""
+
+    level: str
+    title: str
+    description: str = ""
+    title_ja: str = ""
+
+
+class Game(ABC):
+    """A game definition: metadata declared once as data, plus the factory for states.
+
+    Subclasses set the class attributes and fill :meth:`_initial`; they may override
+    :meth:`num_seats`, :meth:`render_view`, :meth:`make_bot`, :meth:`state_from_view`.
+    """
+
+    id: ClassVar[str]
+    title_en: ClassVar[str]
+    title_ja: ClassVar[str]
+    summary: ClassVar[str] = ""
+    rules_version: ClassVar[int] = 1
+    """Bumped only when a rule change makes an old record replay differently."""
+    options: ClassVar[tuple[Option, ...]] = ()
+    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    """Named option presets, e.g. ``{"5x5": {"board": "5x5"}}``."""
+    perfect_information: ClassVar[bool] = True
+    chance: ClassVar[bool] = False
+    simultaneous: ClassVar[bool] = False
+    min_seats: ClassVar[int] = 2
+    max_seats: ClassVar[int] = 2
+    bot_levels: ClassVar[tuple[BotLevel, ...]] = ()
+    default_seed: ClassVar[int] = 0
+
+    # ---- options and seats ---------------------------------------------------------------
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Complete and check options (a ``variant`` name may stand for its preset)."""
+        raw = dict(raw or {})
+        variant = raw.pop("variant", None)
+        if variant is not None:
+            if variant not in self.variants:
+                raise OptionError(
+                    f"option 'variant': {variant!r} is not allowed; allowed values: "
+                    + ", ".join(self.variants),
+                    option="variant",
+                )
+            raw = {**self.variants[variant], **raw}
+        options = validate_options(self.options, raw)
+        self._check_options(options)
+        return options
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        """Cross-option checks (raise OptionError); default none."""
+
+    def num_seats(self, options: Mapping[str, Any]) -> int:
+        players = options.get("players")
+        return int(players) if players is not None else self.min_seats
+
+    # ---- starting ------------------------------------------------------------------------
+    def new_game(self, options: Mapping[str, Any] | None = None, seed: int | None = None) -> State:
+        """The start position for ``options`` and ``seed`` (all chance comes from the seed)."""
+        opts = self.validate_options(options)
+        if seed is None:
+            seed = self.default_seed
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise OptionError(f"seed must be an integer, not {seed!r}", option="seed")
+        return self._initial(opts, seed)
+
+    @abstractmethod
+    def _initial(self, options: dict[str, Any], seed: int) -> State:
+        """The start state for already validated options."""
+
+    def replay(
+        self,
+        moves: Sequence[str | tuple[int, str]],
+        options: Mapping[str, Any] | None = None,
+        seed: int | None = None,
+    ) -> list[State]:
+        """Every state from the start through each move (text, or ``(seat, text)``)."""
+        state = self.new_game(options, seed)
+        states = [state]
+        for number, entry in enumerate(moves, 1):
+            seat, text = entry if isinstance(entry, tuple) else (None, entry)
+            try:
+                state = state.play(text, seat)
+            except MoveError as exc:
+                raise type(exc)(f"move {number} ({text}): {exc}", move=text) from exc
+            states.append(state)
+        return states
+
+    # ---- presentation and bots -----------------------------------------------------------
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        """Text picture of a view for the terminal; games override."""
+        import json
+
+        return json.dumps(view, ensure_ascii=False, indent=1)
+
+    def level_names(self) -> list[str]:
+        return [b.level for b in self.bot_levels]
+
+    def make_bot(self, level: str, seed: int = 0) -> Any:
+        """A bot (see ``core.bot.Bot``) of the named level."""
+        raise NotImplementedError(f"{self.id} has no bots yet")
+
+    def state_from_view(self, view: Mapping[str, Any]) -> State:
+        """Rebuild the state from a view. Only perfect-information games can: a view then
+        holds everything, so a bot that searches from a view sees no more than the seat."""
+        raise NotImplementedError(f"{self.id} cannot rebuild a state from a view")
+
+    def describe(self) -> dict[str, Any]:
+        """Metadata as JSON (``asobiba games --json``, the web lobby)."""
+        return {
+            "id": self.id,
+            "title": {"en": self.title_en, "ja": self.title_ja},
+            "summary": self.summary,
+            "rules_version": self.rules_version,
+            "seats": [self.min_seats, self.max_seats],
+            "perfect_information": self.perfect_information,
+            "chance": self.chance,
+            "simultaneous": self.simultaneous,
+            "variants": {k: dict(v) for k, v in self.variants.items()},
+            "options": [
+                {
+                    "name": o.name,
+                    "default": o.default,
+                    "kind": o.kind,
+                    "allowed": o.allowed(),
+                    "choices": list(o.choices),
+                    "description": o.description,
+                    "description_ja": o.description_ja,
+                }
+                for o in self.options
+            ],
+            "bots": [
+                {"level": b.level, "title": b.title, "title_ja": b.title_ja,
+                 "description": b.description}
+                for b in self.bot_levels
+            ],
+        }
