@@ -1,0 +1,118 @@
+"""Reversi bitboards: two 64-bit integers, one per side; bit ``8 * row + col`` is the square
+with file ``a + col`` and rank ``1 + row`` (a1 = bit 0, h8 = bit 63).
+
+Move generation is the shift-and-mask ("Kogge-Stone") method strong engines use: for each of
+the eight directions, grow runs of opponent discs out of the mover's discs and keep the empty
+square just past them. Flips follow precomputed rays from the placed square.
+"""
+
+from __future__ import annotations
+
+FULL = (1 << 64) - 1
+NOT_A = 0xFEFEFEFEFEFEFEFE  # every square but file a
+NOT_H = 0x7F7F7F7F7F7F7F7F  # every square but file h
+INNER = 0x7E7E7E7E7E7E7E7E  # files b..g: a run may not wrap across the edge
+
+BLACK_START = (1 << 28) | (1 << 35)  # e4, d5
+WHITE_START = (1 << 27) | (1 << 36)  # d4, e5
+
+
+def legal_mask(p: int, o: int) -> int:
+    """Squares where the side with discs ``p`` may play against discs ``o``."""
+    empty = ~(p | o) & FULL
+    h = o & INNER
+    moves = 0
+    # east/west (shift 1), masked to stop wrapping
+    t = h & (p << 1); t |= h & (t << 1); t |= h & (t << 1)
+    t |= h & (t << 1); t |= h & (t << 1); t |= h & (t << 1)
+    moves |= t << 1
+    t = h & (p >> 1); t |= h & (t >> 1); t |= h & (t >> 1)
+    t |= h & (t >> 1); t |= h & (t >> 1); t |= h & (t >> 1)
+    moves |= t >> 1
+    # north/south (shift 8)
+    t = o & (p << 8); t |= o & (t << 8); t |= o & (t << 8)
+    t |= o & (t << 8); t |= o & (t << 8); t |= o & (t << 8)
+    moves |= t << 8
+    t = o & (p >> 8); t |= o & (t >> 8); t |= o & (t >> 8)
+    t |= o & (t >> 8); t |= o & (t >> 8); t |= o & (t >> 8)
+    moves |= t >> 8
+    # diagonals (shift 7 and 9)
+    t = h & (p << 7); t |= h & (t << 7); t |= h & (t << 7)
+    t |= h & (t << 7); t |= h & (t << 7); t |= h & (t << 7)
+    moves |= t << 7
+    t = h & (p >> 7); t |= h & (t >> 7); t |= h & (t >> 7)
+    t |= h & (t >> 7); t |= h & (t >> 7); t |= h & (t >> 7)
+    moves |= t >> 7
+    t = h & (p << 9); t |= h & (t << 9); t |= h & (t << 9)
+    t |= h & (t << 9); t |= h & (t << 9); t |= h & (t << 9)
+    moves |= t << 9
+    t = h & (p >> 9); t |= h & (t >> 9); t |= h & (t >> 9)
+    t |= h & (t >> 9); t |= h & (t >> 9); t |= h & (t >> 9)
+    moves |= t >> 9
+    return moves & empty
+
+
+def _rays() -> list[tuple[tuple[int, ...], ...]]:
+    out = []
+    for sq in range(64):
+        r0, c0 = divmod(sq, 8)
+        rays = []
+        for dr, dc in ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+            ray = []
+            r, c = r0 + dr, c0 + dc
+            while 0 <= r < 8 and 0 <= c < 8:
+                ray.append(1 << (8 * r + c))
+                r, c = r + dr, c + dc
+            if len(ray) >= 2:  # a flip needs at least one disc and a closing disc
+                rays.append(tuple(ray))
+        out.append(tuple(rays))
+    return out
+
+
+RAYS = _rays()
+
+
+def flips(p: int, o: int, sq: int) -> int:
+    """Discs of ``o`` flipped when the side ``p`` plays on ``sq`` (0 if none)."""
+    result = 0
+    for ray in RAYS[sq]:
+        run = 0
+        for bit in ray:
+            if o & bit:
+                run |= bit
+            else:
+                if p & bit:
+                    result |= run
+                break
+    return result
+
+
+def squares(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def perft(p: int, o: int, depth: int, passed: bool = False) -> int:
+    """Leaves at ``depth`` plies with the REFERENCE convention: a forced pass is one ply and a
+    finished game is one leaf. At the last ply the legal moves are counted, not played."""
+    moves = legal_mask(p, o)
+    if not moves:
+        if passed:
+            return 1  # neither side can move: the game is over, one leaf
+        if depth == 1:
+            return 1  # the pass itself is the one move at the last ply
+        return perft(o, p, depth - 1, True)
+    if depth == 1:
+        return moves.bit_count()
+    total = 0
+    while moves:
+        low = moves & -moves
+        moves ^= low
+        f = flips(p, o, low.bit_length() - 1)
+        total += perft(o ^ f, p | f | low, depth - 1, False)
+    return total

@@ -1,0 +1,129 @@
+"""Reversi bots, graded as Egaroucid grades its levels: level N searches N plies in the
+midgame with alpha-beta and solves the endgame exactly once 2N or fewer squares are empty.
+
+Bots see views only: a Reversi view holds the whole position, so ``state_from_view`` rebuilds
+it and the search runs on bitboard tuples ``(mine, theirs, seat)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core import Bot, RandomBot
+from ...search.alphabeta import AlphaBeta
+from . import bitboard as bb
+from .game import PASS, Reversi
+
+# Square weights (a1 = index 0): corners good, X- and C-squares next to empty corners bad.
+_W = [
+    100, -20, 10, 5, 5, 10, -20, 100,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    10, -2, 1, 1, 1, 1, -2, 10,
+    5, -2, 1, 0, 0, 1, -2, 5,
+    5, -2, 1, 0, 0, 1, -2, 5,
+    10, -2, 1, 1, 1, 1, -2, 10,
+    -20, -50, -2, -2, -2, -2, -50, -20,
+    100, -20, 10, 5, 5, 10, -20, 100,
+]
+# Group squares by weight so evaluation is a few popcounts instead of 64 lookups.
+_MASKS: list[tuple[int, int]] = []
+for _w in sorted(set(_W)):
+    _m = 0
+    for _sq, _v in enumerate(_W):
+        if _v == _w:
+            _m |= 1 << _sq
+    _MASKS.append((_w, _m))
+CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
+WIN = 100_000
+
+
+class ReversiAdapter:
+    """Search positions are ``(mine, theirs, seat)``; passes are moves, so turns alternate."""
+
+    def moves(self, pos: tuple[int, int, int]) -> Sequence[int]:
+        p, o, _ = pos
+        mask = bb.legal_mask(p, o)
+        return bb.squares(mask) if mask else [PASS]
+
+    def order(self, pos: tuple[int, int, int], moves: list[int]) -> list[int]:
+        return sorted(moves, key=lambda m: -_W[m] if m >= 0 else 0)
+
+    def play(self, pos: tuple[int, int, int], move: int) -> tuple[int, int, int]:
+        p, o, seat = pos
+        if move == PASS:
+            return (o, p, 1 - seat)
+        f = bb.flips(p, o, move)
+        return (o ^ f, p | f | (1 << move), 1 - seat)
+
+    def player(self, pos: tuple[int, int, int]) -> int:
+        return pos[2]
+
+    def is_terminal(self, pos: tuple[int, int, int]) -> bool:
+        p, o, _ = pos
+        return not bb.legal_mask(p, o) and not bb.legal_mask(o, p)
+
+    def terminal_value(self, pos: tuple[int, int, int]) -> float:
+        diff = pos[0].bit_count() - pos[1].bit_count()
+        return diff + (WIN if diff > 0 else -WIN if diff < 0 else 0)
+
+    def evaluate(self, pos: tuple[int, int, int]) -> float:
+        p, o, _ = pos
+        score = 0
+        for w, m in _MASKS:
+            score += w * ((p & m).bit_count() - (o & m).bit_count())
+        # X/C squares are only bad next to an empty corner: refund when the corner is taken
+        taken = (p | o) & CORNERS
+        if taken:
+            for corner, near in ((0, 0x302), (7, 0xC040), (56, 0x0203000000000000),
+                                 (63, 0x40C0000000000000)):
+                if taken >> corner & 1:
+                    score += 30 * ((p & near).bit_count() - (o & near).bit_count())
+        mp = bb.legal_mask(p, o).bit_count()
+        mo = bb.legal_mask(o, p).bit_count()
+        score += 8 * (mp - mo)
+        return score
+
+    def key(self, pos: tuple[int, int, int]) -> tuple[int, int]:
+        return pos[0], pos[1]
+
+
+class AlphaBetaBot(Bot):
+    """Level N: N plies of alpha-beta, exact endgame at 2N empties, optional time limit."""
+
+    def __init__(self, level: int, seed: int = 0, time_limit: float | None = None) -> None:
+        super().__init__(seed)
+        self.level = str(level)
+        self.depth = level
+        self.time_limit = time_limit
+        self.name = f"reversi-ab{level}"
+        self.searcher = AlphaBeta(ReversiAdapter())
+        from .game import GAME
+
+        self.game = GAME
+        self.last_result: Any = None
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        legal = view["legal_moves"]
+        if len(legal) == 1:
+            return legal[0]
+        state = self.game.state_from_view(view)
+        mine, theirs = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        empties = 64 - (mine | theirs).bit_count()
+        depth = empties + 4 if empties <= 2 * self.depth else self.depth
+        self.searcher.reset()
+        result = self.searcher.search((mine, theirs, state.turn), depth, self.time_limit)
+        self.last_result = result
+        return state.move_text(result.move)
+
+
+def make_bot(game: Reversi, level: str, seed: int = 0) -> Bot:
+    if level == "random":
+        return RandomBot(seed)
+    try:
+        n = int(level)
+    except ValueError:
+        n = -1
+    if not 1 <= n <= 6:
+        raise ValueError(f"reversi has no bot level {level!r}; levels: {', '.join(game.level_names())}")
+    return AlphaBetaBot(n, seed, time_limit=1.0 if n >= 5 else None)

@@ -1,0 +1,188 @@
+"""Classic Reversi / Othello: the reference game (the end of the Memory Matrix seed).
+
+Rules: 8×8, d5/e4 Black and d4/e5 White at the start, Black moves first; a move places a
+disc so that it brackets one or more straight runs of the opponent's discs, which flip; a
+player with no such move must pass (``pass`` is then the only legal move); the game ends when
+neither player can move; most discs wins, equal counts draw. See docs/rules/reversi.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core import BotLevel, Game, MalformedMoveError, Outcome, State
+from . import bitboard as bb
+
+FILES = "abcdefgh"
+PASS = -1
+BLACK, WHITE = 0, 1
+SEAT_NAMES = ("black", "white")
+
+
+def square_name(sq: int) -> str:
+    return FILES[sq % 8] + str(sq // 8 + 1)
+
+
+def parse_square(text: str) -> int:
+    """``"d3"`` → 19. Raises MalformedMoveError for anything else."""
+    t = text.strip().lower()
+    if len(t) != 2 or t[0] not in FILES or t[1] not in "12345678":
+        raise MalformedMoveError(
+            f"{text!r} is not a Reversi move: write a square a1–h8, or 'pass'", move=text
+        )
+    return (int(t[1]) - 1) * 8 + FILES.index(t[0])
+
+
+class ReversiState(State):
+    """A position: the two bitboards, the side to move, and the last move (for views)."""
+
+    __slots__ = ("black", "white", "turn", "_options", "last", "last_flips", "_legal_cache",
+                 "_over")
+
+    def __init__(self, black: int, white: int, turn: int, options: Mapping[str, Any],
+                 last: int | None = None, last_flips: int = 0) -> None:
+        self.black = black
+        self.white = white
+        self.turn = turn
+        self._options = options
+        self.last = last
+        self.last_flips = last_flips
+        mine, theirs = (black, white) if turn == BLACK else (white, black)
+        mask = bb.legal_mask(mine, theirs)
+        self._over = not mask and not bb.legal_mask(theirs, mine)
+        self._legal_cache: tuple[int, ...] = (
+            () if self._over else (tuple(bb.squares(mask)) if mask else (PASS,))
+        )
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self._options
+
+    # ---- hooks ---------------------------------------------------------------------------
+    def _acting(self) -> tuple[int, ...]:
+        return () if self._over else (self.turn,)
+
+    def _legal(self, seat: int) -> Sequence[int]:
+        return self._legal_cache
+
+    def _apply(self, move: Any, seat: int) -> ReversiState:
+        if move == PASS:
+            return ReversiState(self.black, self.white, 1 - self.turn, self._options, PASS, 0)
+        bit = 1 << move
+        if self.turn == BLACK:
+            f = bb.flips(self.black, self.white, move)
+            return ReversiState(self.black | f | bit, self.white ^ f, WHITE, self._options,
+                                move, f)
+        f = bb.flips(self.white, self.black, move)
+        return ReversiState(self.black ^ f, self.white | f | bit, BLACK, self._options, move, f)
+
+    def counts(self) -> tuple[int, int]:
+        return self.black.bit_count(), self.white.bit_count()
+
+    def _outcome(self) -> Outcome | None:
+        if not self._over:
+            return None
+        b, w = self.counts()
+        reason = "neither player can move" if b + w < 64 else "the board is full"
+        return Outcome.from_scores((b, w), reason)
+
+    def _move_text(self, move: Any, seat: int | None) -> str:
+        return "pass" if move == PASS else square_name(move)
+
+    def _parse(self, text: str, seat: int) -> int:
+        if text.strip().lower() == "pass":
+            return PASS
+        return parse_square(text)
+
+    def _why_illegal(self, move: Any, seat: int) -> str:
+        if move == PASS:
+            return "a player may pass only when no placement is legal"
+        if (self.black | self.white) >> move & 1:
+            return f"{square_name(move)} is already occupied"
+        if self._legal_cache == (PASS,):
+            return "this player has no legal placement and must pass"
+        return (f"a disc on {square_name(move)} would not bracket any run of "
+                f"{SEAT_NAMES[1 - self.turn]} discs")
+
+    def board_rows(self) -> list[str]:
+        """Rank 8 first; ``B`` black, ``W`` white, ``.`` empty."""
+        rows = []
+        for r in range(7, -1, -1):
+            row = ""
+            for c in range(8):
+                bit = 1 << (8 * r + c)
+                row += "B" if self.black & bit else "W" if self.white & bit else "."
+            rows.append(row)
+        return rows
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        b, w = self.counts()
+        return {
+            "board": self.board_rows(),
+            "turn": SEAT_NAMES[self.turn],
+            "counts": {"black": b, "white": w},
+            "last_move": None if self.last is None else self._move_text(self.last, None),
+            "flipped": [square_name(s) for s in bb.squares(self.last_flips)],
+        }
+
+
+class Reversi(Game):
+    id = "reversi"
+    title_en = "Reversi"
+    title_ja = "リバーシ"
+    summary = "Classic 8×8 Reversi/Othello: bracket runs of the other colour to flip them."
+    rules_version = 1
+    min_seats = max_seats = 2
+    perfect_information = True
+    bot_levels = tuple(
+        BotLevel(str(n), f"Level {n}",
+                 f"alpha-beta {n} plies in the midgame, exact endgame at {2 * n} empties",
+                 f"レベル{n}")
+        for n in range(1, 7)
+    ) + (BotLevel("random", "Random", "a uniformly random legal move", "ランダム"),)
+
+    def _initial(self, options: dict[str, Any], seed: int) -> ReversiState:
+        return ReversiState(bb.BLACK_START, bb.WHITE_START, BLACK, options)
+
+    def state_from_view(self, view: Mapping[str, Any]) -> ReversiState:
+        black = white = 0
+        for i, row in enumerate(view["board"]):
+            r = 7 - i
+            for c, ch in enumerate(row):
+                if ch == "B":
+                    black |= 1 << (8 * r + c)
+                elif ch == "W":
+                    white |= 1 << (8 * r + c)
+        turn = SEAT_NAMES.index(view["turn"])
+        return ReversiState(black, white, turn, {})
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        marks = {"B": "●", "W": "○", ".": "·"}
+        legal = set(view.get("legal_moves", []))
+        last = view.get("last_move")
+        lines = ["   a b c d e f g h"]
+        for i, row in enumerate(view["board"]):
+            rank = 8 - i
+            cells = []
+            for c, ch in enumerate(row):
+                name = FILES[c] + str(rank)
+                mark = marks[ch]
+                if ch == "." and name in legal:
+                    mark = "*"
+                cells.append(mark)
+            lines.append(f"{rank}  " + " ".join(cells) + f"  {rank}")
+        lines.append("   a b c d e f g h")
+        counts = view["counts"]
+        lines.append(f"● black {counts['black']}   ○ white {counts['white']}"
+                     + (f"   last: {last}" if last else ""))
+        return "\n".join(lines)
+
+    def make_bot(self, level: str, seed: int = 0) -> Any:
+        from .bots import make_bot
+
+        return make_bot(self, level, seed)
+
+
+GAME = Reversi()
+ReversiState.game = GAME
