@@ -22,10 +22,9 @@ from typing import Any
 
 import pytest
 
-from asobiba.core import IllegalMoveError, MoveError, Record, Rng, State
+from asobiba.core import IllegalMoveError, MoveError, RandomBot, Record, Rng, State
 from asobiba.games import get, replay_record
 from asobiba.play.runner import play_game
-from asobiba.core import RandomBot
 
 GARBAGE = ["", "   ", "zz99", "pass pass", "\x00", "1" * 300, "a1-", "[", "ＺＺ"]
 

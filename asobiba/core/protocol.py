@@ -394,7 +394,7 @@ class Game(ABC):
         self._check_options(options)
         return options
 
-    def _check_options(self, options: dict[str, Any]) -> None:
+    def _check_options(self, options: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """Cross-option checks (raise OptionError); default none."""
 
     def num_seats(self, options: Mapping[str, Any]) -> int:

@@ -40,7 +40,9 @@ def get(game_id: str) -> Game:
         if exc.name and exc.name.startswith(f"{__name__}.{game_id}"):
             raise UnknownGameError(f"game {game_id!r} is not built yet") from exc
         raise
-    game = module.GAME
+    game = getattr(module, "GAME", None)
+    if game is None:
+        raise UnknownGameError(f"game {game_id!r} is not built yet")
     _loaded[game_id] = game
     return game
 

@@ -39,8 +39,12 @@ class SearchResult:
 class AlphaBeta:
     """One searcher; keeps its transposition table between calls (clear with ``reset``)."""
 
-    def __init__(self, adapter: Any, tt_size: int = 1_000_000) -> None:
+    def __init__(self, adapter: Any, tt_size: int = 1_000_000, rng: Any = None) -> None:
         self.a = adapter
+        self.rng = rng
+        """With an ``Rng``, root moves are shuffled before ordering, so equal-valued moves
+        are chosen at random (variety for low levels) while the value stays exact."""
+        self._root_key: Any = None
         self.tt: dict[Hashable, tuple[int, float, int, Any]] = {}
         self.tt_size = tt_size
         self.nodes = 0
@@ -77,6 +81,8 @@ class AlphaBeta:
         outer_horizon = self._hit_horizon
         self._hit_horizon = False
         moves = list(a.moves(pos))
+        if self.rng is not None and key == self._root_key:
+            self.rng.shuffle(moves)
         if self._order is not None:
             moves = self._order(pos, moves)
         if best_move is not None and best_move in moves:
@@ -105,7 +111,7 @@ class AlphaBeta:
         return best
 
     def _pv(self, pos: Any, limit: int) -> list[Any]:
-        line = []
+        line: list[Any] = []
         seen = set()
         while len(line) < limit and not self.a.is_terminal(pos):
             key = self.a.key(pos)
@@ -126,6 +132,7 @@ class AlphaBeta:
         if not moves:
             raise ValueError("search called on a position with no legal move")
         result.move = moves[0]
+        self._root_key = self.a.key(pos)
         for depth in range(1, max_depth + 1):
             self._hit_horizon = False
             try:

@@ -22,32 +22,64 @@ def legal_mask(p: int, o: int) -> int:
     empty = ~(p | o) & FULL
     h = o & INNER
     moves = 0
-    # east/west (shift 1), masked to stop wrapping
-    t = h & (p << 1); t |= h & (t << 1); t |= h & (t << 1)
-    t |= h & (t << 1); t |= h & (t << 1); t |= h & (t << 1)
+    # east/west, masked so a run cannot wrap across the edge
+    t = h & (p << 1)
+    t |= h & (t << 1)
+    t |= h & (t << 1)
+    t |= h & (t << 1)
+    t |= h & (t << 1)
+    t |= h & (t << 1)
     moves |= t << 1
-    t = h & (p >> 1); t |= h & (t >> 1); t |= h & (t >> 1)
-    t |= h & (t >> 1); t |= h & (t >> 1); t |= h & (t >> 1)
+    t = h & (p >> 1)
+    t |= h & (t >> 1)
+    t |= h & (t >> 1)
+    t |= h & (t >> 1)
+    t |= h & (t >> 1)
+    t |= h & (t >> 1)
     moves |= t >> 1
-    # north/south (shift 8)
-    t = o & (p << 8); t |= o & (t << 8); t |= o & (t << 8)
-    t |= o & (t << 8); t |= o & (t << 8); t |= o & (t << 8)
+    # north/south
+    t = o & (p << 8)
+    t |= o & (t << 8)
+    t |= o & (t << 8)
+    t |= o & (t << 8)
+    t |= o & (t << 8)
+    t |= o & (t << 8)
     moves |= t << 8
-    t = o & (p >> 8); t |= o & (t >> 8); t |= o & (t >> 8)
-    t |= o & (t >> 8); t |= o & (t >> 8); t |= o & (t >> 8)
+    t = o & (p >> 8)
+    t |= o & (t >> 8)
+    t |= o & (t >> 8)
+    t |= o & (t >> 8)
+    t |= o & (t >> 8)
+    t |= o & (t >> 8)
     moves |= t >> 8
-    # diagonals (shift 7 and 9)
-    t = h & (p << 7); t |= h & (t << 7); t |= h & (t << 7)
-    t |= h & (t << 7); t |= h & (t << 7); t |= h & (t << 7)
+    # diagonals
+    t = h & (p << 7)
+    t |= h & (t << 7)
+    t |= h & (t << 7)
+    t |= h & (t << 7)
+    t |= h & (t << 7)
+    t |= h & (t << 7)
     moves |= t << 7
-    t = h & (p >> 7); t |= h & (t >> 7); t |= h & (t >> 7)
-    t |= h & (t >> 7); t |= h & (t >> 7); t |= h & (t >> 7)
+    t = h & (p >> 7)
+    t |= h & (t >> 7)
+    t |= h & (t >> 7)
+    t |= h & (t >> 7)
+    t |= h & (t >> 7)
+    t |= h & (t >> 7)
     moves |= t >> 7
-    t = h & (p << 9); t |= h & (t << 9); t |= h & (t << 9)
-    t |= h & (t << 9); t |= h & (t << 9); t |= h & (t << 9)
+    t = h & (p << 9)
+    t |= h & (t << 9)
+    t |= h & (t << 9)
+    t |= h & (t << 9)
+    t |= h & (t << 9)
+    t |= h & (t << 9)
     moves |= t << 9
-    t = h & (p >> 9); t |= h & (t >> 9); t |= h & (t >> 9)
-    t |= h & (t >> 9); t |= h & (t >> 9); t |= h & (t >> 9)
+    t = h & (p >> 9)
+    t |= h & (t >> 9)
+    t |= h & (t >> 9)
+    t |= h & (t >> 9)
+    t |= h & (t >> 9)
+    t |= h & (t >> 9)
     moves |= t >> 9
     return moves & empty
 

@@ -97,7 +97,8 @@ class AlphaBetaBot(Bot):
         self.depth = level
         self.time_limit = time_limit
         self.name = f"reversi-ab{level}"
-        self.searcher = AlphaBeta(ReversiAdapter())
+        # levels 1-3 break ties between equal moves at random, for variety
+        self.searcher = AlphaBeta(ReversiAdapter(), rng=self.rng if level <= 3 else None)
         from .game import GAME
 
         self.game = GAME

@@ -145,6 +145,10 @@ class Reversi(Game):
     def _initial(self, options: dict[str, Any], seed: int) -> ReversiState:
         return ReversiState(bb.BLACK_START, bb.WHITE_START, BLACK, options)
 
+    def perft(self, depth: int, options: Mapping[str, Any] | None = None) -> int:
+        """Leaves at ``depth`` from the start (pass = one ply, finished game = one leaf)."""
+        return bb.perft(bb.BLACK_START, bb.WHITE_START, depth)
+
     def state_from_view(self, view: Mapping[str, Any]) -> ReversiState:
         black = white = 0
         for i, row in enumerate(view["board"]):

@@ -1,0 +1,43 @@
+# The README's commands. Each one sets up what it needs on a fresh machine by itself.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test bench lint typecheck unit browser-deps clean
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+## make run: install, then start the web app on SQLite (data/asobiba.db) and print its address
+run: $(STAMP)
+	$(BIN)/asobiba serve --host $(HOST) --port $(PORT) --data-dir data
+
+## make test: install (Python packages, Debian chromium + CJK fonts), then every check
+test: $(STAMP) browser-deps
+	$(BIN)/ruff check asobiba tests bench
+	$(BIN)/mypy asobiba/core asobiba/search
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
+
+## Debian's chromium for the Playwright tests (the Playwright browser download is unreachable)
+browser-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi 'noto sans cjk'; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium fonts-noto-cjk; \
+	fi
+
+## make bench: every benchmark with its quick defaults (peers need: pip install -e '.[bench]')
+bench: $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,1 @@
+"""The ``asobiba`` command."""

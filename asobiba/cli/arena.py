@@ -1,0 +1,89 @@
+"""Bots against each other with seats rotated; wins/draws/losses and an Elo difference."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import Bot, Game
+from ..play.runner import play_game
+
+
+@dataclass
+class BotTally:
+    spec: str
+    games: int = 0
+    wins: int = 0
+    draws: int = 0
+    losses: int = 0
+    points: float = 0.0
+    points_sq: float = 0.0
+    scores: list[float] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        mean = self.points / self.games if self.games else 0.0
+        return {"bot": self.spec, "games": self.games, "wins": self.wins, "draws": self.draws,
+                "losses": self.losses, "points": self.points, "mean_points": mean,
+                "mean_score": sum(self.scores) / len(self.scores) if self.scores else 0.0}
+
+
+def elo_difference(mean: float, sd: float, n: int) -> tuple[float, float, float]:
+    """Elo of a score fraction with a 95% interval (normal approximation on the mean)."""
+    def elo(p: float) -> float:
+        p = min(max(p, 1e-4), 1 - 1e-4)
+        return -400.0 * math.log10(1.0 / p - 1.0)
+
+    half = 1.96 * sd / math.sqrt(n) if n > 1 else 0.5
+    return elo(mean), elo(mean - half), elo(mean + half)
+
+
+def run_arena(
+    game: Game,
+    specs: Sequence[str],
+    make: Callable[[str, int], Bot],
+    games: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``games`` games; game ``i`` puts bot ``(seat + i) % k`` in each seat (seats
+    rotated), with seed ``seed + i``. Returns per-bot tallies and, for two bots, Elo."""
+    n_seats = game.num_seats(game.validate_options(options))
+    if len(specs) != n_seats:
+        raise ValueError(f"{game.id} has {n_seats} seats here: give {n_seats} --bot options")
+    tallies = [BotTally(s) for s in specs]
+    k = len(specs)
+    for i in range(games):
+        order = [(seat + i) % k for seat in range(n_seats)]
+        bots = [make(specs[b], seed * 1_000_003 + i * 101 + seat) for seat, b in enumerate(order)]
+        result = play_game(game, bots, options, seed + i)
+        outcome = result.states[-1].outcome
+        assert outcome is not None
+        for seat, b in enumerate(order):
+            t = tallies[b]
+            t.games += 1
+            rank = outcome.ranks[seat]
+            tied_first = outcome.ranks.count(1) > 1
+            if rank == 1 and not tied_first:
+                t.wins += 1
+            elif rank == 1:
+                t.draws += 1
+            else:
+                t.losses += 1
+            pts = outcome.points(seat)
+            t.points += pts
+            t.points_sq += pts * pts
+            t.scores.append(float(outcome.scores[seat]))
+        if progress:
+            progress(i + 1)
+    out: dict[str, Any] = {"game": game.id, "options": game.validate_options(options),
+                           "games": games, "seed": seed, "bots": [t.to_json() for t in tallies]}
+    if k == 2 and games:
+        a = tallies[0]
+        mean = a.points / a.games
+        var = max(a.points_sq / a.games - mean * mean, 0.0)
+        e, lo, hi = elo_difference(mean, math.sqrt(var), a.games)
+        out["elo"] = {"first_minus_second": e, "low95": lo, "high95": hi}
+    return out

@@ -1,0 +1,359 @@
+"""``asobiba`` — play, replay, script, test and serve every game from the terminal.
+
+The JSON printed by ``replay --json`` and ``bot --json`` is a stable scripting interface,
+documented in docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from ..core import AsobibaError, Bot, MoveEntry, Record, State, parse_option_pairs
+from ..games import GAME_IDS, available, get, replay_record
+
+app = typer.Typer(
+    help="asobiba (遊び場): Japanese games on exact rules engines.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err = Console(stderr=True)
+
+OptionArg = Annotated[list[str] | None, typer.Option("--option", "-o", help="k=v game option")]
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    raise typer.Exit(code)
+
+
+def _game_cli(game_id: str) -> Any | None:
+    try:
+        return importlib.import_module(f"asobiba.games.{game_id}.cli")
+    except ModuleNotFoundError as exc:
+        if exc.name and exc.name.startswith(f"asobiba.games.{game_id}"):
+            return None
+        raise
+
+
+def _load(game_id: str) -> Any:
+    try:
+        return get(game_id)
+    except AsobibaError as exc:
+        _fail(str(exc))
+
+
+def _split_moves(game: Any, moves: list[str]) -> list[Any]:
+    """Moves on a command line: plain text, or ``SEAT:MOVE`` (needed in simultaneous games)."""
+    out: list[Any] = []
+    for m in moves:
+        head, sep, tail = m.partition(":")
+        if sep and head.isdigit():
+            out.append((int(head), tail))
+        else:
+            out.append(m)
+    return out
+
+
+def _replay(game: Any, moves: list[str], options: dict[str, Any], seed: int | None,
+            record_file: Path | None) -> tuple[list[State], list[MoveEntry], int]:
+    if record_file is not None:
+        try:
+            record = Record.loads(record_file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            _fail(f"cannot read {record_file}: {exc}")
+        if record.game != game.id:
+            _fail(f"{record_file} is a {record.game} record, not {game.id}")
+        states = replay_record(record)
+        entries = list(record.moves)
+        extra_states = states
+        seed_used = record.seed
+        options = dict(record.options)
+        state = extra_states[-1]
+        for entry in _split_moves(game, moves):
+            seat, text = entry if isinstance(entry, tuple) else (None, entry)
+            seat = state.to_move if seat is None else seat
+            state = state.play(text, seat)
+            states.append(state)
+            entries.append(MoveEntry(seat, text))
+        return states, entries, seed_used
+    seed_used = game.default_seed if seed is None else seed
+    states = game.replay(_split_moves(game, moves), options, seed_used)
+    entries = []
+    for before, entry in zip(states, _split_moves(game, moves)):
+        seat, text = entry if isinstance(entry, tuple) else (before.to_move, entry)
+        entries.append(MoveEntry(seat, text))
+    return states, entries, seed_used
+
+
+@app.command()
+def games(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """The games, their variants, options and bot levels."""
+    described = [get(gid).describe() for gid in available()]
+    if as_json:
+        print(json.dumps(described, ensure_ascii=False, indent=1))
+        return
+    table = Table(title="asobiba games")
+    for col in ("id", "title", "seats", "options", "variants", "bot levels"):
+        table.add_column(col)
+    for d in described:
+        opts = "\n".join(f"{o['name']}={o['default']} ({o['allowed']})" for o in d["options"])
+        table.add_row(d["id"], f"{d['title']['en']}\n{d['title']['ja']}",
+                      f"{d['seats'][0]}–{d['seats'][1]}", opts or "-",
+                      ", ".join(d["variants"]) or "-", ", ".join(b["level"] for b in d["bots"]))
+    console.print(table)
+    missing = [g for g in GAME_IDS if g not in available()]
+    if missing:
+        console.print(f"not built yet: {', '.join(missing)}")
+
+
+@app.command()
+def replay(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    moves: Annotated[list[str] | None, typer.Argument(metavar="MOVE")] = None,
+    option: OptionArg = None,
+    seed: Annotated[int | None, typer.Option(help="seed for chance (default 0)")] = None,
+    record: Annotated[Path | None, typer.Option(help="start from this record file")] = None,
+    seat: Annotated[int | None, typer.Option(help="print this seat's view, not the state")] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Apply MOVEs and print the position (with --json: the scripting interface)."""
+    game = _load(game_id)
+    try:
+        options = game.validate_options(parse_option_pairs(option or []))
+        states, entries, seed_used = _replay(game, moves or [], options, seed, record)
+        state = states[-1]
+        if seat is not None:
+            shown = state.view(seat)
+        else:
+            shown = state.to_json()
+    except (AsobibaError, ValueError) as exc:
+        _fail(str(exc))
+    outcome = state.outcome
+    if as_json:
+        out = {
+            "game": game.id,
+            "rules_version": game.rules_version,
+            "options": dict(state.options),
+            "seed": seed_used,
+            "moves": [e.to_json() for e in entries],
+            "to_move": state.to_move,
+            "acting": list(state.acting_seats),
+            "legal_moves": (state.legal_moves().texts()
+                            if seat is None or seat in state.acting_seats else []),
+            "outcome": outcome.to_json() if outcome else None,
+        }
+        out["view" if seat is not None else "state"] = shown
+        print(json.dumps(out, ensure_ascii=False))
+        return
+    print(game.render_view(state.view(seat)))
+    if outcome:
+        print(f"game over: scores {list(outcome.scores)}, ranks {list(outcome.ranks)}"
+              f" ({outcome.reason})")
+    else:
+        print(f"to move: seat {state.to_move}; legal: {' '.join(state.legal_moves().texts())}")
+
+
+def _feed(bot: Bot, states: list[State], seat: int) -> None:
+    bot.reset(seat, states[0].options)
+    for s in states:
+        bot.observe(s.view(seat))
+
+
+@app.command()
+def bot(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    moves: Annotated[list[str] | None, typer.Argument(metavar="MOVE")] = None,
+    level: Annotated[str, typer.Option(help="bot level (see `asobiba games`)")] = "1",
+    option: OptionArg = None,
+    seed: Annotated[int | None, typer.Option()] = None,
+    bot_seed: Annotated[int, typer.Option(help="seed of the bot's own randomness")] = 0,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Print the move the bot of LEVEL chooses after MOVEs (it sees only its seat's views)."""
+    game = _load(game_id)
+    try:
+        options = game.validate_options(parse_option_pairs(option or []))
+        states, _, _ = _replay(game, moves or [], options, seed, None)
+        state = states[-1]
+        if state.is_over:
+            _fail("the game is over; there is no move to choose")
+        seat = state.to_move
+        assert seat is not None
+        the_bot = game.make_bot(level, bot_seed)
+        _feed(the_bot, states, seat)
+        t0 = time.perf_counter()
+        move = the_bot.choose(state.view(seat))
+        seconds = time.perf_counter() - t0
+    except (AsobibaError, ValueError) as exc:
+        _fail(str(exc))
+    if as_json:
+        print(json.dumps({"game": game.id, "level": level, "seat": seat, "move": move,
+                          "seconds": round(seconds, 4)}, ensure_ascii=False))
+    else:
+        print(move)
+
+
+@app.command()
+def arena(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    bot_specs: Annotated[list[str], typer.Option("--bot", help="a bot level; one per seat")],
+    games: Annotated[int, typer.Option(min=1)] = 10,
+    seed: Annotated[int, typer.Option()] = 0,
+    option: OptionArg = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Bots against each other, seats rotated: W/D/L, mean scores, Elo difference (95%)."""
+    from .arena import run_arena
+
+    game = _load(game_id)
+    try:
+        options = game.validate_options(parse_option_pairs(option or []))
+        for spec in bot_specs:
+            game.make_bot(spec, 0)
+    except (AsobibaError, ValueError) as exc:
+        _fail(str(exc))
+    progress_cb = None
+    if sys.stderr.isatty() and not as_json:
+        from rich.progress import Progress
+
+        prog = Progress(console=err)
+        task = prog.add_task(f"{game_id} arena", total=games)
+        prog.start()
+        progress_cb = lambda done: prog.update(task, completed=done)  # noqa: E731
+    try:
+        result = run_arena(game, bot_specs, game.make_bot, games, seed, options, progress_cb)
+    except (AsobibaError, ValueError) as exc:
+        _fail(str(exc))
+    finally:
+        if progress_cb is not None:
+            prog.stop()
+    if as_json:
+        print(json.dumps(result, ensure_ascii=False))
+        return
+    table = Table(title=f"{game_id} arena: {games} games, seats rotated")
+    for col in ("bot", "wins", "draws", "losses", "mean points", "mean score"):
+        table.add_column(col)
+    for b in result["bots"]:
+        table.add_row(b["bot"], str(b["wins"]), str(b["draws"]), str(b["losses"]),
+                      f"{b['mean_points']:.3f}", f"{b['mean_score']:.2f}")
+    console.print(table)
+    if "elo" in result:
+        e = result["elo"]
+        console.print(f"Elo {bot_specs[0]} − {bot_specs[1]}: {e['first_minus_second']:+.0f} "
+                      f"(95%: {e['low95']:+.0f} … {e['high95']:+.0f})")
+
+
+def generic_perft(state: State, depth: int) -> int:
+    """Leaves at ``depth`` (a finished game is one leaf; last-ply moves counted)."""
+    if state.is_over:
+        return 1
+    if depth == 1:
+        return len(state.legal_moves())
+    return sum(generic_perft(state.child(m), depth - 1) for m in state.legal_moves())
+
+
+@app.command()
+def perft(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    depth: Annotated[int, typer.Option(min=1, max=20)] = 5,
+    option: OptionArg = None,
+    seed: Annotated[int | None, typer.Option()] = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Count leaves of the game tree from the start (pass = one ply, game end = one leaf)."""
+    game = _load(game_id)
+    try:
+        options = game.validate_options(parse_option_pairs(option or []))
+    except AsobibaError as exc:
+        _fail(str(exc))
+    t0 = time.perf_counter()
+    fast = getattr(game, "perft", None)
+    if fast is not None:
+        leaves = fast(depth, options)
+    else:
+        leaves = generic_perft(game.new_game(options, seed), depth)
+    seconds = time.perf_counter() - t0
+    if as_json:
+        print(json.dumps({"game": game.id, "depth": depth, "leaves": leaves,
+                          "seconds": round(seconds, 4)}))
+    else:
+        rate = leaves / seconds if seconds > 0 else float("inf")
+        print(f"perft({depth}) = {leaves}   [{seconds:.3f} s, {rate:,.0f} leaves/s]")
+
+
+@app.command()
+def solve(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    moves: Annotated[list[str] | None, typer.Argument(metavar="MOVE")] = None,
+    option: OptionArg = None,
+    as_json: Annotated[bool, typer.Option("--json")] = False,
+) -> None:
+    """Solve a position exactly (games that have a solver, e.g. flipflop 3x3)."""
+    game = _load(game_id)
+    mod = _game_cli(game.id)
+    if mod is None or not hasattr(mod, "solve"):
+        _fail(f"{game.id} has no solver")
+    try:
+        options = game.validate_options(parse_option_pairs(option or []))
+        code = mod.solve(options, list(moves or []), as_json)
+    except (AsobibaError, ValueError) as exc:
+        _fail(str(exc))
+    raise typer.Exit(code or 0)
+
+
+@app.command(context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
+def puzzle(ctx: typer.Context,
+           game_id: Annotated[str, typer.Argument(metavar="GAME")]) -> None:
+    """Puzzles of a game (tsume-algo, Patapata courses): extra arguments go to the game."""
+    game = _load(game_id)
+    mod = _game_cli(game.id)
+    if mod is None or not hasattr(mod, "puzzle"):
+        _fail(f"{game.id} has no puzzle mode")
+    raise typer.Exit(mod.puzzle(list(ctx.args)) or 0)
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option()] = "127.0.0.1",
+    port: Annotated[int, typer.Option()] = 8000,
+    data_dir: Annotated[str, typer.Option(help="where the SQLite database lives")] = "data",
+    db: Annotated[str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql://…")] = None,
+) -> None:
+    """Start the web app (every game in the browser)."""
+    try:
+        server = importlib.import_module("asobiba.server")
+    except ModuleNotFoundError as exc:
+        _fail(f"the web server is not available: {exc}")
+    server.run(host=host, port=port, data_dir=data_dir, db_url=db)
+
+
+from .play_cmd import play  # noqa: E402  (registers the `play` command)
+
+app.command()(play)
+
+for _gid in GAME_IDS:
+    try:
+        _mod = _game_cli(_gid)
+    except Exception:  # noqa: BLE001 - a broken game CLI must not break the others
+        _mod = None
+    if _mod is not None and hasattr(_mod, "app"):
+        app.add_typer(_mod.app, name=_gid, help=f"{_gid} tools")
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

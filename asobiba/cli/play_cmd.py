@@ -1,0 +1,140 @@
+"""``asobiba play``: a game in the terminal against bots or hot-seat, with hints, undo in
+casual games, a hand-over screen for hidden-information games, and the record saved at the end."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from ..core import AsobibaError, MoveEntry, Record, SeatInfo, parse_option_pairs
+from ..games import get
+
+HELP = ("type a move in the game's notation; 'moves' lists the legal ones, 'undo' takes back "
+        "your last move (casual games), 'resign' ends the game, 'help' shows this")
+
+
+def _ask(prompt: str) -> str | None:
+    try:
+        return input(prompt)
+    except EOFError:
+        return None
+
+
+def play(
+    game_id: Annotated[str, typer.Argument(metavar="GAME")],
+    option: Annotated[list[str] | None, typer.Option("--option", "-o", help="k=v")] = None,
+    seat: Annotated[list[int] | None, typer.Option(help="a seat you play (repeatable)")] = None,
+    vs: Annotated[list[str] | None, typer.Option(help="bot level for the other seats, in order")] = None,
+    seed: Annotated[int | None, typer.Option(help="seed (default: random)")] = None,
+    save: Annotated[Path | None, typer.Option(help="where to save the record")] = None,
+    casual: Annotated[bool, typer.Option(help="allow undo")] = True,
+) -> None:
+    """Play GAME in the terminal against bots (--vs LEVEL) or hot-seat (no --vs)."""
+    import secrets
+
+    try:
+        game = get(game_id)
+        options = game.validate_options(parse_option_pairs(option or []))
+    except AsobibaError as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    seed = secrets.randbelow(1 << 31) if seed is None else seed
+    state = game.new_game(options, seed)
+    n = state.num_seats
+    humans = sorted(set(seat or ([0] if vs else range(n))))
+    if any(not 0 <= s < n for s in humans):
+        typer.echo(f"error: seats are 0..{n - 1}", err=True)
+        raise typer.Exit(2)
+    bot_seats = [s for s in range(n) if s not in humans]
+    levels = list(vs or [])
+    if bot_seats and not levels:
+        levels = [game.level_names()[0] if game.level_names() else "random"]
+    bots = {}
+    try:
+        for i, s in enumerate(bot_seats):
+            bots[s] = game.make_bot(levels[min(i, len(levels) - 1)], seed + s)
+            bots[s].reset(s, options)
+    except (AsobibaError, ValueError, NotImplementedError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from exc
+    hidden = not game.perfect_information
+    states = [state]
+    moves: list[MoveEntry] = []
+    last_human = None
+    typer.echo(f"{game.title_en} / {game.title_ja} — seed {seed}. {HELP}.")
+    resigned = None
+    while not state.is_over:
+        for s, b in bots.items():
+            b.observe(state.view(s))
+        actor = state.acting_seats[0]
+        if actor in bots:
+            text = bots[actor].choose(state.view(actor))
+            typer.echo(f"seat {actor} (bot) plays {text}")
+        else:
+            if hidden and len(humans) > 1 and last_human is not None and last_human != actor:
+                typer.echo("\n" * 60 + f"Hand the device to seat {actor}, then press Enter.")
+                if _ask("") is None:
+                    break
+                typer.echo("\n" * 60)
+            last_human = actor
+            typer.echo(state.render(actor))
+            line = _ask(f"seat {actor}> ")
+            if line is None:
+                break
+            line = line.strip()
+            if line in ("help", "?"):
+                typer.echo(HELP)
+                continue
+            if line == "moves":
+                typer.echo(" ".join(state.legal_moves(actor).texts()))
+                continue
+            if line == "resign":
+                resigned = actor
+                break
+            if line == "undo":
+                if not casual:
+                    typer.echo("undo is off in this game")
+                    continue
+                # take back to this seat's previous turn
+                back = [i for i, m in enumerate(moves) if m.seat == actor]
+                if not back:
+                    typer.echo("nothing to undo")
+                    continue
+                cut = back[-1]
+                moves = moves[:cut]
+                states = states[: cut + 1]
+                state = states[-1]
+                for s, b in bots.items():  # bots start over and re-watch the game
+                    b.reset(s, options)
+                    for st in states:
+                        b.observe(st.view(s))
+                typer.echo(f"undone back to move {cut + 1}")
+                continue
+            text = line
+        try:
+            state = state.play(text, actor)
+        except AsobibaError as exc:
+            typer.echo(f"not played: {exc}")
+            continue
+        moves.append(MoveEntry(actor, text))
+        states.append(state)
+    seat_info = [SeatInfo("bot", f"level {bots[s].level}" if hasattr(bots[s], "level") else "bot",
+                          getattr(bots[s], "level", None)) if s in bots else SeatInfo("human")
+                 for s in range(n)]
+    record = Record.from_states(states, moves, seed, seat_info)
+    typer.echo(game.render_view(state.view(humans[0] if len(humans) == 1 else None)))
+    if state.is_over and state.outcome:
+        o = state.outcome
+        typer.echo(f"game over: scores {list(o.scores)}, ranks {list(o.ranks)} ({o.reason})")
+    elif resigned is not None:
+        typer.echo(f"seat {resigned} resigned")
+    path = save or Path(f"asobiba-{game.id}-{seed}.json")
+    try:
+        path.write_text(record.dumps(), encoding="utf-8")
+        typer.echo(f"record saved to {path}")
+    except OSError as exc:
+        typer.echo(f"could not save the record: {exc}", err=True)
+    sys.stdout.flush()
