@@ -1,0 +1,175 @@
+"""FlipFlop geometry and the rules as small pure functions on bitboards.
+
+A position inside the engine is four ints: ``white``, ``black`` (occupancy bitboards),
+``bishops`` (the pieces of either colour showing the × face; every other piece shows +)
+and ``turn`` (0 = White, 1 = Black). Square ``sq = rank * n + file`` with rank 0 = rank 1,
+White's first row. Both the protocol state and the searchers use these functions, so the
+rules live in exactly one place.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+WHITE, BLACK = 0, 1
+ROOK, BISHOP = 0, 1
+FILES = "abcde"
+SIZES = (3, 5)
+ORTHOGONAL = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAGONAL = ((1, 1), (1, -1), (-1, 1), (-1, -1))
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """Everything about one board size that never changes: rays, goals, masks."""
+
+    n: int
+    rook_rays: tuple[tuple[tuple[int, ...], ...], ...]
+    bishop_rays: tuple[tuple[tuple[int, ...], ...], ...]
+    home_centre: tuple[int, int]
+    """The centre of each seat's first row: the goal that seat defends."""
+    goals_mask: int
+    full: int
+
+    def goal_of(self, seat: int) -> int:
+        """The square ``seat`` attacks: the centre of the opponent's first row."""
+        return self.home_centre[1 - seat]
+
+    def name(self, sq: int) -> str:
+        return FILES[sq % self.n] + str(sq // self.n + 1)
+
+
+def _rays(n: int, steps: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    out = []
+    for sq in range(n * n):
+        r0, f0 = divmod(sq, n)
+        rays = []
+        for dr, df in steps:
+            ray = []
+            r, f = r0 + dr, f0 + df
+            while 0 <= r < n and 0 <= f < n:
+                ray.append(r * n + f)
+                r, f = r + dr, f + df
+            if ray:
+                rays.append(tuple(ray))
+        out.append(tuple(rays))
+    return tuple(out)
+
+
+def _geometry(n: int) -> Geometry:
+    centre = n // 2
+    homes = (centre, (n - 1) * n + centre)
+    return Geometry(
+        n=n,
+        rook_rays=_rays(n, ORTHOGONAL),
+        bishop_rays=_rays(n, DIAGONAL),
+        home_centre=homes,
+        goals_mask=(1 << homes[0]) | (1 << homes[1]),
+        full=(1 << (n * n)) - 1,
+    )
+
+
+GEOMETRY = {n: _geometry(n) for n in SIZES}
+
+
+def start_position(n: int) -> tuple[int, int, int, int]:
+    """Every piece on its owner's first row showing + (rook); White moves first."""
+    row = (1 << n) - 1
+    return row, row << (n * (n - 1)), 0, WHITE
+
+
+def can_capture_on(geo: Geometry, sq: int) -> bool:
+    """Only a piece standing on either goal square (either first-row centre) can be taken."""
+    return bool(geo.goals_mask >> sq & 1)
+
+
+def piece_moves(geo: Geometry, sq: int, bishop: bool, mine: int, theirs: int) -> list[int]:
+    """Destinations of the piece on ``sq``: slide until blocked (no jumping); land on an
+    empty square, or on an enemy piece standing on a goal square (a capture)."""
+    occ = mine | theirs
+    out = []
+    for ray in (geo.bishop_rays if bishop else geo.rook_rays)[sq]:
+        for t in ray:
+            bit = 1 << t
+            if occ & bit:
+                if theirs & bit & geo.goals_mask:
+                    out.append(t)
+                break
+            out.append(t)
+    return out
+
+
+def legal_moves(geo: Geometry, white: int, black: int, bishops: int, turn: int
+                ) -> list[tuple[int, int]]:
+    """All (from, to) moves of the side to move, from-square then ray order. Passing is not
+    a move, so an empty list means the side to move is stuck."""
+    mine, theirs = (white, black) if turn == WHITE else (black, white)
+    occ = white | black
+    goals = geo.goals_mask
+    out = []
+    m = mine
+    while m:
+        low = m & -m
+        sq = low.bit_length() - 1
+        m ^= low
+        for ray in (geo.bishop_rays if bishops & low else geo.rook_rays)[sq]:
+            for t in ray:
+                bit = 1 << t
+                if occ & bit:
+                    if theirs & bit & goals:
+                        out.append((sq, t))
+                    break
+                out.append((sq, t))
+    return out
+
+
+def apply_move(white: int, black: int, bishops: int, turn: int, frm: int, to: int
+               ) -> tuple[int, int, int, int]:
+    """Move, capture whatever stands on ``to``, and flip the moved piece (+ ↔ ×)."""
+    fb, tb = 1 << frm, 1 << to
+    flipped = 0 if bishops & fb else tb
+    bishops = (bishops & ~fb & ~tb) | flipped
+    if turn == WHITE:
+        return (white ^ fb) | tb, black & ~tb, bishops, BLACK
+    return white & ~tb, (black ^ fb) | tb, bishops, WHITE
+
+
+def holds_goal(geo: Geometry, white: int, black: int, turn: int) -> bool:
+    """True when the side to move already stands on the square it attacks: it moved there
+    last turn and the opponent's reply did not take it back, so it has won."""
+    mine = white if turn == WHITE else black
+    return bool(mine >> geo.goal_of(turn) & 1)
+
+
+def position_key(white: int, black: int, bishops: int, turn: int) -> int:
+    """One int naming (board, side to move): what the repetition rule compares."""
+    return white | black << 25 | bishops << 50 | turn << 75
+
+
+def unpack_key(key: int) -> tuple[int, int, int, int]:
+    mask = (1 << 25) - 1
+    return key & mask, key >> 25 & mask, key >> 50 & mask, key >> 75
+
+
+def mirror_mask(n: int, bits: int) -> int:
+    """Reflect a bitboard left↔right (files a↔c / a↔e); the rules are symmetric under it."""
+    out = 0
+    while bits:
+        low = bits & -bits
+        sq = low.bit_length() - 1
+        bits ^= low
+        r, f = divmod(sq, n)
+        out |= 1 << (r * n + n - 1 - f)
+    return out
+
+
+def flip_ranks(n: int, bits: int) -> int:
+    """Reflect a bitboard rank 1 ↔ rank n (used to see the board from Black's side)."""
+    out = 0
+    while bits:
+        low = bits & -bits
+        sq = low.bit_length() - 1
+        bits ^= low
+        r, f = divmod(sq, n)
+        out |= 1 << ((n - 1 - r) * n + f)
+    return out

@@ -1,0 +1,263 @@
+"""FlipFlop (Masahiro Nakajima, 2009): rook/bishop pieces that flip after every move.
+
+3×3 with 3 pieces each or 5×5 with 5; all start on their owner's first row showing +.
+A move slides a piece like a rook (+) or bishop (×) without jumping and flips it. Only a
+piece standing on a goal square (the centre of either first row) can be captured. You win
+when your piece on the opponent's goal survives the opponent's reply, or when the opponent
+has no move after yours; the third occurrence of a position is a draw.
+See docs/rules/flipflop.md for every rule with its seed sentence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core import BotLevel, Game, Option, OptionError, Outcome, State
+from . import board as bd
+from .notation import FFMove, from_fen, move_text, parse_move, square_name, to_fen
+
+SEAT_NAMES = ("white", "black")
+COLOUR = ("White", "Black")
+REPETITION_LIMIT = 3
+"""The same position (board and side to move) for the third time is a draw."""
+
+
+def board_size(options: Mapping[str, Any]) -> int:
+    return 5 if options.get("board") == "5x5" else 3
+
+
+class FlipFlopState(State):
+    """A position plus the keys of every earlier position (for the repetition rule)."""
+
+    __slots__ = ("n", "white", "black", "bishops", "turn", "history", "moves", "_options",
+                 "_legal_cache", "_result", "key")
+
+    def __init__(self, n: int, white: int, black: int, bishops: int, turn: int,
+                 options: Mapping[str, Any], history: tuple[int, ...] = (),
+                 moves: tuple[str, ...] = ()) -> None:
+        self.n = n
+        self.white, self.black, self.bishops, self.turn = white, black, bishops, turn
+        self._options = options
+        self.history = history
+        self.moves = moves
+        self.key = bd.position_key(white, black, bishops, turn)
+        geo = bd.GEOMETRY[n]
+        self._legal_cache: tuple[FFMove, ...] = ()
+        self._result: tuple[int | None, str] | None = None
+        if bd.holds_goal(geo, white, black, turn):
+            self._result = (turn, f"{COLOUR[turn]}'s piece on {square_name(n, geo.goal_of(turn))}"
+                            f" was not taken back: {COLOUR[turn]} holds the goal")
+            return
+        pairs = bd.legal_moves(geo, white, black, bishops, turn)
+        if not pairs:
+            self._result = (1 - turn, f"{COLOUR[turn]} has no legal move")
+            return
+        if history.count(self.key) + 1 >= REPETITION_LIMIT:
+            self._result = (None, "the same position occurred for the third time")
+            return
+        occ = white | black
+        self._legal_cache = tuple(
+            FFMove(f, t, bool(bishops >> f & 1), bool(occ >> t & 1)) for f, t in pairs)
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self._options
+
+    @property
+    def geometry(self) -> bd.Geometry:
+        return bd.GEOMETRY[self.n]
+
+    def tuple4(self) -> tuple[int, int, int, int]:
+        return self.white, self.black, self.bishops, self.turn
+
+    def repetitions(self) -> int:
+        """How many times this position has occurred, this time included."""
+        return self.history.count(self.key) + 1
+
+    # ---- hooks ---------------------------------------------------------------------------
+    def _acting(self) -> tuple[int, ...]:
+        return () if self._result is not None else (self.turn,)
+
+    def _legal(self, seat: int) -> Sequence[FFMove]:
+        return self._legal_cache
+
+    def _apply(self, move: Any, seat: int) -> FlipFlopState:
+        w, b, x, t = bd.apply_move(self.white, self.black, self.bishops, self.turn,
+                                   move.frm, move.to)
+        return FlipFlopState(self.n, w, b, x, t, self._options, self.history + (self.key,),
+                             self.moves + (move_text(self.n, move),))
+
+    def _outcome(self) -> Outcome | None:
+        if self._result is None:
+            return None
+        winner, reason = self._result
+        if winner is None:
+            return Outcome((0.5, 0.5), (1, 1), reason)
+        scores = (1.0, 0.0) if winner == bd.WHITE else (0.0, 1.0)
+        return Outcome(scores, (1, 2) if winner == bd.WHITE else (2, 1), reason)
+
+    def _move_text(self, move: Any, seat: int | None) -> str:
+        return move_text(self.n, move)
+
+    def _parse(self, text: str, seat: int) -> FFMove:
+        return parse_move(self.n, text)
+
+    def _why_illegal(self, move: Any, seat: int) -> str:
+        n, geo = self.n, self.geometry
+        frm, to = square_name(n, move.frm), square_name(n, move.to)
+        mine, theirs = (self.white, self.black) if seat == bd.WHITE else (self.black, self.white)
+        if not mine >> move.frm & 1:
+            whose = "an opposing" if theirs >> move.frm & 1 else "no"
+            return f"there is {whose} piece on {frm}; {COLOUR[seat]} moves only its own pieces"
+        bishop = bool(self.bishops >> move.frm & 1)
+        shown = "B (bishop, ×)" if bishop else "R (rook, +)"
+        if move.bishop != bishop:
+            return f"the piece on {frm} shows {shown}; write the face it shows before moving"
+        if move.frm == move.to:
+            return "a piece must move; passing is not allowed"
+        if mine >> move.to & 1:
+            return f"{to} holds your own piece"
+        line = bd.piece_moves(geo, move.frm, bishop, 0, 0)
+        if move.to not in line:
+            kind = "a bishop (×) moves only diagonally" if bishop else \
+                "a rook (+) moves only orthogonally"
+            return f"{kind}; {frm} to {to} is not such a line"
+        reach = bd.piece_moves(geo, move.frm, bishop, mine, theirs)
+        if move.to not in reach:
+            if theirs >> move.to & 1 and not bd.can_capture_on(geo, move.to):
+                goals = " and ".join(square_name(n, s) for s in geo.home_centre)
+                return (f"the piece on {to} cannot be captured: only pieces on the goal "
+                        f"squares {goals} can be taken")
+            return f"the path from {frm} to {to} is blocked; pieces cannot jump"
+        if move.capture and not theirs >> move.to & 1:
+            return f"{to} is empty, so this is not a capture: write {move_text(n, move._replace(capture=False))}"
+        if not move.capture and theirs >> move.to & 1:
+            return f"{to} holds an opposing piece: a capture is written with x, " \
+                   f"{move_text(n, move._replace(capture=True))}"
+        return "it is not among the legal moves in this position"
+
+    def fen(self) -> str:
+        return to_fen(self.n, self.white, self.black, self.bishops, self.turn)
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        geo = self.geometry
+        n = self.n
+        threat = None
+        defender_home = geo.home_centre[self.turn]
+        attacker = self.black if self.turn == bd.WHITE else self.white
+        if self._result is None and attacker >> defender_home & 1:
+            threat = square_name(n, defender_home)
+        return {
+            "board_size": n,
+            "board": [self._row(r) for r in range(n - 1, -1, -1)],
+            "position": self.fen(),
+            "turn": SEAT_NAMES[self.turn],
+            "goals": {"white": square_name(n, geo.goal_of(bd.WHITE)),
+                      "black": square_name(n, geo.goal_of(bd.BLACK))},
+            "threat": threat,
+            "repetitions": self.repetitions(),
+            "history": [to_fen(n, *bd.unpack_key(k)) for k in self.history],
+            "moves": list(self.moves),
+            "last_move": self.moves[-1] if self.moves else None,
+        }
+
+    def _row(self, r: int) -> str:
+        out = ""
+        for f in range(self.n):
+            bit = 1 << (r * self.n + f)
+            ch = "." if not (self.white | self.black) & bit else (
+                "B" if self.bishops & bit else "R")
+            out += ch.lower() if self.black & bit else ch
+        return out
+
+
+def _levels() -> tuple[BotLevel, ...]:
+    about = {
+        "1": ("Level 1", "random moves, but takes a win in one", "レベル1"),
+        "2": ("Level 2", "looks one move ahead for both sides, random otherwise", "レベル2"),
+        "3": ("Level 3", "shallow alpha-beta with a noisy evaluation", "レベル3"),
+        "4": ("Level 4", "deeper alpha-beta search", "レベル4"),
+        "5": ("Level 5", "3×3: perfect play from the solved table; 5×5: iterative deepening "
+              "alpha-beta with a transposition table, up to 2 s per move", "レベル5"),
+    }
+    return tuple(BotLevel(k, *v[:2], v[2]) for k, v in about.items())  # type: ignore[arg-type]
+
+
+class FlipFlop(Game):
+    id = "flipflop"
+    title_en = "FlipFlop"
+    title_ja = "フリップフロップ"
+    summary = ("Rook/bishop pieces flip after every move; capture only on the goal squares; "
+               "win by holding the opponent's goal for a turn. 3×3 or 5×5.")
+    rules_version = 1
+    options = (
+        Option("board", "3x3", choices=("3x3", "5x5"),
+               description="board size: 3×3 with 3 pieces each, or 5×5 with 5",
+               description_ja="盤の大きさ: 3x3 (各3駒) または 5x5 (各5駒)"),
+    )
+    variants = {"3x3": {"board": "3x3"}, "5x5": {"board": "5x5"}}
+    min_seats = max_seats = 2
+    perfect_information = True
+    bot_levels = _levels()
+
+    def _initial(self, options: dict[str, Any], seed: int) -> FlipFlopState:
+        n = board_size(options)
+        return FlipFlopState(n, *bd.start_position(n), options)
+
+    def from_position(self, fen: str, history: Sequence[str] = (),
+                      moves: Sequence[str] = ()) -> FlipFlopState:
+        """A state from a position string and the earlier positions (for repetition)."""
+        try:
+            n, w, b, x, t = from_fen(fen)
+            keys = []
+            for h in history:
+                hn, *rest = from_fen(h)
+                if hn != n:
+                    raise ValueError(f"history position {h!r} is not on a {n}×{n} board")
+                keys.append(bd.position_key(*rest))
+        except ValueError as exc:
+            raise OptionError(str(exc), option="position") from None
+        if w & b:
+            raise OptionError(f"position {fen!r} puts two pieces on one square",
+                              option="position")
+        return FlipFlopState(n, w, b, x, t, {"board": f"{n}x{n}"}, tuple(keys), tuple(moves))
+
+    def state_from_view(self, view: Mapping[str, Any]) -> FlipFlopState:
+        return self.from_position(view["position"], view.get("history", ()),
+                                  view.get("moves", ()))
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        n = view["board_size"]
+        marks = {"R": "W+", "B": "W×", "r": "b+", "b": "b×", ".": " ·"}
+        goals = {view["goals"]["white"], view["goals"]["black"]}
+        header = "    " + "  ".join(bd.FILES[:n])
+        lines = [header]
+        for i, row in enumerate(view["board"]):
+            rank = n - i
+            cells = []
+            for f, ch in enumerate(row):
+                name = bd.FILES[f] + str(rank)
+                mark = marks[ch]
+                if ch == "." and name in goals:
+                    mark = " ◎"
+                cells.append(mark)
+            lines.append(f"{rank} " + " ".join(cells) + f"  {rank}")
+        lines.append(header)
+        status = f"to move: {view['turn']}" if not view["over"] else (
+            "game over: " + view["outcome"]["reason"])
+        if view.get("last_move"):
+            status += f"   last: {view['last_move']}"
+        if view.get("threat"):
+            status += f"   {view['threat']} must be taken back!"
+        lines.append(status)
+        return "\n".join(lines)
+
+    def make_bot(self, level: str, seed: int = 0) -> Any:
+        from .bots import make_bot
+
+        return make_bot(level, seed)
+
+
+GAME = FlipFlop()
+FlipFlopState.game = GAME
