@@ -1,0 +1,170 @@
+"""Algo (アルゴ): the deduction card game, with every variant of the seed as options."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core import BotLevel, Game, Option, OptionError, Rng
+from .cards import COLOUR_LETTERS, deck, is_joker
+from .state import OVER, AlgoState, Slot, seat_letter
+
+
+def default_hand(players: int, mode: str) -> int:
+    """Cards dealt per player: pair play 6 (seed); 2–3 players 4, 4 players 3 (published
+    convention); 5–6 players 1 (seed: 「１人１枚」); 7 or more 3 (seed: 「１人に３枚ずつ」)."""
+    if mode == "pair":
+        return 6
+    if players <= 3:
+        return 4
+    if players == 4:
+        return 3
+    if players <= 6:
+        return 1
+    return 3
+
+
+def default_sets(players: int) -> int:
+    """Two sets (48 cards) for 7 or more players (seed), else one."""
+    return 2 if players >= 7 else 1
+
+
+class AlgoGame(Game):
+    id = "algo"
+    title_en = "Algo"
+    title_ja = "アルゴ"
+    summary = ("Deduce your opponents' hidden numbered cards from their sorted rows; a miss "
+               "reveals your own card. Basic game, pair play, 5–8 players, jokers, two sets, "
+               "three colours, chip scoring.")
+    rules_version = 1
+    perfect_information = False
+    chance = True
+    min_seats = 2
+    max_seats = 8
+    options = (
+        Option("players", 2, "int", minimum=2, maximum=8, description="number of players"),
+        Option("mode", "basic", "choice", ("basic", "pair"),
+               description="basic game, or pair play (4 players, partners opposite)",
+               description_ja="基本ルール / ペア戦"),
+        Option("sets", None, "choice", (1, 2), nullable=True,
+               description="card sets (default: 2 for 7 or more players, else 1)"),
+        Option("colours", 2, "choice", (2, 3),
+               description="2 colours (black, white) or 3 (black, white, red: 36 cards)"),
+        Option("jokers", False, "bool", description="both 6s are jokers (ジョーカー)"),
+        Option("chips", False, "bool", description="chip scoring: scores are chips"),
+        Option("hand", None, "int", minimum=1, maximum=12, nullable=True,
+               description="cards dealt to each player (default by player count)"),
+        Option("first", 0, "int", minimum=0, maximum=7,
+               description="the seat that starts (the dealer, 親)"),
+    )
+    variants = {
+        "basic": {},
+        "pair": {"mode": "pair", "players": 4},
+        "5-players": {"players": 5},
+        "6-players": {"players": 6},
+        "7-players": {"players": 7},
+        "jokers": {"jokers": True},
+        "two-sets": {"sets": 2},
+        "three-colours": {"colours": 3},
+        "chips": {"chips": True},
+    }
+    bot_levels = (
+        BotLevel("1", "Random", "random plausible names", "ランダム"),
+        BotLevel("2", "Counter", "counts candidates between known neighbours (published)",
+                 "候補数え"),
+        BotLevel("3", "Exact", "exact inference, greedy", "厳密推論"),
+        BotLevel("4", "Master", "exact inference; weighs what a miss reveals", "達人"),
+    )
+
+    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        opts = super().validate_options(raw)
+        if opts["sets"] is None:
+            opts["sets"] = default_sets(opts["players"])
+        if opts["hand"] is None:
+            opts["hand"] = default_hand(opts["players"], opts["mode"])
+        total = 12 * opts["colours"] * opts["sets"]
+        if opts["hand"] * opts["players"] > total:
+            raise OptionError(
+                f"option 'hand': {opts['hand']} cards for {opts['players']} players needs "
+                f"more than the {total} cards in play", option="hand")
+        return opts
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        if options["mode"] == "pair" and options["players"] != 4:
+            raise OptionError("option 'players': pair play needs exactly 4 players",
+                              option="players")
+        if options["first"] >= options["players"]:
+            raise OptionError(f"option 'first': seats run 0..{options['players'] - 1}",
+                              option="first")
+
+    def _initial(self, options: dict[str, Any], seed: int) -> AlgoState:
+        cards = deck(options["colours"], options["sets"])
+        Rng(seed, "algo", "deal").shuffle(cards)
+        return deal_from(options, cards)
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        return render(view)
+
+    def make_bot(self, level: str, seed: int = 0) -> Any:
+        from .bots import make_bot
+
+        return make_bot(str(level), seed)
+
+
+def deal_from(options: Mapping[str, Any], cards: list[int]) -> AlgoState:
+    """The start state for a deck in this order: hands first, the rest is the pile (pair
+    play: no pile, undealt cards are set aside). Tests use it to build exact deals."""
+    n, hand, c, jokers = options["players"], options["hand"], options["colours"], options[
+        "jokers"]
+    rows: list[tuple[Slot, ...]] = []
+    setup: list[tuple[int, ...]] = []
+    next_id = 0
+    for seat in range(n):
+        dealt = sorted(cards[seat * hand:(seat + 1) * hand])
+        normal = [k for k in dealt if not is_joker(k, c, jokers)]
+        setup.append(tuple(k for k in dealt if is_joker(k, c, jokers)))
+        row = []
+        for k in normal:
+            row.append((next_id, k, False))
+            next_id += 1
+        rows.append(tuple(row))
+    pile = () if options["mode"] == "pair" else tuple(cards[n * hand:])
+    st = AlgoState(options, tuple(rows), pile, 0, int(options["first"]), "setup",
+                   fails=(0,) * next_id, next_id=next_id, setup=tuple(setup))
+    return st._next_setup(int(options["first"]))
+
+
+def render(view: Mapping[str, Any]) -> str:
+    """Rows as ``[b3] [w?]``: up cards plain, known face-down cards in parentheses."""
+    lines = []
+    me = view.get("seat")
+    for owner, row in enumerate(view["rows"]):
+        cells = []
+        for slot in row:
+            num = slot.get("number")
+            text = f"{slot['colour']}{'?' if num is None else num}"
+            cells.append(f"[{text}]" if slot["up"] else f"({text})")
+            if slot.get("not"):
+                cells[-1] += "≠" + ",".join(map(str, slot["not"]))
+        mark = ">" if owner == view["turn"] and view["phase"] != OVER else " "
+        tag = " (you)" if owner == me else ""
+        out = " out" if owner in view["out"] else ""
+        lines.append(f"{mark}{seat_letter(owner)}{tag}{out}: " + " ".join(cells))
+    pile = view["pile"]
+    lines.append(f"pile: {pile['size']} " + " ".join(
+        f"{k}{v}" for k, v in pile["colours"].items()))
+    hand = view.get("hand")
+    if hand:
+        lines.append(f"attack card: {hand['colour']}{hand.get('number', '?')}")
+    if view.get("placing"):
+        p = view["placing"]
+        lines.append(f"placing: {p['colour']}{p.get('number', '?')}")
+    if view.get("log"):
+        last = view["log"][-1]
+        lines.append("last: " + " ".join(f"{k}={v}" for k, v in last.items()))
+    lines.append(f"phase: {view['phase']}  (colours {', '.join(COLOUR_LETTERS)})")
+    return "\n".join(lines)
+
+
+GAME = AlgoGame()
+AlgoState.game = GAME

@@ -1,0 +1,469 @@
+"""The Algo position: rows of cards, the pile, whose turn and what they must decide.
+
+A turn is split into decisions, each a move in text (see docs/rules/algo.md):
+``pass!`` → (partner) ``show N`` → ``use N`` → ``attack B3=7`` … → ``stay``; ``place N``
+puts a card where its owner chooses when the joker rule leaves a choice. Drawing from the
+pile is part of the state transition: the pile order is fixed by the seed at the deal.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core import IllegalMoveError, MalformedMoveError, Outcome, State
+from .cards import (
+    COLOUR_LETTERS,
+    JOKER_NUMBER,
+    card_name,
+    insert_positions,
+    is_joker,
+)
+
+SETUP, PASS, SHOW, USE, ATTACK, PLACE, OVER = (
+    "setup", "pass", "show", "use", "attack", "place", "over")
+SEAT_LETTERS = "ABCDEFGHIJKL"
+
+Slot = tuple[int, int, bool]          # (slot id, card key, face up)
+Row = tuple[Slot, ...]
+AlgoMove = tuple[Any, ...]
+# ("attack", target seat, position 0-based, number) | ("stay",) | ("pass",)
+# | ("show", position) | ("use", position) | ("place", position)
+
+_ATTACK_RE = re.compile(r"^attack\s+([a-l])\s*(\d{1,2})\s*=\s*(\d{1,2})$")
+_POS_RE = re.compile(r"^(show|use|place)\s+(\d{1,2})$")
+
+
+def seat_letter(seat: int) -> str:
+    return SEAT_LETTERS[seat]
+
+
+class AlgoState(State):
+    """An immutable Algo position. Never mutate a field after construction."""
+
+    __slots__ = ("_o", "n", "rows", "pile", "pile_pos", "turn", "phase", "hand", "held",
+                 "hits", "out", "fails", "seen", "chips", "log", "next_id", "placing",
+                 "setup", "_legal_cache")
+
+    def __init__(self, options: Mapping[str, Any], rows: tuple[Row, ...],
+                 pile: tuple[int, ...], pile_pos: int, turn: int, phase: str,
+                 hand: int = -1, held: int = -1, hits: int = 0, out: tuple[int, ...] = (),
+                 fails: tuple[int, ...] = (), seen: tuple[frozenset[int], ...] = (),
+                 chips: tuple[int, ...] = (), log: tuple[tuple[Any, ...], ...] = (),
+                 next_id: int = 0, placing: tuple[int, int, bool] | None = None,
+                 setup: tuple[tuple[int, ...], ...] = ()) -> None:
+        self._o = options
+        self.n = len(rows)
+        self.rows = rows
+        self.pile = pile
+        self.pile_pos = pile_pos
+        self.turn = turn
+        self.phase = phase
+        self.hand = hand          # drawn card being used to attack, -1 if none
+        self.held = held          # slot id of an own card used to attack, -1 if none
+        self.hits = hits          # hits made this turn (``stay`` needs at least one)
+        self.out = out            # seats in the order they went out
+        self.fails = fails        # per slot id: bitmask of numbers named there and missed
+        self.seen = seen or tuple(frozenset() for _ in rows)
+        self.chips = chips or (0,) * len(rows)
+        self.log = log
+        self.next_id = next_id
+        self.placing = placing    # (seat, card, face up) waiting for ``place N``
+        self.setup = setup or tuple(() for _ in rows)
+        self._legal_cache: list[AlgoMove] | None = None
+
+    def _copy(self, **changes: Any) -> AlgoState:
+        fields = {name: getattr(self, name) for name in (
+            "rows", "pile", "pile_pos", "turn", "phase", "hand", "held", "hits", "out",
+            "fails", "seen", "chips", "log", "next_id", "placing", "setup")}
+        fields.update(changes)
+        return AlgoState(self._o, **fields)
+
+    # ---- facts ---------------------------------------------------------------------------
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self._o
+
+    @property
+    def colours(self) -> int:
+        return int(self._o["colours"])
+
+    @property
+    def jokers(self) -> bool:
+        return bool(self._o["jokers"])
+
+    @property
+    def pair(self) -> bool:
+        return self._o["mode"] == "pair"
+
+    def partner(self, seat: int) -> int:
+        return (seat + 2) % 4
+
+    def enemies(self, seat: int) -> list[int]:
+        """Seats ``seat`` may attack: everyone else, or in pair play the two enemies."""
+        if self.pair:
+            return [(seat + 1) % 4, (seat + 3) % 4]
+        return [s for s in range(self.n) if s != seat]
+
+    def is_out(self, seat: int) -> bool:
+        """A player whose every card is face up is out (and skipped)."""
+        return seat in self.out
+
+    def row_keys(self, seat: int) -> list[int]:
+        return [k for _, k, _ in self.rows[seat]]
+
+    def slot_of(self, sid: int) -> tuple[int, int]:
+        for seat, row in enumerate(self.rows):
+            for pos, slot in enumerate(row):
+                if slot[0] == sid:
+                    return seat, pos
+        raise KeyError(sid)
+
+    def attack_card(self) -> int:
+        if self.hand >= 0:
+            return self.hand
+        seat, pos = self.slot_of(self.held)
+        return self.rows[seat][pos][1]
+
+    def pile_left(self) -> int:
+        return len(self.pile) - self.pile_pos
+
+    # ---- protocol hooks --------------------------------------------------------------------
+    def _acting(self) -> tuple[int, ...]:
+        if self.phase == OVER:
+            return ()
+        if self.phase == SHOW:
+            return (self.partner(self.turn),)
+        if self.phase == PLACE and self.placing is not None:
+            return (self.placing[0],)
+        return (self.turn,)
+
+    def _legal(self, seat: int) -> Sequence[AlgoMove]:
+        if self._legal_cache is None:
+            self._legal_cache = self._compute_legal()
+        return self._legal_cache
+
+    def _compute_legal(self) -> list[AlgoMove]:
+        if self.phase == PASS:
+            return [("pass",)]
+        if self.phase == SHOW:
+            row = self.rows[self.partner(self.turn)]
+            return [("show", p) for p, s in enumerate(row) if not s[2]]
+        if self.phase == USE:
+            return [("use", p) for p, s in enumerate(self.rows[self.turn]) if not s[2]]
+        if self.phase == SETUP:
+            card = self.setup[self.turn][0]
+            return [("place", p) for p in insert_positions(
+                self.row_keys(self.turn), card, self.colours, self.jokers)]
+        if self.phase == PLACE:
+            assert self.placing is not None
+            seat, card, _ = self.placing
+            return [("place", p) for p in insert_positions(
+                self.row_keys(seat), card, self.colours, self.jokers)]
+        moves: list[AlgoMove] = []
+        for target in self.enemies(self.turn):
+            if self.is_out(target):
+                continue
+            for pos, slot in enumerate(self.rows[target]):
+                if not slot[2]:
+                    moves.extend(("attack", target, pos, v) for v in range(12))
+        if self.hits:
+            moves.append(("stay",))
+        return moves
+
+    def _move_text(self, move: AlgoMove, seat: int | None) -> str:
+        kind = move[0]
+        if kind == "attack":
+            return f"attack {seat_letter(move[1])}{move[2] + 1}={move[3]}"
+        if kind in ("show", "use", "place"):
+            return f"{kind} {move[1] + 1}"
+        return "pass!" if kind == "pass" else "stay"
+
+    def _parse(self, text: str, seat: int) -> AlgoMove:
+        t = " ".join(text.strip().lower().split())
+        if t in ("stay", "ステイ"):
+            return ("stay",)
+        if t in ("pass!", "pass", "パス！", "パス"):
+            return ("pass",)
+        m = _ATTACK_RE.match(t)
+        if m:
+            target = SEAT_LETTERS.lower().index(m.group(1))
+            return ("attack", target, int(m.group(2)) - 1, int(m.group(3)))
+        m = _POS_RE.match(t)
+        if m:
+            return (m.group(1), int(m.group(2)) - 1)
+        raise MalformedMoveError(
+            f"{text!r} is not an Algo move; write e.g. 'attack B3=7', 'stay', 'pass!', "
+            "'show 2', 'use 2' or 'place 3'", move=text)
+
+    def _why_illegal(self, move: AlgoMove, seat: int) -> str:
+        kind = move[0]
+        expected = {PASS: "'pass!'", SHOW: "'show N'", USE: "'use N'", SETUP: "'place N'",
+                    PLACE: "'place N'", ATTACK: "'attack XN=V' or 'stay'"}.get(self.phase, "")
+        if kind == "attack" and self.phase == ATTACK:
+            _, target, pos, value = move
+            if target >= self.n or target == seat:
+                return "you attack another player's row, not your own"
+            if target not in self.enemies(seat):
+                return "in pair play you attack only the two enemies, never your partner"
+            if self.is_out(target):
+                return f"player {seat_letter(target)} is out: every card is face up"
+            if pos >= len(self.rows[target]) or pos < 0:
+                return f"row {seat_letter(target)} has only {len(self.rows[target])} cards"
+            if self.rows[target][pos][2]:
+                return "that card is already face up; attack a face-down card"
+            if not 0 <= value < 12:
+                return "numbers run from 0 to 11"
+        if kind == "stay" and self.phase == ATTACK:
+            return "you may stay only after at least one hit this turn"
+        if kind in ("show", "use") and self.phase in (SHOW, USE):
+            return f"position {move[1] + 1} is not one of the face-down cards of the row"
+        if kind == "place" and self.phase in (PLACE, SETUP):
+            return ("that place breaks the order: non-joker cards stay in ascending order "
+                    "(black before white on equal numbers)")
+        return f"this is the {self.phase} step; the move expected is {expected}"
+
+    # ---- applying ---------------------------------------------------------------------------
+    def _apply(self, move: AlgoMove, seat: int) -> AlgoState:
+        kind = move[0]
+        if kind == "pass":
+            return self._copy(phase=SHOW, log=self.log + (("pass", seat),))
+        if kind == "show":
+            partner = self.partner(self.turn)
+            sid = self.rows[partner][move[1]][0]
+            seen = list(self.seen)
+            seen[self.turn] = seen[self.turn] | {sid}
+            return self._copy(phase=USE, seen=tuple(seen),
+                              log=self.log + (("show", partner, sid),))
+        if kind == "use":
+            sid = self.rows[seat][move[1]][0]
+            return self._copy(phase=ATTACK, held=sid, log=self.log + (("use", seat, sid),))
+        if kind == "place":
+            if self.phase == SETUP:
+                return self._place_setup(move[1])
+            assert self.placing is not None
+            owner, card, up = self.placing
+            return self._insert(owner, card, up, move[1])._end_turn()
+        if kind == "stay":
+            return self._copy(log=self.log + (("stay", seat),))._put_back(up=False)
+        return self._attack(seat, move[1], move[2], move[3])
+
+    def _attack(self, seat: int, target: int, pos: int, value: int) -> AlgoState:
+        sid, card, _ = self.rows[target][pos]
+        hit = card // self.colours == value
+        entry = ("attack", seat, target, pos, sid, value, hit)
+        if not hit:
+            fails = list(self.fails)
+            fails[sid] |= 1 << value
+            st = self._copy(fails=tuple(fails), log=self.log + (entry,))
+            return st._put_back(up=True)
+        rows = list(self.rows)
+        rows[target] = _turn_up(rows[target], pos)
+        chips = list(self.chips)
+        chips[seat] += 10 + (10 if self.attack_card() // self.colours == JOKER_NUMBER else 0)
+        st = self._copy(rows=tuple(rows), chips=tuple(chips), hits=self.hits + 1,
+                        log=self.log + (entry,))
+        st = st._mark_out(target)
+        if st._winners() is not None:
+            return st._finish()
+        return st
+
+    def _put_back(self, up: bool) -> AlgoState:
+        """End of the attack: the drawn card joins the row (face up after a miss), or the
+        own attack card goes back (turned up after a miss)."""
+        seat = self.turn
+        if self.hand >= 0:
+            card = self.hand
+            places = insert_positions(self.row_keys(seat), card, self.colours, self.jokers)
+            st = self._copy(hand=-1)
+            if len(places) == 1:
+                return st._insert(seat, card, up, places[0])._end_turn()
+            return st._copy(phase=PLACE, placing=(seat, card, up))
+        st = self
+        if up:
+            rows = list(self.rows)
+            s, pos = self.slot_of(self.held)
+            rows[s] = _turn_up(rows[s], pos)
+            st = self._copy(rows=tuple(rows))._mark_out(seat)
+        st = st._copy(held=-1)
+        if st._winners() is not None:
+            return st._finish()
+        return st._end_turn()
+
+    def _insert(self, seat: int, card: int, up: bool, pos: int) -> AlgoState:
+        rows = list(self.rows)
+        sid = self.next_id
+        rows[seat] = rows[seat][:pos] + ((sid, card, up),) + rows[seat][pos:]
+        entry = ("insert", seat, sid, pos, up, card if up else -1)
+        return self._copy(rows=tuple(rows), next_id=sid + 1, fails=self.fails + (0,),
+                          placing=None, log=self.log + (entry,))
+
+    def _place_setup(self, pos: int) -> AlgoState:
+        seat = self.turn
+        card = self.setup[seat][0]
+        setup = list(self.setup)
+        setup[seat] = setup[seat][1:]
+        st = self._insert(seat, card, False, pos)._copy(setup=tuple(setup))
+        return st._next_setup(seat)
+
+    def _next_setup(self, first: int) -> AlgoState:
+        """Seats with jokers in their deal place them, in turn order from the first player."""
+        for k in range(self.n):
+            s = (first + k) % self.n
+            if self.setup[s]:
+                return self._copy(phase=SETUP, turn=s)
+        return self._copy(turn=int(self._o["first"]) % self.n)._begin_turn()
+
+    def _mark_out(self, seat: int) -> AlgoState:
+        if seat in self.out or any(not s[2] for s in self.rows[seat]):
+            return self
+        return self._copy(out=self.out + (seat,), log=self.log + (("out", seat),))
+
+    def _end_turn(self) -> AlgoState:
+        if self._winners() is not None:
+            return self._finish()
+        nxt = self.turn
+        for _ in range(self.n):
+            nxt = (nxt + 1) % self.n
+            if not self.is_out(nxt):
+                break
+        return self._copy(turn=nxt, hits=0, held=-1, hand=-1)._begin_turn()
+
+    def _begin_turn(self) -> AlgoState:
+        seat = self.turn
+        if self.pair:
+            if not self.is_out(self.partner(seat)):
+                return self._copy(phase=PASS)
+            return self._copy(phase=USE)
+        if self.pile_pos < len(self.pile):
+            card = self.pile[self.pile_pos]
+            return self._copy(phase=ATTACK, hand=card, pile_pos=self.pile_pos + 1,
+                              log=self.log + (("draw", seat, card % self.colours),))
+        return self._copy(phase=USE)
+
+    def _winners(self) -> tuple[int, ...] | None:
+        """Basic game: the last player with a face-down card. Pair play: the pair that
+        first turns up both enemies' rows."""
+        if self.pair:
+            for team in ((0, 2), (1, 3)):
+                other = tuple(s for s in range(4) if s not in team)
+                if all(self.is_out(s) for s in other):
+                    return team
+            return None
+        alive = [s for s in range(self.n) if not self.is_out(s)]
+        return tuple(alive) if len(alive) <= 1 else None
+
+    def _finish(self) -> AlgoState:
+        st = self
+        if st.hand >= 0:   # the game ended on a hit: the drawn card is kept face down
+            places = insert_positions(st.row_keys(st.turn), st.hand, st.colours, st.jokers)
+            st = st._copy(hand=-1)._insert(st.turn, st.hand, False, places[0])
+        return st._copy(phase=OVER, held=-1, placing=None)
+
+    def survivor_chips(self, seat: int) -> int:
+        """10 per face-down card, 10 more if a 6 is still face down (chip scoring)."""
+        down = [k for _, k, up in self.rows[seat] if not up]
+        bonus = 10 if any(k // self.colours == JOKER_NUMBER for k in down) else 0
+        return 10 * len(down) + bonus
+
+    def _outcome(self) -> Outcome | None:
+        winners = self._winners()
+        if self.phase != OVER or winners is None:
+            return None
+        chips = [c + (self.survivor_chips(s) if s in winners else 0)
+                 for s, c in enumerate(self.chips)]
+        if self.pair:
+            keys = [1 if s in winners else 0 for s in range(self.n)]
+            reason = f"pair {'+'.join(map(seat_letter, winners))} turned up both enemy rows"
+        else:
+            keys = [self.n if s in winners else self.out.index(s) for s in range(self.n)]
+            reason = f"{seat_letter(winners[0]) if winners else '-'} has the last face-down card"
+        scores = chips if self._o["chips"] else [float(k) for k in keys]
+        return Outcome.from_scores(scores, reason, keys=keys)
+
+    # ---- views -----------------------------------------------------------------------------
+    def knows(self, seat: int | None, owner: int, sid: int, up: bool) -> bool:
+        return up or (seat is not None and (seat == owner or sid in self.seen[seat]))
+
+    def _slot_view(self, seat: int | None, owner: int, slot: Slot) -> dict[str, Any]:
+        sid, card, up = slot
+        out: dict[str, Any] = {"id": sid, "colour": COLOUR_LETTERS[card % self.colours],
+                               "up": up}
+        if self.knows(seat, owner, sid, up):
+            out["number"] = card // self.colours
+        if seat is not None and sid in self.seen[seat]:
+            out["seen"] = True
+        if self.fails[sid]:
+            out["not"] = [v for v in range(12) if self.fails[sid] >> v & 1]
+        if sid == self.held:
+            out["held"] = True
+        return out
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        c = self.colours
+        pile = self.pile[self.pile_pos:]
+        view: dict[str, Any] = {
+            "rules": {k: self._o[k] for k in ("mode", "colours", "sets", "jokers", "chips")},
+            "phase": self.phase,
+            "turn": self.turn,
+            "rows": [[self._slot_view(seat, owner, s) for s in row]
+                     for owner, row in enumerate(self.rows)],
+            "pile": {"size": len(pile),
+                     "colours": {COLOUR_LETTERS[x]: sum(1 for k in pile if k % c == x)
+                                 for x in range(c)}},
+            "hand": None,
+            "placing": None,
+            "hits": self.hits,
+            "out": list(self.out),
+            "chips": list(self.chips),
+            "setup": [len(p) for p in self.setup],
+            "log": [self._log_view(e) for e in self.log],
+        }
+        if self.hand >= 0:
+            view["hand"] = {"colour": COLOUR_LETTERS[self.hand % c]}
+            if seat == self.turn:
+                view["hand"]["number"] = self.hand // c
+        if self.placing is not None:
+            owner, card, up = self.placing
+            view["placing"] = {"seat": owner, "colour": COLOUR_LETTERS[card % c], "up": up}
+            if up or seat == owner:
+                view["placing"]["number"] = card // c
+        if seat is not None and self.setup[seat]:
+            view["my_setup"] = [card_name(k, c) for k in self.setup[seat]]
+        return view
+
+    def _log_view(self, e: tuple[Any, ...]) -> dict[str, Any]:
+        kind = e[0]
+        if kind == "attack":
+            return {"event": "attack", "seat": e[1], "target": e[2], "pos": e[3] + 1,
+                    "id": e[4], "name": e[5], "hit": e[6]}
+        if kind == "insert":
+            out = {"event": "insert", "seat": e[1], "id": e[2], "pos": e[3] + 1, "up": e[4]}
+            if e[4]:
+                out["number"] = e[5] // self.colours
+            return out
+        if kind == "draw":
+            return {"event": "draw", "seat": e[1], "colour": COLOUR_LETTERS[e[2]]}
+        if kind in ("use", "show"):
+            return {"event": kind, "seat": e[1], "id": e[2]}
+        return {"event": kind, "seat": e[1]}
+
+    def _full(self) -> dict[str, Any]:
+        c = self.colours
+        data = self._view(None)
+        data["rows_full"] = [[card_name(k, c) + ("" if up else "*") for _, k, up in row]
+                             for row in self.rows]
+        data["pile_full"] = [card_name(k, c) for k in self.pile[self.pile_pos:]]
+        if self.hand >= 0:
+            data["hand_full"] = card_name(self.hand, c)
+        return data
+
+
+def _turn_up(row: Row, pos: int) -> Row:
+    sid, card, _ = row[pos]
+    return row[:pos] + ((sid, card, True),) + row[pos + 1:]
+
+
+def joker_in(row: Row, colours: int, jokers: bool) -> bool:
+    return any(is_joker(k, colours, jokers) for _, k, _ in row)
