@@ -109,3 +109,22 @@ def check_random_games(game_id: str, option_sets: Sequence[Mapping[str, Any]],
 def assert_views_equal_for(seat: int | None, a: State, b: State) -> None:
     """Two states that differ only in secrets ``seat`` cannot know give it identical views."""
     assert json.dumps(a.view(seat), sort_keys=True) == json.dumps(b.view(seat), sort_keys=True)
+
+
+def property_test(game_id: str, option_sets: Sequence[Mapping[str, Any]], max_examples: int = 10,
+                  max_moves: int = 2_000, probe_every: int = 5):
+    """A hypothesis test over random seeds and option sets, for a game's test module:
+
+        test_properties = property_test("reversi", [{}])
+    """
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=max_examples, deadline=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(seed=st.integers(min_value=0, max_value=2**31 - 1),
+           options=st.sampled_from(list(option_sets)))
+    def test(seed: int, options: Mapping[str, Any]) -> None:
+        check_one_game(game_id, options, seed, max_moves, probe_every)
+
+    return test

@@ -10,7 +10,7 @@ from asobiba.core import IllegalMoveError, MalformedMoveError
 from asobiba.games import get
 from asobiba.games.reversi import bitboard as bb
 from asobiba.games.reversi.game import ReversiState, parse_square, square_name
-from tests.conformance import check_random_games
+from tests.conformance import check_random_games, property_test
 
 GAME = get("reversi")
 
@@ -173,3 +173,6 @@ def test_bot_sees_only_views_and_plays_legal_moves():
     assert move in s.legal_moves(1)
     with pytest.raises(ValueError, match="levels"):
         GAME.make_bot("99")
+
+
+test_property_random_games = property_test("reversi", [{}], max_examples=8)
