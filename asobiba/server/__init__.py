@@ -1,0 +1,29 @@
+"""The web platform: ``asobiba serve`` runs :func:`run`, an ASGI app (Starlette) under
+uvicorn with rooms, WebSockets, persistence and a bot process pool."""
+
+from __future__ import annotations
+
+import os
+
+from .app import create_app
+
+__all__ = ["create_app", "run"]
+
+
+def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
+        db_url: str | None = None) -> None:
+    """Serve until interrupted. SQLite at ``<data_dir>/asobiba.db`` unless ``db_url``
+    (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/asobiba``) is given."""
+    import uvicorn
+
+    app = create_app(
+        data_dir, db_url,
+        bot_processes=int(os.environ.get("ASOBIBA_BOT_PROCESSES", "2")),
+        bot_time_limit=float(os.environ.get("ASOBIBA_BOT_TIME_LIMIT", "10")),
+        bot_delay=float(os.environ.get("ASOBIBA_BOT_DELAY", "0.4")),
+    )
+    shown = "localhost" if host in ("0.0.0.0", "::") else host
+    where = db_url.split("@")[-1] if db_url else os.path.join(data_dir, "asobiba.db")
+    print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where})", flush=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
+                ws_ping_interval=20, ws_ping_timeout=20)

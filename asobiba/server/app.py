@@ -1,0 +1,280 @@
+"""The ASGI app: JSON over HTTP for the lobby, records and replays; one WebSocket per
+connection for play. Every game comes from the registry; nothing here names a game."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..core import AsobibaError, Game, OptionError, Record, RecordError
+from ..games import available, get
+from .bots import BotPool
+from .db import Store
+from .rooms import ClientError, Conn, Hub
+
+log = logging.getLogger("asobiba.server")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+MAX_MESSAGE = 8_192
+MAX_BODY = 64_000
+MAX_RECORD = 2_000_000
+MAX_NAME = 40
+
+
+def _error(status: int, code: str, message: str) -> JSONResponse:
+    return JSONResponse({"error": code, "message": message}, status_code=status)
+
+
+async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
+    body = await request.body()
+    if len(body) > limit:
+        raise ClientError("too_large", f"the request is larger than {limit} bytes")
+    try:
+        return json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise ClientError("bad_json", "the request body is not valid JSON") from None
+
+
+def _game(game_id: Any) -> Game:
+    if not isinstance(game_id, str) or game_id not in available():
+        raise ClientError("unknown_game",
+                          f"unknown game {game_id!r}; games here: {', '.join(available())}")
+    return get(game_id)
+
+
+def _seat_specs(game: Game, n: int, raw: Any) -> list[dict[str, Any]]:
+    if not isinstance(raw, list) or len(raw) != n:
+        raise ClientError("bad_seats", f"this game with these options has {n} seats; "
+                          "give one entry per seat")
+    levels = game.level_names()
+    out = []
+    for i, spec in enumerate(raw):
+        if not isinstance(spec, dict) or spec.get("kind") not in ("human", "bot"):
+            raise ClientError("bad_seats", f"seat {i}: kind must be 'human' or 'bot'")
+        name = spec.get("name") or ""
+        if not isinstance(name, str) or len(name) > MAX_NAME:
+            raise ClientError("bad_seats", f"seat {i}: name must be text of at most "
+                              f"{MAX_NAME} characters")
+        level = None
+        if spec["kind"] == "bot":
+            level = str(spec.get("level") or (levels[0] if levels else ""))
+            if level not in levels:
+                raise ClientError("bad_level", f"seat {i}: bot level {level!r} does not exist; "
+                                  f"levels: {', '.join(levels) or 'none'}")
+        out.append({"kind": spec["kind"], "level": level, "name": name.strip()})
+    return out
+
+
+def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes: int = 2,
+               bot_time_limit: float = 10.0, bot_delay: float = 0.0) -> Starlette:
+    """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``."""
+    if db_url is None:
+        Path(data_dir).mkdir(parents=True, exist_ok=True)
+        db_url = f"sqlite:///{Path(data_dir) / 'asobiba.db'}"
+    store = Store(db_url)
+    pool = BotPool(bot_processes, bot_time_limit)
+    holder: dict[str, Hub] = {}
+
+    def hub() -> Hub:
+        return holder["hub"]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        holder["hub"] = Hub(store, pool, get, bot_delay)
+        pool.warm(available())
+        resumed = await hub().resume_all()
+        if resumed:
+            log.info("resumed %d unfinished game(s)", resumed)
+        try:
+            yield
+        finally:
+            for room in hub().rooms.values():
+                for task in room.bot_tasks.values():
+                    task.cancel()
+            pool.shutdown()
+            store.close()
+
+    async def games(request: Request) -> Response:
+        return JSONResponse({"games": [get(g).describe() for g in available()]})
+
+    async def create_room(request: Request) -> Response:
+        data = await _json_body(request)
+        if not isinstance(data, dict):
+            raise ClientError("bad_json", "the request must be a JSON object")
+        game = _game(data.get("game"))
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise ClientError("bad_options", "'options' must be an object")
+        try:
+            options = game.validate_options(options)
+        except OptionError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        seats = _seat_specs(game, game.num_seats(options), data.get("seats"))
+        room, keys = await hub().create(game, options, seats,
+                                        casual=bool(data.get("casual", True)),
+                                        hotseat=bool(data.get("hotseat", False)))
+        return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
+                             "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
+                            status_code=201)
+
+    async def room_info(request: Request) -> Response:
+        room = await hub().get(request.path_params["room"])
+        if room is None:
+            return _error(404, "no_room", "there is no such room")
+        return JSONResponse(room.public())
+
+    async def room_record(request: Request) -> Response:
+        room_id = request.path_params["room"]
+        room = await hub().get(room_id)
+        if room is None:
+            return _error(404, "no_room", "there is no such room")
+        if room.status != "finished":
+            return _error(409, "not_over", "the record is available once the game is over "
+                          "(it holds the seed, which would reveal hidden information)")
+        text = await asyncio.to_thread(hub().store.record, room_id)
+        return Response(text or "", media_type="application/json", headers={
+            "content-disposition": f'attachment; filename="asobiba-{room.game.id}-{room_id}.json"'})
+
+    async def replay(request: Request) -> Response:
+        """Replay a record (uploaded or stored) into every seat's view after every move."""
+        body = await request.body()
+        if len(body) > MAX_RECORD:
+            raise ClientError("too_large", f"a record may be at most {MAX_RECORD} bytes")
+        try:
+            record = Record.loads(body)
+            states = record.replay(lambda gid: _game(gid))
+        except ClientError as exc:
+            raise ClientError("bad_record", exc.message) from None
+        except RecordError as exc:
+            raise ClientError("bad_record", str(exc)) from None
+        n = states[0].num_seats
+        steps = []
+        for i, state in enumerate(states):
+            move = record.moves[i - 1] if i else None
+            steps.append({
+                "move": move.to_json() if move else None,
+                "views": [state.view(None)] + [state.view(s) for s in range(n)],
+            })
+        return JSONResponse({"record": record.to_json(), "steps": steps,
+                             "game": get(record.game).describe()})
+
+    def page_route(path: str, filename: str) -> Route:
+        async def endpoint(request: Request) -> Response:
+            return FileResponse(WEB_DIR / filename, headers={"cache-control": "no-cache"})
+        return Route(path, endpoint)
+
+    async def ws(websocket: WebSocket) -> None:
+        await websocket.accept()
+        room_id = websocket.path_params["room"]
+        try:
+            room = await hub().get(room_id)
+        except ClientError as exc:
+            await websocket.send_json({"type": "error", "code": exc.code, "message": exc.message})
+            await websocket.close(4409)
+            return
+        if room is None:
+            await websocket.send_json({"type": "error", "code": "no_room",
+                                       "message": "there is no such room"})
+            await websocket.close(4404)
+            return
+        conn = Conn(websocket.send_json)
+        room.conns.add(conn)
+        await hub().broadcast(room)
+        try:
+            while True:
+                message = await websocket.receive()
+                if message["type"] == "websocket.disconnect":
+                    break
+                raw = message.get("text")
+                if raw is None:
+                    raw = (message.get("bytes") or b"").decode("utf-8", "replace")
+                ref = None
+                try:
+                    if len(raw) > MAX_MESSAGE:
+                        raise ClientError("too_large",
+                                          f"a message may be at most {MAX_MESSAGE} characters")
+                    try:
+                        msg = json.loads(raw)
+                    except json.JSONDecodeError:
+                        raise ClientError("bad_json", "the message is not valid JSON") from None
+                    if not isinstance(msg, dict):
+                        raise ClientError("bad_message", "a message must be a JSON object")
+                    ref = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
+                    await dispatch(room, conn, msg)
+                    if ref is not None:
+                        await websocket.send_json({"type": "ack", "id": ref})
+                except ClientError as exc:
+                    await websocket.send_json({"type": "error", "code": exc.code,
+                                               "message": exc.message, "id": ref})
+        except WebSocketDisconnect:
+            pass
+        finally:
+            room.conns.discard(conn)
+            await hub().broadcast(room)
+
+    async def dispatch(room: Any, conn: Conn, msg: dict[str, Any]) -> None:
+        kind = msg.get("type")
+        h = hub()
+        if kind == "hello":
+            problems = await h.hello(room, conn, msg.get("seats", []))
+            await h.broadcast(room)
+            if problems:
+                raise ClientError("bad_key", "; ".join(problems))
+        elif kind == "move":
+            seat = h.seat_for(room, conn, msg.get("seat"))
+            await h.play(room, seat, msg.get("move"), msg.get("ply"))
+        elif kind == "resign":
+            await h.resign(room, h.seat_for(room, conn, msg.get("seat")))
+        elif kind == "undo":
+            await h.request_undo(room, conn, h.seat_for(room, conn, msg.get("seat")))
+        elif kind == "undo_reply":
+            seat = h.seat_for(room, conn, msg.get("seat"))
+            await h.reply_undo(room, seat, bool(msg.get("accept")))
+        elif kind == "rematch":
+            if not conn.keys:
+                raise ClientError("not_your_seat", "spectators cannot offer a rematch")
+            await h.offer_rematch(room, conn)
+        elif kind == "ping":
+            await conn.send({"type": "pong"})
+        else:
+            raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
+                              "move, resign, undo, undo_reply, rematch, ping")
+
+    async def client_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, ClientError)
+        status = 413 if exc.code == "too_large" else 400
+        return _error(status, exc.code, exc.message)
+
+    async def asobiba_error(request: Request, exc: Exception) -> Response:
+        return _error(400, type(exc).__name__, str(exc))
+
+    routes = [
+        page_route("/", "index.html"),
+        page_route("/r/{room}", "room.html"),
+        page_route("/replay", "replay.html"),
+        Route("/api/games", games),
+        Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/{room}", room_info),
+        Route("/api/rooms/{room}/record", room_record),
+        Route("/api/replay", replay, methods=["POST"]),
+        WebSocketRoute("/ws/{room}", ws),
+        Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan,
+                    exception_handlers={ClientError: client_error, AsobibaError: asobiba_error})
+    app.state.store = store
+    app.state.pool = pool
+    app.state.holder = holder
+    return app

@@ -1,0 +1,236 @@
+"""Persistence: rooms, seats, moves and records in SQLAlchemy (SQLite by default, any URL
+SQLAlchemy knows — e.g. PostgreSQL — by configuration, with the same code).
+
+Only plain column types are used (JSON is stored as text) so the schema is portable. Every
+write is its own transaction and returns only after the commit, which is what lets the server
+acknowledge a move only once it is durable.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    delete,
+    event,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+
+
+def utcnow() -> str:
+    return datetime.now(UTC).isoformat(timespec="milliseconds")
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class RoomRow(Base):
+    __tablename__ = "rooms"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    rules_version: Mapped[int] = mapped_column(Integer)
+    options: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    casual: Mapped[bool] = mapped_column(Boolean, default=True)
+    hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[str] = mapped_column(String(40))
+    updated: Mapped[str] = mapped_column(String(40))
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    key_hash: Mapped[str | None] = mapped_column(String(128), nullable=True)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(String(200))
+    at: Mapped[str] = mapped_column(String(40))
+
+
+class RecordRow(Base):
+    __tablename__ = "records"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    record: Mapped[str] = mapped_column(Text)
+    saved: Mapped[str] = mapped_column(String(40))
+
+
+@dataclass
+class SeatData:
+    seat: int
+    kind: str
+    level: str | None
+    name: str
+    key_hash: str | None
+
+
+@dataclass
+class MoveData:
+    ply: int
+    seat: int
+    text: str
+    at: str
+
+
+@dataclass
+class RoomData:
+    """A room as stored: everything needed to rebuild it after a restart."""
+
+    id: str
+    game: str
+    rules_version: int
+    options: dict[str, Any]
+    seed: int
+    casual: bool
+    hotseat: bool
+    clock: dict[str, Any] | None
+    status: str
+    result: dict[str, Any] | None
+    rematch_of: str | None
+    rematch_id: str | None
+    created: str
+    seats: list[SeatData]
+    moves: list[MoveData]
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=FULL")
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.close()
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        event.listen(engine, "connect", _sqlite_pragmas)
+    else:
+        engine = create_engine(url, pool_pre_ping=True)
+    return engine
+
+
+class Store:
+    """Synchronous storage API; the server calls it from a worker thread."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = make_engine(url)
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # ---- writes (each one transaction, committed on return) --------------------------------
+    def create_room(self, room: RoomData) -> None:
+        with Session(self.engine) as s, s.begin():
+            now = utcnow()
+            s.add(RoomRow(
+                id=room.id, game=room.game, rules_version=room.rules_version,
+                options=json.dumps(room.options), seed=room.seed, casual=room.casual,
+                hotseat=room.hotseat, clock=json.dumps(room.clock) if room.clock else None,
+                status=room.status, result=None, rematch_of=room.rematch_of,
+                rematch_id=None, created=room.created or now, updated=now,
+            ))
+            s.flush()
+            for seat in room.seats:
+                s.add(SeatRow(room_id=room.id, seat=seat.seat, kind=seat.kind,
+                              level=seat.level, name=seat.name, key_hash=seat.key_hash))
+
+    def add_move(self, room_id: str, move: MoveData, finished_result: dict[str, Any] | None,
+                 record: str | None) -> None:
+        """Store one move (and, if it ended the game, the result and record) atomically.
+        A duplicate ply raises, so two racing writers can never both succeed."""
+        with Session(self.engine) as s, s.begin():
+            s.add(MoveRow(room_id=room_id, ply=move.ply, seat=move.seat, text=move.text,
+                          at=move.at))
+            s.flush()
+            values: dict[str, Any] = {"updated": move.at}
+            if finished_result is not None:
+                values.update(status="finished", result=json.dumps(finished_result))
+            s.execute(update(RoomRow).where(RoomRow.id == room_id).values(**values))
+            if record is not None:
+                s.merge(RecordRow(room_id=room_id, record=record, saved=move.at))
+
+    def truncate_moves(self, room_id: str, from_ply: int) -> None:
+        """Undo: drop the moves from ``from_ply`` on."""
+        with Session(self.engine) as s, s.begin():
+            s.execute(delete(MoveRow).where(MoveRow.room_id == room_id,
+                                            MoveRow.ply >= from_ply))
+            s.execute(update(RoomRow).where(RoomRow.id == room_id).values(updated=utcnow()))
+
+    def finish(self, room_id: str, result: dict[str, Any], record: str) -> None:
+        """End a game without a move (resignation, time)."""
+        with Session(self.engine) as s, s.begin():
+            now = utcnow()
+            s.execute(update(RoomRow).where(RoomRow.id == room_id).values(
+                status="finished", result=json.dumps(result), updated=now))
+            s.merge(RecordRow(room_id=room_id, record=record, saved=now))
+
+    def set_rematch(self, room_id: str, rematch_id: str) -> None:
+        with Session(self.engine) as s, s.begin():
+            s.execute(update(RoomRow).where(RoomRow.id == room_id).values(
+                rematch_id=rematch_id, updated=utcnow()))
+
+    # ---- reads -------------------------------------------------------------------------
+    def load_room(self, room_id: str) -> RoomData | None:
+        with Session(self.engine) as s:
+            row = s.get(RoomRow, room_id)
+            if row is None:
+                return None
+            seats = s.scalars(select(SeatRow).where(SeatRow.room_id == room_id)
+                              .order_by(SeatRow.seat)).all()
+            moves = s.scalars(select(MoveRow).where(MoveRow.room_id == room_id)
+                              .order_by(MoveRow.ply)).all()
+            return RoomData(
+                id=row.id, game=row.game, rules_version=row.rules_version,
+                options=json.loads(row.options), seed=row.seed, casual=row.casual,
+                hotseat=row.hotseat, clock=json.loads(row.clock) if row.clock else None,
+                status=row.status, result=json.loads(row.result) if row.result else None,
+                rematch_of=row.rematch_of, rematch_id=row.rematch_id, created=row.created,
+                seats=[SeatData(x.seat, x.kind, x.level, x.name, x.key_hash) for x in seats],
+                moves=[MoveData(m.ply, m.seat, m.text, m.at) for m in moves],
+            )
+
+    def active_room_ids(self) -> Sequence[str]:
+        with Session(self.engine) as s:
+            return list(s.scalars(select(RoomRow.id).where(RoomRow.status == "active")))
+
+    def record(self, room_id: str) -> str | None:
+        with Session(self.engine) as s:
+            row = s.get(RecordRow, room_id)
+            return row.record if row else None
+
+    def recent_finished(self, limit: int = 20) -> list[dict[str, Any]]:
+        with Session(self.engine) as s:
+            rows = s.scalars(select(RoomRow).where(RoomRow.status == "finished")
+                             .order_by(RoomRow.updated.desc()).limit(limit)).all()
+            return [{"id": r.id, "game": r.game, "updated": r.updated} for r in rows]

@@ -1,0 +1,486 @@
+"""Rooms: one game being played, its seats, its connections, and the rules of the table
+(who may move, undo, resign, rematch). The server is authoritative: a move arrives as text,
+the game parses and applies it, the move is committed to the store, and only then is anything
+acknowledged or sent. Each connection receives only ``view(seat)`` for the seats it holds
+(a spectator: ``view(None)``). Nothing here knows any particular game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..core import Game, MoveEntry, MoveError, Outcome, Record, Rng, SeatInfo, State
+from ..core.rng import derive_seed
+from .db import MoveData, RoomData, SeatData, Store, utcnow
+
+log = logging.getLogger("asobiba.server")
+
+
+class ClientError(Exception):
+    """A request refused with a reason the person can read; nothing was changed."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def derive_key(old_key: str, new_room: str) -> str:
+    """A rematch seat key that only the holder of the old seat key can (re)obtain."""
+    return hmac.new(old_key.encode(), f"rematch:{new_room}".encode(), "sha256").hexdigest()[:24]
+
+
+@dataclass(eq=False)
+class Conn:
+    """One WebSocket connection: the seats it proved keys for, and how to send to it."""
+
+    send: Callable[[dict[str, Any]], Awaitable[None]]
+    keys: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def seats(self) -> set[int]:
+        return set(self.keys)
+
+
+class Room:
+    """A live room. States are rebuilt by replaying the stored moves, so the store is the
+    truth and this object is a cache of it plus the connections."""
+
+    def __init__(self, data: RoomData, game: Game) -> None:
+        self.id = data.id
+        self.data = data
+        self.game = game
+        self.seats = data.seats
+        self.moves: list[MoveData] = list(data.moves)
+        start = game.new_game(data.options, data.seed)
+        self.options = dict(start.options)
+        self.states: list[State] = [start]
+        for m in self.moves:
+            self.states.append(self.states[-1].play(m.text, m.seat))
+        self.status = data.status
+        self.result = data.result
+        self.rematch_id = data.rematch_id
+        self.conns: set[Conn] = set()
+        self.lock = asyncio.Lock()
+        self.version = 0
+        self.undo: dict[str, Any] | None = None
+        self.rematch_offers: set[int] = set()
+        self.bot_tasks: dict[int, asyncio.Task[None]] = {}
+        self.notes: list[str] = []
+        self._views: dict[int, list[dict[str, Any]]] = {}
+
+    # ---- derived facts -------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def human_seats(self) -> list[int]:
+        return [s.seat for s in self.seats if s.kind == "human"]
+
+    @property
+    def can_undo(self) -> bool:
+        """Undo only in casual games where taking a move back reveals nothing new."""
+        return (self.data.casual and self.game.perfect_information and not self.game.chance)
+
+    def check_key(self, seat: int, key: str) -> bool:
+        if not (0 <= seat < len(self.seats)):
+            return False
+        stored = self.seats[seat].key_hash
+        return stored is not None and hmac.compare_digest(stored, hash_key(key))
+
+    def views_for(self, seat: int) -> list[dict[str, Any]]:
+        """Every view ``seat`` has received, in order (what a bot in it has observed)."""
+        cache = self._views.setdefault(seat, [])
+        del cache[len(self.states):]
+        for st in self.states[len(cache):]:
+            cache.append(st.view(seat))
+        return list(cache)
+
+    def natural_result(self, state: State) -> dict[str, Any] | None:
+        outcome = state.outcome
+        return outcome.to_json() if outcome else None
+
+    def record(self, extra: dict[str, Any] | None = None) -> Record:
+        state = self.state
+        return Record(
+            game=self.game.id, options=dict(self.options), seed=self.data.seed,
+            moves=tuple(MoveEntry(m.seat, m.text) for m in self.moves),
+            seats=tuple(SeatInfo(s.kind, s.name, s.level) for s in self.seats),
+            result=state.outcome, rules_version=self.game.rules_version,
+            started=self.data.created, finished=utcnow(),
+            extra={"room": self.id, **(extra or {})},
+        )
+
+    def public(self) -> dict[str, Any]:
+        """What everyone at the table may know about the room (never the seed or keys)."""
+        online = set().union(*(c.seats for c in self.conns)) if self.conns else set()
+        perfect = self.game.perfect_information
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "title": {"en": self.game.title_en, "ja": self.game.title_ja},
+            "options": self.options,
+            "casual": self.data.casual,
+            "hotseat": self.data.hotseat,
+            "status": self.status,
+            "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name,
+                       "online": s.kind == "bot" or s.seat in online} for s in self.seats],
+            "ply": len(self.moves),
+            "moves": [[m.seat, m.text] for m in self.moves] if perfect
+            else [[m.seat, None] for m in self.moves],
+            "result": self.result,
+            "can_undo": self.can_undo and self.status == "active",
+            "undo": self.undo,
+            "rematch": {"offers": sorted(self.rematch_offers), "room": self.rematch_id},
+            "thinking": sorted(self.bot_tasks),
+            "notes": self.notes[-5:],
+            "spectators": sum(1 for c in self.conns if not c.keys),
+        }
+
+    def message_for(self, conn: Conn) -> dict[str, Any]:
+        seats = sorted(conn.seats)
+        views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
+            {"seat": None, "view": self.state.view(None)}]
+        return {"type": "update", "room": self.public(), "you": seats, "views": views}
+
+
+def resign_result(n: int, seat: int) -> dict[str, Any]:
+    """A resignation: the resigning seat is last, every other seat shares first place."""
+    ranks = tuple(2 if s == seat else 1 for s in range(n))
+    scores = tuple(0.0 if s == seat else 1.0 for s in range(n))
+    out = Outcome(scores, ranks, f"seat {seat} resigned").to_json()
+    out["resigned"] = seat
+    return out
+
+
+class Hub:
+    """All rooms of one server: creating, loading (resuming after a restart), playing."""
+
+    def __init__(self, store: Store, pool: Any, get_game: Callable[[str], Game],
+                 bot_delay: float = 0.0) -> None:
+        self.store = store
+        self.pool = pool
+        self.get_game = get_game
+        self.bot_delay = bot_delay
+        self.rooms: dict[str, Room] = {}
+        self._loading = asyncio.Lock()
+
+    # ---- creating and loading --------------------------------------------------------------
+    async def create(self, game: Game, options: dict[str, Any], seats: list[dict[str, Any]],
+                     casual: bool = True, hotseat: bool = False,
+                     rematch_of: str | None = None,
+                     keys: dict[int, str] | None = None,
+                     room_id: str | None = None) -> tuple[Room, dict[int, str]]:
+        """A new room; returns it and the plaintext key of each human seat (shown once)."""
+        room_id = room_id or secrets.token_urlsafe(6)
+        keys = dict(keys or {})
+        seat_rows = []
+        for i, spec in enumerate(seats):
+            if spec["kind"] == "human":
+                keys.setdefault(i, new_key())
+            seat_rows.append(SeatData(i, spec["kind"], spec.get("level"), spec.get("name", ""),
+                                      hash_key(keys[i]) if spec["kind"] == "human" else None))
+        data = RoomData(
+            id=room_id, game=game.id, rules_version=game.rules_version, options=options,
+            seed=secrets.randbits(48), casual=casual, hotseat=hotseat, clock=None,
+            status="active", result=None, rematch_of=rematch_of, rematch_id=None,
+            created=utcnow(), seats=seat_rows, moves=[],
+        )
+        room = Room(data, game)
+        await asyncio.to_thread(self.store.create_room, data)
+        self.rooms[room_id] = room
+        self.schedule_bots(room)
+        return room, {k: v for k, v in keys.items() if seat_rows[k].kind == "human"}
+
+    async def get(self, room_id: str) -> Room | None:
+        room = self.rooms.get(room_id)
+        if room is not None:
+            return room
+        if len(room_id) > 32:
+            return None
+        async with self._loading:
+            room = self.rooms.get(room_id)
+            if room is None:
+                data = await asyncio.to_thread(self.store.load_room, room_id)
+                if data is None:
+                    return None
+                room = self._build(data)
+                self.rooms[room_id] = room
+                self.schedule_bots(room)
+        return room
+
+    def _build(self, data: RoomData) -> Room:
+        game = self.get_game(data.game)
+        if game.rules_version != data.rules_version:
+            raise ClientError("rules_changed",
+                              f"this game was started under {game.id} rules version "
+                              f"{data.rules_version}; the server now plays version "
+                              f"{game.rules_version}")
+        return Room(data, game)
+
+    async def resume_all(self) -> int:
+        """After a restart: load every unfinished game and let its bots move again."""
+        ids = await asyncio.to_thread(self.store.active_room_ids)
+        count = 0
+        for room_id in ids:
+            try:
+                if await self.get(room_id) is not None:
+                    count += 1
+            except Exception:  # noqa: BLE001 - one broken room must not stop the server
+                log.exception("could not resume room %s", room_id)
+        return count
+
+    # ---- connections ---------------------------------------------------------------------
+    async def send_to(self, room: Room, conn: Conn) -> None:
+        try:
+            await conn.send(room.message_for(conn))
+        except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
+            room.conns.discard(conn)
+
+    async def broadcast(self, room: Room) -> None:
+        await asyncio.gather(*(self.send_to(room, c) for c in list(room.conns)))
+
+    async def hello(self, room: Room, conn: Conn, claims: Any) -> list[str]:
+        """Take the seats whose keys match; return a refusal per forged or unknown key."""
+        if not isinstance(claims, list) or len(claims) > 16:
+            raise ClientError("bad_message", "'seats' must be a list of {seat, key}")
+        problems = []
+        for claim in claims:
+            seat = claim.get("seat") if isinstance(claim, dict) else None
+            key = claim.get("key") if isinstance(claim, dict) else None
+            if (not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(key, str)
+                    or len(key) > 100):
+                problems.append("each seat claim must be {\"seat\": number, \"key\": text}")
+                continue
+            if room.check_key(seat, key):
+                conn.keys[seat] = key
+            else:
+                problems.append(f"the key for seat {seat} does not match; "
+                                "that seat was not given to this connection")
+        room.conns.add(conn)
+        if room.rematch_id and conn.keys:
+            await self._send_rematch_keys(room, conn)
+        return problems
+
+    def seat_for(self, room: Room, conn: Conn, seat: Any) -> int:
+        if seat is None:
+            acting = [s for s in room.state.acting_seats if s in conn.seats]
+            if len(conn.seats) == 1:
+                return next(iter(conn.seats))
+            if len(acting) == 1:
+                return acting[0]
+            raise ClientError("no_seat", "say which seat this is for")
+        if not isinstance(seat, int) or isinstance(seat, bool):
+            raise ClientError("bad_message", "'seat' must be a number")
+        if seat not in conn.seats:
+            raise ClientError("not_your_seat",
+                              f"you do not hold seat {seat}; only its key holder may act for it")
+        return seat
+
+    # ---- playing -------------------------------------------------------------------------
+    async def play(self, room: Room, seat: int, text: Any, expect_ply: Any = None) -> None:
+        """Parse, apply, commit, then tell everyone. Any refusal leaves the room unchanged."""
+        if not isinstance(text, str):
+            raise ClientError("bad_message", "'move' must be text")
+        async with room.lock:
+            if room.status != "active":
+                raise ClientError("game_over", "the game is over; no more moves can be played")
+            if expect_ply is not None and expect_ply != len(room.moves):
+                raise ClientError("stale", "the position changed before this move arrived; "
+                                  "it was not played")
+            state = room.state
+            try:
+                move = state.parse(text, seat)
+                new = state.play(move, seat)
+            except MoveError as exc:
+                code = "not_your_turn" if "turn" in type(exc).__name__.lower() else (
+                    "malformed" if "Malformed" in type(exc).__name__ else "illegal")
+                raise ClientError(code, str(exc)) from None
+            entry = MoveData(len(room.moves), seat, state.move_text(move, seat), utcnow())
+            result = room.natural_result(new)
+            room.moves.append(entry)
+            room.states.append(new)
+            record = room.record().dumps() if result else None
+            try:
+                await asyncio.to_thread(self.store.add_move, room.id, entry, result, record)
+            except BaseException:
+                room.moves.pop()
+                room.states.pop()
+                raise
+            room.version += 1
+            room.undo = None
+            if result:
+                room.status = "finished"
+                room.result = result
+        await self.broadcast(room)
+        self.schedule_bots(room)
+
+    def schedule_bots(self, room: Room) -> None:
+        if room.status != "active":
+            return
+        for seat in room.state.acting_seats:
+            if room.seats[seat].kind == "bot" and seat not in room.bot_tasks:
+                room.bot_tasks[seat] = asyncio.get_running_loop().create_task(
+                    self._bot_turn(room, seat, room.version, len(room.moves)))
+
+    async def _bot_turn(self, room: Room, seat: int, version: int, ply: int) -> None:
+        from .bots import BotTimeout, choose_move
+
+        me = asyncio.current_task()
+        try:
+            if self.bot_delay:
+                await asyncio.sleep(self.bot_delay)
+            views = room.views_for(seat)
+            level = room.seats[seat].level or ""
+            seed = derive_seed(room.data.seed, "bot", seat, ply) >> 1
+            try:
+                text = await self.pool.run(choose_move, room.game.id, level, seed, seat,
+                                           dict(room.options), views)
+            except BotTimeout as exc:
+                text = None
+                room.notes.append(f"the bot in seat {seat} timed out ({exc}); "
+                                  "it played a random legal move")
+            except Exception as exc:  # noqa: BLE001 - a crashing bot must not stop the game
+                log.exception("bot crashed in room %s", room.id)
+                text = None
+                room.notes.append(f"the bot in seat {seat} failed ({type(exc).__name__}); "
+                                  "it played a random legal move")
+            if room.version != version:
+                return
+            legal = room.state.legal_moves(seat).texts()
+            if text is None or text not in legal:
+                if text is not None:
+                    room.notes.append(f"the bot in seat {seat} chose {text!r}, which is "
+                                      "not legal; it played a random legal move")
+                text = legal[Rng(room.data.seed, "fallback", seat, ply).below(len(legal))]
+            try:
+                await self.play(room, seat, text, expect_ply=ply)
+            except ClientError as exc:
+                if exc.code not in ("stale", "game_over"):
+                    log.warning("bot move refused in room %s: %s", room.id, exc)
+        finally:
+            if room.bot_tasks.get(seat) is me:
+                del room.bot_tasks[seat]
+            if room.version != version:
+                self.schedule_bots(room)
+
+    def _cancel_bots(self, room: Room) -> None:
+        for task in room.bot_tasks.values():
+            task.cancel()
+        room.bot_tasks.clear()
+
+    # ---- the table: resign, undo, rematch ------------------------------------------------------
+    async def resign(self, room: Room, seat: int) -> None:
+        async with room.lock:
+            if room.status != "active":
+                raise ClientError("game_over", "the game is already over")
+            result = resign_result(len(room.seats), seat)
+            record = room.record({"resigned": seat, "result": result}).dumps()
+            await asyncio.to_thread(self.store.finish, room.id, result, record)
+            self._cancel_bots(room)
+            room.status = "finished"
+            room.result = result
+            room.version += 1
+            room.undo = None
+        await self.broadcast(room)
+
+    async def request_undo(self, room: Room, conn: Conn, seat: int) -> None:
+        if not room.can_undo:
+            raise ClientError("undo_not_allowed",
+                              "undo is only for casual games without hidden information "
+                              "or chance")
+        if room.status != "active":
+            raise ClientError("game_over", "the game is over")
+        mine = [m.ply for m in room.moves if m.seat == seat]
+        if not mine:
+            raise ClientError("nothing_to_undo", "this seat has not moved yet")
+        target = mine[-1]
+        waiting = [s for s in room.human_seats if s != seat and s not in conn.seats]
+        if not waiting:
+            await self._apply_undo(room, target)
+            return
+        room.undo = {"seat": seat, "to_ply": target, "waiting": waiting}
+        await self.broadcast(room)
+
+    async def reply_undo(self, room: Room, seat: int, accept: bool) -> None:
+        undo = room.undo
+        if not undo or seat not in undo["waiting"]:
+            raise ClientError("no_undo", "there is no undo request waiting for this seat")
+        if not accept:
+            room.undo = None
+            room.notes.append(f"seat {seat} declined the undo")
+            await self.broadcast(room)
+            return
+        undo["waiting"].remove(seat)
+        if undo["waiting"]:
+            await self.broadcast(room)
+        else:
+            await self._apply_undo(room, undo["to_ply"])
+
+    async def _apply_undo(self, room: Room, target: int) -> None:
+        async with room.lock:
+            self._cancel_bots(room)
+            await asyncio.to_thread(self.store.truncate_moves, room.id, target)
+            del room.moves[target:]
+            del room.states[target + 1:]
+            room.version += 1
+            room.undo = None
+        await self.broadcast(room)
+        self.schedule_bots(room)
+
+    async def offer_rematch(self, room: Room, conn: Conn) -> None:
+        if room.status != "finished":
+            raise ClientError("not_over", "a rematch can be offered once the game is over")
+        if room.rematch_id:
+            await self._send_rematch_keys(room, conn)
+            return
+        room.rematch_offers |= conn.seats
+        if set(room.human_seats) - room.rematch_offers:
+            await self.broadcast(room)
+            return
+        await self._start_rematch(room)
+
+    async def _start_rematch(self, room: Room) -> None:
+        """Same game and options, a fresh seed, every seat moved one place on."""
+        n = len(room.seats)
+        seats: list[dict[str, Any]] = [{}] * n
+        for s in room.seats:
+            seats[(s.seat + 1) % n] = {"kind": s.kind, "level": s.level, "name": s.name}
+        holders = {seat: conn.keys[seat] for conn in room.conns for seat in conn.keys}
+        new_id = secrets.token_urlsafe(6)
+        keys = {(seat + 1) % n: derive_key(key, new_id) for seat, key in holders.items()}
+        await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
+                          hotseat=room.data.hotseat, rematch_of=room.id, keys=keys,
+                          room_id=new_id)
+        await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
+        room.rematch_id = new_id
+        for conn in list(room.conns):
+            await self._send_rematch_keys(room, conn)
+        await self.broadcast(room)
+
+    async def _send_rematch_keys(self, room: Room, conn: Conn) -> None:
+        if not room.rematch_id:
+            return
+        n = len(room.seats)
+        keys = [{"seat": (seat + 1) % n, "key": derive_key(key, room.rematch_id)}
+                for seat, key in sorted(conn.keys.items())]
+        try:
+            await conn.send({"type": "rematch", "room": room.rematch_id, "keys": keys})
+        except Exception:  # noqa: BLE001
+            room.conns.discard(conn)
