@@ -1,0 +1,184 @@
+"""The Memory Matrix game definition: options as data, start layouts, terminal rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core.errors import OptionError
+from ...core.options import Option
+from ...core.protocol import BotLevel, Game
+from ...core.rng import Rng
+from . import rules
+from .palette import EMPTY, HOLE, LETTERS, NEUTRAL, WHITE
+from .rules import Config, Pos
+from .shapes import SHAPES, Geometry, geometry_for, mask_for
+from .state import MemoryMatrixState
+
+LAYOUTS = ("random", "windmill", "butterfly")
+
+
+def config_for(options: Mapping[str, Any]) -> Config:
+    """The rules configuration of validated options (white_any_time None = the default:
+    on for two players with one colour each, as the author's summary says)."""
+    geo = geometry_for(mask_for(options["shape"], options["mask"]))
+    players, per = int(options["players"]), int(options["colours"])
+    any_time = options["white_any_time"]
+    if any_time is None:
+        any_time = players == 2 and per == 1
+    return Config(geo, players, per, bool(any_time), options["lost_colour"] == "pass")
+
+
+def shares(geo: Geometry, colours: int) -> tuple[int, int]:
+    """Pieces per colour and neutral pieces: equal shares, the remainder neutral."""
+    return geo.count // colours, geo.count % colours
+
+
+def start_cells(geo: Geometry, colours: int, neutrals: int, layout: str,
+                seed: int) -> list[int]:
+    """Start cells in colour order (colour 0, 1, ...) followed by the neutral pieces.
+
+    The start pieces fill the cells nearest the centre. ``windmill`` (風車): ring by ring,
+    clockwise from the top-left, in turn order (1 2 / 4 3 on a 2×2 centre — a quarter turn
+    moves every colour on by one). ``butterfly`` (蝶々): row by row, left to right
+    (1 2 / 3 4 — mirror-symmetric, the two wings swapping 1↔2 and 3↔4). ``random``: the
+    seed shuffles the pieces over the same cells (「中央に各色をランダムに」)."""
+    cells = list(geo.centre_order[: colours + neutrals])
+    if layout == "butterfly":
+        cells.sort()
+    elif layout == "random":
+        Rng(seed, "memory_matrix", "layout").shuffle(cells)
+    return cells
+
+
+class MemoryMatrixGame(Game):
+    id = "memory_matrix"
+    title_en = "Memory Matrix"
+    title_ja = "メモリー・マトリックス（メモマト）"
+    summary = ("Multi-colour reversi for any number of players: a flipped piece shows white, "
+               "and only your memory knows the colour beneath.")
+    rules_version = 1
+    perfect_information = False
+    chance = True
+    min_seats = 2
+    max_seats = 8
+    options = (
+        Option("players", 4, "int", minimum=2, maximum=8,
+               description="number of players (the seed: usually 4, any number works)",
+               description_ja="人数"),
+        Option("colours", 1, "int", minimum=1, maximum=2,
+               description="colours per player (2 = the seed's 2-players-2-colours game)",
+               description_ja="1人の色数"),
+        Option("shape", "8x8", "choice", choices=(*SHAPES, "custom"),
+               description="board shape; 'custom' takes the mask option", description_ja="盤"),
+        Option("mask", "", "str",
+               description="custom board: rows of '#' (cell) and '.' (hole) separated by '/'"),
+        Option("layout", "random", "choice", choices=LAYOUTS,
+               description="start layout: random (seeded), windmill 風車, butterfly 蝶々"),
+        Option("white_any_time", None, "bool", nullable=True,
+               description="white sandwiching allowed at any time (default: on for 2 players "
+                           "with 1 colour each)"),
+        Option("lost_colour", "white", "choice", choices=("white", "pass"),
+               description="a colour with no piece face up plays white (children's rule) or "
+                           "passes (adults' rule)", description_ja="色を失ったとき"),
+        Option("memory_aid", False, "bool",
+               description="show each player the hidden colour of its own white pieces "
+                           "(for young children; never in rated play)"),
+    )
+    variants = {
+        "4p": {"players": 4},
+        "3p": {"players": 3},
+        "2p": {"players": 2},
+        "2p2c": {"players": 2, "colours": 2},
+        "2p2c-adults": {"players": 2, "colours": 2, "lost_colour": "pass"},
+        "cross": {"shape": "cross"},
+        "windmill": {"layout": "windmill"},
+        "butterfly": {"layout": "butterfly"},
+    }
+    bot_levels = (
+        BotLevel("1", "Goldfish", "greedy; forgets half of what it saw each turn", "金魚"),
+        BotLevel("2", "Forgetful", "greedy; forgets a hidden colour with 15% chance a turn",
+                 "うっかり"),
+        BotLevel("3", "Attentive", "perfect memory; greedy with a look one round ahead",
+                 "しっかり"),
+        BotLevel("4", "Elephant", "perfect memory; determinized search over a round",
+                 "象"),
+    )
+
+    def num_seats(self, options: Mapping[str, Any]) -> int:
+        return int(options.get("players") or 4)
+
+    def _check_options(self, options: dict[str, Any]) -> None:
+        geo = geometry_for(mask_for(options["shape"], options["mask"]))
+        colours = options["players"] * options["colours"]
+        share, _ = shares(geo, colours)
+        if share < 2:
+            raise OptionError(
+                f"option 'players'/'colours': {colours} colours need at least {2 * colours} "
+                f"cells, and this board has {geo.count}", option="players")
+
+    def _initial(self, options: dict[str, Any], seed: int) -> MemoryMatrixState:
+        cfg = config_for(options)
+        geo = cfg.geometry
+        n = cfg.colours
+        share, neutrals = shares(geo, n)
+        cells = start_cells(geo, n, neutrals, options["layout"], seed)
+        ident = tuple(1 << cells[c] for c in range(n))
+        neutral = sum(1 << i for i in cells[n:])
+        occ = sum(ident) | neutral
+        pos = Pos(occ, sum(ident), ident, neutral, (share - 1,) * n, 0)
+        return MemoryMatrixState(cfg, pos, options)
+
+    def from_layout(self, rows: Sequence[str], to_move: str, options: Mapping[str, Any]
+                    | None = None, hand: Sequence[int] | None = None) -> MemoryMatrixState:
+        """A hand-made position (for tests and puzzles) in the ``under`` notation: a colour
+        letter upper case = face up, lower case = white side up over that colour, ``*`` (or ``W``) a
+        neutral piece, ``.`` empty, ``-`` a hole. Hands default to the equal shares."""
+        opts = self.validate_options(options)
+        cfg = config_for(opts)
+        geo = cfg.geometry
+        if len(rows) != geo.height or any(len(r) != geo.width for r in rows):
+            raise ValueError(f"layout must be {geo.height} rows of {geo.width} characters")
+        n = cfg.colours
+        ident = [0] * n
+        up = neutral = 0
+        for r, row in enumerate(rows):
+            for c, ch in enumerate(row):
+                i = r * geo.stride + c
+                bit = 1 << i
+                if (ch == HOLE) != (not bit & geo.valid):
+                    raise ValueError(f"{chr(97 + c)}{r + 1}: holes must match the board shape")
+                if ch in (HOLE, EMPTY):
+                    continue
+                if ch == NEUTRAL or ch.upper() == WHITE:
+                    neutral |= bit
+                    continue
+                colour = LETTERS.find(ch.upper())
+                if not 0 <= colour < n:
+                    raise ValueError(f"{ch!r} is not one of the {n} colours in play")
+                ident[colour] |= bit
+                if ch.isupper():
+                    up |= bit
+        share, _ = shares(geo, n)
+        if hand is None:
+            hand = [max(0, share - ident[c].bit_count()) for c in range(n)]
+        turn = LETTERS.find(to_move.upper())
+        if not 0 <= turn < n:
+            raise ValueError(f"to_move {to_move!r} is not a colour in play")
+        occ = sum(ident) | neutral
+        # the named colour moves unless it has no piece in hand or the game is over
+        turn = rules.next_turn(cfg, occ, up, tuple(ident), tuple(hand), (turn - 1) % n)
+        pos = Pos(occ, up, tuple(ident), neutral, tuple(hand), turn)
+        return MemoryMatrixState(cfg, pos, opts)
+
+    def render_view(self, view: Mapping[str, Any]) -> str:
+        from .render import render
+
+        return render(view)
+
+    def make_bot(self, level: str, seed: int = 0) -> Any:
+        from .bots import make_bot
+
+        return make_bot(level, seed)
+
+

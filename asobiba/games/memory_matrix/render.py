@@ -1,0 +1,43 @@
+"""A terminal picture of a view: the board as everyone sees it, scores and the last move."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def render(view: Mapping[str, Any]) -> str:
+    width = view["width"]
+    header = "   " + " ".join(chr(97 + c) for c in range(width))
+    lines = [header]
+    aid = view.get("memory_aid") or {}
+    for r, row in enumerate(view["board"]):
+        cells = []
+        for c, ch in enumerate(row):
+            name = f"{chr(97 + c)}{r + 1}"
+            if ch == "-":
+                cells.append(" ")
+            elif ch == ".":
+                cells.append("·")
+            elif ch == "W" and name in aid:
+                cells.append(aid[name].lower())
+            else:
+                cells.append(ch)
+        lines.append(f"{r + 1:>2} " + " ".join(cells))
+    scores = view["scores"]
+    for colour in view["colours"]:
+        lines.append(f"  {colour['letter']} {colour['name']:<8} seat {colour['seat']}  "
+                     f"face up {colour['showing']:>2}  in hand {colour['in_hand']:>2}")
+    lines.append("  scores: " + "  ".join(f"seat {s}: {v}" for s, v in enumerate(scores)))
+    last = view.get("last_move")
+    if last:
+        up = ", ".join(f"{cell}→{letter}" for cell, letter in last["flipped_up"].items())
+        lines.append(f"  last: {last['colour']} {last['move']}  flipped {len(last['flipped'])}"
+                     + (f" (up: {up})" if up else ""))
+    if view["over"]:
+        lines.append(f"  game over: {view['outcome']['reason']}")
+    else:
+        lines.append(f"  to move: {view['to_move_colour']} (seat {view['to_move']})")
+        if view["legal_moves"]:
+            lines.append("  moves: " + " ".join(view["legal_moves"]))
+    return "\n".join(lines)

@@ -1,0 +1,195 @@
+"""The rules as small pure functions on a bitboard position (no notation, no views).
+
+A piece has a colour face and a white face. ``ident[c]`` holds the pieces whose colour
+face is colour ``c`` (the colour *beneath* when they lie white side up), ``neutral`` the
+pieces that are white on both faces, and ``up`` the pieces lying colour side up. So the
+board a person sees is ``ident[c] & up`` for colour ``c`` and ``occ & ~up`` for white;
+``ident`` of white pieces is the secret that only memory keeps.
+
+Moves are ints: ``cell << 1`` places colour up, ``cell << 1 | 1`` white side up, ``PASS``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .shapes import Geometry
+
+PASS = -1
+
+
+@dataclass(frozen=True)
+class Config:
+    """What a position needs to know of the options: board, colours and rule switches."""
+
+    geometry: Geometry
+    players: int
+    colours_per_player: int
+    white_any_time: bool
+    lost_colour_passes: bool
+
+    @property
+    def colours(self) -> int:
+        return self.players * self.colours_per_player
+
+    def seat_of(self, colour: int) -> int:
+        """Colours move in a cycle: every player's first colour, then every second colour."""
+        return colour % self.players
+
+    def colours_of(self, seat: int) -> tuple[int, ...]:
+        return tuple(range(seat, self.colours, self.players))
+
+
+class Pos:
+    """A position: pieces, faces, pieces in hand, and the colour to move (-1 when over)."""
+
+    __slots__ = ("occ", "up", "ident", "neutral", "hand", "turn")
+
+    def __init__(self, occ: int, up: int, ident: tuple[int, ...], neutral: int,
+                 hand: tuple[int, ...], turn: int) -> None:
+        self.occ = occ
+        self.up = up
+        self.ident = ident
+        self.neutral = neutral
+        self.hand = hand
+        self.turn = turn
+
+    def showing(self, colour: int) -> int:
+        """Pieces showing ``colour`` face up."""
+        return self.ident[colour] & self.up
+
+    def white(self) -> int:
+        """Pieces showing white: flipped colour pieces and neutral pieces."""
+        return self.occ & ~self.up
+
+    def key(self) -> tuple[int, int, tuple[int, ...], int]:
+        return (self.occ, self.up, self.ident, self.turn)
+
+
+def sandwiched_runs(geo: Geometry, cell: int, ends: int, runs_of: int) -> int:
+    """The pieces that flip when a piece goes on ``cell``: in each of the 8 directions, a
+    contiguous run of one or more ``runs_of`` pieces closed by the nearest ``ends`` piece."""
+    flips = 0
+    for ray in geo.rays[cell]:
+        run = 0
+        for bit in ray:
+            if bit & runs_of:
+                run |= bit
+            else:
+                if bit & ends:
+                    flips |= run
+                break
+    return flips
+
+
+def sandwich_cells(geo: Geometry, empty: int, ends: int, runs_of: int) -> int:
+    """Every empty cell where a piece would sandwich at least one run (set-wise, by shifts)."""
+    cells = 0
+    for amount in geo.shifts:
+        x = geo.shift(ends, amount) & runs_of
+        while x:
+            nxt = geo.shift(x, amount)
+            cells |= nxt & empty
+            x = nxt & runs_of
+    return cells
+
+
+def colour_move_cells(geo: Geometry, pos: Pos, colour: int) -> int:
+    """Colour move: the run ends at the nearest piece showing the moving colour."""
+    own = pos.showing(colour)
+    if not own:
+        return 0
+    return sandwich_cells(geo, geo.valid & ~pos.occ, own, pos.occ & ~own)
+
+
+def white_sandwich_cells(geo: Geometry, pos: Pos) -> int:
+    """White move: a run of coloured faces ends at the nearest white piece."""
+    white = pos.white()
+    if not white:
+        return 0
+    return sandwich_cells(geo, geo.valid & ~pos.occ, white, pos.up)
+
+
+def _cells(bits: int) -> list[int]:
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(low.bit_length() - 1)
+        bits ^= low
+    return out
+
+
+def legal_moves(cfg: Config, pos: Pos) -> list[int]:
+    """The moves of the colour to move, in a stable order (colour moves first)."""
+    if pos.turn < 0:
+        return []
+    geo = cfg.geometry
+    colour = pos.turn
+    if cfg.lost_colour_passes and not pos.showing(colour):
+        return [PASS]
+    coloured = colour_move_cells(geo, pos, colour)
+    moves = [cell << 1 for cell in _cells(coloured)]
+    if coloured and not cfg.white_any_time:
+        return moves
+    white = white_sandwich_cells(geo, pos)
+    if not white and not coloured:
+        white = geo.valid & ~pos.occ  # white anywhere: the last resort
+    return moves + [cell << 1 | 1 for cell in _cells(white)]
+
+
+def flips_of(cfg: Config, pos: Pos, move: int) -> int:
+    """The pieces a move flips (0 for a pass or a white piece placed anywhere)."""
+    if move == PASS:
+        return 0
+    cell, white = move >> 1, move & 1
+    if white:
+        return sandwiched_runs(cfg.geometry, cell, pos.white(), pos.up)
+    own = pos.showing(pos.turn)
+    return sandwiched_runs(cfg.geometry, cell, own, pos.occ & ~own)
+
+
+def next_turn(cfg: Config, occ: int, up: int, ident: tuple[int, ...],
+              hand: tuple[int, ...], after: int) -> int:
+    """The next colour in the cycle that still holds pieces; -1 when the game is over:
+    the board is full, or (adults' rule) every colour that could still move must pass."""
+    if occ == cfg.geometry.valid:
+        return -1
+    n = cfg.colours
+    holders = [c for c in ((after + k) % n for k in range(1, n + 1)) if hand[c] > 0]
+    if not holders:
+        return -1
+    if cfg.lost_colour_passes and not any(ident[c] & up for c in holders):
+        return -1
+    return holders[0]
+
+
+def apply(cfg: Config, pos: Pos, move: int) -> tuple[Pos, int]:
+    """The position after ``move`` and the pieces it flipped. Neutral pieces flip but stay
+    white; every other flipped piece toggles between its colour and white."""
+    colour = pos.turn
+    if move == PASS:
+        turn = next_turn(cfg, pos.occ, pos.up, pos.ident, pos.hand, colour)
+        return Pos(pos.occ, pos.up, pos.ident, pos.neutral, pos.hand, turn), 0
+    flips = flips_of(cfg, pos, move)
+    bit = 1 << (move >> 1)
+    occ = pos.occ | bit
+    up = (pos.up ^ (flips & ~pos.neutral)) | (0 if move & 1 else bit)
+    ident = pos.ident[:colour] + (pos.ident[colour] | bit,) + pos.ident[colour + 1:]
+    hand = pos.hand[:colour] + (pos.hand[colour] - 1,) + pos.hand[colour + 1:]
+    turn = next_turn(cfg, occ, up, ident, hand, colour)
+    return Pos(occ, up, ident, pos.neutral, hand, turn), flips
+
+
+def counts(cfg: Config, pos: Pos) -> list[int]:
+    """Pieces showing each colour."""
+    return [(ident & pos.up).bit_count() for ident in pos.ident]
+
+
+def scores(cfg: Config, pos: Pos) -> list[int]:
+    """A player's score is the pieces showing any of its colours."""
+    per_colour = counts(cfg, pos)
+    return [sum(per_colour[c] for c in cfg.colours_of(seat)) for seat in range(cfg.players)]
+
+
+def cells_of(bits: int) -> list[int]:
+    return _cells(bits)

@@ -1,0 +1,213 @@
+"""The protocol State: notation, views (what each seat may see) and the full record."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core.errors import IllegalMoveError, MalformedMoveError
+from ...core.protocol import Outcome, State
+from . import rules
+from .palette import EMPTY, HOLE, LETTERS, NEUTRAL, PALETTE, WHITE
+from .rules import PASS, Config, Pos
+
+_MOVE = re.compile(r"^([a-z])([0-9]{1,2})(w?)$")
+
+
+class LastMove:
+    """What everyone saw happen on the last turn (the only history a view repeats)."""
+
+    __slots__ = ("colour", "move", "flips")
+
+    def __init__(self, colour: int, move: int, flips: int) -> None:
+        self.colour = colour
+        self.move = move
+        self.flips = flips
+
+
+class MemoryMatrixState(State):
+    __slots__ = ("cfg", "pos", "last", "ply", "_options", "_legal_cache")
+
+    def __init__(self, cfg: Config, pos: Pos, options: Mapping[str, Any],
+                 last: LastMove | None = None, ply: int = 0) -> None:
+        self.cfg = cfg
+        self.pos = pos
+        self.last = last
+        self.ply = ply
+        self._options = options
+        self._legal_cache: list[int] | None = None
+
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self._options
+
+    # ---- rules hooks -------------------------------------------------------------------
+    def _acting(self) -> tuple[int, ...]:
+        return () if self.pos.turn < 0 else (self.cfg.seat_of(self.pos.turn),)
+
+    def _legal(self, seat: int) -> Sequence[int]:
+        if self._legal_cache is None:
+            self._legal_cache = rules.legal_moves(self.cfg, self.pos)
+        return self._legal_cache
+
+    def _apply(self, move: Any, seat: int) -> MemoryMatrixState:
+        pos, flips = rules.apply(self.cfg, self.pos, move)
+        return MemoryMatrixState(self.cfg, pos, self._options,
+                                 LastMove(self.pos.turn, move, flips), self.ply + 1)
+
+    def _outcome(self) -> Outcome | None:
+        if self.pos.turn >= 0:
+            return None
+        full = self.pos.occ == self.cfg.geometry.valid
+        reason = "the board is full" if full else "no colour left can move (adults' rule)"
+        return Outcome.from_scores(rules.scores(self.cfg, self.pos), reason)
+
+    # ---- notation ----------------------------------------------------------------------
+    def _move_text(self, move: Any, seat: int | None) -> str:
+        if move == PASS:
+            return "pass"
+        return self.cfg.geometry.name(move >> 1) + ("w" if move & 1 else "")
+
+    def _parse(self, text: str, seat: int) -> int:
+        wanted = text.strip().lower()
+        if wanted == "pass":
+            return PASS
+        match = _MOVE.match(wanted)
+        if not match:
+            raise MalformedMoveError(
+                f"{text.strip()!r} is not a move: write a cell like 'd3' (colour side up), "
+                "'d3w' (white side up) or 'pass'", move=text)
+        cell = self.cfg.geometry.index_of.get(match.group(1) + match.group(2))
+        if cell is None:
+            raise IllegalMoveError(f"{match.group(1)}{match.group(2)} is not a cell of this "
+                                   "board (off the edge or a hole)", move=text)
+        return cell << 1 | (1 if match.group(3) else 0)
+
+    def _why_illegal(self, move: Any, seat: int) -> str:
+        pos, cfg, geo = self.pos, self.cfg, self.cfg.geometry
+        colour = pos.turn
+        name = PALETTE[colour][1]
+        if move == PASS:
+            if not cfg.lost_colour_passes:
+                return ("there is no passing (rule: a colour that cannot sandwich plays "
+                        "white; 'パスするのではなく、裏面（白）で参加する')")
+            return f"{name} still has a piece face up, so it must move (rule: lost colour)"
+        if cfg.lost_colour_passes and not pos.showing(colour):
+            return f"{name} has no piece face up, so under the adults' rule it must pass"
+        cell, white = move >> 1, move & 1
+        if (1 << cell) & pos.occ:
+            return f"{geo.name(cell)} is already occupied"
+        coloured = rules.colour_move_cells(geo, pos, colour)
+        if not white:
+            return (f"a {name} piece must sandwich at least one run of pieces that ends at the "
+                    f"nearest {name} piece (rule: colour move)")
+        if coloured and not cfg.white_any_time:
+            return (f"{name} can still sandwich with its colour, and a white piece may be "
+                    "placed only when no colour move exists (rule: white move)")
+        return ("a white piece must sandwich a run of coloured pieces up to the nearest white "
+                "piece; it may go anywhere only when no sandwich at all is possible "
+                "(rule: white move)")
+
+    # ---- views -------------------------------------------------------------------------
+    def board_rows(self) -> list[str]:
+        """What everyone sees: colour letters, ``W`` for white, ``.`` empty, ``-`` hole."""
+        geo, pos = self.cfg.geometry, self.pos
+        white = pos.white()
+        out = []
+        for r in range(geo.height):
+            row = []
+            for c in range(geo.width):
+                i = r * geo.stride + c
+                bit = 1 << i
+                if not bit & geo.valid:
+                    row.append(HOLE)
+                elif not bit & pos.occ:
+                    row.append(EMPTY)
+                elif bit & white:
+                    row.append(WHITE)
+                else:
+                    row.append(LETTERS[self._ident_of(bit)])
+            out.append("".join(row))
+        return out
+
+    def _ident_of(self, bit: int) -> int:
+        for colour, ident in enumerate(self.pos.ident):
+            if ident & bit:
+                return colour
+        return -1
+
+    def _last_view(self) -> dict[str, Any] | None:
+        last = self.last
+        if last is None:
+            return None
+        geo, pos = self.cfg.geometry, self.pos
+        flipped = rules.cells_of(last.flips)
+        up = {geo.name(i): LETTERS[self._ident_of(1 << i)] for i in flipped
+              if (1 << i) & pos.up}
+        out: dict[str, Any] = {
+            "seat": self.cfg.seat_of(last.colour),
+            "colour": LETTERS[last.colour],
+            "move": self._move_text(last.move, None),
+            "pass": last.move == PASS,
+            "cell": None if last.move == PASS else geo.name(last.move >> 1),
+            "white": last.move != PASS and bool(last.move & 1),
+            "flipped": [geo.name(i) for i in flipped],
+            "flipped_up": up,
+        }
+        return out
+
+    def _view(self, seat: int | None) -> dict[str, Any]:
+        cfg, pos, geo = self.cfg, self.pos, self.cfg.geometry
+        shown = rules.counts(cfg, pos)
+        data: dict[str, Any] = {
+            "width": geo.width,
+            "height": geo.height,
+            "board": self.board_rows(),
+            "colours": [
+                {"letter": LETTERS[c], "name": PALETTE[c][1], "name_ja": PALETTE[c][2],
+                 "seat": cfg.seat_of(c), "showing": shown[c], "in_hand": pos.hand[c]}
+                for c in range(cfg.colours)
+            ],
+            "to_move_colour": LETTERS[pos.turn] if pos.turn >= 0 else None,
+            "scores": rules.scores(cfg, pos),
+            "neutral_pieces": pos.neutral.bit_count(),
+            "white_any_time": cfg.white_any_time,
+            "lost_colour": "pass" if cfg.lost_colour_passes else "white",
+            "ply": self.ply,
+            "last_move": self._last_view(),
+        }
+        if seat is not None and self._options.get("memory_aid"):
+            mine = 0
+            for c in cfg.colours_of(seat):
+                mine |= pos.ident[c]
+            data["memory_aid"] = {geo.name(i): LETTERS[self._ident_of(1 << i)]
+                                  for i in rules.cells_of(mine & pos.white())}
+        return data
+
+    def under_rows(self) -> list[str]:
+        """Every piece's colour, secrets included: upper case face up, lower case white side
+        up, ``*`` neutral (for finished-game replays and hand-made test positions)."""
+        geo, pos = self.cfg.geometry, self.pos
+        out = []
+        for r in range(geo.height):
+            row = []
+            for c in range(geo.width):
+                bit = 1 << (r * geo.stride + c)
+                if not bit & geo.valid:
+                    row.append(HOLE)
+                elif not bit & pos.occ:
+                    row.append(EMPTY)
+                elif bit & pos.neutral:
+                    row.append(NEUTRAL)
+                else:
+                    letter = LETTERS[self._ident_of(bit)]
+                    row.append(letter if bit & pos.up else letter.lower())
+            out.append("".join(row))
+        return out
+
+    def _full(self) -> dict[str, Any]:
+        data = self._view(None)
+        data["under"] = self.under_rows()
+        data["hand"] = list(self.pos.hand)
+        return data
