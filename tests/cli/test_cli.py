@@ -1,0 +1,99 @@
+"""The `asobiba` command: the JSON shapes documented in docs/cli.md and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from asobiba.cli.main import app
+
+runner = CliRunner()
+
+
+def run(*args: str):
+    return runner.invoke(app, list(args))
+
+
+def test_games_lists_reversi_with_titles():
+    res = run("games", "--json")
+    assert res.exit_code == 0, res.output
+    games = {g["id"]: g for g in json.loads(res.output)}
+    assert games["reversi"]["title"] == {"en": "Reversi", "ja": "リバーシ"}
+
+
+def test_replay_json_shape():
+    res = run("replay", "reversi", "d3", "c5", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert set(out) >= {"game", "options", "seed", "moves", "to_move", "legal_moves", "outcome",
+                        "state"}
+    assert out["to_move"] == 0 and out["outcome"] is None
+    assert out["moves"] == [{"seat": 0, "move": "d3"}, {"seat": 1, "move": "c5"}]
+    assert sorted(out["legal_moves"]) == ["b6", "c6", "d6", "e6", "f6"]
+
+
+def test_replay_seat_view():
+    res = run("replay", "reversi", "d3", "--seat", "1", "--json")
+    out = json.loads(res.output)
+    assert "view" in out and "state" not in out and out["view"]["seat"] == 1
+
+
+def test_replay_illegal_move_exits_nonzero_with_reason():
+    res = run("replay", "reversi", "d3", "d3", "--json")
+    assert res.exit_code != 0
+    assert "occupied" in res.output and "move 2" in res.output
+
+
+def test_bad_option_names_allowed_values():
+    res = run("replay", "reversi", "--option", "size=10")
+    assert res.exit_code != 0 and "unknown option" in res.output
+
+
+def test_replay_from_record_file(tmp_path):
+    from asobiba.core import MoveEntry, Record
+    from asobiba.games import get
+
+    states = get("reversi").replay(["d3", "c5"])
+    rec = Record.from_states(states, [MoveEntry(0, "d3"), MoveEntry(1, "c5")], 0)
+    path = tmp_path / "r.json"
+    path.write_text(rec.dumps())
+    res = run("replay", "reversi", "--record", str(path), "f6", "--json")
+    assert res.exit_code == 0, res.output
+    assert len(json.loads(res.output)["moves"]) == 3
+    path.write_text(rec.dumps().replace('"c5"', '"c9"'))
+    bad = run("replay", "reversi", "--record", str(path), "--json")
+    assert bad.exit_code != 0 and "move 2" in bad.output
+
+
+def test_bot_prints_a_legal_move():
+    res = run("bot", "reversi", "d3", "--level", "2", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    assert out["seat"] == 1 and out["move"] in ("c3", "c5", "e3")
+
+
+def test_arena_json_counts_every_game():
+    res = run("arena", "reversi", "--bot", "2", "--bot", "random", "--games", "4", "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    a, b = out["bots"]
+    assert a["games"] == b["games"] == 4
+    assert a["wins"] + a["draws"] + a["losses"] == 4
+    assert a["wins"] == b["losses"] and "elo" in out
+
+
+def test_perft_cli():
+    res = run("perft", "reversi", "--depth", "5", "--json")
+    assert json.loads(res.output)["leaves"] == 1396
+
+
+def test_play_against_bot_in_terminal(tmp_path):
+    """A scripted human (seat 0) plays 'moves', a bad move, then resigns; the record is saved."""
+    save = tmp_path / "game.json"
+    res = runner.invoke(app, ["play", "reversi", "--vs", "1", "--seat", "0", "--seed", "1",
+                              "--save", str(save)], input="moves\nz9\nd3\nundo\nc4\nresign\n")
+    assert res.exit_code == 0, res.output
+    assert "not played" in res.output and "undone" in res.output
+    data = json.loads(save.read_text())
+    assert data["game"] == "reversi" and data["moves"][0] == {"seat": 0, "move": "c4"}
