@@ -28,7 +28,7 @@ NORMAL, EXCEPTION, OVER = "normal", "exception", "over"
 Move = tuple[int, int]
 """``(cell, colour)``: the cell played and the colour put on the CP during the move."""
 
-_MOVE_RE = re.compile(r"^\s*([A-Za-z]{2})\s*(?:\[\s*([A-Za-z黒白])\s*\])?\s*$")
+_MOVE_RE = re.compile(r"^\s*([A-Za-z][A-Za-z0-9])\s*(?:\[\s*([A-Za-z黒白])\s*\])?\s*$")
 _CALLS = {"b": BLACK, "black": BLACK, "黒": BLACK, "w": WHITE, "white": WHITE, "白": WHITE}
 
 
@@ -378,3 +378,20 @@ class ReverStarGo(Game):
 
 GAME = ReverStarGo()
 ReverStarGoState.game = GAME
+
+
+def position(black: Sequence[str] = (), white: Sequence[str] = (), turn: int = BLACK,
+             captured: tuple[int, int] = (0, 0), history: Sequence[str] = (),
+             previous: str | None = None, last_exception: bool = False,
+             entries: int = 0) -> ReverStarGoState:
+    """A position set up by hand (tests, puzzles): stones by label; ``history`` and
+    ``previous`` as 37-character board texts; ``entries`` dummy record entries already
+    played (for the 81-entry cap)."""
+    b = sum(1 << INDEX[c] for c in black)
+    w = sum(1 << INDEX[c] for c in white)
+    if b & w or (b | w) & ~STONE_CELLS:
+        raise ValueError("a cell holds two stones, or a stone is on the CP")
+    hist = tuple(key(*parse_board_text(h)) for h in history)
+    prev = None if previous is None else key(*parse_board_text(previous))
+    filler = tuple(Entry(i % 2, PASS_CELL, -1, 0) for i in range(entries))
+    return ReverStarGoState(b, w, captured, turn, hist, prev, last_exception, filler, {})
