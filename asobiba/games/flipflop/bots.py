@@ -1,0 +1,180 @@
+"""FlipFlop bots, levels 1–5 on each board. Every bot sees views only: FlipFlop is perfect
+information, so a bot rebuilds the state (history included, for repetitions) with
+``GAME.state_from_view``.
+
+Levels differ by how far they look and how noisy their judgement is; all break ties with
+their seeded ``Rng``, so two games between the same levels are not the same game. On 3×3,
+level 5 plays perfectly from the solved table (re-solving with the game's history when a
+position has already occurred twice, so the repetition rule is respected exactly).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from ...core import Bot
+from . import board as bd
+from . import solver3
+from .notation import FFMove, move_text
+from .search import MATERIAL_ONLY, Searcher, Weights
+
+
+@dataclass(frozen=True)
+class Plan:
+    depth: int
+    weights: Weights
+    time_limit: float | None = None
+
+
+PLANS: dict[int, dict[str, Plan | None]] = {
+    3: {
+        "1": None,
+        "2": Plan(1, Weights(noise=60)),
+        "3": Plan(2, Weights(noise=25)),
+        "4": Plan(3, Weights(noise=60)),
+        "5": None,  # perfect: the retrograde table
+    },
+    5: {
+        "1": None,
+        "2": Plan(1, replace(MATERIAL_ONLY, noise=60)),
+        "3": Plan(2, Weights(noise=40)),
+        "4": Plan(4, Weights(noise=5)),
+        "5": Plan(64, Weights(), time_limit=2.0),
+    },
+}
+LEVELS = ("1", "2", "3", "4", "5")
+
+
+def _state(view: Mapping[str, Any]) -> Any:
+    from .game import GAME
+
+    return GAME.state_from_view(view)
+
+
+def _to_move(state: Any, pair: tuple[int, int]) -> FFMove:
+    for mv in state.legal_moves():
+        if (mv.frm, mv.to) == pair:
+            return mv
+    raise ValueError(f"search returned {pair}, which is not a legal move")
+
+
+class FlipFlopBot(Bot):
+    """One level on either board (the board comes from the options at ``reset``)."""
+
+    def __init__(self, level: str, seed: int = 0, time_limit: float | None = None) -> None:
+        super().__init__(seed)
+        if level not in LEVELS:
+            raise ValueError(f"unknown FlipFlop bot level {level!r}; levels: 1–5")
+        self.level = level
+        self.name = f"flipflop-{level}"
+        self.time_limit = time_limit
+        self._searcher: Searcher | None = None
+        self.last_info: dict[str, Any] = {}
+
+    def reset(self, seat: int, options: Mapping[str, Any]) -> None:
+        super().reset(seat, options)
+        self._searcher = None
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        state = _state(view)
+        legal = list(state.legal_moves())
+        if not legal:
+            raise ValueError("FlipFlop bot asked to move with no legal move")
+        n = state.n
+        if self.level == "1":
+            return move_text(n, self._level1(state, legal))
+        if n == 3 and self.level == "5":
+            return move_text(n, perfect_move(state, self.rng)[0])
+        plan = PLANS[n][self.level]
+        assert plan is not None
+        if self._searcher is None:
+            self._searcher = Searcher(n, plan.weights, salt=self.rng.next64())
+        else:
+            self._searcher.salt = self.rng.next64()
+        counts = Counter(state.history)
+        counts[state.key] += 1
+        order = self.rng.shuffled([(m.frm, m.to) for m in legal])
+        limit = self.time_limit if self.time_limit is not None else plan.time_limit
+        res = self._searcher.search(state.tuple4(), plan.depth, limit, counts, order)
+        self.last_info = {"depth": res.depth, "nodes": res.nodes, "value": res.value,
+                          "seconds": res.seconds}
+        assert res.move is not None
+        return move_text(n, _to_move(state, res.move))
+
+    def _level1(self, state: Any, legal: list[FFMove]) -> FFMove:
+        """Random, except that it takes a move that wins at once and retakes its goal."""
+        for mv in legal:
+            child = state.child(mv)
+            out = child.outcome
+            if out is not None and out.ranks[state.turn] == 1 and not out.is_draw:
+                return mv
+        home = state.geometry.home_centre[state.turn]
+        retakes = [mv for mv in legal if mv.to == home and mv.capture]
+        theirs = state.black if state.turn == bd.WHITE else state.white
+        if theirs >> home & 1 and retakes:
+            return self.rng.choice(retakes)
+        return self.rng.choice(legal)
+
+
+# ---- perfect 3×3 play ----------------------------------------------------------------------
+_HISTORY_CACHE: dict[tuple[int, frozenset[int]], solver3.Solution] = {}
+
+
+def move_scores(state: Any) -> list[tuple[FFMove, int, int]]:
+    """Each legal move with (value, distance) for the mover, under the real repetition rule:
+    the plain table when no position has occurred twice, otherwise a re-solve in which the
+    positions seen twice are draws (their third occurrence)."""
+    counts = Counter(state.history)
+    counts[state.key] += 1
+    blocked = frozenset(k for k, c in counts.items() if c >= 2)
+    solution = None
+    if blocked:
+        cache_key = (state.key, blocked)
+        solution = _HISTORY_CACHE.get(cache_key)
+        if solution is None:
+            if len(_HISTORY_CACHE) > 64:
+                _HISTORY_CACHE.clear()
+            solution = solver3.solve_with_history(*state.tuple4(), blocked)
+            _HISTORY_CACHE[cache_key] = solution
+    out = []
+    for mv in state.legal_moves():
+        child = state.child(mv)
+        if child.is_over:
+            outcome = child.outcome
+            if outcome.is_draw:
+                out.append((mv, solver3.DRAW, 1))
+            else:
+                won = outcome.ranks[state.turn] == 1
+                out.append((mv, solver3.WIN if won else solver3.LOSS, 1))
+            continue
+        if solution is not None:
+            value, dist = solution.lookup(child.key)
+        else:
+            value, dist = solver3.value_of(*child.tuple4())
+        mine = {solver3.WIN: solver3.LOSS, solver3.LOSS: solver3.WIN}.get(value, solver3.DRAW)
+        out.append((mv, mine, dist + 1))
+    return out
+
+
+def _rank(value: int, dist: int) -> tuple[int, int]:
+    """Sort key: fastest win, then draw, then slowest loss."""
+    if value == solver3.WIN:
+        return (0, dist)
+    if value == solver3.DRAW:
+        return (1, 0)
+    return (2, -dist)
+
+
+def perfect_move(state: Any, rng: Any = None) -> tuple[FFMove, int, int]:
+    """An optimal move with its (value, distance); ties broken by ``rng``."""
+    scored = move_scores(state)
+    best = min(_rank(v, d) for _, v, d in scored)
+    choices = [s for s in scored if _rank(s[1], s[2]) == best]
+    return rng.choice(choices) if rng is not None else choices[0]
+
+
+def make_bot(level: str, seed: int = 0, time_limit: float | None = None) -> FlipFlopBot:
+    return FlipFlopBot(str(level), seed, time_limit)
