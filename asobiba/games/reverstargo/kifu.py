@@ -1,0 +1,148 @@
+"""The app's record text (kifu): export, and import that checks every entry.
+
+Format (REFERENCE § ReverStarGo)::
+
+    [ReverStarGo Game Record]
+    Date: 2026-11-29 19:40
+    Black: You
+    White: CPU FINAL
+    Result: Black 20 - White 17 (Black wins)
+    Entries: 45
+
+    01.●B2[B] +0
+    02.○B4[W] +1
+    03.●--
+
+``●``/``○`` is Black/White, ``[B]``/``[W]`` the colour put on the CP, ``+k`` the stones the
+move captured; ``--`` is an automatic pass; the number counts entries, passes included.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import UTC, datetime
+
+from ...core import MoveEntry, MoveError, Record, RecordError, SeatInfo
+from .board import LABELS
+from .game import GAME, ReverStarGoState
+from .rules import COLOUR_LETTER
+
+HEADER = "[ReverStarGo Game Record]"
+SYMBOL = ("●", "○")
+_ENTRY = re.compile(
+    r"^\s*(\d+)\s*\.\s*([●○])\s*(?:(--)|([A-Za-z][A-Za-z0-9])\s*\[\s*([BWbw])\s*\]"
+    r"(?:\s*\+\s*(\d+))?)\s*$")
+_RESULT = re.compile(r"^\s*Result\s*:\s*Black\s+(\d+)\s*-\s*White\s+(\d+)", re.I)
+_COUNT = re.compile(r"^\s*(?:Entries|Moves)\s*:\s*(\d+)\s*$", re.I)
+
+
+def result_line(state: ReverStarGoState) -> str:
+    b, w = state.score()
+    if not state.is_over:
+        verdict = "in progress"
+    else:
+        outcome = state.outcome
+        assert outcome is not None
+        verdict = ("Draw" if outcome.is_draw
+                   else f"{('Black', 'White')[outcome.winners[0]]} wins")
+    return (f"Result: Black {b} - White {w} ({verdict}; captured {state.captured[0]} - "
+            f"{state.captured[1]})")
+
+
+def export_kifu(state: ReverStarGoState, black: str = "Black", white: str = "White",
+                date: str | None = None) -> str:
+    """The app's record text of the game that led to ``state``."""
+    when = date or datetime.now(UTC).strftime("%Y-%m-%d %H:%M")
+    lines = [HEADER, f"Date: {when}", f"Black: {black}", f"White: {white}",
+             result_line(state), f"Entries: {len(state.entries)}", ""]
+    for n, e in enumerate(state.entries, 1):
+        head = f"{n:02d}.{SYMBOL[e.seat]}"
+        if e.is_pass:
+            lines.append(f"{head}--")
+        else:
+            lines.append(f"{head}{LABELS[e.cell]}[{COLOUR_LETTER[e.colour]}] +{e.captured}")
+    return "\n".join(lines) + "\n"
+
+
+def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
+    """Replay the app's record text, checking every entry; stop at the first bad one with
+    its entry number and the reason. Returns the states after each move and the moves in
+    our notation (passes are automatic, so they are checked but not listed)."""
+    lines = text.splitlines()
+    if not any(line.strip() == HEADER for line in lines):
+        raise RecordError(f"not a ReverStarGo record: the {HEADER} header is missing")
+    state = GAME.new_game()
+    states = [state]
+    moves: list[MoveEntry] = []
+    stated_result = stated_count = None
+    number = 0
+    for line in lines:
+        if (m := _RESULT.match(line)) is not None:
+            stated_result = (int(m.group(1)), int(m.group(2)))
+            continue
+        if (m := _COUNT.match(line)) is not None:
+            stated_count = int(m.group(1))
+            continue
+        m = _ENTRY.match(line)
+        if m is None:
+            if re.match(r"^\s*\d+\s*\.", line):
+                raise RecordError(f"entry {number + 1}: cannot read {line.strip()!r}")
+            continue  # other header lines
+        number += 1
+        where = f"entry {number} ({line.strip()})"
+        if int(m.group(1)) != number:
+            raise RecordError(f"{where}: expected entry number {number}")
+        seat = SYMBOL.index(m.group(2))
+        if m.group(3):  # a pass
+            if number > len(state.entries) or not state.entries[number - 1].is_pass:
+                mover = "the game is over" if state.is_over else (
+                    f"{('Black', 'White')[state.turn]} has a playable cell")
+                raise RecordError(f"{where}: a pass is only automatic, and {mover}")
+            if state.entries[number - 1].seat != seat:
+                raise RecordError(f"{where}: the pass belongs to the other colour")
+            continue
+        if number <= len(state.entries):
+            raise RecordError(f"{where}: this entry must be the automatic pass of "
+                              f"{('Black', 'White')[state.entries[number - 1].seat]}")
+        if state.is_over:
+            raise RecordError(f"{where}: the game is already over ({state.reason})")
+        if seat != state.turn:
+            raise RecordError(f"{where}: it is {('Black', 'White')[state.turn]}'s turn")
+        try:
+            move = state.parse(f"{m.group(4)}[{m.group(5)}]", seat)
+        except MoveError as exc:
+            raise RecordError(f"{where}: {exc}") from exc
+        text = state.move_text(move, seat)
+        state = state.play(move, seat)
+        entry = state.entries[number - 1]
+        if m.group(6) is not None and int(m.group(6)) != entry.captured:
+            raise RecordError(f"{where}: the move captures {entry.captured}, not "
+                              f"{m.group(6)}")
+        states.append(state)
+        moves.append(MoveEntry(seat, text))
+    if stated_count is not None and stated_count != number:
+        raise RecordError(f"the header says {stated_count} entries; the record lists {number}")
+    if stated_result is not None and state.is_over and stated_result != state.score():
+        raise RecordError(f"the header says Black {stated_result[0]} - White "
+                          f"{stated_result[1]}; the moves give Black {state.score()[0]} - "
+                          f"White {state.score()[1]}")
+    return states, moves
+
+
+def kifu_to_record(text: str, seats: Sequence[SeatInfo] = ()) -> Record:
+    """Our JSON record of an app record text."""
+    states, moves = import_kifu(text)
+    return Record.from_states(states, moves, 0, seats)
+
+
+def record_to_kifu(record: Record) -> str:
+    """The app's record text of one of our JSON records (replayed and checked first)."""
+    from ...games import replay_record
+
+    states = replay_record(record)
+    names = [s.name or s.kind for s in record.seats] or ["Black", "White"]
+    state = states[-1]
+    assert isinstance(state, ReverStarGoState)
+    return export_kifu(state, names[0], names[1] if len(names) > 1 else "White",
+                       (record.started or "")[:16].replace("T", " ") or None)
