@@ -1,0 +1,68 @@
+"""Hints: every way to clear the current task, ranked by the optimiser's estimate.
+
+Works from a seat's view (what the player sees), so it reveals nothing the seat could not
+know. Every way gets the score its sheet would have now; the ``searched`` best of them
+(by that score) also get a beam search over the rest of the course (the known rest of a
+fixed-row course, or a sampled one on a dice course) and are ranked first by that estimate.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ...core import Rng
+from .bots import read_view
+from .geometry import cell_name, switch_name
+from .notation import move_text
+from .optimiser import beam_search, value
+from .scoring import TABLES
+from .sheet import clears
+from .tasks import COURSE_LENGTH, TASK_SHEET
+
+
+@dataclass(frozen=True)
+class Hint:
+    move: str
+    rotation: int
+    switches: dict[str, str]
+    writes: list[str]
+    score_now: int
+    estimate: int | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"move": self.move, "rotation": self.rotation, "switches": self.switches,
+                "writes": self.writes, "score_now": self.score_now, "estimate": self.estimate}
+
+
+def hints(view: Mapping[str, Any], searched: int = 8, width: int = 24,
+          seed: int = 0) -> list[Hint]:
+    marks, passes, index, task = read_view(view)
+    table = TABLES[view.get("scores", "standard")]
+    mode = view["course"]["mode"]
+    rng = Rng(seed, "patapata", "hint")
+    rest = [TASK_SHEET[rng.below(3) if mode == "dice" else int(mode) - 1][i]
+            for i in range(index + 1, COURSE_LENGTH)]
+    out = []
+    for way in clears(task, marks):
+        occ = way.occurrence
+        child = ((marks[0] | way.writes[0], marks[1] | way.writes[1],
+                  marks[2] | way.writes[2]), passes)
+        out.append((value(child, table), way, occ, child))
+    out.sort(key=lambda t: t[0], reverse=True)
+    result = []
+    for rank, (val, way, occ, child) in enumerate(out):
+        estimate = beam_search(rest, child, width, table).total if rank < searched else None
+        switches = {switch_name(i // 2, i % 2): "ab"[occ.switch_bits >> i & 1]
+                    for i in range(8) if occ.switch_mask >> i & 1}
+        writes = [cell_name(p) + "OXB"[m] for p, m in occ.cell_marks()
+                  if way.writes[m] >> p & 1]
+        result.append(Hint(move_text(("clear", way.writes)), 90 * occ.rotation, switches,
+                           writes, val[0], estimate))
+    result.sort(key=lambda h: (h.estimate is not None, h.estimate or 0, h.score_now),
+                reverse=True)
+    gave_up = (marks, passes + 1)
+    result.append(Hint("pass", 0, {}, [], value(gave_up, table)[0],
+                       beam_search(rest, gave_up, width, table).total))
+    return result
