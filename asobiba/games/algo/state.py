@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ...core import IllegalMoveError, MalformedMoveError, Outcome, State
+from ...core import MalformedMoveError, Outcome, State
 from .cards import (
     COLOUR_LETTERS,
     JOKER_NUMBER,
