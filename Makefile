@@ -22,7 +22,7 @@ run: $(STAMP)
 
 ## make test: install (Python packages, Debian chromium + CJK fonts), then every check
 test: $(STAMP) browser-deps
-	$(BIN)/ruff check asobiba tests bench
+	$(BIN)/ruff check .
 	$(BIN)/mypy asobiba/core asobiba/search
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
 
