@@ -86,8 +86,8 @@ def test_truth_always_possible_in_real_games(options: dict) -> None:
             if step % 3 == 0:
                 for seat in range(s.num_seats):
                     inf = infer_view(s.view(seat))
-                    for owner, row in enumerate(s.rows):
-                        for sid, key, up in row:
+                    for row in s.rows:
+                        for sid, key, _up in row:
                             if sid in inf.counts:
                                 nums = inf.numbers(sid)
                                 assert nums.get(key // s.colours, 0) > 0

@@ -222,9 +222,9 @@ def infer(kn: Knowledge) -> Inference:
             nxt = []
 
             def take(q: list[int], u: list[int], ww: int, aa: list[tuple[int, int]],
-                     t: int, row: int = row) -> None:
+                     t: int, row: int = row, out: list[Any] = nxt) -> None:
                 """Give key k to the next slot(s) of ``row``; jokers may follow each."""
-                nxt.append((q, u, ww, aa, t))
+                out.append((q, u, ww, aa, t))
                 if t < copies and q[row] < sizes[row] and rows[row][q[row]][1] & bit:
                     q2 = q.copy()
                     q2[row] += 1
