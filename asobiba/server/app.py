@@ -129,6 +129,21 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                             status_code=201)
 
+    async def seat_count(request: Request) -> Response:
+        """How many seats a game has with these options (the lobby's seat list)."""
+        data = await _json_body(request)
+        if not isinstance(data, dict):
+            raise ClientError("bad_json", "the request must be a JSON object")
+        game = _game(data.get("game"))
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise ClientError("bad_options", "'options' must be an object")
+        try:
+            options = game.validate_options(options)
+        except OptionError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        return JSONResponse({"seats": game.num_seats(options), "options": options})
+
     async def room_info(request: Request) -> Response:
         room = await hub().get(request.path_params["room"])
         if room is None:
@@ -266,6 +281,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         page_route("/replay", "replay.html"),
         Route("/api/games", games),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/seats", seat_count, methods=["POST"]),
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/record", room_record),
         Route("/api/replay", replay, methods=["POST"]),

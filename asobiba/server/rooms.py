@@ -136,6 +136,7 @@ class Room:
             "game": self.game.id,
             "title": {"en": self.game.title_en, "ja": self.game.title_ja},
             "options": self.options,
+            "perfect_information": perfect,
             "casual": self.data.casual,
             "hotseat": self.data.hotseat,
             "status": self.status,

@@ -1,0 +1,181 @@
+// The lobby: every game the server offers (from describe()), and a form to start one.
+import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
+
+let games = [];
+let chosen = null;
+let seatCount = 2;
+const renderers = new Map();
+
+async function main() {
+  mountSwitch(document.getElementById("lang"));
+  applyStatic();
+  games = (await api("/api/games")).games;
+  await Promise.all(games.map(async (g) => renderers.set(g.id, await loadRenderer(g.id))));
+  drawGames();
+  onLangChange(() => {
+    drawGames();
+    if (chosen) drawForm();
+  });
+  document.getElementById("create-form").addEventListener("submit", create);
+  const wanted = new URLSearchParams(location.search).get("game");
+  if (wanted && games.some((g) => g.id === wanted)) choose(wanted);
+  document.body.dataset.ready = "true";
+}
+
+function gameTitle(g) {
+  return pick(g.title, g.id);
+}
+
+function drawGames() {
+  const list = document.getElementById("games");
+  list.replaceChildren(
+    ...games.map((g) => {
+      const r = renderers.get(g.id);
+      const summary = (r.strings && r.strings[lang()] && r.strings[lang()].summary) || g.summary;
+      const seats = g.seats[0] === g.seats[1] ? t("lobby.seats_fixed", { n: g.seats[0] }) : t("lobby.seats_count", { min: g.seats[0], max: g.seats[1] });
+      const tags = [seats];
+      if (!g.perfect_information) tags.push(t("lobby.hidden"));
+      if (g.chance) tags.push(t("lobby.chance"));
+      if (r.generic) tags.push(t("lobby.no_renderer"));
+      return el(
+        "li",
+        {},
+        el(
+          "button",
+          { type: "button", class: "game-card" + (chosen && chosen.id === g.id ? " chosen" : ""), "data-game": g.id, onclick: () => choose(g.id) },
+          el("span", { class: "game-title" }, gameTitle(g)),
+          el("span", { class: "game-summary" }, summary),
+          el("span", { class: "tags" }, tags.join(" · ")),
+        ),
+      );
+    }),
+  );
+}
+
+function choose(id) {
+  chosen = games.find((g) => g.id === id);
+  document.getElementById("create").hidden = false;
+  drawGames();
+  drawForm();
+  refreshSeats();
+  document.getElementById("create").scrollIntoView({ block: "nearest" });
+}
+
+function optionLabel(o) {
+  const d = lang() === "ja" ? o.description_ja || o.description : o.description;
+  return d ? `${o.name} — ${d}` : o.name;
+}
+
+function drawForm() {
+  document.getElementById("create-title").textContent = gameTitle(chosen);
+  const variants = Object.keys(chosen.variants || {});
+  const vrow = document.getElementById("variant-row");
+  vrow.replaceChildren();
+  if (variants.length) {
+    const sel = el("select", { id: "variant", onchange: refreshSeats }, el("option", { value: "" }, t("lobby.variant.none")), ...variants.map((v) => el("option", { value: v }, v)));
+    vrow.append(el("label", { for: "variant" }, t("lobby.variant")), sel);
+  }
+  const box = document.getElementById("options");
+  const kept = readOptions();
+  box.replaceChildren(el("legend", {}, t("lobby.options")));
+  for (const o of chosen.options) {
+    const id = `opt-${o.name}`;
+    let input;
+    const value = o.name in kept ? kept[o.name] : o.default;
+    if (o.kind === "choice") {
+      input = el("select", { id, "data-option": o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, String(c))));
+    } else if (o.kind === "bool") {
+      input = el("input", { id, type: "checkbox", "data-option": o.name, checked: !!value });
+    } else if (o.kind === "int") {
+      input = el("input", { id, type: "number", "data-option": o.name, value: value ?? "" });
+    } else {
+      input = el("input", { id, type: "text", "data-option": o.name, value: value ?? "" });
+    }
+    input.addEventListener("change", refreshSeats);
+    box.append(el("div", { class: "row" }, el("label", { for: id }, optionLabel(o)), input));
+  }
+  box.hidden = chosen.options.length === 0;
+  drawSeats();
+}
+
+function readOptions() {
+  const out = {};
+  for (const input of document.querySelectorAll("[data-option]")) {
+    const name = input.dataset.option;
+    if (input.type === "checkbox") out[name] = input.checked;
+    else if (input.tagName === "SELECT") out[name] = JSON.parse(input.value);
+    else if (input.type === "number") out[name] = input.value === "" ? null : Number(input.value);
+    else out[name] = input.value;
+  }
+  return out;
+}
+
+function requestOptions() {
+  const options = {};
+  const raw = readOptions();
+  for (const o of chosen.options) {
+    if (raw[o.name] !== undefined && raw[o.name] !== null && JSON.stringify(raw[o.name]) !== JSON.stringify(o.default)) options[o.name] = raw[o.name];
+  }
+  const variant = document.getElementById("variant");
+  if (variant && variant.value) options.variant = variant.value;
+  return options;
+}
+
+async function refreshSeats() {
+  const err = document.getElementById("create-error");
+  err.textContent = "";
+  try {
+    const res = await api("/api/seats", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ game: chosen.id, options: requestOptions() }) });
+    seatCount = res.seats;
+  } catch (e) {
+    err.textContent = t("lobby.error", { msg: e.message });
+  }
+  drawSeats();
+}
+
+function drawSeats() {
+  const box = document.getElementById("seats");
+  const before = [...box.querySelectorAll("select")].map((s) => s.value);
+  box.replaceChildren(el("legend", {}, t("lobby.seats")));
+  const bots = chosen.bots || [];
+  for (let i = 0; i < seatCount; i++) {
+    const id = `seat-${i}`;
+    const choices = [el("option", { value: "you" }, t("lobby.you")), el("option", { value: "friend" }, t("lobby.friend"))];
+    for (const b of bots) choices.push(el("option", { value: `bot:${b.level}` }, t("lobby.cpu", { level: lang() === "ja" ? b.title_ja || b.title : b.title })));
+    const sel = el("select", { id, "data-seat": i }, ...choices);
+    const fallback = i === 0 || bots.length === 0 ? "you" : `bot:${bots[0].level}`;
+    sel.value = before[i] || fallback;
+    box.append(el("div", { class: "row" }, el("label", { for: id }, t("lobby.seat", { n: i + 1 })), sel));
+  }
+}
+
+async function create(event) {
+  event.preventDefault();
+  const btn = document.getElementById("create-btn");
+  const err = document.getElementById("create-error");
+  err.textContent = "";
+  const picks = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
+  const seats = picks.map((p) => (p.startsWith("bot:") ? { kind: "bot", level: p.slice(4) } : { kind: "human" }));
+  const you = picks.filter((p) => p === "you").length;
+  btn.disabled = true;
+  btn.textContent = t("lobby.creating");
+  try {
+    const res = await api("/api/rooms", {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ game: chosen.id, options: requestOptions(), seats, casual: document.getElementById("casual").checked, hotseat: you > 1 }),
+    });
+    const mine = res.keys.filter((k) => picks[k.seat] === "you");
+    const invites = res.keys.filter((k) => picks[k.seat] === "friend");
+    saveKeys(res.room, mine);
+    saveInvites(res.room, invites);
+    location.href = res.url;
+  } catch (e) {
+    err.textContent = t("lobby.error", { msg: e.message });
+    btn.disabled = false;
+    btn.textContent = t("lobby.create");
+  }
+}
+
+main();

@@ -1,0 +1,123 @@
+// The replay viewer: a finished game's record (from the server or a file) turned by the
+// server into every seat's view after every move; step, jump, and change perspective.
+import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
+import { el, loadRenderer } from "./util.js";
+
+let data = null;
+let renderer = null;
+let index = 0;
+let perspective = 0; // 0 = spectator, 1 + seat otherwise
+let recordText = "";
+
+function tt(key, params) {
+  return t(key, params, renderer && renderer.strings);
+}
+
+function seatName(seat) {
+  const ctx = { t: tt, lang: lang() };
+  return renderer && renderer.seatName ? renderer.seatName(seat, ctx) : tt("room.seat_name", { n: seat + 1 });
+}
+
+async function load(text) {
+  document.getElementById("status").textContent = t("replay.loading");
+  const res = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const body = await res.json();
+  if (!res.ok) {
+    document.getElementById("status").textContent = t("replay.error", { msg: body.message });
+    document.body.dataset.status = "error";
+    return;
+  }
+  recordText = text;
+  data = body;
+  renderer = await loadRenderer(data.record.game);
+  index = data.steps.length - 1;
+  const slider = document.getElementById("slider");
+  slider.max = String(data.steps.length - 1);
+  document.body.dataset.status = "loaded";
+  const blob = new Blob([text], { type: "application/json" });
+  const link = document.getElementById("download");
+  link.href = URL.createObjectURL(blob);
+  link.download = `asobiba-${data.record.game}.json`;
+  link.hidden = false;
+  draw();
+}
+
+function drawPerspective() {
+  const sel = document.getElementById("perspective");
+  const n = data.steps[0].views.length - 1;
+  const opts = [el("option", { value: 0 }, t("replay.spectator"))];
+  for (let s = 0; s < n; s++) opts.push(el("option", { value: s + 1 }, seatName(s)));
+  sel.replaceChildren(...opts);
+  sel.value = String(perspective);
+}
+
+function draw() {
+  if (!data) return;
+  const step = data.steps[index];
+  const view = step.views[perspective];
+  const ctx = { lang: lang(), t: tt, seat: perspective ? perspective - 1 : null, view, legal: new Set(), play: () => {}, replay: true };
+  document.getElementById("board").replaceChildren(renderer.render(view, ctx));
+  document.getElementById("slider").value = String(index);
+  document.body.dataset.step = String(index);
+  const total = data.steps.length;
+  document.getElementById("status").textContent = `${t("replay.step", { i: index, n: total - 1 })}` + (step.move ? ` — ${seatName(step.move.seat)}: ${step.move.move}` : ` — ${t("replay.start")}`);
+  drawPerspective();
+  const log = document.getElementById("movelog");
+  log.replaceChildren(
+    ...data.record.moves.map((m, i) => {
+      const b = el("button", { type: "button", class: i + 1 === index ? "move current" : "move", "data-step": i + 1, onclick: () => go(i + 1) }, `${seatName(m.seat)}: ${m.move}`);
+      return el("li", {}, b);
+    }),
+  );
+  const r = data.record.result || (data.record.extra && data.record.extra.result);
+  const box = document.getElementById("result");
+  box.hidden = !r;
+  if (r) {
+    box.replaceChildren(
+      el("h2", {}, t("room.result")),
+      el("p", {}, r.draw ? t("room.draw") : t("room.winner", { names: r.winners.map(seatName).join(", ") })),
+      el("dl", { class: "score" }, ...r.scores.flatMap((sc, i) => [el("dt", {}, seatName(i)), el("dd", {}, String(sc))])),
+    );
+  }
+}
+
+function go(i) {
+  if (!data) return;
+  index = Math.max(0, Math.min(data.steps.length - 1, i));
+  draw();
+}
+
+async function main() {
+  mountSwitch(document.getElementById("lang"));
+  applyStatic();
+  onLangChange(draw);
+  document.getElementById("first").addEventListener("click", () => go(0));
+  document.getElementById("back").addEventListener("click", () => go(index - 1));
+  document.getElementById("forward").addEventListener("click", () => go(index + 1));
+  document.getElementById("last").addEventListener("click", () => go(Infinity));
+  document.getElementById("slider").addEventListener("input", (e) => go(Number(e.target.value)));
+  document.getElementById("perspective").addEventListener("change", (e) => {
+    perspective = Number(e.target.value);
+    draw();
+  });
+  document.addEventListener("keydown", (e) => {
+    if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.key === "ArrowLeft") go(index - 1);
+    else if (e.key === "ArrowRight") go(index + 1);
+    else if (e.key === "Home") go(0);
+    else if (e.key === "End") go(Infinity);
+  });
+  document.getElementById("file").addEventListener("change", async (e) => {
+    const file = e.target.files[0];
+    if (file) await load(await file.text());
+  });
+  const room = new URLSearchParams(location.search).get("room");
+  if (room) {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/record`);
+    if (res.ok) await load(await res.text());
+    else document.getElementById("status").textContent = t("replay.error", { msg: (await res.json()).message });
+  }
+  void recordText;
+}
+
+main();

@@ -1,0 +1,368 @@
+// The game page: one WebSocket to the room, the generic frame (status, seats, score, legal
+// moves, actions, result, move log) around the game's own SVG renderer.
+import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
+
+const roomId = decodeURIComponent(location.pathname.split("/").pop());
+let ws = null;
+let renderer = null;
+let last = null; // the last "update" message
+let shownSeat = null; // the seat whose view is on screen (hot-seat: changes hands)
+let handoverTo = null; // hot-seat with secrets: the seat waiting behind the hand-over screen
+const prevViews = new Map();
+let msgId = 0;
+let retry = 0;
+let stopped = false;
+let rematch = null;
+
+function takeFragment() {
+  // Invite links carry "#seat=N&key=K"; keep the key in this browser and drop it from the URL.
+  if (!location.hash) return;
+  const params = new URLSearchParams(location.hash.slice(1));
+  const seat = params.get("seat");
+  const key = params.get("key");
+  if (seat !== null && key) saveKeys(roomId, [{ seat: Number(seat), key }]);
+  history.replaceState(null, "", location.pathname + location.search);
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(roomId)}`);
+  ws.addEventListener("open", () => {
+    retry = 0;
+    const keys = loadKeys(roomId);
+    if (keys.length) send({ type: "hello", seats: keys });
+  });
+  ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
+  ws.addEventListener("close", (event) => {
+    if (event.code === 4404 || stopped) return;
+    setStatus(t("room.reconnecting"));
+    document.body.dataset.connected = "false";
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** retry);
+  });
+}
+
+function send(msg) {
+  msg.id = ++msgId;
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+}
+
+function receive(msg) {
+  if (msg.type === "update") {
+    last = msg;
+    document.body.dataset.connected = "true";
+    draw();
+  } else if (msg.type === "error") {
+    if (msg.code === "no_room") {
+      stopped = true;
+      setStatus(t("room.no_room"));
+      document.body.dataset.status = "missing";
+      return;
+    }
+    showError(msg.message);
+  } else if (msg.type === "rematch") {
+    saveKeys(msg.room, msg.keys);
+    rematch = msg.room;
+    if (last) draw();
+  } else if (msg.type === "ack") {
+    showError("");
+  }
+}
+
+function showError(text) {
+  const box = document.getElementById("error");
+  box.textContent = text ? t("room.error", { msg: text }) : "";
+}
+
+function setStatus(text) {
+  document.getElementById("status").textContent = text;
+}
+
+// ---- what to show ------------------------------------------------------------------------
+function tt(key, params) {
+  return t(key, params, renderer && renderer.strings);
+}
+
+function seatName(seat) {
+  if (seat === null || seat === undefined) return "";
+  const info = last.room.seats[seat];
+  const base = renderer.seatName ? renderer.seatName(seat, ctxBase()) : tt("room.seat_name", { n: seat + 1 });
+  if (info && info.kind === "bot") return `${base} (${tt("room.bot", { level: levelTitle(info.level) })})`;
+  if (info && info.name) return `${base} (${info.name})`;
+  return base;
+}
+
+function levelTitle(level) {
+  const bot = (window.__gameInfo && window.__gameInfo.bots || []).find((b) => b.level === level);
+  if (!bot) return level;
+  return lang() === "ja" ? bot.title_ja || bot.title : bot.title;
+}
+
+function pickView() {
+  const views = last.views;
+  const you = last.you;
+  if (!you.length) return views[0];
+  const bySeat = new Map(views.map((v) => [v.seat, v]));
+  const acting = views[0].view.acting.filter((s) => you.includes(s));
+  let seat = shownSeat !== null && bySeat.has(shownSeat) ? shownSeat : you[0];
+  if (acting.length && !acting.includes(seat)) seat = acting[0];
+  const secret = !last.room.perfect_information && you.length > 1 && !views[0].view.over;
+  if (secret && seat !== shownSeat) {
+    handoverTo = seat;
+    return null;
+  }
+  shownSeat = seat;
+  return bySeat.get(seat);
+}
+
+function ctxBase() {
+  return { lang: lang(), t: tt, room: last && last.room, seat: shownSeat, play };
+}
+
+function play(text) {
+  if (!last || last.room.status !== "active") return;
+  send({ type: "move", seat: shownSeat, move: text, ply: last.room.ply });
+}
+
+function draw() {
+  const room = last.room;
+  document.body.dataset.status = room.status;
+  document.body.dataset.ply = String(room.ply);
+  document.getElementById("game-title").textContent = pick(room.title, room.game);
+  document.title = `${pick(room.title, room.game)} — ${t("app.name")}`;
+  const picked = pickView();
+  const board = document.getElementById("board");
+  const handover = document.getElementById("handover");
+  if (!picked) {
+    // Hide every secret of the previous player before anything else is shown.
+    board.replaceChildren();
+    document.getElementById("legal").replaceChildren();
+    document.getElementById("score-panel").hidden = true;
+    handover.hidden = false;
+    document.body.dataset.handover = "true";
+    document.body.dataset.myTurn = "false";
+    document.getElementById("handover-title").textContent = tt("room.handover", { name: seatName(handoverTo) });
+    const go = document.getElementById("handover-go");
+    go.textContent = tt("room.handover_go", { name: seatName(handoverTo) });
+    go.onclick = () => {
+      shownSeat = handoverTo;
+      handoverTo = null;
+      draw();
+    };
+    go.focus();
+    drawSide(null);
+    return;
+  }
+  handover.hidden = true;
+  document.body.dataset.handover = "false";
+  const view = picked.view;
+  const seat = picked.seat;
+  const myTurn = seat !== null && view.acting.includes(seat) && room.status === "active";
+  document.body.dataset.myTurn = String(myTurn);
+  document.body.dataset.seat = seat === null ? "" : String(seat);
+  const ctx = { ...ctxBase(), seat, view, prev: prevViews.get(seat), legal: new Set(myTurn ? view.legal_moves : []) };
+  board.replaceChildren(renderer.render(view, ctx));
+  prevViews.set(seat, view);
+  drawLegal(view, ctx, myTurn);
+  drawScore(view, ctx);
+  drawSide(view, seat);
+}
+
+function drawLegal(view, ctx, myTurn) {
+  const box = document.getElementById("legal");
+  const moves = myTurn ? view.legal_moves : [];
+  const label = (m) => (renderer.moveLabel ? renderer.moveLabel(m, ctx) : m);
+  box.replaceChildren(...moves.slice(0, 120).map((m) => el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, label(m))));
+  document.getElementById("moves-panel").hidden = !myTurn;
+}
+
+function drawScore(view, ctx) {
+  const panel = document.getElementById("score-panel");
+  const rows = renderer.score ? renderer.score(view, ctx) : null;
+  panel.hidden = !rows || !rows.length;
+  if (rows) document.getElementById("score").replaceChildren(el("dl", { class: "score" }, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])));
+}
+
+function statusText(view, seat) {
+  const room = last.room;
+  if (room.status === "finished") return t("room.over");
+  if (!view) return t("room.handover", { name: seatName(handoverTo) });
+  if (seat !== null && view.acting.includes(seat)) return t("room.turn_you");
+  const names = view.acting.map(seatName);
+  const thinking = room.thinking.filter((s) => view.acting.includes(s));
+  if (thinking.length) return t("room.thinking", { name: names.join(", ") });
+  return names.length > 1 ? t("room.turn_many", { names: names.join(", ") }) : t("room.turn_of", { name: names[0] || "" });
+}
+
+function drawSide(view, seat = null) {
+  const room = last.room;
+  const you = last.you;
+  setStatus(statusText(view, seat) + (you.length ? "" : ` — ${t("room.spectating")}`));
+  const acting = view ? view.acting : [];
+  document.getElementById("seats").replaceChildren(
+    ...room.seats.map((s) =>
+      el(
+        "li",
+        { class: `seat${acting.includes(s.seat) ? " acting" : ""}`, "data-seat": s.seat },
+        el("span", { class: `dot ${s.online ? "on" : "off"}`, title: t(s.online ? "room.online" : "room.offline"), "aria-label": t(s.online ? "room.online" : "room.offline") }),
+        el("span", {}, seatName(s.seat)),
+        you.includes(s.seat) ? el("span", { class: "you" }, ` — ${t("room.you")}`) : null,
+      ),
+    ),
+  );
+  drawResult(seat);
+  drawRequests();
+  drawActions();
+  drawInvites();
+  drawLog();
+  const notes = document.getElementById("notes");
+  notes.hidden = !room.notes.length;
+  notes.replaceChildren(el("h2", {}, t("room.notes")), ...room.notes.map((n) => el("p", {}, n)));
+}
+
+function reasonText(result) {
+  if (result.resigned !== undefined) return t("room.resigned", { name: seatName(result.resigned) });
+  const key = `reason:${result.reason}`;
+  const translated = tt(key);
+  return translated === key ? result.reason : translated;
+}
+
+function drawResult(seat) {
+  const box = document.getElementById("result");
+  const r = last.room.result;
+  box.hidden = !r;
+  if (!r) return;
+  const lines = [el("h2", {}, t("room.result"))];
+  const mine = last.you;
+  if (r.draw) lines.push(el("p", { class: "big" }, t("room.draw")));
+  else {
+    if (mine.length === 1) lines.push(el("p", { class: "big" }, r.winners.includes(mine[0]) ? t("room.you_won") : t("room.you_lost")));
+    lines.push(el("p", {}, t("room.winner", { names: r.winners.map(seatName).join(", ") })));
+  }
+  lines.push(el("p", { class: "reason" }, reasonText(r)));
+  lines.push(el("dl", { class: "score" }, ...r.scores.flatMap((sc, i) => [el("dt", {}, seatName(i)), el("dd", {}, String(sc))])));
+  box.replaceChildren(...lines);
+  box.dataset.winners = r.winners.join(",");
+}
+
+function drawRequests() {
+  const box = document.getElementById("requests");
+  const room = last.room;
+  const items = [];
+  const undo = room.undo;
+  if (undo) {
+    const mine = undo.waiting.filter((s) => last.you.includes(s));
+    if (mine.length) {
+      items.push(
+        el(
+          "div",
+          { class: "request" },
+          el("p", {}, t("room.undo_asked", { name: seatName(undo.seat) })),
+          el("button", { type: "button", id: "undo-accept", onclick: () => mine.forEach((s) => send({ type: "undo_reply", seat: s, accept: true })) }, t("room.accept")),
+          el("button", { type: "button", id: "undo-decline", onclick: () => mine.forEach((s) => send({ type: "undo_reply", seat: s, accept: false })) }, t("room.decline")),
+        ),
+      );
+    } else if (last.you.includes(undo.seat)) items.push(el("p", {}, t("room.undo_wait")));
+  }
+  const offers = room.rematch.offers;
+  if (room.status === "finished" && offers.length && !room.rematch.room) {
+    const mineOffered = offers.some((s) => last.you.includes(s));
+    items.push(el("p", {}, mineOffered ? t("room.rematch_offered") : t("room.rematch_from", { names: offers.map(seatName).join(", ") })));
+  }
+  const target = rematch || (room.rematch.room && last.you.length ? room.rematch.room : null);
+  if (target) items.push(el("a", { href: `/r/${target}`, id: "rematch-go", class: "primary button" }, t("room.rematch_go")));
+  box.replaceChildren(...items);
+  box.hidden = !items.length;
+}
+
+function drawActions() {
+  const room = last.room;
+  const held = last.you.length > 0;
+  const active = room.status === "active";
+  const mineMoved = room.moves.some(([s]) => last.you.includes(s));
+  document.getElementById("resign").hidden = !(held && active);
+  document.getElementById("undo").hidden = !(held && room.can_undo && mineMoved && !room.undo);
+  document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room);
+  for (const id of ["record", "replay"]) document.getElementById(id).hidden = active;
+  document.getElementById("record").href = `/api/rooms/${roomId}/record`;
+  document.getElementById("record").setAttribute("download", `asobiba-${room.game}-${roomId}.json`);
+  document.getElementById("replay").href = `/replay?room=${roomId}`;
+}
+
+function drawInvites() {
+  const invites = loadInvites(roomId);
+  const box = document.getElementById("invites");
+  box.hidden = !invites.length || last.room.status !== "active";
+  const base = `${location.origin}/r/${roomId}`;
+  const row = (label, link) => {
+    const input = el("input", { readonly: true, value: link, "aria-label": label });
+    const copy = el("button", { type: "button" }, t("room.copy"));
+    copy.addEventListener("click", async () => {
+      input.select();
+      try {
+        await navigator.clipboard.writeText(link);
+      } catch {
+        document.execCommand("copy");
+      }
+      copy.textContent = t("room.copied");
+    });
+    return el("li", {}, el("span", {}, label), input, copy);
+  };
+  document.getElementById("invite-list").replaceChildren(
+    ...invites.map((i) => row(seatName(i.seat), `${base}#seat=${i.seat}&key=${encodeURIComponent(i.key)}`)),
+    row(t("room.spectate_link"), base),
+  );
+}
+
+function drawLog() {
+  const moves = last.room.moves;
+  const list = document.getElementById("movelog");
+  list.replaceChildren(...moves.map(([s, text], i) => el("li", { "data-ply": i }, `${seatName(s)}: ${text === null ? "·" : renderer.moveLabel ? renderer.moveLabel(text, ctxBase()) : text}`)));
+  list.scrollTop = list.scrollHeight;
+}
+
+// ---- actions --------------------------------------------------------------------------
+function actionSeat() {
+  if (shownSeat !== null && last.you.includes(shownSeat)) return shownSeat;
+  return last.you[0];
+}
+
+function wire() {
+  document.getElementById("resign").addEventListener("click", () => {
+    if (confirm(t("room.resign_confirm"))) send({ type: "resign", seat: actionSeat() });
+  });
+  document.getElementById("undo").addEventListener("click", () => {
+    const mine = last.room.moves.filter(([s]) => last.you.includes(s));
+    const seat = last.you.length === 1 ? last.you[0] : mine.length ? mine[mine.length - 1][0] : actionSeat();
+    send({ type: "undo", seat });
+  });
+  document.getElementById("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  document.getElementById("move-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = document.getElementById("move-input");
+    if (input.value.trim()) play(input.value.trim());
+    input.value = "";
+  });
+}
+
+async function main() {
+  takeFragment();
+  mountSwitch(document.getElementById("lang"));
+  applyStatic();
+  wire();
+  const info = await fetch(`/api/rooms/${encodeURIComponent(roomId)}`);
+  if (!info.ok) {
+    setStatus(t("room.no_room"));
+    document.body.dataset.status = "missing";
+    return;
+  }
+  const room = await info.json();
+  renderer = await loadRenderer(room.game);
+  const games = await (await fetch("/api/games")).json();
+  window.__gameInfo = games.games.find((g) => g.id === room.game);
+  onLangChange(() => last && draw());
+  connect();
+}
+
+main();

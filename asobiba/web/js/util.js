@@ -1,0 +1,106 @@
+// Small DOM helpers, seat-key storage and renderer loading shared by every page.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** el("div", {class: "x", onclick: fn}, child, "text") */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+/** The same for SVG elements. */
+export function svg(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG_NS, tag);
+  setAttrs(node, attrs);
+  append(node, children);
+  return node;
+}
+
+function setAttrs(node, attrs) {
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else if (k === "text") node.textContent = v;
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+}
+
+function append(node, children) {
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+}
+
+/** Make an SVG shape a keyboard-usable button that plays ``move``. */
+export function moveTarget(node, move, ctx, label) {
+  node.setAttribute("data-move", move);
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", label || move);
+  node.classList.add("target");
+  node.addEventListener("click", () => ctx.play(move));
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      ctx.play(move);
+    }
+  });
+  return node;
+}
+
+// ---- seat keys: kept in this browser only ----------------------------------------------
+export function loadKeys(room) {
+  try {
+    return JSON.parse(localStorage.getItem(`asobiba.keys.${room}`) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+export function saveKeys(room, keys) {
+  const merged = new Map(loadKeys(room).map((k) => [k.seat, k.key]));
+  for (const k of keys) merged.set(k.seat, k.key);
+  localStorage.setItem(`asobiba.keys.${room}`, JSON.stringify([...merged].map(([seat, key]) => ({ seat, key }))));
+}
+
+export function loadInvites(room) {
+  try {
+    return JSON.parse(localStorage.getItem(`asobiba.invites.${room}`) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+export function saveInvites(room, invites) {
+  localStorage.setItem(`asobiba.invites.${room}`, JSON.stringify(invites));
+}
+
+// ---- renderers -----------------------------------------------------------------------
+const cache = new Map();
+
+/** The renderer module of a game (asobiba/web/games/<id>.js), or the generic one. */
+export async function loadRenderer(gameId) {
+  if (cache.has(gameId)) return cache.get(gameId);
+  let mod;
+  try {
+    mod = (await import(`/static/games/${encodeURIComponent(gameId)}.js`)).default;
+  } catch {
+    mod = (await import("/static/games/generic.js")).default;
+  }
+  cache.set(gameId, mod);
+  return mod;
+}
+
+export async function api(path, options = {}) {
+  const res = await fetch(path, options);
+  const type = res.headers.get("content-type") || "";
+  const body = type.includes("json") ? await res.json() : await res.text();
+  if (!res.ok) {
+    const msg = body && body.message ? body.message : `HTTP ${res.status}`;
+    throw new Error(msg);
+  }
+  return body;
+}
