@@ -18,68 +18,64 @@ WHITE_START = (1 << 27) | (1 << 36)  # d4, e5
 
 
 def legal_mask(p: int, o: int) -> int:
-    """Squares where the side with discs ``p`` may play against discs ``o``."""
+    """Squares where the side with discs ``p`` may play against discs ``o``.
+
+    Per direction: grow runs of ``o`` out of ``p`` two single steps, then two double steps
+    through ``pre`` (pairs of adjacent ``o`` discs), which reaches the longest possible run (6)
+    in four steps instead of six; the empty square past a run is a legal move.
+    """
     empty = ~(p | o) & FULL
-    h = o & INNER
-    moves = 0
-    # east/west, masked so a run cannot wrap across the edge
+    h = o & INNER  # runs that move sideways may not wrap across the a/h edge
+    # east/west
     t = h & (p << 1)
     t |= h & (t << 1)
-    t |= h & (t << 1)
-    t |= h & (t << 1)
-    t |= h & (t << 1)
-    t |= h & (t << 1)
-    moves |= t << 1
+    pre = h & (h << 1)
+    t |= pre & (t << 2)
+    t |= pre & (t << 2)
+    moves = t << 1
     t = h & (p >> 1)
     t |= h & (t >> 1)
-    t |= h & (t >> 1)
-    t |= h & (t >> 1)
-    t |= h & (t >> 1)
-    t |= h & (t >> 1)
+    pre >>= 1
+    t |= pre & (t >> 2)
+    t |= pre & (t >> 2)
     moves |= t >> 1
     # north/south
     t = o & (p << 8)
     t |= o & (t << 8)
-    t |= o & (t << 8)
-    t |= o & (t << 8)
-    t |= o & (t << 8)
-    t |= o & (t << 8)
+    pre = o & (o << 8)
+    t |= pre & (t << 16)
+    t |= pre & (t << 16)
     moves |= t << 8
     t = o & (p >> 8)
     t |= o & (t >> 8)
-    t |= o & (t >> 8)
-    t |= o & (t >> 8)
-    t |= o & (t >> 8)
-    t |= o & (t >> 8)
+    pre >>= 8
+    t |= pre & (t >> 16)
+    t |= pre & (t >> 16)
     moves |= t >> 8
     # diagonals
     t = h & (p << 7)
     t |= h & (t << 7)
-    t |= h & (t << 7)
-    t |= h & (t << 7)
-    t |= h & (t << 7)
-    t |= h & (t << 7)
+    pre = h & (h << 7)
+    t |= pre & (t << 14)
+    t |= pre & (t << 14)
     moves |= t << 7
     t = h & (p >> 7)
     t |= h & (t >> 7)
-    t |= h & (t >> 7)
-    t |= h & (t >> 7)
-    t |= h & (t >> 7)
-    t |= h & (t >> 7)
+    pre >>= 7
+    t |= pre & (t >> 14)
+    t |= pre & (t >> 14)
     moves |= t >> 7
     t = h & (p << 9)
     t |= h & (t << 9)
-    t |= h & (t << 9)
-    t |= h & (t << 9)
-    t |= h & (t << 9)
-    t |= h & (t << 9)
+    pre = h & (h << 9)
+    t |= pre & (t << 18)
+    t |= pre & (t << 18)
     moves |= t << 9
     t = h & (p >> 9)
     t |= h & (t >> 9)
-    t |= h & (t >> 9)
-    t |= h & (t >> 9)
-    t |= h & (t >> 9)
-    t |= h & (t >> 9)
+    pre >>= 9
+    t |= pre & (t >> 18)
+    t |= pre & (t >> 18)
     moves |= t >> 9
     return moves & empty
 
