@@ -1,0 +1,323 @@
+"""The server without a browser: rooms, seats and keys, hostile input, persistence and
+resume, the table's actions (resign, undo, rematch), records and replays, the bot pool."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+
+from asobiba.server.bots import BotPool, BotTimeout
+from asobiba.server.db import Store
+
+from .helpers import create_room, is_update, make_client, my_view, quick, read_until, slow
+
+HUMAN = {"kind": "human"}
+
+
+def bot(level: str = "random") -> dict[str, Any]:
+    return {"kind": "bot", "level": level}
+
+
+def join(ws: Any, keys: list[dict[str, Any]]) -> dict[str, Any]:
+    """Say hello with seat keys; return the last update received before the ack."""
+    ws.send_json({"type": "hello", "seats": keys, "id": "hello"})
+    seen: list[dict[str, Any]] = []
+    read_until(ws, lambda m: m.get("id") == "hello", seen=seen)
+    updates = [m for m in seen if is_update(m)]
+    errors = [m for m in seen if m.get("type") == "error"]
+    assert not errors, errors
+    return updates[-1]
+
+
+def expect_error(ws: Any, message: Any, code: str, raw: bool = False) -> dict[str, Any]:
+    if raw:
+        ws.send_text(message)
+    else:
+        ws.send_json(message)
+    err = read_until(ws, lambda m: m.get("type") == "error")
+    assert err["code"] == code, err
+    assert err["message"]
+    return err
+
+
+def play_to_end(ws: Any, first: dict[str, Any]) -> dict[str, Any]:
+    """Play the first legal move whenever it is this seat's turn, until the game ends."""
+    msg = first
+    for ply in range(500):
+        view = my_view(msg)
+        if view["over"]:
+            return msg
+        if view["legal_moves"]:
+            ws.send_json({"type": "move", "move": view["legal_moves"][0],
+                          "ply": msg["room"]["ply"], "id": ply})
+            read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack")
+        msg = read_until(ws, lambda m: is_update(m) and (
+            my_view(m)["over"] or bool(my_view(m)["legal_moves"])))
+    raise AssertionError("game did not end")
+
+
+def test_rule_full_game_against_bot_ends_with_result_and_record(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, bot()])
+        assert [k["seat"] for k in room["keys"]] == [0], "only human seats get keys"
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            final = play_to_end(ws, join(ws, room["keys"]))
+        result = final["room"]["result"]
+        assert final["room"]["status"] == "finished" and result["ranks"]
+        record = client.get(f"/api/rooms/{room['room']}/record")
+        assert record.status_code == 200
+        data = record.json()
+        assert len(data["moves"]) == final["room"]["ply"]
+        assert data["result"]["scores"] == result["scores"]
+        steps = client.post("/api/replay", content=record.content).json()["steps"]
+        assert len(steps) == len(data["moves"]) + 1
+        assert steps[-1]["views"][0]["over"] is True
+
+
+def test_rule_seed_and_keys_never_leave_the_server_during_play(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "algo", [HUMAN, HUMAN])
+        info = client.get(f"/api/rooms/{room['room']}").json()
+        text = json.dumps(info)
+        assert "seed" not in info
+        for k in room["keys"]:
+            assert k["key"] not in text
+        res = client.get(f"/api/rooms/{room['room']}/record")
+        assert res.status_code == 409, "no record (it holds the seed) before the game ends"
+
+
+def test_rule_hostile_input_is_refused_and_changes_nothing(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        k0, k1 = room["keys"]
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            read_until(ws, is_update)
+            # a spectator may not move
+            expect_error(ws, {"type": "move", "seat": 0, "move": "d3"}, "not_your_seat")
+            # a forged key gives nothing
+            ws.send_json({"type": "hello", "seats": [{"seat": 0, "key": "forged" + k0["key"]}]})
+            err = read_until(ws, lambda m: m.get("type") == "error")
+            assert err["code"] == "bad_key"
+            expect_error(ws, {"type": "move", "seat": 0, "move": "d3"}, "not_your_seat")
+            expect_error(ws, "{not json", "bad_json", raw=True)
+            expect_error(ws, "[1, 2]", "bad_message", raw=True)
+            expect_error(ws, json.dumps({"type": "move", "move": "x" * 9000}), "too_large",
+                         raw=True)
+            expect_error(ws, {"type": "explode"}, "unknown_type")
+            join(ws, [k0])
+            expect_error(ws, {"type": "move", "seat": 1, "move": "d3"}, "not_your_seat")
+            expect_error(ws, {"type": "move", "seat": 0, "move": "zz99"}, "malformed")
+            expect_error(ws, {"type": "move", "seat": 0, "move": "a1"}, "illegal")
+            expect_error(ws, {"type": "move", "seat": 0, "move": 42}, "bad_message")
+            expect_error(ws, {"type": "move", "seat": 0, "move": "d3", "ply": 7}, "stale")
+            expect_error(ws, {"type": "undo_reply", "seat": 0, "accept": True}, "no_undo")
+            expect_error(ws, {"type": "rematch"}, "not_over")
+            with client.websocket_connect(f"/ws/{room['room']}") as ws2:
+                join(ws2, [k1])
+                expect_error(ws2, {"type": "move", "seat": 1, "move": "d3"}, "not_your_turn")
+        info = client.get(f"/api/rooms/{room['room']}").json()
+        assert info["ply"] == 0 and info["status"] == "active"
+        store = Store(f"sqlite:///{tmp_path / 'asobiba.db'}")
+        stored = store.load_room(room["room"])
+        assert stored is not None and stored.moves == []
+
+
+def test_rule_bad_room_requests_name_the_problem(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        cases = [
+            ({"game": "chess", "seats": [HUMAN, HUMAN]}, "unknown_game"),
+            ({"game": "reversi", "seats": [HUMAN]}, "bad_seats"),
+            ({"game": "reversi", "seats": [HUMAN, bot("99")]}, "bad_level"),
+            ({"game": "reversi", "seats": [HUMAN, {"kind": "alien"}]}, "bad_seats"),
+            ({"game": "algo", "options": {"players": 99}, "seats": [HUMAN, HUMAN]},
+             "bad_options"),
+            ({"game": "reversi", "options": {"bogus": 1}, "seats": [HUMAN, HUMAN]},
+             "bad_options"),
+        ]
+        for body, code in cases:
+            res = client.post("/api/rooms", json=body)
+            assert res.status_code == 400 and res.json()["error"] == code, (body, res.text)
+        res = client.post("/api/rooms", content=b"x" * 70_000)
+        assert res.status_code == 413
+        res = client.post("/api/rooms", content=b"{oops")
+        assert res.json()["error"] == "bad_json"
+        assert client.get("/api/rooms/nosuchroom").status_code == 404
+        with client.websocket_connect("/ws/nosuchroom") as ws:
+            assert ws.receive_json()["code"] == "no_room"
+        res = client.post("/api/replay", content=b'{"format": "asobiba-record"}')
+        assert res.status_code == 400 and res.json()["error"] == "bad_record"
+
+
+def test_rule_move_is_committed_before_it_is_acknowledged(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        store = Store(f"sqlite:///{tmp_path / 'asobiba.db'}")
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            join(ws, room["keys"])
+            for ply, move in enumerate(["d3", "c5", "f6"]):
+                ws.send_json({"type": "move", "seat": ply % 2, "move": move, "id": f"m{ply}"})
+                read_until(ws, lambda m, p=ply: m.get("id") == f"m{p}")
+                stored = store.load_room(room["room"])
+                assert stored is not None
+                assert [m.text for m in stored.moves] == ["d3", "c5", "f6"][: ply + 1]
+
+
+def test_rule_restart_resumes_every_unfinished_game_exactly(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            join(ws, room["keys"])
+            for ply, move in enumerate(["d3", "c5", "f6", "f5"]):
+                ws.send_json({"type": "move", "seat": ply % 2, "move": move, "id": ply})
+                read_until(ws, lambda m, p=ply: m.get("id") == p)
+            before = client.get(f"/api/rooms/{room['room']}").json()
+    with make_client(tmp_path) as client:  # a new server process on the same database
+        after = client.get(f"/api/rooms/{room['room']}").json()
+        assert after["moves"] == before["moves"] and after["ply"] == 4
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            msg = join(ws, room["keys"][:1])
+            assert msg["views"][0]["view"]["board"] == _replayed_board(["d3", "c5", "f6", "f5"])
+
+
+def _replayed_board(moves: list[str]) -> list[str]:
+    from asobiba.games import get
+
+    state = get("reversi").new_game()
+    for m in moves:
+        state = state.play(m)
+    return state.view(0)["board"]
+
+
+def test_rule_resumed_game_with_a_bot_to_move_continues(tmp_path: Any) -> None:
+    with make_client(tmp_path, bot_delay=30) as client:  # the bot will not move in time
+        room = create_room(client, "reversi", [HUMAN, bot()])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            join(ws, room["keys"])
+            ws.send_json({"type": "move", "move": "d3", "id": 1})
+            read_until(ws, lambda m: m.get("id") == 1)
+    with make_client(tmp_path) as client:
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 2)
+
+
+def test_rule_resign_ends_the_game_and_the_record_says_so(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, bot("1")])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            join(ws, room["keys"])
+            ws.send_json({"type": "resign", "id": "r"})
+            msg = read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished")
+            assert msg["room"]["result"]["resigned"] == 0
+            assert msg["room"]["result"]["winners"] == [1]
+            expect_error(ws, {"type": "move", "move": "d3"}, "game_over")
+        record = client.get(f"/api/rooms/{room['room']}/record").json()
+        assert record["extra"]["resigned"] == 0 and record["result"] is None
+        assert client.post("/api/replay", json=record).status_code == 200
+
+
+def test_rule_undo_against_a_bot_takes_back_my_move_and_its_reply(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, bot()])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            join(ws, room["keys"])
+            ws.send_json({"type": "move", "move": "d3", "id": 1})
+            read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 2)
+            ws.send_json({"type": "undo", "id": 2})
+            msg = read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 0)
+            assert my_view(msg)["legal_moves"]
+        stored = Store(f"sqlite:///{tmp_path / 'asobiba.db'}").load_room(room["room"])
+        assert stored is not None and stored.moves == []
+
+
+def test_rule_undo_between_people_needs_the_other_to_accept(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        k0, k1 = room["keys"]
+        with client.websocket_connect(f"/ws/{room['room']}") as a, \
+                client.websocket_connect(f"/ws/{room['room']}") as b:
+            join(a, [k0])
+            join(b, [k1])
+            a.send_json({"type": "move", "move": "d3", "id": 1})
+            read_until(a, lambda m: m.get("id") == 1)
+            a.send_json({"type": "undo", "id": 2})
+            msg = read_until(b, lambda m: is_update(m) and m["room"]["undo"] is not None)
+            assert msg["room"]["ply"] == 1 and msg["room"]["undo"]["waiting"] == [1]
+            b.send_json({"type": "undo_reply", "accept": False, "id": 3})
+            msg = read_until(b, lambda m: is_update(m) and m["room"]["undo"] is None)
+            assert msg["room"]["ply"] == 1
+            a.send_json({"type": "undo", "id": 4})
+            read_until(b, lambda m: is_update(m) and m["room"]["undo"] is not None)
+            b.send_json({"type": "undo_reply", "accept": True, "id": 5})
+            msg = read_until(b, lambda m: is_update(m) and m["room"]["ply"] == 0)
+
+
+def test_rule_no_undo_in_hidden_information_games(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "algo", [HUMAN, HUMAN])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            msg = join(ws, room["keys"])
+            assert msg["room"]["can_undo"] is False
+            expect_error(ws, {"type": "undo", "seat": 0}, "undo_not_allowed")
+
+
+def test_rule_rematch_swaps_seats_and_keys_come_from_the_old_ones(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        k0, k1 = room["keys"]
+        with client.websocket_connect(f"/ws/{room['room']}") as a, \
+                client.websocket_connect(f"/ws/{room['room']}") as b:
+            join(a, [k0])
+            join(b, [k1])
+            a.send_json({"type": "resign", "id": 1})
+            read_until(b, lambda m: is_update(m) and m["room"]["status"] == "finished")
+            a.send_json({"type": "rematch", "id": 2})
+            read_until(b, lambda m: is_update(m) and m["room"]["rematch"]["offers"] == [0])
+            b.send_json({"type": "rematch", "id": 3})
+            ra = read_until(a, lambda m: m.get("type") == "rematch")
+            rb = read_until(b, lambda m: m.get("type") == "rematch")
+        assert ra["room"] == rb["room"]
+        assert ra["keys"][0]["seat"] == 1 and rb["keys"][0]["seat"] == 0
+        info = client.get(f"/api/rooms/{ra['room']}").json()
+        assert info["status"] == "active" and info["ply"] == 0
+        with client.websocket_connect(f"/ws/{ra['room']}") as ws:
+            msg = join(ws, rb["keys"])
+            assert msg["you"] == [0] and my_view(msg)["legal_moves"]
+            # a stranger cannot claim the rematch seat with the old key
+            ws.send_json({"type": "hello", "seats": [{"seat": 1, "key": k0["key"]}]})
+            assert read_until(ws, lambda m: m.get("type") == "error")["code"] == "bad_key"
+
+
+def test_rule_spectators_get_the_public_view(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "algo", [HUMAN, HUMAN])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            msg = read_until(ws, is_update)
+            assert msg["you"] == [] and msg["views"][0]["seat"] is None
+            assert msg["views"][0]["view"]["legal_moves"] == []
+
+
+def test_rule_seat_count_endpoint_follows_options(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        assert client.post("/api/seats", json={"game": "algo",
+                                               "options": {"players": 4}}).json()["seats"] == 4
+        res = client.post("/api/seats", json={"game": "algo", "options": {"players": "x"}})
+        assert res.status_code == 400 and "players" in res.json()["message"]
+
+
+def test_bot_pool_abandons_a_bot_that_overruns_its_time_limit() -> None:
+    pool = BotPool(processes=1, time_limit=0.5)
+
+    async def scenario() -> None:
+        assert await pool.run(quick, 21, time_limit=60) == 42
+        with pytest.raises(BotTimeout):
+            await pool.run(slow, 30)
+        # the runaway worker was killed and replaced: the pool still answers
+        assert await pool.run(quick, 2, time_limit=60) == 4
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.shutdown()
