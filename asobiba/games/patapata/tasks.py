@@ -19,7 +19,7 @@ from .geometry import SIZE, switch_of, visible_window
 
 MARKS = "OXB"
 MARK_SYMBOLS = {"O": "〇", "X": "×", "B": "■"}
-O, X, B = 0, 1, 2
+CIRCLE, CROSS, SQUARE = 0, 1, 2
 
 
 @dataclass(frozen=True)
@@ -75,7 +75,7 @@ def is_tetromino_not_straight(pattern: Pattern) -> bool:
 # as dominoes, 5–8 bring a third mark or split a pair, 9–12 alternate marks so that few
 # same-mark cells touch (see docs/rules/patapata.md, "The task sheet").
 TASK_SHEET: tuple[tuple[str, ...], ...] = (
-    ("XX/OO", "OO./.BB", ".XX/BB.", "O../OBB",
+    ("XX/OB", "OO./.BX", ".XX/BB.", "O../OBB",
      "XXB/.O.", ".B/OB/O.", "X./XO/B.", "B./BX/.O",
      "XO/BX", "OB./.BO", "X../OBX", ".O./BXB"),
     ("OX/OX", "BB./.BO", "X../XOO", ".O/.O/BB",
