@@ -1,0 +1,95 @@
+"""Hooks for the ``asobiba`` command: ``asobiba solve flipflop``.
+
+3×3: the exact value of the start (or of the position after the given moves) from the
+retrograde table, respecting the game's history for the repetition rule. 5×5: the board is
+far too large to solve here; the command runs the bounded exact search of
+:mod:`.analysis` and says precisely what it proved.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ...core import MoveError, OptionError
+from . import solver3
+from .bots import move_scores, perfect_move
+from .game import COLOUR, GAME
+
+
+def analyse3(state: Any) -> dict[str, Any]:
+    """Value, distance, positions examined and one principal line for a 3×3 state."""
+    table = solver3.table()
+    examined = table.positions
+    if state.is_over:
+        out = state.outcome
+        value = "draw" if out.is_draw else ("win" if out.ranks[state.turn] == 1 else "loss")
+        return {"to_move": COLOUR[state.turn], "value": value, "plies": 0,
+                "positions": examined, "line": [], "over": True, "reason": out.reason,
+                "seconds": round(table.seconds, 3)}
+    _, value, dist = perfect_move(state)
+    line = []
+    cur = state
+    while not cur.is_over and len(line) < 200:
+        mv, _, _ = perfect_move(cur)
+        line.append(cur.move_text(mv))
+        cur = cur.play(mv)
+    if any(c >= 2 for c in _counts(state).values()):
+        examined += solver3.solve_with_history(
+            *state.tuple4(), [k for k, c in _counts(state).items() if c >= 2]).positions
+    return {
+        "to_move": COLOUR[state.turn],
+        "value": solver3.VALUE_NAMES[value],
+        "plies": dist if value != solver3.DRAW else None,
+        "positions": examined,
+        "line": line,
+        "line_result": cur.outcome.reason if cur.outcome else None,
+        "moves": {cur_mv: {"value": solver3.VALUE_NAMES[v], "plies": d}
+                  for cur_mv, v, d in ((state.move_text(m), v, d)
+                                       for m, v, d in move_scores(state))},
+        "seconds": round(table.seconds, 3),
+        "over": False,
+    }
+
+
+def _counts(state: Any) -> dict[int, int]:
+    counts: dict[int, int] = {}
+    for k in (*state.history, state.key):
+        counts[k] = counts.get(k, 0) + 1
+    return counts
+
+
+def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
+    """``asobiba solve flipflop --option board=3x3 [--json] [MOVES...]``."""
+    try:
+        state = GAME.replay(list(moves), options)[-1]
+    except (MoveError, OptionError) as exc:
+        print(f"error: {exc}")
+        return 2
+    if state.n == 5:
+        from .analysis import report5
+
+        data = report5(state)
+    else:
+        data = analyse3(state)
+    if as_json:
+        print(json.dumps(data, ensure_ascii=False))
+        return 0
+    print(_human(data, list(moves)))
+    return 0
+
+
+def _human(data: dict[str, Any], moves: Sequence[str]) -> str:
+    where = "the start" if not moves else "after " + " ".join(moves)
+    if data.get("board") == "5x5":
+        return data["summary"]
+    if data["over"]:
+        return f"Position {where}: the game is over ({data['reason']})."
+    plies = "" if data["plies"] is None else f" in {data['plies']} plies"
+    return "\n".join([
+        f"Position {where}: {data['to_move']} to move — {data['value']}{plies} "
+        f"with best play (fastest win / slowest loss).",
+        f"Positions examined: {data['positions']:,} (solved in {data['seconds']} s)",
+        "Principal line: " + " ".join(data["line"]) + f"  ({data['line_result']})",
+    ])
