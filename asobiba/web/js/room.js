@@ -38,7 +38,7 @@ function connect() {
     if (event.code === 4404 || stopped) return;
     setStatus(t("room.reconnecting"));
     document.body.dataset.connected = "false";
-    retry = Math.min(retry + 1, 6);
+    retry = Math.min(retry + 1, 4);
     setTimeout(connect, 250 * 2 ** retry);
   });
 }

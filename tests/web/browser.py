@@ -1,0 +1,122 @@
+"""Real-browser plumbing: a server in its own process (so a test can kill and restart it),
+Debian's Chromium through Playwright, and a helper that plays a game by clicking."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """``asobiba.server.run`` in a subprocess; ``stop()`` kills it like a crash would."""
+
+    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+        self.data_dir = data_dir
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[str] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        env = {**os.environ, "ASOBIBA_BOT_DELAY": "0", "ASOBIBA_BOT_PROCESSES": "1",
+               "PYTHONUNBUFFERED": "1"}
+        code = ("from asobiba.server import run; "
+                f"run('127.0.0.1', {self.port}, {str(self.data_dir)!r}, None)")
+        self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True, start_new_session=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        assert f"serving on http://127.0.0.1:{self.port}/" in line, line
+        for _ in range(200):
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                    return self
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    def stop(self, hard: bool = True) -> None:
+        if self.proc and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL if hard else signal.SIGTERM)
+            self.proc.wait(10)
+        self.proc = None
+
+
+def launch(playwright: Any) -> Any:
+    if not Path(CHROMIUM).exists():
+        pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+def new_game(page: Any, base: str, game: str, seats: list[str],
+             options: dict[str, Any] | None = None) -> str:
+    """Create a game through the lobby form; ``seats`` like ["you", "bot:1", "friend"]."""
+    page.goto(f"{base}/?game={game}")
+    page.wait_for_selector("body[data-ready=true]")
+    for name, value in (options or {}).items():
+        page.select_option(f"[data-option={name}]", value) if isinstance(value, str) \
+            else page.fill(f"[data-option={name}]", str(value))
+        page.dispatch_event(f"[data-option={name}]", "change")
+    page.wait_for_selector(f"#seat-{len(seats) - 1}")
+    for i, choice in enumerate(seats):
+        page.select_option(f"#seat-{i}", choice)
+    page.click("#create-btn")
+    page.wait_for_url("**/r/*")
+    page.wait_for_selector("body[data-connected=true]")
+    return page.url.rsplit("/", 1)[1]
+
+
+def wait_turn(page: Any, timeout: float = 30_000) -> str:
+    page.wait_for_function(
+        "document.body.dataset.myTurn === 'true' || document.body.dataset.status === 'finished'"
+        " || document.body.dataset.handover === 'true'", timeout=timeout)
+    if page.evaluate("document.body.dataset.status") == "finished":
+        return "finished"
+    if page.evaluate("document.body.dataset.handover") == "true":
+        return "handover"
+    return "turn"
+
+
+def click_a_move(page: Any) -> None:
+    """Click a legal move on the board (its data-move target), else in the move list."""
+    ply = page.evaluate("document.body.dataset.ply")
+    target = page.locator("#board [data-move]")
+    if target.count():
+        target.first.click()
+    else:
+        page.locator("#legal [data-move]").first.click()
+    page.wait_for_function(f"document.body.dataset.ply !== '{ply}'")
+
+
+def play_to_end(page: Any, max_moves: int = 400) -> None:
+    for _ in range(max_moves):
+        state = wait_turn(page)
+        if state == "finished":
+            return
+        if state == "handover":
+            page.click("#handover-go")
+            continue
+        click_a_move(page)
+    raise AssertionError("the game did not end")

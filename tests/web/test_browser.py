@@ -1,0 +1,233 @@
+"""The platform in a real browser (Debian's Chromium through Playwright): a full game to its
+result, reload and server restart mid-game, the language switch, keyboard play, replays."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser import Server, click_a_move, launch, new_game, play_to_end, wait_turn
+
+pytestmark = pytest.mark.browser
+sync_api = pytest.importorskip("playwright.sync_api")
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("web")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(locale="en-US", viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def discs(page: Any) -> list[str]:
+    return page.eval_on_selector_all("#board [data-disc]",
+                                     "els => els.map(e => e.dataset.disc)")
+
+
+def test_rule_a_full_reversi_game_against_a_bot_ends_with_the_result(page: Any,
+                                                                     server: Server) -> None:
+    new_game(page, server.url, "reversi", ["you", "bot:random"])
+    play_to_end(page)
+    result = page.locator("#result")
+    assert result.is_visible()
+    assert "Winner" in result.inner_text() or "Draw" in result.inner_text()
+    assert page.locator("#record").is_visible()
+    # the replay viewer steps through the finished game
+    page.click("#replay")
+    page.wait_for_selector("body[data-status=loaded]")
+    last = int(page.evaluate("document.body.dataset.step"))
+    assert last > 50
+    page.click("#back")
+    assert int(page.evaluate("document.body.dataset.step")) == last - 1
+    page.click("#first")
+    assert page.evaluate("document.body.dataset.step") == "0"
+    assert sorted(discs(page)) == ["B", "B", "W", "W"]
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.body.dataset.step") == "1"
+    page.keyboard.press("End")
+    assert int(page.evaluate("document.body.dataset.step")) == last
+
+
+def test_rule_reload_mid_game_restores_the_game(page: Any, server: Server) -> None:
+    room = new_game(page, server.url, "reversi", ["you", "bot:1"])
+    for _ in range(3):
+        wait_turn(page)
+        click_a_move(page)
+    wait_turn(page)
+    before = (page.evaluate("document.body.dataset.ply"), discs(page))
+    page.reload()
+    page.wait_for_selector("body[data-connected=true]")
+    wait_turn(page)
+    assert page.url.endswith(f"/r/{room}")
+    assert (page.evaluate("document.body.dataset.ply"), discs(page)) == before
+    click_a_move(page)  # and the seat is still ours
+
+
+def test_rule_server_restart_mid_game_loses_no_acknowledged_move(
+        browser: Any, tmp_path: Path) -> None:
+    srv = Server(tmp_path).start()
+    context = browser.new_context(locale="en-US")
+    page = context.new_page()
+    try:
+        new_game(page, srv.url, "reversi", ["you", "you"])
+        for _ in range(5):
+            wait_turn(page)
+            click_a_move(page)
+        acknowledged = page.evaluate("document.body.dataset.ply")
+        board = discs(page)
+        srv.stop(hard=True)  # a crash: no clean shutdown
+        page.wait_for_selector("body[data-connected=false]")
+        srv.start()  # same port, same data directory; the page reconnects by itself
+        page.wait_for_selector("body[data-connected=true]", timeout=20_000)
+        assert page.evaluate("document.body.dataset.ply") == acknowledged
+        assert discs(page) == board
+        wait_turn(page)
+        click_a_move(page)
+    finally:
+        context.close()
+        srv.stop()
+
+
+VISIBLE_TEXTS = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const node = walk.currentNode;
+    const text = node.textContent.trim();
+    const parent = node.parentElement;
+    if (!text || !parent || !parent.getClientRects().length) continue;
+    if (getComputedStyle(parent).visibility === 'hidden') continue;
+    out.push(text);
+  }
+  for (const el of document.querySelectorAll('input[placeholder]')) out.push(el.placeholder);
+  return out;
+}"""
+
+ENGLISH_PATTERNS = """async (games) => {
+  const {STRINGS} = await import('/static/js/i18n.js');
+  const pairs = Object.keys(STRINGS.en).map(k => [STRINGS.en[k], STRINGS.ja[k]]);
+  for (const g of games) {
+    const mod = (await import(`/static/games/${g}.js`)).default;
+    for (const k of Object.keys(mod.strings.en)) pairs.push([mod.strings.en[k], mod.strings.ja[k]]);
+  }
+  return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en))
+              .map(([en]) => en);
+}"""
+
+
+def english_left(page: Any, games: list[str]) -> list[str]:
+    """Visible texts that are still an English dictionary string (placeholders as wildcards)."""
+    import re
+
+    patterns = [re.compile("^" + re.sub(r"\\\{\w+\\\}", ".*", re.escape(en)) + "$", re.S)
+                for en in page.evaluate(ENGLISH_PATTERNS, games)]
+    return [text for text in page.evaluate(VISIBLE_TEXTS)
+            if any(p.match(text) for p in patterns)]
+
+
+def test_rule_language_switch_changes_every_visible_string(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click("[data-game=reversi]")
+    assert english_left(page, ["reversi"]), "the check must see English strings first"
+    page.click("#lang")
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert english_left(page, ["reversi"]) == []
+    assert "リバーシ" in page.inner_text("body")
+    page.click("#lang")
+    new_game(page, server.url, "reversi", ["you", "bot:1"])
+    wait_turn(page)
+    click_a_move(page)
+    wait_turn(page)
+    page.click("#lang")
+    assert english_left(page, ["reversi"]) == []
+    assert "あなたの番です" in page.inner_text("#status")
+    page.reload()  # the choice is remembered
+    page.wait_for_selector("body[data-connected=true]")
+    assert page.evaluate("document.documentElement.lang") == "ja"
+
+
+def test_rule_japanese_browser_starts_in_japanese(browser: Any, server: Server) -> None:
+    context = browser.new_context(locale="ja-JP")
+    page = context.new_page()
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.evaluate("document.documentElement.lang") == "ja"
+    assert "ゲーム" in page.inner_text("h1")
+    context.close()
+
+
+def test_rule_every_action_works_from_the_keyboard(page: Any, server: Server) -> None:
+    new_game(page, server.url, "reversi", ["you", "bot:1"])
+    wait_turn(page)
+    page.focus("#board [data-move]")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.body.dataset.ply !== '0'")
+    wait_turn(page)
+    page.focus("#move-input")
+    move = page.locator("#legal [data-move]").first.get_attribute("data-move")
+    page.keyboard.type(move)
+    ply = page.evaluate("document.body.dataset.ply")
+    page.keyboard.press("Enter")
+    page.wait_for_function(f"document.body.dataset.ply !== '{ply}'")
+    wait_turn(page)
+    page.once("dialog", lambda d: d.accept())
+    page.focus("#resign")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("body[data-status=finished]")
+    assert page.locator("#rematch").is_visible()
+    page.focus("#rematch")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#rematch-go")
+    page.click("#rematch-go")
+    page.wait_for_selector("body[data-connected=true]")
+    page.wait_for_function("document.body.dataset.status === 'active'")
+    # seats were swapped: we are White now, and the bot (Black) opens
+    page.wait_for_function("document.body.dataset.seat === '1'")
+    wait_turn(page)
+
+
+def test_rule_an_uploaded_record_replays_and_a_tampered_one_is_refused(
+        page: Any, server: Server, tmp_path: Path) -> None:
+    import json
+
+    from asobiba.core import RandomBot
+    from asobiba.games import get
+    from asobiba.play.runner import play_game
+
+    result = play_game(get("reversi"), [RandomBot(1), RandomBot(2)], {}, 5)
+    good = tmp_path / "game.json"
+    good.write_text(result.record.dumps())
+    page.goto(server.url + "/replay")
+    page.set_input_files("#file", str(good))
+    page.wait_for_selector("body[data-status=loaded]")
+    assert int(page.evaluate("document.body.dataset.step")) == len(result.moves)
+    data = json.loads(result.record.dumps())
+    data["result"]["scores"] = [64, 0]
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    page.set_input_files("#file", str(bad))
+    page.wait_for_selector("body[data-status=error]")
+    assert "altered" in page.inner_text("#status")
