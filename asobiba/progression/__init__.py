@@ -1,0 +1,1 @@
+"""Progression: accounts, ratings, match formats, the ladder, daily challenges, feedback."""

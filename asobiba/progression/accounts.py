@@ -1,0 +1,179 @@
+"""Local accounts, guests and session tokens.
+
+Passwords are hashed with argon2id (``argon2.PasswordHasher``, memory-hard, with its own
+salt and parameters inside the hash), rehashed on login when the parameters change. A login
+returns a random token; only its SHA-256 is stored. A guest is a player without a password
+who can later claim a name and keep their history.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy import delete, select
+from sqlalchemy.orm import Session
+
+from .errors import AccountError, AuthError
+from .models import PlayerRow, SessionRow, utcnow
+
+DEFAULT_HASHER = PasswordHasher()
+SESSION_DAYS = 30
+NAME_RE = re.compile(r"^[^\W][\w\-.]{2,23}$")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 1024
+RESERVED_PREFIXES = ("guest-", "bot:", "puzzle:")
+
+
+@dataclass(frozen=True)
+class PlayerInfo:
+    id: int
+    name: str
+    kind: str
+
+    @classmethod
+    def of(cls, row: PlayerRow) -> PlayerInfo:
+        return cls(row.id, row.name, row.kind)
+
+
+def _check_name(session: Session, name: str) -> str:
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise AccountError(
+            "a name is 3–24 letters, digits, '_', '-' or '.', starting with a letter or digit"
+        )
+    if name.lower().startswith(RESERVED_PREFIXES):
+        raise AccountError(f"names starting with {', '.join(RESERVED_PREFIXES)} are reserved")
+    taken = session.scalar(select(PlayerRow.id).where(PlayerRow.name == name))
+    if taken is not None:
+        raise AccountError(f"the name {name!r} is already taken")
+    return name
+
+
+def _check_password(password: str, name: str) -> None:
+    if not isinstance(password, str) or not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise AccountError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    if password.lower() == name.lower():
+        raise AccountError("the password must differ from the name")
+
+
+def register(session: Session, name: str, password: str,
+             hasher: PasswordHasher = DEFAULT_HASHER) -> PlayerInfo:
+    """A new account (flushed, not committed: the caller owns the transaction)."""
+    _check_name(session, name)
+    _check_password(password, name)
+    row = PlayerRow(name=name, kind="human", password_hash=hasher.hash(password))
+    session.add(row)
+    session.flush()
+    return PlayerInfo.of(row)
+
+
+def guest(session: Session) -> tuple[PlayerInfo, str]:
+    """A guest player and its session token (guests play and keep a history, unranked
+    until they claim a name)."""
+    row = PlayerRow(name=f"guest-{secrets.token_hex(6)}", kind="guest")
+    session.add(row)
+    session.flush()
+    return PlayerInfo.of(row), _new_token(session, row.id)
+
+
+def claim_guest(session: Session, guest_id: int, name: str, password: str,
+                hasher: PasswordHasher = DEFAULT_HASHER) -> PlayerInfo:
+    """Turn a guest into an account, keeping its games, ratings and ladder."""
+    row = session.get(PlayerRow, guest_id)
+    if row is None or row.kind != "guest":
+        raise AccountError(f"player {guest_id} is not a guest")
+    _check_name(session, name)
+    _check_password(password, name)
+    row.name, row.kind, row.password_hash = name, "human", hasher.hash(password)
+    session.flush()
+    return PlayerInfo.of(row)
+
+
+def _hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _new_token(session: Session, player_id: int, days: int = SESSION_DAYS) -> str:
+    token = secrets.token_urlsafe(32)
+    expires = (datetime.now(UTC) + timedelta(days=days)).isoformat(timespec="seconds")
+    session.add(SessionRow(token_hash=_hash_token(token), player_id=player_id, expires=expires))
+    session.flush()
+    return token
+
+
+def login(session: Session, name: str, password: str,
+          hasher: PasswordHasher = DEFAULT_HASHER) -> tuple[PlayerInfo, str]:
+    """Check the password; return the player and a new session token."""
+    row = session.scalar(select(PlayerRow).where(PlayerRow.name == name))
+    # same message for an unknown name and a wrong password: no probing for names
+    if row is None or row.kind != "human" or not row.password_hash:
+        raise AuthError("wrong name or password")
+    try:
+        hasher.verify(row.password_hash, password)
+    except (VerificationError, InvalidHashError):
+        raise AuthError("wrong name or password") from None
+    if hasher.check_needs_rehash(row.password_hash):
+        row.password_hash = hasher.hash(password)
+    row.last_seen = utcnow()
+    return PlayerInfo.of(row), _new_token(session, row.id)
+
+
+def player_for_token(session: Session, token: str) -> PlayerInfo:
+    """The player a session token belongs to; AuthError if unknown or expired."""
+    if not isinstance(token, str) or not token:
+        raise AuthError("no session token")
+    row = session.get(SessionRow, _hash_token(token))
+    if row is None:
+        raise AuthError("unknown session; please log in again")
+    if row.expires < utcnow():
+        session.delete(row)
+        raise AuthError("the session has expired; please log in again")
+    player = session.get(PlayerRow, row.player_id)
+    assert player is not None
+    return PlayerInfo.of(player)
+
+
+def logout(session: Session, token: str) -> None:
+    session.execute(delete(SessionRow).where(SessionRow.token_hash == _hash_token(token)))
+
+
+def change_password(session: Session, player_id: int, old: str, new: str,
+                    hasher: PasswordHasher = DEFAULT_HASHER) -> None:
+    """Change a password (old one required); every other session is logged out."""
+    row = session.get(PlayerRow, player_id)
+    if row is None or not row.password_hash:
+        raise AuthError("no such account")
+    try:
+        hasher.verify(row.password_hash, old)
+    except (VerificationError, InvalidHashError):
+        raise AuthError("wrong password") from None
+    _check_password(new, row.name)
+    row.password_hash = hasher.hash(new)
+    session.execute(delete(SessionRow).where(SessionRow.player_id == player_id))
+
+
+def bot_player(session: Session, game_id: str, level: str) -> PlayerInfo:
+    """The rated entity of one bot level of one game (created on first use)."""
+    name = f"bot:{game_id}:{level}"
+    row = session.scalar(select(PlayerRow).where(PlayerRow.name == name))
+    if row is None:
+        row = PlayerRow(name=name, kind="bot", game=game_id, level=level)
+        session.add(row)
+        session.flush()
+    return PlayerInfo.of(row)
+
+
+def puzzle_player(session: Session, game_id: str, puzzle_id: str) -> PlayerInfo:
+    """A puzzle as a rated opponent (lichess rates puzzles as games against the puzzle)."""
+    name = f"puzzle:{game_id}:{puzzle_id}"
+    row = session.scalar(select(PlayerRow).where(PlayerRow.name == name))
+    if row is None:
+        row = PlayerRow(name=name, kind="puzzle", game=game_id, level=puzzle_id)
+        session.add(row)
+        session.flush()
+    return PlayerInfo.of(row)

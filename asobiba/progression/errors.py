@@ -1,0 +1,25 @@
+"""Typed errors of the progression layer; each names what is wrong and what is allowed."""
+
+from __future__ import annotations
+
+from ..core.errors import AsobibaError
+
+
+class ProgressionError(AsobibaError, ValueError):
+    """Base class of every progression error (bad input; nothing was changed)."""
+
+
+class AccountError(ProgressionError):
+    """A name or password that cannot be used, or a name already taken."""
+
+
+class AuthError(ProgressionError):
+    """Wrong name/password, or an unknown/expired session token."""
+
+
+class MatchError(ProgressionError):
+    """A match result that does not fit the match (it is over, wrong seats...)."""
+
+
+class LadderError(ProgressionError):
+    """A ladder action that the ladder rules do not allow now (no exam due, level locked)."""

@@ -1,0 +1,252 @@
+"""Rating pools, rated results, leaderboards and player pages.
+
+A *pool* is where one rating lives. One-on-one games are rated with Glicko-2 in the pool named
+after the game (``"reversi"``); games of more than two seats in ``"<game>:multi"`` and team
+games (Algo pairs) in ``"<game>:teams"``, both with openskill. Bots and puzzles are players too
+(see ``accounts.bot_player`` / ``puzzle_player``), so their ratings sit in the same pools.
+
+Bot ratings are anchors: a game against a human moves the human's rating but leaves the bot's,
+unless ``update_bots=True`` (what calibration runs, ``calibrate.calibrate_bots``, pass).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..core import Outcome
+from . import glicko2, skill
+from .errors import ProgressionError
+from .models import GameRow, GameSeatRow, PlayerRow, RatingRow, utcnow
+
+GLICKO2 = "glicko2"
+OPENSKILL = "openskill"
+
+
+def teams_for(game_id: str, options: Mapping[str, Any], seats: int) -> list[list[int]] | None:
+    """Partners, for games that have teams: Algo pair play seats partners opposite (seed)."""
+    if game_id == "algo" and options.get("mode") == "pair":
+        return [[0, 2], [1, 3]]
+    return None
+
+
+def pool_for(game_id: str, seats: int, teams: Sequence[Sequence[int]] | None = None
+             ) -> tuple[str, str]:
+    """(pool, system) for a game with this many seats and these teams."""
+    if teams:
+        return f"{game_id}:teams", OPENSKILL
+    if seats == 2:
+        return game_id, GLICKO2
+    if seats > 2:
+        return f"{game_id}:multi", OPENSKILL
+    raise ProgressionError(f"a {seats}-seat game has no opponent to be rated against")
+
+
+@dataclass
+class RatingChange:
+    seat: int
+    player_id: int
+    before: float | None
+    after: float | None
+    provisional: bool
+
+
+@dataclass
+class RatedGame:
+    game_row_id: int
+    pool: str
+    rated: bool
+    changes: list[RatingChange] = field(default_factory=list)
+
+
+def _row(session: Session, player_id: int, pool: str, system: str) -> RatingRow:
+    row = session.get(RatingRow, (player_id, pool))
+    if row is None:
+        if system == GLICKO2:
+            g = glicko2.Glicko2Rating.new()
+            row = RatingRow(player_id=player_id, pool=pool, system=system, rating=g.rating,
+                            deviation=g.deviation, volatility=g.volatility, provisional=True,
+                            games=0)
+        else:
+            s = skill.SkillRating()
+            row = RatingRow(player_id=player_id, pool=pool, system=system, rating=s.ordinal,
+                            mu=s.mu, sigma=s.sigma, provisional=True, games=0)
+        session.add(row)
+    return row
+
+
+def current_rating(session: Session, player_id: int, pool: str) -> dict[str, Any] | None:
+    row = session.get(RatingRow, (player_id, pool))
+    return None if row is None else _rating_json(row)
+
+
+def _rating_json(row: RatingRow) -> dict[str, Any]:
+    out: dict[str, Any] = {"pool": row.pool, "system": row.system, "rating": round(row.rating, 1),
+                           "provisional": row.provisional, "games": row.games}
+    if row.system == GLICKO2:
+        out["deviation"] = round(row.deviation, 1)
+    else:
+        out["mu"], out["sigma"] = round(row.mu, 3), round(row.sigma, 3)
+    return out
+
+
+def _frozen(kind: str, update_bots: bool) -> bool:
+    return kind == "bot" and not update_bots
+
+
+def record_result(
+    session: Session,
+    game_id: str,
+    players: Sequence[int],
+    outcome: Outcome,
+    *,
+    options: Mapping[str, Any] | None = None,
+    seed: int = 0,
+    record: Mapping[str, Any] | None = None,
+    rated: bool = True,
+    context: str = "casual",
+    match_id: str | None = None,
+    teams: Sequence[Sequence[int]] | None = None,
+    update_bots: bool = False,
+) -> RatedGame:
+    """Store a finished game (players by seat) and, when rated, update the pool's ratings.
+
+    A game where one player holds several seats (hot-seat play) is stored but never rated.
+    """
+    options = dict(options or {})
+    n = len(players)
+    if len(outcome.ranks) != n:
+        raise ProgressionError(f"the outcome has {len(outcome.ranks)} seats; got {n} players")
+    rows = [session.get(PlayerRow, p) for p in players]
+    if any(r is None for r in rows):
+        raise ProgressionError(f"unknown player among {list(players)}")
+    kinds = [r.kind for r in rows if r is not None]
+    if teams is None:
+        teams = teams_for(game_id, options, n)
+    if n < 2 or len(set(players)) < n:
+        rated = False
+    pool, system = pool_for(game_id, n, teams) if n >= 2 else (game_id, GLICKO2)
+    game_row = GameRow(game=game_id, pool=pool, rated=rated, context=context, match_id=match_id,
+                       options=json.dumps(options, sort_keys=True), seed=int(seed),
+                       record=json.dumps(record, ensure_ascii=False) if record else None,
+                       result=json.dumps(outcome.to_json()))
+    session.add(game_row)
+    session.flush()
+    result = RatedGame(game_row.id, pool, rated)
+    team_of = {s: t for t, members in enumerate(teams or []) for s in members}
+    before: list[float | None] = [None] * n
+    after: list[float | None] = [None] * n
+    if rated:
+        rating_rows = [_row(session, p, pool, system) for p in players]
+        before = [r.rating for r in rating_rows]
+        if system == GLICKO2:
+            _rate_glicko(rating_rows, outcome, [_frozen(k, update_bots) for k in kinds])
+        else:
+            _rate_skill(rating_rows, outcome, teams, [_frozen(k, update_bots) for k in kinds])
+        for r, k in zip(rating_rows, kinds, strict=True):
+            if not _frozen(k, update_bots):
+                r.games += 1
+                r.updated = utcnow()
+        after = [r.rating for r in rating_rows]
+        result.changes = [RatingChange(s, players[s], before[s], after[s],
+                                       rating_rows[s].provisional) for s in range(n)]
+    for seat, pid in enumerate(players):
+        session.add(GameSeatRow(game_id=game_row.id, seat=seat, player_id=pid,
+                                team=team_of.get(seat, seat), rank=outcome.ranks[seat],
+                                score=float(outcome.scores[seat]), points=outcome.points(seat),
+                                rating_before=before[seat], rating_after=after[seat]))
+    session.flush()
+    return result
+
+
+def _rate_glicko(rows: list[RatingRow], outcome: Outcome, frozen: list[bool]) -> None:
+    a, b = (glicko2.Glicko2Rating(r.rating, r.deviation, r.volatility) for r in rows)
+    new = glicko2.rate_pair(a, b, outcome.points(0))
+    for row, rating, keep in zip(rows, new, frozen, strict=True):
+        if keep:
+            continue
+        row.rating, row.deviation, row.volatility = rating.rating, rating.deviation, rating.volatility
+        row.provisional = rating.provisional()
+
+
+def _rate_skill(rows: list[RatingRow], outcome: Outcome, teams: Sequence[Sequence[int]] | None,
+                frozen: list[bool]) -> None:
+    groups = [list(t) for t in teams] if teams else [[s] for s in range(len(rows))]
+    ranks = [min(outcome.ranks[s] for s in g) for g in groups]
+    new = skill.rate([[skill.SkillRating(rows[s].mu, rows[s].sigma) for s in g] for g in groups],
+                     ranks)
+    for g, ratings in zip(groups, new, strict=True):
+        for s, rating in zip(g, ratings, strict=True):
+            if frozen[s]:
+                continue
+            rows[s].mu, rows[s].sigma = rating.mu, rating.sigma
+            rows[s].rating, rows[s].provisional = rating.ordinal, rating.provisional()
+
+
+def leaderboard(session: Session, pool: str, limit: int = 50, *, include_provisional: bool = False,
+                kinds: Sequence[str] = ("human", "bot")) -> list[dict[str, Any]]:
+    """The best ratings of a pool; provisional ratings only on request (then marked)."""
+    q = (select(RatingRow, PlayerRow).join(PlayerRow, PlayerRow.id == RatingRow.player_id)
+         .where(RatingRow.pool == pool, PlayerRow.kind.in_(list(kinds)))
+         .order_by(RatingRow.rating.desc(), PlayerRow.name).limit(max(1, min(limit, 500))))
+    if not include_provisional:
+        q = q.where(RatingRow.provisional.is_(False))
+    out = []
+    for place, (r, p) in enumerate(session.execute(q).all(), 1):
+        out.append({"place": place, "player_id": p.id, "name": p.name, "kind": p.kind,
+                    **_rating_json(r)})
+    return out
+
+
+def result_word(rank: int, ranks: Sequence[int]) -> str:
+    """win (sole first), draw (first shared with every seat... or part of a shared first), loss."""
+    if rank != 1:
+        return "loss"
+    return "win" if list(ranks).count(1) == 1 else "draw"
+
+
+def player_page(session: Session, player_id: int, recent: int = 20) -> dict[str, Any]:
+    """What a player page shows: ratings per pool, statistics per game, recent games."""
+    player = session.get(PlayerRow, player_id)
+    if player is None:
+        raise ProgressionError(f"no player {player_id}")
+    ratings = session.scalars(select(RatingRow).where(RatingRow.player_id == player_id)).all()
+    rows = session.execute(
+        select(GameSeatRow, GameRow).join(GameRow, GameRow.id == GameSeatRow.game_id)
+        .where(GameSeatRow.player_id == player_id).order_by(GameRow.id.desc())).all()
+    stats: dict[str, dict[str, Any]] = {}
+    history = []
+    for seat_row, game_row in rows:
+        ranks = json.loads(game_row.result)["ranks"]
+        word = result_word(seat_row.rank, ranks)
+        s = stats.setdefault(game_row.game, {"games": 0, "win": 0, "draw": 0, "loss": 0,
+                                             "points": 0.0})
+        s["games"] += 1
+        s[word] += 1
+        s["points"] += seat_row.points
+        if len(history) < recent:
+            opponents = session.execute(
+                select(GameSeatRow.seat, PlayerRow.name)
+                .join(PlayerRow, PlayerRow.id == GameSeatRow.player_id)
+                .where(GameSeatRow.game_id == game_row.id, GameSeatRow.seat != seat_row.seat)
+            ).all()
+            history.append({
+                "game_row_id": game_row.id, "game": game_row.game, "context": game_row.context,
+                "seat": seat_row.seat, "result": word, "score": seat_row.score,
+                "rating_before": seat_row.rating_before, "rating_after": seat_row.rating_after,
+                "opponents": [name for _, name in opponents], "finished": game_row.finished,
+            })
+    for s in stats.values():
+        s["score_rate"] = round(s.pop("points") / s["games"], 3)
+    return {
+        "player": {"id": player.id, "name": player.name, "kind": player.kind,
+                   "created": player.created},
+        "ratings": [_rating_json(r) for r in ratings],
+        "stats": stats,
+        "history": history,
+    }

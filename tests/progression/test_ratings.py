@@ -1,0 +1,140 @@
+"""Glicko-2, openskill and the rated-result service."""
+
+from __future__ import annotations
+
+import pytest
+
+from asobiba.core import Outcome
+from asobiba.progression import accounts, glicko2, ratings, skill
+from asobiba.progression.errors import ProgressionError
+
+
+def test_glicko2_reproduces_glickmans_worked_example() -> None:
+    player = glicko2.Glicko2Rating(1500, 200, 0.06)
+    results = [(glicko2.Glicko2Rating(1400, 30, 0.06), 1.0),
+               (glicko2.Glicko2Rating(1550, 100, 0.06), 0.0),
+               (glicko2.Glicko2Rating(1700, 300, 0.06), 0.0)]
+    new = glicko2.update(player, results, glicko2.PAPER)
+    assert new.rating == pytest.approx(1464.06, abs=0.02)
+    assert new.deviation == pytest.approx(151.52, abs=0.01)
+    assert new.volatility == pytest.approx(0.05999, abs=1e-5)
+
+
+def test_glicko2_lichess_defaults_and_provisional_flag() -> None:
+    r = glicko2.Glicko2Rating.new()
+    assert (r.rating, r.deviation, r.volatility) == (1500, 500, 0.09)
+    assert r.provisional()
+    a, b = r, r
+    for _ in range(40):
+        a, b = glicko2.rate_pair(a, b, 0.5)
+    assert a.rating == pytest.approx(1500)
+    assert a.deviation >= 45.0  # the floor
+    assert not a.provisional()
+
+
+def test_glicko2_deviation_floor_and_inactivity() -> None:
+    opp = glicko2.Glicko2Rating(2000, 30, 0.06)
+    after = unclamped = glicko2.Glicko2Rating(2000, 46, 0.001)
+    for _ in range(30):
+        after = glicko2.update(after, [(opp, 0.5)])
+        unclamped = glicko2.update(unclamped, [(opp, 0.5)], glicko2.Glicko2Config(min_deviation=0))
+    assert unclamped.deviation < 40.0
+    assert after.deviation == 45.0
+    assert glicko2.inactive(after, 100).deviation > 45.0
+    assert glicko2.inactive(glicko2.Glicko2Rating(1500, 499, 0.09), 10).deviation == 500.0
+
+
+def test_glicko2_rejects_bad_scores() -> None:
+    with pytest.raises(ValueError, match="score"):
+        glicko2.update(glicko2.Glicko2Rating(), [(glicko2.Glicko2Rating(), 2.0)])
+
+
+def test_openskill_free_for_all_ties_share_the_update() -> None:
+    p = [skill.SkillRating() for _ in range(4)]
+    new = skill.rate_free_for_all(p, [1, 2, 2, 4])
+    assert new[0].mu > new[1].mu > new[3].mu
+    assert new[1].mu == pytest.approx(new[2].mu)
+    assert all(n.sigma < skill.SkillRating().sigma for n in new)
+
+
+def _players(session, hasher, n):
+    return [accounts.register(session, f"player{i}", "correct horse", hasher).id for i in range(n)]
+
+
+def test_rated_two_player_game_uses_glicko2(session, hasher) -> None:
+    a, b = _players(session, hasher, 2)
+    res = ratings.record_result(session, "reversi", [a, b], Outcome.from_scores((40, 24)))
+    assert res.pool == "reversi" and res.rated
+    ch = {c.player_id: c for c in res.changes}
+    assert ch[a].after > 1500 > ch[b].after
+    assert ch[a].provisional
+    assert ratings.current_rating(session, a, "reversi")["system"] == "glicko2"
+
+
+def test_multi_player_game_with_tie_uses_openskill(session, hasher) -> None:
+    ps = _players(session, hasher, 4)
+    out = Outcome.from_scores((10, 7, 7, 3))
+    res = ratings.record_result(session, "memory_matrix", ps, out, options={"players": 4})
+    assert res.pool == "memory_matrix:multi"
+    r = [ratings.current_rating(session, p, res.pool) for p in ps]
+    assert r[0]["mu"] > r[1]["mu"] == r[2]["mu"] > r[3]["mu"]
+
+
+def test_algo_pairs_are_rated_as_teams(session, hasher) -> None:
+    ps = _players(session, hasher, 4)
+    out = Outcome((1, 0, 1, 0), (1, 2, 1, 2))
+    res = ratings.record_result(session, "algo", ps, out, options={"mode": "pair", "players": 4})
+    assert res.pool == "algo:teams"
+    r = [ratings.current_rating(session, p, res.pool)["mu"] for p in ps]
+    assert r[0] == pytest.approx(r[2]) and r[1] == pytest.approx(r[3]) and r[0] > r[1]
+
+
+def test_bot_ratings_are_anchors_unless_calibrating(session, hasher) -> None:
+    (a,) = _players(session, hasher, 1)
+    bot = accounts.bot_player(session, "reversi", "3").id
+    ratings.record_result(session, "reversi", [a, bot], Outcome.from_scores((50, 14)))
+    assert ratings.current_rating(session, bot, "reversi")["rating"] == 1500
+    ratings.record_result(session, "reversi", [a, bot], Outcome.from_scores((50, 14)),
+                          update_bots=True)
+    assert ratings.current_rating(session, bot, "reversi")["rating"] < 1500
+
+
+def test_hotseat_game_is_stored_but_not_rated(session, hasher) -> None:
+    (a,) = _players(session, hasher, 1)
+    res = ratings.record_result(session, "reversi", [a, a], Outcome.from_scores((40, 24)))
+    assert not res.rated and ratings.current_rating(session, a, "reversi") is None
+    assert ratings.player_page(session, a)["stats"]["reversi"]["games"] == 2
+
+
+def test_leaderboard_hides_provisional_until_asked(session, hasher) -> None:
+    a, b = _players(session, hasher, 2)
+    for i in range(30):
+        score = (24, 40) if i % 3 == 2 else (40, 24)
+        ratings.record_result(session, "reversi", [a, b], Outcome.from_scores(score))
+    board = ratings.leaderboard(session, "reversi")
+    assert [row["name"] for row in board] == ["player0", "player1"]
+    assert all(not row["provisional"] for row in board)
+    c = accounts.register(session, "player2", "correct horse", hasher).id
+    ratings.record_result(session, "reversi", [c, a], Outcome.from_scores((40, 24)))
+    assert "player2" not in [r["name"] for r in ratings.leaderboard(session, "reversi")]
+    assert "player2" in [r["name"] for r in
+                         ratings.leaderboard(session, "reversi", include_provisional=True)]
+
+
+def test_player_page_counts_results_per_game(session, hasher) -> None:
+    a, b = _players(session, hasher, 2)
+    ratings.record_result(session, "reversi", [a, b], Outcome.from_scores((40, 24)))
+    ratings.record_result(session, "reversi", [b, a], Outcome.from_scores((32, 32)))
+    ratings.record_result(session, "flipflop", [b, a], Outcome.from_scores((1, 0)))
+    page = ratings.player_page(session, a)
+    assert page["stats"]["reversi"] == {"games": 2, "win": 1, "draw": 1, "loss": 0,
+                                        "score_rate": 0.75}
+    assert page["stats"]["flipflop"]["loss"] == 1
+    assert page["history"][0]["game"] == "flipflop" and page["history"][0]["opponents"] == ["player1"]
+
+
+def test_result_with_wrong_seat_count_is_refused_and_stores_nothing(session, hasher) -> None:
+    a, b = _players(session, hasher, 2)
+    with pytest.raises(ProgressionError, match="seats"):
+        ratings.record_result(session, "reversi", [a, b, a], Outcome.from_scores((40, 24)))
+    assert ratings.player_page(session, a)["history"] == []
