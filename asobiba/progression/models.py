@@ -76,7 +76,7 @@ class GameRow(Base):
     context: Mapped[str] = mapped_column(String(16), default="casual")  # casual|ladder|exam|daily|match|arena
     match_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
     options: Mapped[str] = mapped_column(Text, default="{}")
-    seed: Mapped[int] = mapped_column(Integer, default=0)
+    seed: Mapped[str] = mapped_column(String(24), default="0")  # 64-bit seeds, portable
     record: Mapped[str | None] = mapped_column(Text, nullable=True)
     result: Mapped[str] = mapped_column(Text)
     finished: Mapped[str] = mapped_column(String(40), default=utcnow, index=True)

@@ -132,7 +132,7 @@ def record_result(
         rated = False
     pool, system = pool_for(game_id, n, teams) if n >= 2 else (game_id, GLICKO2)
     game_row = GameRow(game=game_id, pool=pool, rated=rated, context=context, match_id=match_id,
-                       options=json.dumps(options, sort_keys=True), seed=int(seed),
+                       options=json.dumps(options, sort_keys=True), seed=str(int(seed)),
                        record=json.dumps(record, ensure_ascii=False) if record else None,
                        result=json.dumps(outcome.to_json()))
     session.add(game_row)

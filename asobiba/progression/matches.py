@@ -1,0 +1,249 @@
+"""Match formats: a single game, a reverse match (seed §8: two games with colours swapped, the
+combined score decides), and best-of-N series of either.
+
+:class:`Match` is an immutable record of a match in progress: it says who plays which colour
+next (:meth:`Match.next_game`) and takes each finished game's outcome (:meth:`Match.add`).
+Colours: side A plays seat ``first`` in game 0; in a series of single games colours alternate
+every game (seed §9 ②: "白黒は1試合ごとに自動で交代します"); in reverse-match sets they swap
+inside each set and the next set starts with the colour the last game ended with, giving the
+seed's pattern "1 セット目：黒 → 白 / 2 セット目：白 → 黒 / 3 セット目：黒 → 白".
+
+Interpretations (docs/progression.md): a drawn unit (game or set) counts for neither side;
+a best-of-N series ends when a side reaches ⌈N/2⌉ unit wins or after N units, and then the side
+with more unit wins takes it (equal: the match is drawn). A set's combined scores are equal →
+the game's tie-break (ReverStarGo: summed captures) → still equal: a drawn set.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from ..core import Bot, Game, Outcome, derive_seed
+from ..play.runner import GameResult, play_game
+from .errors import MatchError
+from .ladder_data import REVERSE_FROM_TIER, tier_of_level
+
+A, B = "A", "B"
+
+
+@dataclass(frozen=True)
+class MatchFormat:
+    best_of: int = 1
+    reverse: bool = False
+
+    def __post_init__(self) -> None:
+        if self.best_of < 1 or self.best_of % 2 == 0:
+            raise MatchError(f"best_of must be an odd number ≥ 1, not {self.best_of}")
+
+    @property
+    def kind(self) -> str:
+        if self.best_of == 1:
+            return "reverse" if self.reverse else "single"
+        return "reverse-series" if self.reverse else "series"
+
+    @property
+    def target(self) -> int:
+        """Unit wins that decide the series ("先に2勝" for best of 3)."""
+        return self.best_of // 2 + 1
+
+    @property
+    def games_per_unit(self) -> int:
+        return 2 if self.reverse else 1
+
+    def text(self) -> str:
+        return ("rm-" if self.reverse else "") + (f"bo{self.best_of}" if self.best_of > 1
+                                                  else "single")
+
+    @classmethod
+    def parse(cls, text: str) -> MatchFormat:
+        """``single``, ``reverse`` / ``rm``, ``bo5``, ``rm-bo5``."""
+        t = text.strip().lower()
+        if t == "single":
+            return cls()
+        if t in ("reverse", "rm"):
+            return cls(1, True)
+        m = re.fullmatch(r"(rm-)?bo(\d{1,2})", t)
+        if not m:
+            raise MatchError(f"unknown match format {text!r}; use single, reverse, boN or rm-boN")
+        return cls(int(m.group(2)), bool(m.group(1)))
+
+
+SINGLE = MatchFormat()
+REVERSE = MatchFormat(1, True)
+
+
+@dataclass(frozen=True)
+class GameSlot:
+    """The next game of a match: its number, set, leg within the set, and A's seat."""
+
+    index: int
+    unit: int
+    leg: int
+    seat_of_a: int
+
+    @property
+    def seat_of_b(self) -> int:
+        return 1 - self.seat_of_a
+
+
+@dataclass(frozen=True)
+class PlayedGame:
+    seat_of_a: int
+    score_a: float
+    score_b: float
+    points_a: float
+    tiebreak_a: float = 0.0
+    tiebreak_b: float = 0.0
+
+
+@dataclass(frozen=True)
+class UnitResult:
+    winner: str | None
+    score_a: float
+    score_b: float
+    tiebreak_a: float
+    tiebreak_b: float
+
+
+@dataclass(frozen=True)
+class Match:
+    format: MatchFormat = SINGLE
+    first: int = 0
+    games: tuple[PlayedGame, ...] = field(default_factory=tuple)
+
+    # ---- colours ---------------------------------------------------------------------------
+    def seat_of_a(self, index: int) -> int:
+        if self.format.reverse:
+            unit, leg = divmod(index, 2)
+            return (self.first + unit + leg) % 2
+        return (self.first + index) % 2
+
+    def next_game(self) -> GameSlot | None:
+        if self.is_over:
+            return None
+        i = len(self.games)
+        unit, leg = divmod(i, self.format.games_per_unit)
+        return GameSlot(i, unit, leg, self.seat_of_a(i))
+
+    # ---- results ---------------------------------------------------------------------------
+    def add(self, outcome: Outcome, tiebreak: Sequence[float] | None = None) -> Match:
+        """The match after the next game ended with ``outcome`` (seats as played)."""
+        slot = self.next_game()
+        if slot is None:
+            raise MatchError("the match is already over")
+        if len(outcome.scores) != 2:
+            raise MatchError("match formats are for two-seat games")
+        a, b = slot.seat_of_a, slot.seat_of_b
+        tb = tuple(tiebreak) if tiebreak is not None else (0.0, 0.0)
+        played = PlayedGame(a, float(outcome.scores[a]), float(outcome.scores[b]),
+                            outcome.points(a), float(tb[a]), float(tb[b]))
+        return replace(self, games=self.games + (played,))
+
+    def units(self) -> list[UnitResult]:
+        """Finished units (a set counts once both its games are played)."""
+        n = self.format.games_per_unit
+        out = []
+        for start in range(0, len(self.games) - n + 1, n):
+            gs = self.games[start:start + n]
+            sa, sb = sum(g.score_a for g in gs), sum(g.score_b for g in gs)
+            ta, tb = sum(g.tiebreak_a for g in gs), sum(g.tiebreak_b for g in gs)
+            if n == 1:
+                p = gs[0].points_a
+                winner = A if p > 0.5 else B if p < 0.5 else None
+            else:
+                winner = (A if (sa, ta) > (sb, tb) else B if (sa, ta) < (sb, tb) else None)
+            out.append(UnitResult(winner, sa, sb, ta, tb))
+        return out
+
+    def wins(self) -> tuple[int, int]:
+        units = self.units()
+        return (sum(u.winner == A for u in units), sum(u.winner == B for u in units))
+
+    @property
+    def is_over(self) -> bool:
+        wa, wb = self.wins()
+        t = self.format.target
+        return wa >= t or wb >= t or len(self.units()) >= self.format.best_of
+
+    @property
+    def winner(self) -> str | None:
+        """``"A"``, ``"B"``, or ``None`` (unfinished or drawn)."""
+        if not self.is_over:
+            return None
+        wa, wb = self.wins()
+        return A if wa > wb else B if wb > wa else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": self.format.text(), "first": self.first,
+            "games": [vars(g) for g in self.games],
+            "wins": list(self.wins()), "over": self.is_over, "winner": self.winner,
+        }
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Match:
+        return cls(MatchFormat.parse(data["format"]), int(data["first"]),
+                   tuple(PlayedGame(**g) for g in data["games"]))
+
+
+# ---- per-game tie-break and CPU defaults -------------------------------------------------------
+
+def _captures(view: Mapping[str, Any]) -> tuple[float, ...]:
+    return tuple(float(x) for x in view["captured"])
+
+
+VIEW_TIEBREAKS: dict[str, Callable[[Mapping[str, Any]], tuple[float, ...]]] = {
+    "reverstargo": _captures,  # REFERENCE: "ties broken by summed captures"
+}
+
+
+def tiebreak_for(game: Game) -> Callable[[Mapping[str, Any]], tuple[float, ...]] | None:
+    """A game's reverse-match tie-break from its final spectator view: the game package's own
+    ``match_tiebreak(view)`` if it exposes one, else the table above, else none."""
+    module = importlib.import_module(type(game).__module__.rsplit(".", 1)[0])
+    hook = getattr(module, "match_tiebreak", None)
+    return hook if callable(hook) else VIEW_TIEBREAKS.get(game.id)
+
+
+def format_vs_cpu(game: Game, level: str, best_of: int = 1) -> MatchFormat:
+    """Seed §8 ④: against the CPU from Lv.5 up every game is a reverse-match set."""
+    tier = tier_of_level(game, level)
+    return MatchFormat(best_of, tier is not None and tier >= REVERSE_FROM_TIER)
+
+
+# ---- playing a whole match between bots (CLI, arena, calibration) ---------------------------
+
+@dataclass
+class MatchResult:
+    match: Match
+    games: list[GameResult]
+
+
+def unit_seed(seed: int, unit: int) -> int:
+    """Both games of a reverse set share one seed: the same deal with colours swapped."""
+    return derive_seed(seed, "match-unit", unit) >> 1
+
+
+def play_match(game: Game, make_a: Callable[[int], Bot], make_b: Callable[[int], Bot],
+               fmt: MatchFormat = SINGLE, options: dict[str, Any] | None = None, seed: int = 0,
+               first: int = 0) -> MatchResult:
+    """Play a match between two bots (``make_x(seed)`` builds a fresh bot for each game)."""
+    match = Match(fmt, first)
+    tb = tiebreak_for(game)
+    results = []
+    while (slot := match.next_game()) is not None:
+        s = unit_seed(seed, slot.unit)
+        bots: list[Bot] = [None, None]  # type: ignore[list-item]
+        bots[slot.seat_of_a] = make_a(derive_seed(s, "A", slot.leg) >> 1)
+        bots[slot.seat_of_b] = make_b(derive_seed(s, "B", slot.leg) >> 1)
+        result = play_game(game, bots, options, s)
+        final = result.states[-1]
+        outcome = final.outcome
+        assert outcome is not None
+        match = match.add(outcome, tb(final.view(None)) if tb else None)
+        results.append(result)
+    return MatchResult(match, results)
