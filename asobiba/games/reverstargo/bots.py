@@ -1,0 +1,151 @@
+"""CPU levels. Levels 1–5 follow the app's published policies (REFERENCE § ReverStarGo) so
+the ladder means the same thing here; MAX and FINAL are our own searches. ``app-max`` and
+``app-final`` rebuild the app's 3- and 6-ply alpha-beta with its evaluation, as reference
+opponents for benchmarks.
+
+Every bot sees views only and rebuilds the state with ``GAME.state_from_view`` (a perfect-
+information view holds everything, ko history included)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from ...core import Bot
+from .board import APP_CELL_VALUE, STONE_CELLS
+from .game import EXCEPTION, GAME, ReverStarGoState
+from .rules import BLACK
+from .search import AlphaBeta, Child, SearchResult, Weights, app_evaluation, our_evaluation
+
+Move = tuple[int, int]
+
+
+def cpu_candidates(state: ReverStarGoState) -> list[tuple[Move, int]]:
+    """One move per playable cell, as the app's CPU plays it: the automatic CP colour, the
+    other only if ko forbids it; with its flips + captures."""
+    out = []
+    for spot in state.spots():
+        opt = spot.option
+        allowed = opt.valid if state.mode == EXCEPTION else spot.free
+        if not allowed:
+            continue
+        colour = opt.auto if opt.auto in allowed else allowed[0]
+        res = opt.by_colour[colour]
+        assert res is not None
+        out.append(((opt.cell, colour), res.flips + res.captured))
+    return out
+
+
+def root_children(state: ReverStarGoState, auto_only: bool) -> list[Child]:
+    """The legal moves of the state as search children (ko respected at the root)."""
+    if auto_only:
+        moves = [m for m, _ in cpu_candidates(state)]
+    else:
+        moves = list(state.legal_moves())
+    out: list[Child] = []
+    for cell, colour in moves:
+        spot = state.spot(cell)
+        assert spot is not None
+        res = spot.option.by_colour[colour]
+        assert res is not None
+        cb, cw = state.captured
+        if state.turn == BLACK:
+            node = (res.me, res.op, cb + res.captured, cw, 1 - state.turn)
+        else:
+            node = (res.op, res.me, cb, cw + res.captured, 1 - state.turn)
+        out.append(((cell, colour), node, res.flips + res.captured))
+    return out
+
+
+class ReverStarGoBot(Bot):
+    level = ""
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        state = GAME.state_from_view(view)
+        move = self.pick(state)
+        return state.move_text(move, state.turn)
+
+    def pick(self, state: ReverStarGoState) -> Move:
+        raise NotImplementedError
+
+
+class AppPolicyBot(ReverStarGoBot):
+    """The app's levels 1–5: one-ply policies over flips + captures (and cell values)."""
+
+    def __init__(self, level: str, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.level = level
+        self.name = f"reverstargo-{level}"
+
+    def pick(self, state: ReverStarGoState) -> Move:
+        cands = cpu_candidates(state)
+        if self.level == "beginner":
+            return self.rng.choice(cands)[0]
+        if self.level == "formidable":
+            scored = [(m, 3 * g + APP_CELL_VALUE[m[0]]) for m, g in cands]
+        else:
+            scored = cands
+        ranked = sorted(scored, key=lambda c: c[1])  # worst first, stable in cell order
+        n = len(ranked)
+        if self.level == "entry":  # a random move from the worst half
+            pool = ranked[:max(1, n // 2)]
+        elif self.level == "intermediate":  # random from the best 60%
+            pool = ranked[n - max(1, math.ceil(0.6 * n)):]
+        else:  # advanced, formidable: the best, ties at random
+            top = ranked[-1][1]
+            pool = [c for c in ranked if c[1] == top]
+        return self.rng.choice(pool)[0]
+
+
+class SearchBot(ReverStarGoBot):
+    """Alpha-beta bots: ours (``max``, ``final``) and the app's (``app-max``, ``app-final``)."""
+
+    def __init__(self, level: str, seed: int = 0, depth: int = 4,
+                 time_limit: float | None = None, app: bool = False,
+                 endgame_empties: int = 0, weights: Weights | None = None) -> None:
+        super().__init__(seed)
+        self.level = level
+        self.name = f"reverstargo-{level}"
+        self.depth = depth
+        self.time_limit = time_limit
+        self.app = app
+        if app:
+            self.engine = AlphaBeta(lambda n: app_evaluation(n, n[4]), auto_only=True,
+                                    terminal=lambda n: app_evaluation(n, n[4]))
+        else:
+            w = weights or Weights()
+            self.engine = AlphaBeta(lambda n: our_evaluation(n, w),
+                                    endgame_empties=endgame_empties)
+        self.last: SearchResult | None = None
+
+    def pick(self, state: ReverStarGoState) -> Move:
+        kids = root_children(state, auto_only=self.app)
+        if len(kids) == 1:
+            return kids[0][0]
+        empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()
+        self.last = self.engine.search(kids, empties, self.depth, self.time_limit)
+        assert self.last.move is not None
+        return self.last.move
+
+
+LEVELS = ("entry", "beginner", "intermediate", "advanced", "formidable", "max", "final")
+REFERENCE_LEVELS = ("app-max", "app-final")
+ALIASES = {str(i): name for i, name in enumerate(LEVELS, 1)}
+
+
+def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
+    """A bot of the named level (``1``–``7`` also accepted)."""
+    name = ALIASES.get(str(level), str(level).lower())
+    if name in LEVELS[:5]:
+        return AppPolicyBot(name, seed)
+    if name == "max":
+        return SearchBot("max", seed, depth=4, endgame_empties=8)
+    if name == "final":
+        return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=12)
+    if name == "app-max":
+        return SearchBot("app-max", seed, depth=3, app=True)
+    if name == "app-final":
+        return SearchBot("app-final", seed, depth=6, app=True)
+    raise ValueError(f"unknown reverstargo level {level!r}; levels: "
+                     + ", ".join(LEVELS + REFERENCE_LEVELS))

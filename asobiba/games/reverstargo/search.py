@@ -1,0 +1,276 @@
+"""Alpha-beta for ReverStarGo on raw bitboards: negamax with a transposition table,
+iterative deepening under a time budget, and an exact endgame when few cells remain.
+
+A search node is ``(black, white, captured_black, captured_white, turn)``. Below the root
+the search ignores ko (as the app's does); the root moves are the state's legal moves, so a
+bot never picks an illegal one. Two evaluations live here: the app's published one (for the
+reference bots) and ours (captures, interior cells, the CP ring, mobility, parity).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from .board import A_RING, APP_CELL_VALUE, INTERIOR, LABELS, STONE_CELLS
+from .rules import BLACK, CellOption, cell_options, cp_ray_flips, plain_flips
+
+Node = tuple[int, int, int, int, int]
+Child = tuple[tuple[int, int], Node, int]  # (cell, colour), child node, flips + captured
+Evaluator = Callable[[Node], float]
+
+WIN = 1_000_000.0
+
+
+def _mask(prefix: str) -> int:
+    return sum(1 << i for i, lab in enumerate(LABELS) if lab[0] == prefix and lab != "CP")
+
+
+A_CELLS, B_CELLS, C_CELLS, D_CELLS = (_mask(p) for p in "ABCD")
+EDGE = STONE_CELLS & ~INTERIOR  # never capturable: the wall does not enclose
+
+
+def playable_count(me: int, op: int) -> int:
+    """How many cells ``me`` could play (any call): the mobility term."""
+    empty = STONE_CELLS & ~(me | op)
+    n = 0
+    while empty:
+        low = empty & -empty
+        empty ^= low
+        cell = low.bit_length() - 1
+        if (plain_flips(me, op, cell) or cp_ray_flips(me, op, cell, True)
+                or cp_ray_flips(me, op, cell, False)):
+            n += 1
+    return n
+
+
+def _children_of(options: list[CellOption], node: Node, auto_only: bool) -> list[Child]:
+    black, white, cb, cw, turn = node
+    out: list[Child] = []
+    for opt in options:
+        colours = (opt.auto,) if auto_only or not opt.call_matters else opt.valid
+        for c in colours:
+            res = opt.by_colour[c]
+            assert res is not None
+            if turn == BLACK:
+                child = (res.me, res.op, cb + res.captured, cw, 1 - turn)
+            else:
+                child = (res.op, res.me, cb, cw + res.captured, 1 - turn)
+            out.append(((opt.cell, c), child, res.flips + res.captured))
+    return out
+
+
+def final_value(node: Node) -> float:
+    """Exact result for the side to move: win/loss dominates, then the score margin
+    (captures break equal totals, as in the rules)."""
+    black, white, cb, cw, turn = node
+    tb, tw = black.bit_count() + cb, white.bit_count() + cw
+    margin = (tb - tw) * 4 + (cb - cw)
+    if turn != BLACK:
+        margin = -margin
+    if margin == 0:
+        return 0.0
+    return (WIN if margin > 0 else -WIN) + margin
+
+
+def app_evaluation(node: Node, me_colour: int) -> float:
+    """The app's evaluation from ``me_colour``'s side: Σ own cell values − Σ opponent's +
+    4 × mobility difference ± 25 for a full A ring; captures are not in it."""
+    black, white = node[0], node[1]
+    me, op = (black, white) if me_colour == BLACK else (white, black)
+    v = 0
+    m = me
+    while m:
+        low = m & -m
+        v += APP_CELL_VALUE[low.bit_length() - 1]
+        m ^= low
+    m = op
+    while m:
+        low = m & -m
+        v -= APP_CELL_VALUE[low.bit_length() - 1]
+        m ^= low
+    v += 4 * (playable_count(me, op) - playable_count(op, me))
+    if me & A_RING == A_RING:
+        v += 25
+    elif op & A_RING == A_RING:
+        v -= 25
+    return float(v)
+
+
+B_INNER = B_CELLS & INTERIOR  # BQ, B2, B4, B6, B8, BX: capturable
+B_CORNER = B_CELLS & ~INTERIOR  # B1, B3, B5, B7, B9, BJ: on the edge of the hexagon
+
+
+@dataclass
+class Weights:
+    """Our evaluation's weights: per stone by cell class, per captured stone, and the
+    positional terms."""
+
+    stone: float = 1.0  # every stone on the board counts for the score
+    captured: float = 30.0  # a captured stone is a point that can never be lost
+    tip: float = 50.0  # star tips: never flipped, never captured
+    c_cell: float = 20.0  # star points: edge cells, never captured
+    b_corner: float = 10.0
+    b_inner: float = 6.0  # interior: can be enclosed
+    a_cell: float = 2.0  # interior, around the CP
+    ring: float = 25.0  # the whole A ring (the CP inside can be taken for +1)
+    mobility: float = 4.0
+    parity: float = 0.0  # moving last among an odd number of empties
+
+
+def our_evaluation(node: Node, w: Weights | None = None) -> float:
+    """Our evaluation for the side to move."""
+    w = w or DEFAULT_WEIGHTS
+    black, white, cb, cw, turn = node
+    if turn == BLACK:
+        me, op, cme, cop = black, white, cb, cw
+    else:
+        me, op, cme, cop = white, black, cw, cb
+    v = w.stone * (me.bit_count() - op.bit_count()) + w.captured * (cme - cop)
+    v += w.tip * ((me & D_CELLS).bit_count() - (op & D_CELLS).bit_count())
+    v += w.c_cell * ((me & C_CELLS).bit_count() - (op & C_CELLS).bit_count())
+    v += w.b_corner * ((me & B_CORNER).bit_count() - (op & B_CORNER).bit_count())
+    v += w.b_inner * ((me & B_INNER).bit_count() - (op & B_INNER).bit_count())
+    v += w.a_cell * ((me & A_CELLS).bit_count() - (op & A_CELLS).bit_count())
+    if me & A_RING == A_RING:
+        v += w.ring
+    elif op & A_RING == A_RING:
+        v -= w.ring
+    v += w.mobility * (playable_count(me, op) - playable_count(op, me))
+    if w.parity:
+        empties = (STONE_CELLS & ~(me | op)).bit_count()
+        v += w.parity if empties % 2 else -w.parity
+    return v
+
+
+DEFAULT_WEIGHTS = Weights()
+
+
+class Timeout(Exception):
+    pass
+
+
+@dataclass
+class SearchResult:
+    move: tuple[int, int] | None
+    value: float
+    depth: int
+    nodes: int
+    seconds: float = 0.0
+    pv: list[tuple[int, int]] = field(default_factory=list)
+
+
+class AlphaBeta:
+    """Negamax alpha-beta. ``evaluate(node)`` scores a leaf for its side to move;
+    ``auto_only`` plays only the automatic CP colour below the root (the app's CPU);
+    ``use_tt`` adds the transposition table and best-move ordering."""
+
+    def __init__(self, evaluate: Evaluator, auto_only: bool = False, use_tt: bool = True,
+                 endgame_empties: int = 0, terminal: Evaluator = final_value) -> None:
+        self.evaluate = evaluate
+        self.terminal = terminal
+        self.auto_only = auto_only
+        self.use_tt = use_tt
+        self.endgame_empties = endgame_empties
+        self.tt: dict[tuple[int, int, int, int], tuple[int, float, int, tuple[int, int]]] = {}
+        self.kids: dict[tuple[int, int, int], list[Child]] = {}
+        self.nodes = 0
+        self.deadline: float | None = None
+
+    def children(self, node: Node) -> list[Child]:
+        k = (node[0], node[1], node[4])
+        kids = self.kids.get(k)
+        if kids is None:
+            kids = _children_of(cell_options(node[0], node[1], node[4]), node, self.auto_only)
+            if len(self.kids) > 400_000:
+                self.kids.clear()
+            self.kids[k] = kids
+        return kids
+
+    def negamax(self, node: Node, depth: int, alpha: float, beta: float,
+                passed: bool = False) -> float:
+        self.nodes += 1
+        if self.deadline is not None and not self.nodes & 255 \
+                and time.perf_counter() > self.deadline:
+            raise Timeout
+        kids = self.children(node)
+        if not kids:
+            black, white, cb, cw, turn = node
+            if passed:
+                return self.terminal(node)
+            return -self.negamax((black, white, cb, cw, 1 - turn), depth, -beta, -alpha, True)
+        if depth <= 0:
+            return self.evaluate(node)
+        key = (node[0], node[1], node[4], node[2] - node[3])
+        best_move = None
+        if self.use_tt:
+            hit = self.tt.get(key)
+            if hit is not None:
+                d, value, flag, best_move = hit
+                if d >= depth:
+                    if flag == 0:
+                        return value
+                    if flag < 0 and value <= alpha:
+                        return value
+                    if flag > 0 and value >= beta:
+                        return value
+        order = sorted(kids, key=lambda c: -c[2])
+        if best_move is not None:
+            order.sort(key=lambda c: c[0] != best_move)
+        alpha0 = alpha
+        best = -float("inf")
+        chosen = order[0][0]
+        for move, child, _gain in order:
+            v = -self.negamax(child, depth - 1, -beta, -alpha)
+            if v > best:
+                best, chosen = v, move
+                if v > alpha:
+                    alpha = v
+                    if alpha >= beta:
+                        break
+        if self.use_tt:
+            flag = -1 if best <= alpha0 else (1 if best >= beta else 0)
+            self.tt[key] = (depth, best, flag, chosen)
+        return best
+
+    def root(self, root_moves: list[Child], depth: int,
+             first: tuple[int, int] | None = None) -> tuple[tuple[int, int], float]:
+        order = sorted(root_moves, key=lambda c: -c[2])
+        if first is not None:
+            order.sort(key=lambda c: c[0] != first)
+        alpha, beta = -float("inf"), float("inf")
+        best_move, best = order[0][0], -float("inf")
+        for move, child, _gain in order:
+            v = -self.negamax(child, depth - 1, -beta, -alpha)
+            if v > best:
+                best, best_move = v, move
+                alpha = max(alpha, v)
+        return best_move, best
+
+    def search(self, root_moves: list[Child], empties: int, max_depth: int,
+               time_limit: float | None = None) -> SearchResult:
+        """Iterative deepening to ``max_depth`` (or the end of the game when few cells
+        remain), keeping the last completed depth if ``time_limit`` runs out."""
+        start = time.perf_counter()
+        self.nodes = 0
+        self.tt.clear()
+        self.kids.clear()
+        self.deadline = None if time_limit is None else start + time_limit
+        if empties <= self.endgame_empties:
+            max_depth = max(max_depth, empties + 4)
+        result = SearchResult(root_moves[0][0], 0.0, 0, 0)
+        first = None
+        for depth in range(1, max_depth + 1):
+            try:
+                move, value = self.root(root_moves, depth, first)
+            except Timeout:
+                break
+            result = SearchResult(move, value, depth, self.nodes)
+            first = move
+            if abs(value) >= WIN / 2 and depth >= empties:
+                break
+        result.nodes = self.nodes
+        result.seconds = time.perf_counter() - start
+        self.deadline = None
+        return result
