@@ -95,3 +95,21 @@ def test_truth_always_possible_in_real_games(options: dict) -> None:
             moves = s.legal_moves().texts()
             s = s.play(moves[rng.below(len(moves))])
             step += 1
+
+
+def test_one_set_fast_path_equals_general_path() -> None:
+    """The lean one-set programme and the general one agree on real positions."""
+    for options in ({}, {"players": 4}, {"variant": "pair"}):
+        for seed in range(4):
+            s = GAME.new_game(options, seed)
+            rng = Rng(seed, "fast")
+            for _ in range(6 + rng.below(10)):
+                if s.is_over:
+                    break
+                moves = s.legal_moves().texts()
+                s = s.play(moves[rng.below(len(moves))])
+            for seat in range(s.num_seats):
+                kn = Knowledge.from_view(s.view(seat))
+                a, b = infer(kn), infer(kn, fast=False)
+                assert a.total == b.total
+                assert {k: v for k, v in a.counts.items()} == b.counts

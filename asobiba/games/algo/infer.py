@@ -138,8 +138,9 @@ class Inconsistent(ValueError):
     """No deal agrees with what the seat has seen."""
 
 
-def infer(kn: Knowledge) -> Inference:
-    """Exact marginals of every hidden slot (see the module docstring)."""
+def infer(kn: Knowledge, fast: bool = True) -> Inference:
+    """Exact marginals of every hidden slot (see the module docstring). One set without
+    jokers (the common case) takes a leaner path; ``fast=False`` forces the general one."""
     c = kn.colours
     r = kn.remaining()
     jkeys = kn.joker_keys()
@@ -176,6 +177,9 @@ def infer(kn: Knowledge) -> Inference:
     counts: dict[int, dict[int, int]] = {sid: {} for h in rows for sid, _, _ in h}
     if m == 0:
         return Inference(kn, 1, counts)
+    if fast and kn.sets == 1 and not kn.jokers:
+        return _infer_one_set(kn, [[(sid, mask) for sid, mask, _ in h] for h in rows],
+                              regular, nkeys, counts)
     nj = len(jkeys)
 
     def joker_runs(state: list[int], row: int, used: list[int], w: int,
@@ -292,6 +296,88 @@ def infer(kn: Knowledge) -> Inference:
         for sid, key in a:
             d = counts[sid]
             d[key] = d.get(key, 0) + w * b
+    if total == 0:
+        raise Inconsistent("no deal is consistent with what this seat has seen")
+    return Inference(kn, total, counts)
+
+
+def _infer_one_set(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: list[int],
+                   nkeys: int, counts: dict[int, dict[int, int]]) -> Inference:
+    """One set, no jokers: every key fills at most one slot. States are pointer vectors
+    coded as integers; each row's pointer is confined, at each key, to the range its
+    slots' effective bounds allow (slot j of a row needs a key above slot j-1's lowest
+    possible key and below slot j+1's highest), which keeps the frontier small."""
+    m = len(rows)
+    sizes = [len(h) for h in rows]
+    stride = [1] * m
+    for i in range(1, m):
+        stride[i] = stride[i - 1] * (sizes[i - 1] + 1)
+    low: list[list[int]] = []
+    high: list[list[int]] = []
+    for h in rows:
+        lo = [(mask & -mask).bit_length() - 1 if mask else nkeys for _, mask in h]
+        hi = [mask.bit_length() - 1 if mask else -1 for _, mask in h]
+        for j in range(1, len(h)):
+            lo[j] = max(lo[j], lo[j - 1] + 1)
+        for j in range(len(h) - 2, -1, -1):
+            hi[j] = min(hi[j], hi[j + 1] - 1)
+        if any(a > b for a, b in zip(lo, hi, strict=True)):
+            raise Inconsistent("no deal is consistent with what this seat has seen")
+        low.append(lo)
+        high.append(hi)
+    final = sum(sizes[i] * stride[i] for i in range(m))
+    layers: list[dict[int, int]] = [{0: 1}]
+    movers_by_key = []
+    for idx, k in enumerate(keys):
+        bit = 1 << k
+        movers = []
+        for i, h in enumerate(rows):
+            allow = [bool(mask & bit) for _, mask in h]
+            if any(allow):
+                movers.append((i, stride[i], sizes[i] + 1, sizes[i], allow))
+        movers_by_key.append(movers)
+        nk = keys[idx + 1] if idx + 1 < len(keys) else nkeys
+        # after keys <= k: row i's pointer lies in [#slots whose high < nk, #slots whose low < nk]
+        bounds = [(stride[i], sizes[i] + 1, sum(1 for x in high[i] if x < nk),
+                   sum(1 for x in low[i] if x < nk)) for i in range(m)]
+        tight = [b for b in bounds if b[2] > 0 or b[3] < b[1] - 1]
+        cur = layers[-1]
+        nxt: dict[int, int] = {}
+        for s, f in cur.items():
+            nxt[s] = nxt.get(s, 0) + f
+            for _, st, base, size, allow in movers:
+                p = s // st % base
+                if p < size and allow[p]:
+                    nxt[s + st] = nxt.get(s + st, 0) + f
+        kept = {}
+        for s, f in nxt.items():
+            for st, base, lo, hi in tight:
+                p = s // st % base
+                if p < lo or p > hi:
+                    break
+            else:
+                kept[s] = f
+        layers.append(kept)
+    back: dict[int, int] = {final: 1} if final in layers[-1] else {}
+    for idx in range(len(keys) - 1, -1, -1):
+        k = keys[idx]
+        cur = layers[idx]
+        prev: dict[int, int] = {}
+        movers = movers_by_key[idx]
+        for s, f in cur.items():
+            acc = back.get(s, 0)
+            for i, st, base, size, allow in movers:
+                p = s // st % base
+                if p < size and allow[p]:
+                    b = back.get(s + st)
+                    if b:
+                        acc += b
+                        d = counts[rows[i][p][0]]
+                        d[k] = d.get(k, 0) + f * b
+            if acc:
+                prev[s] = acc
+        back = prev
+    total = back.get(0, 0)
     if total == 0:
         raise Inconsistent("no deal is consistent with what this seat has seen")
     return Inference(kn, total, counts)

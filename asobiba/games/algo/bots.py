@@ -1,0 +1,281 @@
+"""Algo bots, levels 1–4. Every bot decides from its seat's view alone.
+
+1 random plausible names · 2 the published candidate count (fewest candidates between the
+nearest known neighbours, all equally likely) · 3 exact inference, greedy · 4 exact
+inference plus real decisions: continue or stay by what a miss would reveal about its own
+row, which own card to risk, which card to show the partner, where to put a joker.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core import Bot
+from .cards import COLOUR_LETTERS, insert_positions
+from .infer import Inconsistent, Inference, Knowledge, SlotInfo, infer
+from .state import seat_letter
+
+
+def _enemies(view: Mapping[str, Any], seat: int) -> list[int]:
+    n = len(view["rows"])
+    if view["rules"]["mode"] == "pair":
+        cand = [(seat + 1) % 4, (seat + 3) % 4]
+    else:
+        cand = [s for s in range(n) if s != seat]
+    return [s for s in cand if s not in view["out"]]
+
+
+def _targets(view: Mapping[str, Any], seat: int) -> list[tuple[int, int, dict[str, Any]]]:
+    """(enemy seat, position, slot view) of every face-down enemy card."""
+    return [(t, p, s) for t in _enemies(view, seat) for p, s in enumerate(view["rows"][t])
+            if not s["up"]]
+
+
+def _key(slot: Mapping[str, Any], c: int) -> int | None:
+    if "number" not in slot:
+        return None
+    return int(slot["number"]) * c + COLOUR_LETTERS.index(slot["colour"])
+
+
+def candidates(view: Mapping[str, Any], t: int, p: int) -> list[int]:
+    """The published count: numbers of the slot's colour between its nearest known
+    neighbours, minus numbers named there and missed and cards seen elsewhere."""
+    c = int(view["rules"]["colours"])
+    row = view["rows"][t]
+    slot = row[p]
+    colour = COLOUR_LETTERS.index(slot["colour"])
+    seen = set()
+    for r in view["rows"]:
+        for s in r:
+            k = _key(s, c)
+            if k is not None:
+                seen.add(k)
+    hand = view.get("hand") or {}
+    if "number" in hand:
+        seen.add(hand["number"] * c + COLOUR_LETTERS.index(hand["colour"]))
+    jokers = bool(view["rules"]["jokers"])
+    lo, hi = -1, 12 * c
+    if not jokers:
+        for q in range(p - 1, -1, -1):
+            k = _key(row[q], c)
+            if k is not None:
+                lo = k
+                break
+        for q in range(p + 1, len(row)):
+            k = _key(row[q], c)
+            if k is not None:
+                hi = k
+                break
+    two_sets = int(view["rules"]["sets"]) > 1
+    out = []
+    for v in range(12):
+        k = v * c + colour
+        if not (lo <= k <= hi if two_sets else lo < k < hi):
+            continue
+        if v in slot.get("not", ()) or (k in seen and not two_sets):
+            continue
+        out.append(v)
+    return out or list(range(12))
+
+
+def public_knowledge(view: Mapping[str, Any], reveal: Mapping[int, int] | None = None,
+                     insert: tuple[int, int, int, bool] | None = None) -> Knowledge:
+    """What the table knows (only face-up cards), optionally with some of this seat's cards
+    revealed (``reveal``: slot id → key) or a card added to a row (``insert``: seat,
+    position, key, face up). Used to measure how exposed a row is."""
+    kn = Knowledge.from_view(view)
+    kn.extra_known = []
+    c = kn.colours
+    reveal = reveal or {}
+    rows = []
+    for owner, (row, vrow) in enumerate(zip(kn.rows, view["rows"], strict=True)):
+        new = []
+        for s, vs in zip(row, vrow, strict=True):
+            key = s.key if vs["up"] else reveal.get(s.sid)
+            new.append(SlotInfo(s.sid, s.colour, key, s.fails))
+        if insert and insert[0] == owner:
+            _, pos, key, up = insert
+            new.insert(pos, SlotInfo(-1, key % c, key if up else None, 0))
+        rows.append(new)
+    kn.rows = rows
+    return kn
+
+
+def exposure(view: Mapping[str, Any], seat: int, kn: Knowledge) -> float:
+    """How close ``seat`` is to losing as the table sees it: face-up cards count 1, each
+    face-down card its likeliest number's probability."""
+    try:
+        inf = infer(kn)
+    except Inconsistent:
+        return 0.0
+    total = 0.0
+    for s in kn.rows[seat]:
+        if s.key is not None:
+            total += 1.0
+        elif s.sid in inf.counts:
+            total += max(inf.numbers(s.sid).values(), default=0.0)
+    return total
+
+
+class AlgoBot(Bot):
+    name = "algo"
+
+    def __init__(self, level: int, seed: int = 0) -> None:
+        super().__init__(seed)
+        self.level = str(level)
+        self.lv = level
+        self.name = f"algo-{level}"
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        moves = view["legal_moves"]
+        if len(moves) == 1:
+            return str(moves[0])
+        seat = int(view["seat"])
+        phase = view["phase"]
+        if phase == "show":
+            return self._show(view, seat, moves)
+        if phase == "use":
+            return self._use(view, seat, moves)
+        if phase in ("place", "setup"):
+            return self._place(view, seat, moves)
+        return self._attack(view, seat, moves)
+
+    # ---- attacking ------------------------------------------------------------------------
+    def _attack(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+        targets = _targets(view, seat)
+        can_stay = "stay" in moves
+        if self.lv <= 2:
+            cands = [(len(candidates(view, t, p)), t, p) for t, p, _ in targets]
+            if self.lv == 1:
+                _, t, p = self.rng.choice(cands)
+                if can_stay and self.rng.below(3) == 0:
+                    return "stay"
+            else:
+                best = min(n for n, _, _ in cands)
+                if can_stay and best > 1:
+                    return "stay"
+                _, t, p = self.rng.choice([x for x in cands if x[0] == best])
+            v = self.rng.choice(candidates(view, t, p))
+            return f"attack {seat_letter(t)}{p + 1}={v}"
+        inf = infer(Knowledge.from_view(view))
+        best_p, t, p, v = -1.0, 0, 0, 0
+        for tt, pp, s in targets:
+            for num, prob in inf.numbers(s["id"]).items():
+                if prob > best_p + 1e-12:
+                    best_p, t, p, v = prob, tt, pp, num
+        if can_stay and not self._continue(view, seat, best_p):
+            return "stay"
+        return f"attack {seat_letter(t)}{p + 1}={v}"
+
+    def _continue(self, view: Mapping[str, Any], seat: int, p: float) -> bool:
+        if p >= 1.0 - 1e-12:
+            return True
+        if self.lv == 3:
+            return p >= 0.5
+        # level 4: a miss turns the attack card up; staying keeps it hidden
+        delta = self._miss_cost(view, seat)
+        return p > delta / (1.0 + delta)
+
+    def _miss_cost(self, view: Mapping[str, Any], seat: int) -> float:
+        """Exposure of my row after a miss minus after a stay (≥ 0 in practice)."""
+        c = int(view["rules"]["colours"])
+        hand = view.get("hand")
+        if hand and "number" in hand:
+            key = hand["number"] * c + COLOUR_LETTERS.index(hand["colour"])
+            row = [_key(s, c) or 0 for s in view["rows"][seat]]
+            pos = insert_positions(row, key, c, bool(view["rules"]["jokers"]))[0]
+            down = exposure(view, seat, public_knowledge(view, insert=(seat, pos, key, False)))
+            up = exposure(view, seat, public_knowledge(view, insert=(seat, pos, key, True)))
+            return max(0.0, up - down)
+        held = next((s for s in view["rows"][seat] if s.get("held")), None)
+        if held is None:
+            return 1.0
+        down = exposure(view, seat, public_knowledge(view))
+        up = exposure(view, seat, public_knowledge(view, reveal={held["id"]: _key(held, c)}))
+        return max(0.0, up - down)
+
+    # ---- own cards -------------------------------------------------------------------------
+    def _own_hidden(self, view: Mapping[str, Any], seat: int) -> list[tuple[int, dict]]:
+        return [(p, s) for p, s in enumerate(view["rows"][seat]) if not s["up"]]
+
+    def _use(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+        """Which own face-down card to attack with (empty pile, pair play)."""
+        if self.lv <= 2:
+            return str(self.rng.choice(moves))
+        c = int(view["rules"]["colours"])
+        own = self._own_hidden(view, seat)
+        if self.lv == 3:
+            inf = _safe_infer(public_knowledge(view))
+            def exposed(item: tuple[int, dict]) -> float:
+                if inf is None or item[1]["id"] not in inf.counts:
+                    return 0.0
+                return max(inf.numbers(item[1]["id"]).values(), default=0.0)
+            p, _ = max(own, key=exposed)
+            return f"use {p + 1}"
+        best = None
+        for p, s in own:
+            cost = exposure(view, seat, public_knowledge(view, reveal={s["id"]: _key(s, c)}))
+            if best is None or cost < best[0] - 1e-12:
+                best = (cost, p)
+        assert best is not None
+        return f"use {best[1] + 1}"
+
+    def _show(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+        """Pair play: which own card to show the partner (who is about to attack)."""
+        if self.lv <= 3:
+            return str(self.rng.choice(moves))
+        c = int(view["rules"]["colours"])
+        partner = (seat + 2) % 4
+        shown_before = {e["id"] for e in view["log"]
+                        if e["event"] == "show" and e["seat"] == seat}
+        best = None
+        for p, s in self._own_hidden(view, seat):
+            reveal = {x["id"]: _key(x, c) for x in view["rows"][seat]
+                      if x["id"] in shown_before or x["id"] == s["id"]}
+            kn = public_knowledge(view, reveal=reveal)
+            # what I know of my partner's row (cards shown to me) the partner knows too
+            kn.rows[partner] = [SlotInfo(x.sid, x.colour, _key(vx, c), x.fails)
+                                for x, vx in zip(kn.rows[partner], view["rows"][partner],
+                                                 strict=True)]
+            inf = _safe_infer(kn)
+            if inf is None:
+                continue
+            gain = max((pr for t, _, ts in _targets(view, partner)
+                        for pr in inf.numbers(ts["id"]).values()), default=0.0)
+            if best is None or gain > best[0] + 1e-12:
+                best = (gain, p)
+        return f"show {best[1] + 1}" if best else str(moves[0])
+
+    def _place(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+        """Where a card goes when the joker rule leaves a choice."""
+        if self.lv <= 3:
+            return str(self.rng.choice(moves)) if self.lv != 2 else str(moves[0])
+        c = int(view["rules"]["colours"])
+        if view["phase"] == "setup":
+            name = view["my_setup"][0]
+            key, up = int(name[1:]) * c + COLOUR_LETTERS.index(name[0]), False
+        else:
+            pl = view["placing"]
+            key, up = pl["number"] * c + COLOUR_LETTERS.index(pl["colour"]), pl["up"]
+        best = None
+        for m in moves:
+            pos = int(m.split()[1]) - 1
+            cost = exposure(view, seat, public_knowledge(view, insert=(seat, pos, key, up)))
+            if best is None or cost < best[0] - 1e-12:
+                best = (cost, m)
+        assert best is not None
+        return best[1]
+
+
+def _safe_infer(kn: Knowledge) -> Inference | None:
+    try:
+        return infer(kn)
+    except Inconsistent:
+        return None
+
+
+def make_bot(level: str, seed: int = 0) -> AlgoBot:
+    if level not in ("1", "2", "3", "4"):
+        raise ValueError(f"Algo bot levels are 1, 2, 3, 4; not {level!r}")
+    return AlgoBot(int(level), seed)
