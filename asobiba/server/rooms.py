@@ -137,6 +137,7 @@ class Room:
             "title": {"en": self.game.title_en, "ja": self.game.title_ja},
             "options": self.options,
             "perfect_information": perfect,
+            "simultaneous": self.game.simultaneous,
             "casual": self.data.casual,
             "hotseat": self.data.hotseat,
             "status": self.status,

@@ -83,7 +83,10 @@ function drawForm() {
     const id = `opt-${o.name}`;
     let input;
     const value = o.name in kept ? kept[o.name] : o.default;
-    if (o.kind === "choice") {
+    if (o.default === null && (o.kind === "bool" || o.kind === "choice")) {
+      const values = o.kind === "bool" ? [true, false] : o.choices;
+      input = el("select", { id, "data-option": o.name }, el("option", { value: "null" }, t("lobby.variant.none")), ...values.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, String(c))));
+    } else if (o.kind === "choice") {
       input = el("select", { id, "data-option": o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, String(c))));
     } else if (o.kind === "bool") {
       input = el("input", { id, type: "checkbox", "data-option": o.name, checked: !!value });

@@ -117,12 +117,15 @@ function pickView() {
 }
 
 function ctxBase() {
-  return { lang: lang(), t: tt, room: last && last.room, seat: shownSeat, play };
+  const view = last && last.views.length ? last.views[0].view : null;
+  return { lang: lang(), t: tt, room: last && last.room, seat: shownSeat, play, view };
 }
 
 function play(text) {
   if (!last || last.room.status !== "active") return;
-  send({ type: "move", seat: shownSeat, move: text, ply: last.room.ply });
+  // In simultaneous games another seat may move first; the ply guard would refuse ours.
+  const guard = last.room.simultaneous ? {} : { ply: last.room.ply };
+  send({ type: "move", seat: shownSeat, move: text, ...guard });
 }
 
 function draw() {
@@ -223,6 +226,10 @@ function drawSide(view, seat = null) {
 
 function reasonText(result) {
   if (result.resigned !== undefined) return t("room.resigned", { name: seatName(result.resigned) });
+  if (renderer.reason) {
+    const custom = renderer.reason(result.reason, { t: tt, lang: lang() });
+    if (custom) return custom;
+  }
   const key = `reason:${result.reason}`;
   const translated = tt(key);
   return translated === key ? result.reason : translated;

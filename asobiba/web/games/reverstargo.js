@@ -1,0 +1,121 @@
+// ReverStarGo: the 37-cell star of hexagons with the app's labels, and the seed's move
+// indicators (§7⑤): yellow dot = placeable; orange + white frame = one CP call colour is
+// ko-restricted; red + white frame = ko-blocked; red + white frame + yellow dot = the ko
+// exception (placeable). Where the CP call matters, the cell offers a black and a white call.
+import { moveTarget, svg } from "../js/util.js";
+
+// label, cube (x, y, z) — the same table as the engine's board (REFERENCE § ReverStarGo)
+const CELLS = [
+  ["CP", 0, 0, 0],
+  ["A1", 1, -1, 0], ["A3", 1, 0, -1], ["A5", 0, 1, -1], ["A7", -1, 1, 0], ["A9", -1, 0, 1], ["AJ", 0, -1, 1],
+  ["BQ", 1, -2, 1], ["B1", 2, -2, 0], ["B2", 2, -1, -1], ["B3", 2, 0, -2], ["B4", 1, 1, -2], ["B5", 0, 2, -2],
+  ["B6", -1, 2, -1], ["B7", -2, 2, 0], ["B8", -2, 1, 1], ["B9", -2, 0, 2], ["BX", -1, -1, 2], ["BJ", 0, -2, 2],
+  ["CQ", 1, -3, 2], ["C1", 2, -3, 1], ["C2", 3, -2, -1], ["C3", 3, -1, -2], ["C4", 2, 1, -3], ["C5", 1, 2, -3],
+  ["C6", -1, 3, -2], ["C7", -2, 3, -1], ["C8", -3, 2, 1], ["C9", -3, 1, 2], ["CX", -2, -1, 3], ["CJ", -1, -2, 3],
+  ["DQ", 2, -4, 2], ["D2", 4, -2, -2], ["D4", 2, 2, -4], ["D6", -2, 4, -2], ["D8", -4, 2, 2], ["DX", -2, -2, 4],
+];
+const S = 30; // hex radius
+const R3 = Math.sqrt(3);
+
+function centre(x, y, z) {
+  // 12 o'clock (Q) up: axes at 120° with y pointing down the screen
+  return [S * (R3 / 2) * (x - z), S * (y - (x + z) / 2)];
+}
+
+function hexPath(cx, cy, r) {
+  const pts = [];
+  for (let k = 0; k < 6; k++) {
+    const a = (Math.PI / 180) * (60 * k - 90);
+    pts.push(`${(cx + r * Math.cos(a)).toFixed(1)},${(cy + r * Math.sin(a)).toFixed(1)}`);
+  }
+  return `M${pts.join("L")}Z`;
+}
+
+export default {
+  strings: {
+    en: {
+      summary: "Reversi flips meet Go captures on a 37-cell star, with a Core Point that takes whichever colour you call and a superko rule.",
+      black: "Black", white: "White", pass: "Pass", captured: "captured", points: "points",
+      call_black: "{cell}, calling the CP black", call_white: "{cell}, calling the CP white",
+      exception: "Ko exception: every cell is ko-blocked, so any may be played",
+      "reason:the board is full": "the board is full",
+      "reason:neither player can place a stone": "neither player can place a stone",
+      "reason:ko: a second ko exception in a row ends the game": "ko: a second ko exception in a row ends the game",
+    },
+    ja: {
+      summary: "リバーシの「挟んで返す」と囲碁の「囲んで取る」を、37マスの星形の盤で。中央のコアポイントはコールした色になり、同形反復は禁止。",
+      black: "黒", white: "白", pass: "パス", captured: "取った石", points: "ポイント",
+      call_black: "{cell}（CPを黒とコール）", call_white: "{cell}（CPを白とコール）",
+      exception: "コウの例外：すべてのマスがコウで制限されているため、どこにでも置けます",
+      "reason:the board is full": "盤面が埋まりました",
+      "reason:neither player can place a stone": "両者とも置ける場所がありません",
+      "reason:ko: a second ko exception in a row ends the game": "コウ：例外が続いたため終局",
+    },
+  },
+  seatName(seat, ctx) {
+    return seat === 0 ? `● ${ctx.t("black")}` : `○ ${ctx.t("white")}`;
+  },
+  moveLabel(move, ctx) {
+    if (move === "--") return ctx.t("pass");
+    const m = move.match(/^(\w\w)\[([BW])\]$/);
+    if (m) return ctx.t(m[2] === "B" ? "call_black" : "call_white", { cell: m[1] });
+    return move;
+  },
+  reason(reason, ctx) {
+    if (/entry cap/.test(reason)) return null;
+    return null;
+  },
+  score(view, ctx) {
+    const rows = [0, 1].map((s) => [this.seatName(s, ctx), `${view.score[s]} ${ctx.t("points")} (${ctx.t("captured")} ${view.captured[s]})`]);
+    if (view.mode === "exception") rows.push([ctx.t("exception"), ""]);
+    return rows;
+  },
+  render(view, ctx) {
+    const pos = CELLS.map(([, x, y, z]) => centre(x, y, z));
+    const xs = pos.map((p) => p[0]);
+    const ys = pos.map((p) => p[1]);
+    const pad = S + 4;
+    const minX = Math.min(...xs) - pad;
+    const minY = Math.min(...ys) - pad;
+    const w = Math.max(...xs) - minX + pad;
+    const h = Math.max(...ys) - minY + pad;
+    const root = svg("svg", { viewBox: `${minX} ${minY} ${w} ${h}`, class: "reverstargo", role: "group", "aria-label": "ReverStarGo board" });
+    const legal = ctx.legal || new Set();
+    const entries = view.entries || [];
+    const lastEntry = entries.length ? entries[entries.length - 1] : null;
+    const prevBoard = ctx.prev && ctx.prev.board;
+    const indicators = view.indicators || {};
+    CELLS.forEach(([label], i) => {
+      const [cx, cy] = pos[i];
+      const ind = indicators[label];
+      const cls = ["hex"];
+      if (label === "CP") cls.push("cp");
+      if (ind && ind.mark === "one-colour") cls.push("one-colour");
+      if (ind && (ind.mark === "ko-blocked" || ind.mark === "exception")) cls.push("ko");
+      if (lastEntry && lastEntry.cell === label) cls.push("last");
+      root.append(svg("path", { d: hexPath(cx, cy, S - 1), class: cls.join(" "), "data-cell": label, "data-mark": ind ? ind.mark : null }));
+      const stone = view.board[i];
+      if (stone === "B" || stone === "W") {
+        const flipped = prevBoard && prevBoard[i] !== stone;
+        root.append(svg("circle", { cx, cy, r: S * 0.62, class: `stone ${stone === "B" ? "black" : "white"}${flipped ? " flip" : ""}`, "data-stone": stone }));
+      } else {
+        root.append(svg("text", { x: cx, y: cy + 4, class: "label" }, label));
+      }
+      if (!ind || !ctx.legal) return;
+      const moves = [`${label}`, `${label}[B]`, `${label}[W]`].filter((m) => legal.has(m));
+      if (ind.mark === "playable" || ind.mark === "exception") root.append(svg("circle", { cx, cy: cy - S * 0.45, r: 4.5, class: "dot" }));
+      if (moves.length === 1 && moves[0] === label) {
+        const g = svg("g", {}, svg("path", { d: hexPath(cx, cy, S - 1), class: "hit" }));
+        root.append(moveTarget(g, label, ctx, label));
+      } else {
+        moves.forEach((m, k) => {
+          const call = m.endsWith("[B]") ? "B" : "W";
+          const dx = moves.length === 2 ? (k ? S * 0.38 : -S * 0.38) : 0;
+          const g = svg("g", {}, svg("circle", { cx: cx + dx, cy: cy + S * 0.3, r: S * 0.3, class: `call ${call === "B" ? "black" : "white"}` }));
+          root.append(moveTarget(g, m, ctx, this.moveLabel(m, ctx)));
+        });
+      }
+    });
+    return root;
+  },
+};
