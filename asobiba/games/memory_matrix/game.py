@@ -51,6 +51,13 @@ def start_cells(geo: Geometry, colours: int, neutrals: int, layout: str,
     return cells
 
 
+def config_from_raw(raw: Mapping[str, Any]) -> Config:
+    """The rules configuration of raw options (as a bot receives them at reset)."""
+    from . import GAME
+
+    return config_for(GAME.validate_options(raw))
+
+
 class MemoryMatrixGame(Game):
     id = "memory_matrix"
     title_en = "Memory Matrix"
