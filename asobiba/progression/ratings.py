@@ -113,10 +113,12 @@ def record_result(
     match_id: str | None = None,
     teams: Sequence[Sequence[int]] | None = None,
     update_bots: bool = False,
+    pool: tuple[str, str] | None = None,
 ) -> RatedGame:
     """Store a finished game (players by seat) and, when rated, update the pool's ratings.
 
     A game where one player holds several seats (hot-seat play) is stored but never rated.
+    ``pool`` = (name, system) overrides the pool (puzzles use ``"<game>:puzzle"``).
     """
     options = dict(options or {})
     n = len(players)
@@ -130,19 +132,21 @@ def record_result(
         teams = teams_for(game_id, options, n)
     if n < 2 or len(set(players)) < n:
         rated = False
-    pool, system = pool_for(game_id, n, teams) if n >= 2 else (game_id, GLICKO2)
-    game_row = GameRow(game=game_id, pool=pool, rated=rated, context=context, match_id=match_id,
+    if pool is None:
+        pool = pool_for(game_id, n, teams) if n >= 2 else (game_id, GLICKO2)
+    pool_name, system = pool
+    game_row = GameRow(game=game_id, pool=pool_name, rated=rated, context=context, match_id=match_id,
                        options=json.dumps(options, sort_keys=True), seed=str(int(seed)),
                        record=json.dumps(record, ensure_ascii=False) if record else None,
                        result=json.dumps(outcome.to_json()))
     session.add(game_row)
     session.flush()
-    result = RatedGame(game_row.id, pool, rated)
+    result = RatedGame(game_row.id, pool_name, rated)
     team_of = {s: t for t, members in enumerate(teams or []) for s in members}
     before: list[float | None] = [None] * n
     after: list[float | None] = [None] * n
     if rated:
-        rating_rows = [_row(session, p, pool, system) for p in players]
+        rating_rows = [_row(session, p, pool_name, system) for p in players]
         before = [r.rating for r in rating_rows]
         if system == GLICKO2:
             _rate_glicko(rating_rows, outcome, [_frozen(k, update_bots) for k in kinds])

@@ -1,0 +1,244 @@
+"""Daily challenges: per game and per date one challenge, the same for everyone that day.
+
+Everything is derived from ``derive_seed("daily", game, date)``, so any server (or the CLI)
+computes the same challenge without storing it. Two kinds:
+
+* **opponent** (two-seat games): a seeded start — a few seeded random opening moves from the
+  start (for games with chance, the seed also deals) — and a CPU level that grows over the
+  week (Monday easiest, Sunday hardest); a win clears the day.
+* **puzzle** (Patapata): the day's solo course; beat the Greedy bot's score on the same
+  course to clear it. Puzzle attempts are rated, lichess-style, as a Glicko-2 game of the player
+  against the puzzle (pool ``"<game>:puzzle"``), first attempt only.
+
+A calendar shows cleared days; clearing every day of a month earns that month's trophy. Only
+today's challenge can be cleared (the app's calendar: "a win clears the day").
+"""
+
+from __future__ import annotations
+
+import calendar as _calendar
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..core import Game, Outcome, Rng, State, derive_seed
+from ..games import get as get_game
+from ..play.runner import play_game
+from . import accounts, ratings
+from .errors import ProgressionError
+from .ladder_data import TIERS, ladder_options, tier_levels
+from .models import DailyRow, TrophyRow, utcnow
+
+WEEKDAY_TIER = ("lv2", "lv3", "lv3", "lv4", "lv4", "lv5", "max")
+"""CPU tier by weekday (Monday first), like a newspaper puzzle that hardens through the week."""
+
+OPENING_PLIES: dict[str, tuple[int, int]] = {
+    "reversi": (4, 10), "reverstargo": (2, 6), "flipflop": (0, 2),
+}
+"""Seeded random plies played before the player takes over: (fewest, most)."""
+
+PUZZLE_GAMES = ("patapata",)
+
+
+class DailyError(ProgressionError):
+    """A daily-challenge action on the wrong day or for a game without challenges."""
+
+
+@dataclass(frozen=True)
+class DailyChallenge:
+    game: str
+    day: date
+    kind: str  # opponent | puzzle
+    options: Mapping[str, Any]
+    seed: int
+    opening: tuple[tuple[int, str], ...] = ()
+    player_seat: int = 0
+    bot_level: str | None = None
+    target: float | None = None
+    rules_version: int = 1
+    description: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}:{self.day.isoformat()}"
+
+    def start(self) -> State:
+        """The position the player starts from (the opening replayed through the protocol)."""
+        return get_game(self.game).replay(list(self.opening), self.options, self.seed)[-1]
+
+    def cleared_by(self, outcome: Outcome) -> bool:
+        """A win (sole first place) for opponent challenges; score ≥ target for puzzles."""
+        if self.kind == "puzzle":
+            assert self.target is not None
+            return float(outcome.scores[self.player_seat]) >= self.target
+        ranks = outcome.ranks
+        return ranks[self.player_seat] == 1 and list(ranks).count(1) == 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "day": self.day.isoformat(), "kind": self.kind,
+                "options": dict(self.options), "seed": self.seed,
+                "opening": [{"seat": s, "move": m} for s, m in self.opening],
+                "player_seat": self.player_seat, "bot_level": self.bot_level,
+                "target": self.target, "rules_version": self.rules_version,
+                "description": dict(self.description)}
+
+
+def daily_seed(game_id: str, day: date) -> int:
+    return derive_seed("daily", game_id, day.isoformat()) >> 1
+
+
+def _opening(game: Game, options: Mapping[str, Any], seed: int, rng: Rng,
+             plies: tuple[int, int]) -> tuple[tuple[int, str], ...]:
+    """Seeded random plies; a line that ends the game (or leaves one move) is redrawn."""
+    for _ in range(50):
+        state = game.new_game(options, seed)
+        moves: list[tuple[int, str]] = []
+        for _ in range(plies[0] + rng.below(plies[1] - plies[0] + 1)):
+            if state.is_over:
+                break
+            seat = state.acting_seats[0]
+            text = rng.choice(state.legal_moves(seat).texts())
+            moves.append((seat, text))
+            state = state.play(text, seat)
+        if not state.is_over and len(state.legal_moves()) > 1:
+            return tuple(moves)
+    return ()
+
+
+def challenge(game_id: str, day: date) -> DailyChallenge:
+    """The challenge of ``game_id`` on ``day`` (deterministic: same for everyone)."""
+    game = get_game(game_id)
+    seed = daily_seed(game_id, day)
+    rng = Rng(seed, "daily")
+    if game_id in PUZZLE_GAMES:
+        options = game.validate_options({"variant": "solo", "course": "dice"})
+        bot = play_game(game, [game.make_bot("greedy", seed)], dict(options), seed)
+        outcome = bot.states[-1].outcome
+        assert outcome is not None
+        target = float(outcome.scores[0]) + 1
+        return DailyChallenge(game_id, day, "puzzle", options, seed, target=target,
+                              rules_version=game.rules_version, description={
+                                  "en": f"Score at least {target:g} points on today's course "
+                                        "(the Greedy bot made one less).",
+                                  "ja": f"今日のコースで{target:g}点以上を取ろう"})
+    if not game.level_names():
+        raise DailyError(f"{game_id} has no CPU levels and no puzzles for daily challenges")
+    options = game.validate_options(ladder_options(game))
+    if game.num_seats(options) != 2:
+        raise DailyError(f"{game_id} has no two-seat form for a daily challenge")
+    opening = _opening(game, options, seed, rng, OPENING_PLIES.get(game_id, (0, 0)))
+    state = game.replay(list(opening), options, seed)[-1]
+    seat = state.to_move if opening else rng.below(2)
+    assert seat is not None
+    tier = WEEKDAY_TIER[day.weekday()]
+    level = tier_levels(game)[TIERS.index(tier)]
+    return DailyChallenge(game_id, day, "opponent", options, seed, opening, seat, level,
+                          rules_version=game.rules_version, description={
+                              "en": f"Win from today's position as seat {seat + 1} against "
+                                    f"level {level}.",
+                              "ja": f"今日の局面から CPU（{level}）に勝とう"})
+
+
+# ---- the calendar --------------------------------------------------------------------------
+
+def _today() -> date:
+    return datetime.now(UTC).date()
+
+
+def record_attempt(session: Session, player_id: int, game_id: str, day: date,
+                   outcome: Outcome, today: date | None = None) -> list[dict[str, Any]]:
+    """A finished attempt at ``day``'s challenge. Returns events: cleared, trophy, rating."""
+    today = today or _today()
+    if day != today:
+        raise DailyError(f"only today's challenge ({today.isoformat()}) can be cleared, "
+                         f"not {day.isoformat()}'s")
+    ch = challenge(game_id, day)
+    row = session.get(DailyRow, (player_id, game_id, day.isoformat()))
+    if row is None:
+        row = DailyRow(player_id=player_id, game=game_id, day=day.isoformat(), attempts=0,
+                       cleared=False)
+        session.add(row)
+    first = row.attempts == 0
+    row.attempts += 1
+    won = ch.cleared_by(outcome)
+    events: list[dict[str, Any]] = []
+    if ch.kind == "puzzle" and first:
+        puzzle = accounts.puzzle_player(session, game_id, day.isoformat())
+        rated = ratings.record_result(
+            session, game_id, [player_id, puzzle.id],
+            Outcome((1.0, 0.0) if won else (0.0, 1.0), (1, 2) if won else (2, 1)),
+            seed=ch.seed, context="daily", pool=(f"{game_id}:puzzle", ratings.GLICKO2))
+        change = rated.changes[0]
+        events.append({"type": "rating", "pool": rated.pool, "before": change.before,
+                       "after": change.after})
+    if won and not row.cleared:
+        row.cleared, row.cleared_at = True, utcnow()
+        events.append({"type": "cleared", "day": day.isoformat()})
+        session.flush()
+        if _month_complete(session, player_id, game_id, day.year, day.month):
+            period = f"{day.year:04d}-{day.month:02d}"
+            session.add(TrophyRow(player_id=player_id, game=game_id, kind="daily-month",
+                                  period=period))
+            events.append({"type": "trophy", "period": period})
+    session.flush()
+    return events
+
+
+def _cleared_days(session: Session, player_id: int, game_id: str, year: int, month: int
+                  ) -> list[int]:
+    prefix = f"{year:04d}-{month:02d}-"
+    days = session.scalars(select(DailyRow.day).where(
+        DailyRow.player_id == player_id, DailyRow.game == game_id, DailyRow.cleared.is_(True),
+        DailyRow.day.like(prefix + "%"))).all()
+    return sorted(int(d[-2:]) for d in days)
+
+
+def _month_complete(session: Session, player_id: int, game_id: str, year: int, month: int
+                    ) -> bool:
+    n = _calendar.monthrange(year, month)[1]
+    return _cleared_days(session, player_id, game_id, year, month) == list(range(1, n + 1))
+
+
+def month_calendar(session: Session, player_id: int, game_id: str, year: int, month: int
+                   ) -> dict[str, Any]:
+    """The calendar page: cleared days of the month and whether its trophy is earned."""
+    n = _calendar.monthrange(year, month)[1]
+    period = f"{year:04d}-{month:02d}"
+    trophy = session.scalar(select(TrophyRow.id).where(
+        TrophyRow.player_id == player_id, TrophyRow.game == game_id,
+        TrophyRow.kind == "daily-month", TrophyRow.period == period)) is not None
+    return {"game": game_id, "month": period, "days": n,
+            "cleared": _cleared_days(session, player_id, game_id, year, month),
+            "trophy": trophy}
+
+
+def trophies(session: Session, player_id: int) -> list[dict[str, str]]:
+    rows = session.scalars(select(TrophyRow).where(TrophyRow.player_id == player_id)
+                           .order_by(TrophyRow.period)).all()
+    return [{"game": r.game, "kind": r.kind, "period": r.period, "earned": r.earned}
+            for r in rows]
+
+
+def play_challenge(ch: DailyChallenge, player: Any, seed: int = 0) -> State:
+    """Play a challenge with a bot in the player's seat (CLI, tests): the CPU sits in the other
+    seat; each bot sees only its views, from the challenge's start on. Returns the final state."""
+    game = get_game(ch.game)
+    state = ch.start()
+    bots = [player] if ch.kind == "puzzle" else [None, None]
+    if ch.kind == "opponent":
+        assert ch.bot_level is not None
+        bots[ch.player_seat] = player
+        bots[1 - ch.player_seat] = game.make_bot(ch.bot_level, seed)
+    for seat, bot in enumerate(bots):
+        bot.reset(seat, state.options)
+        bot.observe(state.view(seat))
+    while not state.is_over:
+        seat = state.acting_seats[0]
+        state = state.play(bots[seat].choose(state.view(seat)), seat)
+        for s, bot in enumerate(bots):
+            bot.observe(state.view(s))
+    return state

@@ -1,0 +1,110 @@
+"""Daily challenges: deterministic per date, calendar, monthly trophy, puzzle ratings."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import pytest
+
+from asobiba.core import Outcome
+from asobiba.games import available, get
+from asobiba.progression import accounts, daily, ratings
+from asobiba.progression.daily import DailyError, challenge
+
+DAY = date(2026, 11, 29)
+
+
+def test_challenge_is_the_same_for_everyone_on_a_date_and_differs_across_dates() -> None:
+    for gid in ("reversi", "reverstargo", "flipflop"):
+        a, b = challenge(gid, DAY), challenge(gid, DAY)
+        assert a == b and a.to_json() == b.to_json()
+        others = {challenge(gid, DAY + timedelta(days=k)).to_json()["seed"] for k in range(1, 8)}
+        assert a.seed not in others
+
+
+def test_opponent_challenge_starts_with_the_player_to_move() -> None:
+    for k in range(7):
+        ch = challenge("reversi", DAY + timedelta(days=k))
+        state = ch.start()
+        assert not state.is_over and state.to_move == ch.player_seat
+        assert len(state.legal_moves()) > 1
+
+
+def test_cpu_level_grows_through_the_week() -> None:
+    monday = DAY - timedelta(days=DAY.weekday())
+    levels = [challenge("reversi", monday + timedelta(days=k)).bot_level for k in range(7)]
+    assert levels == ["1", "2", "2", "3", "3", "4", "5"]
+
+
+@pytest.mark.parametrize("gid", [g for g in ("memory_matrix", "algo", "flipflop")
+                                 if g in available()])
+def test_every_two_seat_game_with_bots_has_a_daily_challenge(gid: str) -> None:
+    ch = challenge(gid, DAY)
+    assert ch.kind == "opponent" and ch.bot_level in get(gid).level_names()
+    assert not ch.start().is_over
+
+
+def test_puzzle_target_is_one_more_than_the_greedy_bot_scores() -> None:
+    if "patapata" not in available():
+        pytest.skip("patapata not built")
+    ch = challenge("patapata", DAY)
+    assert ch.kind == "puzzle"
+    greedy = daily.play_challenge(ch, get("patapata").make_bot("greedy", ch.seed))
+    assert greedy.outcome.scores[0] == ch.target - 1
+    assert not ch.cleared_by(greedy.outcome)
+
+
+def test_a_real_win_clears_the_day(session, hasher) -> None:
+    pid = accounts.register(session, "daily1", "long enough", hasher).id
+    monday = date(2026, 11, 23)
+    ch = challenge("reversi", monday)  # Monday: level 1
+    final = daily.play_challenge(ch, get("reversi").make_bot("4", 1))
+    events = daily.record_attempt(session, pid, "reversi", monday, final.outcome, today=monday)
+    assert ch.cleared_by(final.outcome)  # level 4 beats the random mover from this start
+    assert events == [{"type": "cleared", "day": "2026-11-23"}]
+    assert daily.month_calendar(session, pid, "reversi", 2026, 11)["cleared"] == [23]
+
+
+def _win(ch: daily.DailyChallenge) -> Outcome:
+    return Outcome.from_scores((40, 24) if ch.player_seat == 0 else (24, 40))
+
+
+def test_only_todays_challenge_can_be_cleared(session, hasher) -> None:
+    pid = accounts.register(session, "daily2", "long enough", hasher).id
+    with pytest.raises(DailyError, match="only today's"):
+        daily.record_attempt(session, pid, "reversi", DAY - timedelta(days=1),
+                             _win(challenge("reversi", DAY)), today=DAY)
+    assert daily.month_calendar(session, pid, "reversi", 2026, 11)["cleared"] == []
+
+
+def test_full_month_earns_a_trophy_once(session, hasher) -> None:
+    pid = accounts.register(session, "daily3", "long enough", hasher).id
+    trophies = []
+    for d in range(1, 29):  # February 2026 has 28 days
+        day = date(2026, 2, d)
+        ch = challenge("flipflop", day)
+        if d == 10:  # a loss first, then the win
+            lose = Outcome.from_scores((0, 1) if ch.player_seat == 0 else (1, 0))
+            assert daily.record_attempt(session, pid, "flipflop", day, lose, today=day) == []
+        ev = daily.record_attempt(session, pid, "flipflop", day, _win(ch), today=day)
+        trophies += [e for e in ev if e["type"] == "trophy"]
+        cal = daily.month_calendar(session, pid, "flipflop", 2026, 2)
+        assert cal["trophy"] == (d == 28)
+    assert trophies == [{"type": "trophy", "period": "2026-02"}]
+    assert daily.trophies(session, pid)[0]["period"] == "2026-02"
+    assert daily.month_calendar(session, pid, "reversi", 2026, 2)["trophy"] is False
+
+
+def test_puzzle_first_attempt_is_rated_against_the_puzzle(session, hasher) -> None:
+    if "patapata" not in available():
+        pytest.skip("patapata not built")
+    pid = accounts.register(session, "daily4", "long enough", hasher).id
+    ch = challenge("patapata", DAY)
+    solved = Outcome.from_scores((ch.target,))
+    ev = daily.record_attempt(session, pid, "patapata", DAY, solved, today=DAY)
+    rating = [e for e in ev if e["type"] == "rating"][0]
+    assert rating["pool"] == "patapata:puzzle" and rating["after"] > rating["before"]
+    ev2 = daily.record_attempt(session, pid, "patapata", DAY, solved, today=DAY)
+    assert ev2 == []  # already cleared, second attempt not rated
+    puzzle = accounts.puzzle_player(session, "patapata", DAY.isoformat())
+    assert ratings.current_rating(session, puzzle.id, "patapata:puzzle")["rating"] < 1500
