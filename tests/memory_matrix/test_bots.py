@@ -1,0 +1,107 @@
+"""Bots see views only: their memory holds only true facts learned from views, a perfect
+memory that watched from the start knows every hidden colour, determinizations agree with
+the public counts, and a bot picks the same move whatever lies under unseen whites."""
+
+from __future__ import annotations
+
+import pytest
+
+from asobiba.core import Rng
+from asobiba.games import get
+from asobiba.games.memory_matrix.bots import LEVELS, MemoryBot
+from asobiba.games.memory_matrix.memory import NEUTRAL, determinize
+from asobiba.games.memory_matrix.palette import LETTERS
+from asobiba.games.memory_matrix.state import MemoryMatrixState
+from asobiba.play.runner import play_game
+from tests.memory_matrix.test_hidden import hidden_pair, random_states, swapped
+
+GAME = get("memory_matrix")
+
+
+def truth(state: MemoryMatrixState) -> dict[str, int]:
+    """The colour beneath every white piece (NEUTRAL for neutral pieces)."""
+    geo, pos = state.cfg.geometry, state.pos
+    out = {}
+    for i in geo.cells:
+        bit = 1 << i
+        if bit & pos.occ and not bit & pos.up:
+            out[geo.name(i)] = NEUTRAL if bit & pos.neutral else next(
+                c for c, m in enumerate(pos.ident) if m & bit)
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 3}, {"players": 2, "colours": 2}])
+def test_memory_perfect_recall_knows_every_hidden_colour(options: dict) -> None:
+    game_bots = [MemoryBot("4", seed=s) for s in range(GAME.num_seats(
+        GAME.validate_options(options)))]
+    result = play_game(GAME, [MemoryBot("1", seed=9), *game_bots[1:]], options, seed=4)
+    final = result.states[-1]
+    for bot in game_bots[1:]:
+        assert bot.memory.known == truth(final)
+
+
+def test_memory_forgetful_keeps_only_true_facts() -> None:
+    forgetful = MemoryBot("1", seed=2)
+    perfect = MemoryBot("4", seed=3)
+    sizes = []
+
+    def on_move(state, entry) -> None:  # noqa: ANN001
+        real = truth(state)
+        for bot in (forgetful, perfect):
+            for cell, colour in bot.memory.known.items():
+                if cell in real:
+                    assert real[cell] == colour
+        sizes.append((len(forgetful.memory.known), len(perfect.memory.known)))
+
+    play_game(GAME, [forgetful, perfect, MemoryBot("2", 5), MemoryBot("2", 6)], {}, seed=8,
+              on_move=on_move)
+    assert sum(f for f, _ in sizes) < sum(p for _, p in sizes)
+
+
+def test_determinization_matches_view_and_public_counts() -> None:
+    for state in random_states({"players": 3}, seed=21, plies=50)[10::10]:
+        view = state.view(0)
+        for k in range(3):
+            pos = determinize(state.cfg, view, {}, Rng(k, "det"))
+            assert pos.occ == state.pos.occ and pos.up == state.pos.up
+            for colour in range(state.cfg.colours):
+                assert pos.ident[colour].bit_count() == state.pos.ident[colour].bit_count()
+                assert pos.ident[colour] & pos.up == state.pos.ident[colour] & state.pos.up
+            assert pos.neutral.bit_count() == state.pos.neutral.bit_count()
+            assert pos.hand == state.pos.hand and pos.turn == state.pos.turn
+
+
+@pytest.mark.parametrize("level", list(LEVELS))
+def test_bot_same_move_whatever_lies_under_unseen_whites(level: str) -> None:
+    tried = 0
+    for state in random_states({}, seed=31, plies=45)[20::6]:
+        pair = hidden_pair(state)
+        if pair is None or state.is_over:
+            continue
+        other = swapped(state, *pair)
+        seat = state.to_move
+        assert seat is not None
+        moves = [MemoryBot(level, seed=77).choose(s.view(seat)) for s in (state, other)]
+        assert moves[0] == moves[1]
+        tried += 1
+    assert tried >= 2
+
+
+@pytest.mark.parametrize("options", [{"players": 2}, {"players": 2, "colours": 2,
+                                                       "lost_colour": "pass"},
+                                     {"players": 5, "shape": "cross"}])
+def test_every_level_plays_whole_games_legally(options: dict) -> None:
+    n = GAME.num_seats(GAME.validate_options(options))
+    levels = list(LEVELS)
+    bots = [GAME.make_bot(levels[k % len(levels)], seed=k) for k in range(n)]
+    result = play_game(GAME, bots, options, seed=6)
+    assert result.states[-1].is_over
+
+
+def test_unknown_level_is_refused() -> None:
+    with pytest.raises(ValueError, match="levels"):
+        GAME.make_bot("9")
+
+
+def test_bot_letters_cover_colours() -> None:
+    assert len(set(LETTERS)) == len(LETTERS) == 16 and "W" not in LETTERS
