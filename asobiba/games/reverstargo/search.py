@@ -45,19 +45,24 @@ def playable_count(me: int, op: int) -> int:
     return n
 
 
-def _children_of(options: list[CellOption], node: Node, auto_only: bool) -> list[Child]:
-    black, white, cb, cw, turn = node
-    out: list[Child] = []
+Delta = tuple[tuple[int, int], int, int, int, int]  # move, black, white, captured, gain
+
+
+def _deltas_of(options: list[CellOption], turn: int, auto_only: bool) -> list[Delta]:
+    """Children of a board as (move, black, white, stones captured, flips + captured): the
+    capture totals are added per node, so one list serves every node with this board."""
+    out: list[Delta] = []
     for opt in options:
         colours = (opt.auto,) if auto_only or not opt.call_matters else opt.valid
         for c in colours:
             res = opt.by_colour[c]
             assert res is not None
             if turn == BLACK:
-                child = (res.me, res.op, cb + res.captured, cw, 1 - turn)
+                out.append(((opt.cell, c), res.me, res.op, res.captured,
+                            res.flips + res.captured))
             else:
-                child = (res.op, res.me, cb, cw + res.captured, 1 - turn)
-            out.append(((opt.cell, c), child, res.flips + res.captured))
+                out.append(((opt.cell, c), res.op, res.me, res.captured,
+                            res.flips + res.captured))
     return out
 
 
@@ -174,19 +179,22 @@ class AlphaBeta:
         self.use_tt = use_tt
         self.endgame_empties = endgame_empties
         self.tt: dict[tuple[int, int, int, int], tuple[int, float, int, tuple[int, int]]] = {}
-        self.kids: dict[tuple[int, int, int], list[Child]] = {}
+        self.kids: dict[tuple[int, int, int], list[Delta]] = {}
         self.nodes = 0
         self.deadline: float | None = None
 
     def children(self, node: Node) -> list[Child]:
-        k = (node[0], node[1], node[4])
-        kids = self.kids.get(k)
-        if kids is None:
-            kids = _children_of(cell_options(node[0], node[1], node[4]), node, self.auto_only)
+        black, white, cb, cw, turn = node
+        k = (black, white, turn)
+        deltas = self.kids.get(k)
+        if deltas is None:
+            deltas = _deltas_of(cell_options(black, white, turn), turn, self.auto_only)
             if len(self.kids) > 400_000:
                 self.kids.clear()
-            self.kids[k] = kids
-        return kids
+            self.kids[k] = deltas
+        if turn == BLACK:
+            return [(m, (b, w, cb + c, cw, 1), g) for m, b, w, c, g in deltas]
+        return [(m, (b, w, cb, cw + c, 0), g) for m, b, w, c, g in deltas]
 
     def negamax(self, node: Node, depth: int, alpha: float, beta: float,
                 passed: bool = False) -> float:
