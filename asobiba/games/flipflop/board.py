@@ -30,6 +30,11 @@ class Geometry:
     """The centre of each seat's first row: the goal that seat defends."""
     goals_mask: int
     full: int
+    ray_info: tuple[tuple[tuple[tuple[int, bool, tuple[int, ...], tuple[int, ...]], ...], ...],
+                    ...] = ()
+    """``ray_info[face][sq]``: per ray (mask, ascending, count_before[sq], move ints), for
+    the fast move generator of the searchers (see :func:`move_ints`)."""
+    rank_masks: tuple[int, ...] = ()
 
     def goal_of(self, seat: int) -> int:
         """The square ``seat`` attacks: the centre of the opponent's first row."""
@@ -56,16 +61,34 @@ def _rays(n: int, steps: tuple[tuple[int, int], ...]) -> tuple[tuple[tuple[int, 
     return tuple(out)
 
 
+def _ray_info(n: int, rays_all: tuple[tuple[tuple[int, ...], ...], ...]
+              ) -> tuple[tuple[tuple[int, bool, tuple[int, ...], tuple[int, ...]], ...], ...]:
+    out = []
+    for sq, rays in enumerate(rays_all):
+        per = []
+        for ray in rays:
+            mask = sum(1 << t for t in ray)
+            before = [0] * (n * n)
+            for i, t in enumerate(ray):
+                before[t] = i
+            per.append((mask, ray[0] > sq, tuple(before), tuple(sq << 5 | t for t in ray)))
+        out.append(tuple(per))
+    return tuple(out)
+
+
 def _geometry(n: int) -> Geometry:
     centre = n // 2
     homes = (centre, (n - 1) * n + centre)
+    rook, bishop = _rays(n, ORTHOGONAL), _rays(n, DIAGONAL)
     return Geometry(
         n=n,
-        rook_rays=_rays(n, ORTHOGONAL),
-        bishop_rays=_rays(n, DIAGONAL),
+        rook_rays=rook,
+        bishop_rays=bishop,
         home_centre=homes,
         goals_mask=(1 << homes[0]) | (1 << homes[1]),
         full=(1 << (n * n)) - 1,
+        ray_info=(_ray_info(n, rook), _ray_info(n, bishop)),
+        rank_masks=tuple(((1 << n) - 1) << (r * n) for r in range(n)),
     )
 
 
@@ -173,3 +196,63 @@ def flip_ranks(n: int, bits: int) -> int:
         r, f = divmod(sq, n)
         out |= 1 << ((n - 1 - r) * n + f)
     return out
+
+
+def move_ints(geo: Geometry, mine: int, theirs: int, bishops: int) -> list[int]:
+    """The same moves as :func:`legal_moves`, as ints ``from << 5 | to``, built with one
+    bit scan per ray instead of a step per square (the searchers' hot loop)."""
+    occ = mine | theirs
+    capturable = theirs & geo.goals_mask
+    info = geo.ray_info
+    out: list[int] = []
+    m = mine
+    while m:
+        low = m & -m
+        m ^= low
+        for mask, ascending, before, moves in info[1 if bishops & low else 0][
+                low.bit_length() - 1]:
+            blk = occ & mask
+            if not blk:
+                out.extend(moves)
+                continue
+            first = blk & -blk if ascending else 1 << (blk.bit_length() - 1)
+            k = before[first.bit_length() - 1] + (1 if first & capturable else 0)
+            if k:
+                out.extend(moves[:k])
+    return out
+
+
+def mobility(geo: Geometry, mine: int, theirs: int, bishops: int) -> int:
+    """Number of legal moves of ``mine`` (counted, not listed)."""
+    occ = mine | theirs
+    capturable = theirs & geo.goals_mask
+    info = geo.ray_info
+    total = 0
+    m = mine
+    while m:
+        low = m & -m
+        m ^= low
+        for mask, ascending, before, moves in info[1 if bishops & low else 0][
+                low.bit_length() - 1]:
+            blk = occ & mask
+            if not blk:
+                total += len(moves)
+                continue
+            first = blk & -blk if ascending else 1 << (blk.bit_length() - 1)
+            total += before[first.bit_length() - 1] + (1 if first & capturable else 0)
+    return total
+
+
+def reach_count(geo: Geometry, sq: int, side: int, occ: int, bishops: int) -> int:
+    """How many of ``side``'s pieces could slide to ``sq`` (the nearest piece on each ray
+    from ``sq``, if it is ``side``'s and shows the face that moves along that ray)."""
+    count = 0
+    for face, info in enumerate(geo.ray_info):
+        want = side & bishops if face else side & ~bishops
+        for mask, ascending, _before, _moves in info[sq]:
+            blk = occ & mask
+            if blk:
+                first = blk & -blk if ascending else 1 << (blk.bit_length() - 1)
+                if first & want:
+                    count += 1
+    return count

@@ -57,23 +57,6 @@ class Result:
     seconds: float = 0.0
 
 
-def defenders_of(geo: bd.Geometry, sq: int, side_bits: int, other_bits: int,
-                 bishops: int) -> int:
-    """How many of ``side_bits``' pieces could move to ``sq`` if an enemy stood there."""
-    target = 1 << sq
-    mine = side_bits & ~target
-    theirs = other_bits | target
-    count = 0
-    m = mine
-    while m:
-        low = m & -m
-        m ^= low
-        s = low.bit_length() - 1
-        if sq in bd.piece_moves(geo, s, bool(bishops & low), mine, theirs):
-            count += 1
-    return count
-
-
 class Searcher:
     """One searcher per bot; the table is kept between moves of the same game."""
 
@@ -83,47 +66,44 @@ class Searcher:
         self.geo = bd.GEOMETRY[n]
         self.w = weights
         self.salt = salt
-        self.tt: dict[int, tuple[int, int, int, tuple[int, int] | None]] = {}
+        self.tt: dict[int, tuple[int, int, int, int | None]] = {}
         self.tt_size = tt_size
         self.nodes = 0
         self.deadline = float("inf")
         self.history: Mapping[int, int] = {}
         self.path: set[int] = set()
+        self.hist = [0] * 1024
+        """History heuristic: how often each move int caused a cut-off (move ordering)."""
 
     # ---- evaluation ----------------------------------------------------------------------
     def evaluate(self, w: int, b: int, x: int, t: int) -> int:
+        """Material, mobility, goal threats (attackers of the goal we attack against
+        defenders of it), advancement and tempo, from the side to move."""
         geo, wt = self.geo, self.w
         mine, theirs = (w, b) if t == bd.WHITE else (b, w)
+        occ = w | b
         my_goal, their_goal = geo.goal_of(t), geo.goal_of(1 - t)
         score = wt.material * (mine.bit_count() - theirs.bit_count()) + wt.tempo
-        if wt.mobility or wt.attackers or wt.open_goal:
-            my_moves = bd.legal_moves(geo, w, b, x, t)
-            their_moves = bd.legal_moves(geo, w, b, x, 1 - t)
-            score += wt.mobility * (len(my_moves) - len(their_moves))
-            my_att = sum(1 for _, to in my_moves if to == my_goal)
-            their_att = sum(1 for _, to in their_moves if to == their_goal)
-            my_def = defenders_of(geo, their_goal, mine, theirs, x)
-            their_def = defenders_of(geo, my_goal, theirs, mine, x)
+        if wt.mobility:
+            score += wt.mobility * (bd.mobility(geo, mine, theirs, x)
+                                    - bd.mobility(geo, theirs, mine, x))
+        if wt.attackers or wt.defenders or wt.open_goal:
+            my_att = 0 if mine >> my_goal & 1 else bd.reach_count(geo, my_goal, mine, occ, x)
+            their_att = 0 if theirs >> their_goal & 1 else bd.reach_count(
+                geo, their_goal, theirs, occ, x)
+            my_def = bd.reach_count(geo, their_goal, mine, occ, x)
+            their_def = bd.reach_count(geo, my_goal, theirs, occ, x)
             score += wt.attackers * (my_att - their_att) + wt.defenders * (my_def - their_def)
             if my_att and not their_def:
                 score += wt.open_goal
             if their_att and not my_def:
                 score -= wt.open_goal // 2
         if wt.advance:
-            n = self.n
             adv = 0
-            m = mine
-            while m:
-                low = m & -m
-                m ^= low
-                r = (low.bit_length() - 1) // n
-                adv += r if t == bd.WHITE else n - 1 - r
-            m = theirs
-            while m:
-                low = m & -m
-                m ^= low
-                r = (low.bit_length() - 1) // n
-                adv -= n - 1 - r if t == bd.WHITE else r
+            last = self.n - 1
+            for r, mask in enumerate(geo.rank_masks):
+                adv += (r if t == bd.WHITE else last - r) * (mine & mask).bit_count()
+                adv -= (last - r if t == bd.WHITE else r) * (theirs & mask).bit_count()
             score += wt.advance * adv
         if wt.noise:
             h = ((bd.position_key(w, b, x, t) ^ self.salt) * 0x9E3779B97F4A7C15) >> 40
@@ -131,20 +111,24 @@ class Searcher:
         return score
 
     # ---- search --------------------------------------------------------------------------
-    def _ordered(self, w: int, b: int, x: int, t: int, best: tuple[int, int] | None
-                 ) -> tuple[list[tuple[int, int]], bool]:
+    def _ordered(self, w: int, b: int, x: int, t: int, best: int | None
+                 ) -> tuple[list[int], bool, bool]:
+        """(moves, forced, any_move): when the opponent stands on our goal only the retakes
+        are listed (every other move loses at once); ``any_move`` says whether a move at
+        all exists. Otherwise: table move, goal moves, captures, then history order."""
         geo = self.geo
-        moves = bd.legal_moves(geo, w, b, x, t)
+        mine, theirs = (w, b) if t == bd.WHITE else (b, w)
+        moves = bd.move_ints(geo, mine, theirs, x)
         home = geo.home_centre[t]
-        theirs = b if t == bd.WHITE else w
-        threatened = bool(theirs >> home & 1)
-        if threatened:
-            # the opponent stands on our goal: every move but a retake loses at once
-            moves = [m for m in moves if m[1] == home]
-            return moves, True
+        if theirs >> home & 1:
+            return [m for m in moves if m & 31 == home], True, bool(moves)
         goal = geo.goal_of(t)
-        moves.sort(key=lambda m: (m != best, m[1] != goal, not (theirs >> m[1] & 1)))
-        return moves, False
+        hist = self.hist
+        goals = geo.goals_mask
+        moves.sort(key=lambda m: -(1 << 40 if m == best else 0)
+                   - ((1 << 30) if m & 31 == goal else 0)
+                   - ((1 << 29) if goals >> (m & 31) & 1 else 0) - hist[m])
+        return moves, False, True
 
     def _negamax(self, w: int, b: int, x: int, t: int, depth: int, alpha: int, beta: int,
                  ply: int) -> int:
@@ -168,26 +152,39 @@ class Searcher:
                 if e_flag == EXACT or (e_flag == LOWER and v >= beta) or (
                         e_flag == UPPER and v <= alpha):
                     return v
-        moves, forced = self._ordered(w, b, x, t, best_move)
+        if depth <= 0:
+            theirs = b if t == bd.WHITE else w
+            if not theirs >> geo.home_centre[t] & 1:   # quiet: evaluate (no move = lost)
+                if not bd.mobility(geo, mine, theirs, x):
+                    return -(WIN - ply)
+                return self.evaluate(w, b, x, t)
+        moves, forced, any_move = self._ordered(w, b, x, t, best_move)
         if not moves:
-            if forced and bd.legal_moves(geo, w, b, x, t):
-                return -(WIN - ply - 1)   # any move leaves the opponent on our goal
+            if any_move:
+                return -(WIN - ply - 1)   # every move leaves the opponent on our goal
             return -(WIN - ply)           # no legal move at all
-        if depth <= 0 and not forced:
-            return self.evaluate(w, b, x, t)
         alpha0 = alpha
         best = -WIN * 2
+        child_depth = depth - 1 if depth > 0 else 0
         self.path.add(key)
         try:
+            first = True
             for mv in moves:
-                cw, cb, cx, ct = bd.apply_move(w, b, x, t, mv[0], mv[1])
-                v = -self._negamax(cw, cb, cx, ct, depth - 1 if depth > 0 else 0,
-                                   -beta, -alpha, ply + 1)
+                cw, cb, cx, ct = bd.apply_move(w, b, x, t, mv >> 5, mv & 31)
+                if first:
+                    v = -self._negamax(cw, cb, cx, ct, child_depth, -beta, -alpha, ply + 1)
+                    first = False
+                else:   # principal variation search: a null window first
+                    v = -self._negamax(cw, cb, cx, ct, child_depth, -alpha - 1, -alpha,
+                                       ply + 1)
+                    if alpha < v < beta:
+                        v = -self._negamax(cw, cb, cx, ct, child_depth, -beta, -v, ply + 1)
                 if v > best:
                     best, best_move = v, mv
                     if v > alpha:
                         alpha = v
                         if alpha >= beta:
+                            self.hist[mv] += depth * depth
                             break
         finally:
             self.path.discard(key)
@@ -207,14 +204,18 @@ class Searcher:
         self.deadline = start + time_limit if time_limit else float("inf")
         self.history = history or {}
         self.nodes = 0
+        self.hist = [0] * 1024
         w, b, x, t = pos
-        moves, _ = self._ordered(w, b, x, t, None)
+        moves, _, _ = self._ordered(w, b, x, t, None)
         if not moves:
-            moves = bd.legal_moves(self.geo, w, b, x, t)
+            mine, theirs = (w, b) if t == bd.WHITE else (b, w)
+            moves = bd.move_ints(self.geo, mine, theirs, x)
+        if not moves:
+            raise ValueError("search called on a position with no legal move")
         if root_order is not None:
-            moves = [m for m in root_order if m in moves] + [m for m in moves
-                                                            if m not in root_order]
-        result = Result(moves[0], 0, 0, 0)
+            wanted = [f << 5 | to for f, to in root_order]
+            moves = [m for m in wanted if m in moves] + [m for m in moves if m not in wanted]
+        result = Result((moves[0] >> 5, moves[0] & 31), 0, 0, 0)
         root_key = bd.position_key(w, b, x, t)
         for depth in range(1, max_depth + 1):
             try:
@@ -222,7 +223,7 @@ class Searcher:
                 alpha, beta = -WIN * 2, WIN * 2
                 self.path = {root_key}
                 for mv in moves:
-                    cw, cb, cx, ct = bd.apply_move(w, b, x, t, mv[0], mv[1])
+                    cw, cb, cx, ct = bd.apply_move(w, b, x, t, mv >> 5, mv & 31)
                     v = -self._negamax(cw, cb, cx, ct, depth - 1, -beta, -alpha, 1)
                     if v > best:
                         best, best_move = v, mv
@@ -231,7 +232,7 @@ class Searcher:
                 break
             moves.remove(best_move)
             moves.insert(0, best_move)
-            result = Result(best_move, best, depth, self.nodes)
+            result = Result((best_move >> 5, best_move & 31), best, depth, self.nodes)
             if abs(best) > MATE_BOUND:
                 break
         result.nodes = self.nodes
@@ -252,5 +253,5 @@ class Searcher:
                 break
             seen.add(key)
             entry = self.tt.get(key)
-            mv = entry[3] if entry else None
+            mv = (entry[3] >> 5, entry[3] & 31) if entry and entry[3] is not None else None
         return line
