@@ -3,6 +3,7 @@ Debian's Chromium through Playwright, and a helper that plays a game by clicking
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import socket
@@ -76,9 +77,16 @@ def new_game(page: Any, base: str, game: str, seats: list[str],
     page.goto(f"{base}/?game={game}")
     page.wait_for_selector("body[data-ready=true]")
     for name, value in (options or {}).items():
-        page.select_option(f"[data-option={name}]", value) if isinstance(value, str) \
-            else page.fill(f"[data-option={name}]", str(value))
-        page.dispatch_event(f"[data-option={name}]", "change")
+        sel = f"[data-option={name}]"
+        tag = page.eval_on_selector(sel, "e => e.tagName === 'SELECT' ? 'select' : e.type")
+        if tag == "checkbox":
+            page.set_checked(sel, value in (True, "true"))
+        elif tag == "select":
+            page.select_option(sel, json.dumps(value) if not isinstance(value, str)
+                               else json.dumps(value))
+        else:
+            page.fill(sel, str(value))
+        page.dispatch_event(sel, "change")
     page.wait_for_selector(f"#seat-{len(seats) - 1}")
     for i, choice in enumerate(seats):
         page.select_option(f"#seat-{i}", choice)
@@ -101,13 +109,26 @@ def wait_turn(page: Any, timeout: float = 30_000) -> str:
 
 def click_a_move(page: Any) -> None:
     """Click a legal move on the board (its data-move target), else in the move list."""
-    ply = page.evaluate("document.body.dataset.ply")
+    mine = page.evaluate("document.body.dataset.myMoves")
     target = page.locator("#board [data-move]")
     if target.count():
         target.first.click()
     else:
         page.locator("#legal [data-move]").first.click()
-    page.wait_for_function(f"document.body.dataset.ply !== '{ply}'")
+    wait_my_move(page, mine)
+
+
+def click_listed(page: Any) -> None:
+    """Click the first legal move of the frame's move list."""
+    mine = page.evaluate("document.body.dataset.myMoves")
+    page.locator("#legal [data-move]").first.click()
+    wait_my_move(page, mine)
+
+
+def wait_my_move(page: Any, before: str) -> None:
+    """Until the server has applied a move of ours (in simultaneous games other seats'
+    moves may arrive first, so the ply alone does not say it)."""
+    page.wait_for_function(f"document.body.dataset.myMoves !== '{before}'")
 
 
 def play_to_end(page: Any, max_moves: int = 400) -> None:
@@ -120,3 +141,17 @@ def play_to_end(page: Any, max_moves: int = 400) -> None:
             continue
         click_a_move(page)
     raise AssertionError("the game did not end")
+
+
+def wait_any_turn(pages: list[Any], timeout: float = 15.0) -> Any | None:
+    """The page whose seat must act now, or ``None`` once the game is over."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        for page in pages:
+            state = page.evaluate("[document.body.dataset.status, document.body.dataset.myTurn]")
+            if state[0] == "finished":
+                return None
+            if state[1] == "true":
+                return page
+        pages[0].wait_for_timeout(30)
+    raise AssertionError("no page got the turn")

@@ -132,6 +132,7 @@ function draw() {
   const room = last.room;
   document.body.dataset.status = room.status;
   document.body.dataset.ply = String(room.ply);
+  document.body.dataset.myMoves = String(room.moves.filter(([s]) => last.you.includes(s)).length);
   document.getElementById("game-title").textContent = pick(room.title, room.game);
   document.title = `${pick(room.title, room.game)} — ${t("app.name")}`;
   const picked = pickView();
