@@ -57,10 +57,10 @@ def test_puzzle_target_is_one_more_than_the_greedy_bot_scores() -> None:
 def test_a_real_win_clears_the_day(session, hasher) -> None:
     pid = accounts.register(session, "daily1", "long enough", hasher).id
     monday = date(2026, 11, 23)
-    ch = challenge("reversi", monday)  # Monday: level 1
+    ch = challenge("reversi", monday)  # Monday: Lv.2, reversi level 1
     final = daily.play_challenge(ch, get("reversi").make_bot("4", 1))
     events = daily.record_attempt(session, pid, "reversi", monday, final.outcome, today=monday)
-    assert ch.cleared_by(final.outcome)  # level 4 beats the random mover from this start
+    assert ch.cleared_by(final.outcome)  # level 4 beats level 1 from this start
     assert events == [{"type": "cleared", "day": "2026-11-23"}]
     assert daily.month_calendar(session, pid, "reversi", 2026, 11)["cleared"] == [23]
 

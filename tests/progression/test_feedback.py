@@ -1,0 +1,80 @@
+"""Move-quality feedback and the post-game review."""
+
+from __future__ import annotations
+
+import pytest
+
+from asobiba.core import IllegalMoveError
+from asobiba.games import get
+from asobiba.progression.feedback import (
+    THRESHOLDS,
+    Thresholds,
+    classify,
+    move_feedback,
+    review,
+    win_chance,
+)
+
+TH = Thresholds(scale=50.0, win_value=1000.0)
+
+
+def test_classifier_bands_follow_the_drop_in_winning_chance() -> None:
+    assert classify(0.6, 0.6, TH, True) == "best"
+    assert classify(0.6, 0.59, TH, False) == "good"
+    assert classify(0.6, 0.45, TH, False) == "inaccuracy"
+    assert classify(0.6, 0.35, TH, False) == "mistake"
+    assert classify(0.9, 0.2, TH, False) == "blunder"
+
+
+def test_win_chance_is_monotone_and_exact_results_are_certain() -> None:
+    values = [-2000, -100, -10, 0, 10, 100, 2000]
+    chances = [win_chance(v, TH) for v in values]
+    assert chances == sorted(chances) and chances[0] == 0.0 and chances[-1] == 1.0
+    assert chances[3] == 0.5
+
+
+def test_reversi_feedback_marks_handing_over_a_corner_as_a_blunder() -> None:
+    """Black to move: a2 lets White take the a1 corner; the search sees it."""
+    game = get("reversi")
+    rows = ["........", "........", "........", "...BW...",
+            "...WB...", "..BWW...", ".WB.....", "........"]
+    state = game.state_from_view({"board": rows, "turn": "black"})
+    assert "a1" in state.play("a2").legal_moves()  # White may now take the corner
+    bad = move_feedback(state, "a2", ply=7)
+    assert bad.quality == "blunder" and bad.ply == 7 and bad.seat == 0
+    assert bad.chance_before - bad.chance_after >= THRESHOLDS["reversi"].blunder
+    best = move_feedback(state, bad.best_move)
+    assert best.quality == "best" and best.value == bad.best_value
+    others = {m: move_feedback(state, m).quality for m in state.legal_moves().texts()}
+    assert list(others.values()).count("blunder") == 1
+
+
+def test_feedback_refuses_an_illegal_move_with_the_games_error() -> None:
+    state = get("reversi").new_game()
+    with pytest.raises(IllegalMoveError):
+        move_feedback(state, "a1")
+
+
+def test_review_marks_a_losing_blunder_as_a_turning_point() -> None:
+    """A game where Black had a won endgame and threw it away: the review finds that move."""
+    game = get("reversi")
+    from asobiba.play.runner import play_game
+
+    res = play_game(game, [game.make_bot("1", 1), game.make_bot("3", 2)], {}, 0)
+    moves = [(m.seat, m.move) for m in res.moves]
+    rv = review("reversi", moves)
+    assert len(rv.moves) == len(moves)
+    assert sum(sum(c.values()) for c in rv.counts.values()) == len(moves)
+    for ply in rv.turning_points:
+        fb = rv.moves[ply - 1]
+        assert fb.quality in ("mistake", "blunder")
+        assert fb.chance_before >= 0.5 > fb.chance_after
+    # the stronger side (level 3, White) won; the loser made the game's turning point
+    assert res.states[-1].outcome.winners == (1,)
+    assert rv.turning_points and all(rv.moves[p - 1].seat == 0 for p in rv.turning_points)
+    assert rv.counts[0]["blunder"] + rv.counts[0]["mistake"] >= 1
+
+
+def test_thresholds_are_data_per_game() -> None:
+    th = THRESHOLDS["reversi"]
+    assert th.inaccuracy < th.mistake < th.blunder

@@ -1,0 +1,68 @@
+"""Tutorial steps: each is completable by its intended moves through the protocol, and the
+other legal moves do not complete it unless they reach the same goal."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from asobiba.games import available
+from asobiba.progression.tutorials import TUTORIALS, tutorial
+
+STEPS = [(g, s.key) for g in TUTORIALS if g in available() for s in tutorial(g).steps]
+
+
+@pytest.mark.parametrize("game_id,key", STEPS)
+def test_step_is_completed_by_each_intended_move(game_id: str, key: str) -> None:
+    step = tutorial(game_id).step(key)
+    start = step.start()
+    assert not start.is_over
+    for move in step.solutions:
+        assert move in start.legal_moves(), f"{move} is not legal in {game_id}/{key}"
+        result = step.attempt(move)
+        assert result.done, f"{game_id}/{key}: {move} did not complete the step"
+        assert result.state is not None and result.state is not start
+
+
+@pytest.mark.parametrize("game_id,key", STEPS)
+def test_step_view_is_json_and_names_its_rule(game_id: str, key: str) -> None:
+    step = tutorial(game_id).step(key)
+    data = json.loads(json.dumps(step.to_json(), ensure_ascii=False))
+    assert data["rule"] and data["goal"]["en"] and data["goal"]["ja"]
+    assert data["view"]["legal_moves"]
+
+
+def test_steps_that_have_wrong_moves_refuse_them_with_a_hint() -> None:
+    checked = 0
+    for game_id, key in STEPS:
+        step = tutorial(game_id).step(key)
+        start = step.start()
+        for move in start.legal_moves().texts():
+            if move in step.solutions:
+                continue
+            result = step.attempt(move)
+            if key == "flank":
+                continue  # every legal move flips: the listed ones are the ones shown
+            assert not result.done, f"{game_id}/{key}: {move} should not complete the step"
+            assert result.state is start or result.state.to_json() == start.to_json()
+            checked += 1
+    assert checked >= 10
+
+
+def test_rule_ko_step_refuses_the_forbidden_call_with_the_ko_reason() -> None:
+    step = tutorial("reverstargo").step("ko")
+    result = step.attempt("B1[W]")
+    assert not result.done and "ko" in result.message.en.lower()
+
+
+def test_rule_cp_call_step_wrong_call_flips_only_a1() -> None:
+    step = tutorial("reverstargo").step("call")
+    result = step.attempt("B1[B]")
+    assert not result.done
+    assert step.attempt("garbage!").message.en.startswith("'garbage!'")
+
+
+def test_unknown_tutorial_names_the_known_ones() -> None:
+    with pytest.raises(KeyError, match="reversi"):
+        tutorial("chess")
