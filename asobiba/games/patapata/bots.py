@@ -11,7 +11,7 @@ from typing import Any
 from ...core import Bot
 from .game import rows_marks
 from .notation import move_text
-from .optimiser import beam_search, children, value
+from .optimiser import children, optimise, value
 from .scoring import TABLES
 from .tasks import COURSE_LENGTH, TASK_SHEET
 
@@ -27,7 +27,7 @@ def read_view(view: Mapping[str, Any]) -> tuple[tuple[int, int, int], int, int, 
 class PatapataBot(Bot):
     name = "patapata"
 
-    def __init__(self, level: str, seed: int = 0, width: int = 48, samples: int = 3) -> None:
+    def __init__(self, level: str, seed: int = 0, width: int = 8, samples: int = 3) -> None:
         super().__init__(seed)
         self.level = level
         self.width = width
@@ -57,7 +57,7 @@ class PatapataBot(Bot):
         totals: dict[tuple, float] = {}
         for _ in range(runs):
             tasks = [task, *self.future(view, index)]
-            plan = beam_search(tasks, (marks, passes), self.width, table)
+            plan = optimise(tasks, (marks, passes), self.width, table)
             first = plan.moves[0]
             totals[first] = totals.get(first, 0.0) + plan.total
         best = max(totals, key=lambda m: (totals[m], move_text(m)))

@@ -10,7 +10,7 @@ from ...core import AsobibaError
 from .game import GAME, PatapataState
 from .hints import hints
 from .notation import move_text
-from .optimiser import beam_search, upper_bound
+from .optimiser import optimise, upper_bound
 from .tasks import COURSE_LENGTH, course_tasks
 
 
@@ -22,7 +22,7 @@ def _replay(options: dict, seed: int, moves: list[str]) -> PatapataState:
     return state
 
 
-def solve(options: dict, moves: list[str], as_json: bool, width: int = 128) -> int:
+def solve(options: dict, moves: list[str], as_json: bool, width: int = 64) -> int:
     """Best play for seat 0 over the rest of the course. ``options`` may carry ``seed``
     (the course's die rolls come from it; the CLI hook has no seed argument)."""
     opts = dict(options)
@@ -35,7 +35,7 @@ def solve(options: dict, moves: list[str], as_json: bool, width: int = 128) -> i
     sheet = state.sheets[0]
     rest = course_tasks(state.rows)[state.round:] if state.round < COURSE_LENGTH else ()
     start = (sheet.marks, sheet.passes)
-    plan = beam_search(rest, start, width, state.table)
+    plan = optimise(rest, start, width, state.table)
     bound = upper_bound(rest, start, state.table)
     line = [move_text(m) for m in plan.moves]
     if as_json:

@@ -16,10 +16,12 @@ from ...core import Rng
 from .bots import read_view
 from .geometry import cell_name, switch_name
 from .notation import move_text
-from .optimiser import beam_search, value
+from .optimiser import beam_search, thrifty, value
 from .scoring import TABLES
 from .sheet import clears
 from .tasks import COURSE_LENGTH, TASK_SHEET
+
+KEY = thrifty(0.2)
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class Hint:
                 "writes": self.writes, "score_now": self.score_now, "estimate": self.estimate}
 
 
-def hints(view: Mapping[str, Any], searched: int = 8, width: int = 24,
+def hints(view: Mapping[str, Any], searched: int = 8, width: int = 16,
           seed: int = 0) -> list[Hint]:
     marks, passes, index, task = read_view(view)
     table = TABLES[view.get("scores", "standard")]
@@ -53,7 +55,8 @@ def hints(view: Mapping[str, Any], searched: int = 8, width: int = 24,
     out.sort(key=lambda t: t[0], reverse=True)
     result = []
     for rank, (val, way, occ, child) in enumerate(out):
-        estimate = beam_search(rest, child, width, table).total if rank < searched else None
+        estimate = (beam_search(rest, child, width, table, KEY).total if rank < searched
+                    else None)
         switches = {switch_name(i // 2, i % 2): "ab"[occ.switch_bits >> i & 1]
                     for i in range(8) if occ.switch_mask >> i & 1}
         writes = [cell_name(p) + "OXB"[m] for p, m in occ.cell_marks()
@@ -64,5 +67,5 @@ def hints(view: Mapping[str, Any], searched: int = 8, width: int = 24,
                 reverse=True)
     gave_up = (marks, passes + 1)
     result.append(Hint("pass", 0, {}, [], value(gave_up, table)[0],
-                       beam_search(rest, gave_up, width, table).total))
+                       beam_search(rest, gave_up, width, table, KEY).total))
     return result
