@@ -1,0 +1,168 @@
+"""One object for the web app and the CLI: :class:`Progression` wraps an ``Engine`` and runs
+each call in its own transaction (committed on success, rolled back on any error, so bad
+input changes nothing). Every method returns plain JSON-ready data.
+
+    prog = Progression(create_engine("sqlite:///asobiba.db"))
+    player, token = prog.register("hanako", "a long password")
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from datetime import date
+from typing import Any, TypeVar
+
+from argon2 import PasswordHasher
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from ..core import Outcome, Record
+from ..games import get as get_game
+from . import accounts, daily, feedback, ladder, ratings, tutorials
+from .errors import ProgressionError
+from .models import create_all
+
+T = TypeVar("T")
+
+
+class Progression:
+    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None) -> None:
+        self.engine = engine
+        self.hasher = hasher or accounts.DEFAULT_HASHER
+        create_all(engine)
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with Session(self.engine) as s, s.begin():
+            yield s
+
+    def _run(self, fn: Callable[[Session], T]) -> T:
+        with self.session() as s:
+            return fn(s)
+
+    # ---- accounts --------------------------------------------------------------------------
+    def register(self, name: str, password: str) -> tuple[dict[str, Any], str]:
+        """A new account, logged in: (player, session token)."""
+        def go(s: Session) -> tuple[dict[str, Any], str]:
+            accounts.register(s, name, password, self.hasher)
+            p, token = accounts.login(s, name, password, self.hasher)
+            return vars(p), token
+        return self._run(go)
+
+    def login(self, name: str, password: str) -> tuple[dict[str, Any], str]:
+        def go(s: Session) -> tuple[dict[str, Any], str]:
+            p, token = accounts.login(s, name, password, self.hasher)
+            return vars(p), token
+        return self._run(go)
+
+    def guest(self) -> tuple[dict[str, Any], str]:
+        def go(s: Session) -> tuple[dict[str, Any], str]:
+            p, token = accounts.guest(s)
+            return vars(p), token
+        return self._run(go)
+
+    def claim_guest(self, token: str, name: str, password: str) -> dict[str, Any]:
+        def go(s: Session) -> dict[str, Any]:
+            g = accounts.player_for_token(s, token)
+            return vars(accounts.claim_guest(s, g.id, name, password, self.hasher))
+        return self._run(go)
+
+    def whoami(self, token: str) -> dict[str, Any]:
+        return self._run(lambda s: vars(accounts.player_for_token(s, token)))
+
+    def logout(self, token: str) -> None:
+        self._run(lambda s: accounts.logout(s, token))
+
+    def bot_id(self, game_id: str, level: str) -> int:
+        return self._run(lambda s: accounts.bot_player(s, game_id, level).id)
+
+    # ---- games, ratings, pages --------------------------------------------------------------
+    def record_game(self, players: Sequence[int], record: Record, *, rated: bool = True,
+                    context: str = "casual", match_id: str | None = None) -> dict[str, Any]:
+        """Store a finished game (players by seat) and rate it; returns the rating changes."""
+        if record.result is None:
+            raise ProgressionError("the record has no result: the game is not over")
+        outcome: Outcome = record.result
+
+        def go(s: Session) -> dict[str, Any]:
+            res = ratings.record_result(
+                s, record.game, players, outcome, options=record.options, seed=record.seed,
+                record=record.to_json(), rated=rated, context=context, match_id=match_id)
+            return {"game_row_id": res.game_row_id, "pool": res.pool, "rated": res.rated,
+                    "changes": [vars(c) for c in res.changes]}
+        return self._run(go)
+
+    def leaderboard(self, pool: str, limit: int = 50, include_provisional: bool = False
+                    ) -> list[dict[str, Any]]:
+        return self._run(lambda s: ratings.leaderboard(
+            s, pool, limit, include_provisional=include_provisional))
+
+    def player_page(self, player_id: int) -> dict[str, Any]:
+        def go(s: Session) -> dict[str, Any]:
+            page = ratings.player_page(s, player_id)
+            page["trophies"] = daily.trophies(s, player_id)
+            return page
+        return self._run(go)
+
+    # ---- ladder ------------------------------------------------------------------------------
+    def ladder(self, player_id: int, game_id: str) -> dict[str, Any]:
+        return self._run(lambda s: ladder.status(s, player_id, game_id))
+
+    def ladder_result(self, player_id: int, game_id: str, level: str, won: bool | None
+                      ) -> list[dict[str, Any]]:
+        return self._run(lambda s: ladder.report_cpu_result(s, player_id, game_id, level, won))
+
+    def start_exam(self, player_id: int, game_id: str) -> dict[str, Any]:
+        return self._run(lambda s: ladder.start_exam(s, player_id, game_id))
+
+    def exam_game(self, player_id: int, game_id: str, outcome: Outcome,
+                  tiebreak: Sequence[float] | None = None) -> list[dict[str, Any]]:
+        return self._run(lambda s: ladder.report_exam_game(s, player_id, game_id, outcome,
+                                                           tiebreak))
+
+    def leave_exam(self, player_id: int, game_id: str) -> list[dict[str, Any]]:
+        return self._run(lambda s: ladder.abandon_exam(s, player_id, game_id))
+
+    # ---- daily -------------------------------------------------------------------------------
+    @staticmethod
+    def daily_challenge(game_id: str, day: date) -> dict[str, Any]:
+        return daily.challenge(game_id, day).to_json()
+
+    def daily_result(self, player_id: int, game_id: str, day: date, outcome: Outcome,
+                     today: date | None = None) -> list[dict[str, Any]]:
+        return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
+                                                        today))
+
+    def daily_calendar(self, player_id: int, game_id: str, year: int, month: int
+                       ) -> dict[str, Any]:
+        return self._run(lambda s: daily.month_calendar(s, player_id, game_id, year, month))
+
+    # ---- tutorials and feedback (no database) ------------------------------------------------
+    @staticmethod
+    def tutorial(game_id: str) -> dict[str, Any]:
+        return tutorials.tutorial(game_id).to_json()
+
+    @staticmethod
+    def tutorial_attempt(game_id: str, step: str, move: str) -> dict[str, Any]:
+        result = tutorials.tutorial(game_id).step(step).attempt(move)
+        seat = None if result.state is None else result.state.to_move
+        return {"done": result.done, "message": result.message.to_json(),
+                "view": None if result.state is None else result.state.view(seat)}
+
+    @staticmethod
+    def move_feedback(game_id: str, moves: Sequence[tuple[int, str]], move: str,
+                      options: Mapping[str, Any] | None = None, seed: int = 0
+                      ) -> dict[str, Any] | None:
+        """Feedback on ``move`` played after ``moves`` (None for games without feedback)."""
+        if not feedback.has_feedback(game_id):
+            return None
+        state = get_game(game_id).replay(list(moves), options, seed)[-1]
+        return feedback.move_feedback(state, move, len(moves) + 1).to_json()
+
+    @staticmethod
+    def review(record: Record) -> dict[str, Any] | None:
+        if not feedback.has_feedback(record.game):
+            return None
+        return feedback.review(record.game, [(m.seat, m.move) for m in record.moves],
+                               record.options, record.seed).to_json()
