@@ -97,9 +97,9 @@ def test_truth_always_possible_in_real_games(options: dict) -> None:
             step += 1
 
 
-def test_one_set_fast_path_equals_general_path() -> None:
-    """The lean one-set programme and the general one agree on real positions."""
-    for options in ({}, {"players": 4}, {"variant": "pair"}):
+def test_fast_path_equals_general_path() -> None:
+    """The lean no-joker programme and the general one agree on real positions."""
+    for options in ({}, {"players": 4}, {"variant": "pair"}, {"sets": 2}):
         for seed in range(4):
             s = GAME.new_game(options, seed)
             rng = Rng(seed, "fast")

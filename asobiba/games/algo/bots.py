@@ -118,6 +118,9 @@ def exposure(view: Mapping[str, Any], seat: int, kn: Knowledge) -> float:
     return total
 
 
+GAIN_SHARE = 1.0
+
+
 class AlgoBot(Bot):
     name = "algo"
 
@@ -173,9 +176,11 @@ class AlgoBot(Bot):
             return True
         if self.lv == 3:
             return p >= 0.5
-        # level 4: a miss turns the attack card up; staying keeps it hidden
+        # level 4: a miss turns the attack card up; staying keeps it hidden. A hit is worth
+        # a whole card only against a single enemy; with several, the others share it.
         delta = self._miss_cost(view, seat)
-        return p > delta / (1.0 + delta)
+        gain = 1.0 / max(1, len(_enemies(view, seat))) ** GAIN_SHARE
+        return p > delta / (gain + delta)
 
     def _miss_cost(self, view: Mapping[str, Any], seat: int) -> float:
         """Exposure of my row after a miss minus after a stay (≥ 0 in practice)."""

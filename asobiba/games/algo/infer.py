@@ -139,8 +139,8 @@ class Inconsistent(ValueError):
 
 
 def infer(kn: Knowledge, fast: bool = True) -> Inference:
-    """Exact marginals of every hidden slot (see the module docstring). One set without
-    jokers (the common case) takes a leaner path; ``fast=False`` forces the general one."""
+    """Exact marginals of every hidden slot (see the module docstring). Games without
+    jokers (the common case) take a leaner path; ``fast=False`` forces the general one."""
     c = kn.colours
     r = kn.remaining()
     jkeys = kn.joker_keys()
@@ -177,9 +177,9 @@ def infer(kn: Knowledge, fast: bool = True) -> Inference:
     counts: dict[int, dict[int, int]] = {sid: {} for h in rows for sid, _, _ in h}
     if m == 0:
         return Inference(kn, 1, counts)
-    if fast and kn.sets == 1 and not kn.jokers:
-        return _infer_one_set(kn, [[(sid, mask) for sid, mask, _ in h] for h in rows],
-                              regular, nkeys, counts)
+    if fast and kn.sets <= 2 and not kn.jokers:
+        return _infer_no_jokers(kn, [[(sid, mask) for sid, mask, _ in h] for h in rows],
+                                regular, nkeys, counts, r)
     nj = len(jkeys)
 
     def joker_runs(state: list[int], row: int, used: list[int], w: int,
@@ -301,13 +301,16 @@ def infer(kn: Knowledge, fast: bool = True) -> Inference:
     return Inference(kn, total, counts)
 
 
-def _infer_one_set(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: list[int],
-                   nkeys: int, counts: dict[int, dict[int, int]]) -> Inference:
-    """One set, no jokers: every key fills at most one slot. States are pointer vectors
-    coded as integers; each row's pointer is confined, at each key, to the range its
-    slots' effective bounds allow (slot j of a row needs a key above slot j-1's lowest
-    possible key and below slot j+1's highest), which keeps the frontier small."""
+def _infer_no_jokers(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: list[int],
+                     nkeys: int, counts: dict[int, dict[int, int]], r: list[int]
+                     ) -> Inference:
+    """No jokers (one or two sets): a key fills at most as many slots as copies remain.
+    States are pointer vectors coded as integers; each row's pointer is confined, at each
+    key, to the range its slots' effective bounds allow (slot j of a row needs a key no
+    lower than slot j-1's lowest possible one and no higher than slot j+1's highest),
+    which keeps the frontier small."""
     m = len(rows)
+    strict = 1 if kn.sets == 1 else 0
     sizes = [len(h) for h in rows]
     stride = [1] * m
     for i in range(1, m):
@@ -318,16 +321,18 @@ def _infer_one_set(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: list[
         lo = [(mask & -mask).bit_length() - 1 if mask else nkeys for _, mask in h]
         hi = [mask.bit_length() - 1 if mask else -1 for _, mask in h]
         for j in range(1, len(h)):
-            lo[j] = max(lo[j], lo[j - 1] + 1)
+            lo[j] = max(lo[j], lo[j - 1] + strict)
         for j in range(len(h) - 2, -1, -1):
-            hi[j] = min(hi[j], hi[j + 1] - 1)
+            hi[j] = min(hi[j], hi[j + 1] - strict)
         if any(a > b for a, b in zip(lo, hi, strict=True)):
             raise Inconsistent("no deal is consistent with what this seat has seen")
         low.append(lo)
         high.append(hi)
     final = sum(sizes[i] * stride[i] for i in range(m))
     layers: list[dict[int, int]] = [{0: 1}]
-    movers_by_key = []
+    # a pattern: (weight, ((row, stride, base, size, allow, offset), ...))
+    Pattern = tuple[int, tuple[tuple[int, int, int, int, list[bool], int], ...]]
+    patterns_by_key: list[list[Pattern]] = []
     for idx, k in enumerate(keys):
         bit = 1 << k
         movers = []
@@ -335,7 +340,15 @@ def _infer_one_set(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: list[
             allow = [bool(mask & bit) for _, mask in h]
             if any(allow):
                 movers.append((i, stride[i], sizes[i] + 1, sizes[i], allow))
-        movers_by_key.append(movers)
+        copies = r[k]
+        pats: list[Pattern] = [(copies, ((*mv, 0),)) for mv in movers]
+        if copies >= 2:
+            two = copies * (copies - 1)
+            for a, mv in enumerate(movers):
+                pats.append((two, ((*mv, 0), (*mv, 1))))
+                for mv2 in movers[a + 1:]:
+                    pats.append((two, ((*mv, 0), (*mv2, 0))))
+        patterns_by_key.append(pats)
         nk = keys[idx + 1] if idx + 1 < len(keys) else nkeys
         # after keys <= k: row i's pointer lies in [#slots whose high < nk, #slots whose low < nk]
         bounds = [(stride[i], sizes[i] + 1, sum(1 for x in high[i] if x < nk),
@@ -345,10 +358,15 @@ def _infer_one_set(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: list[
         nxt: dict[int, int] = {}
         for s, f in cur.items():
             nxt[s] = nxt.get(s, 0) + f
-            for _, st, base, size, allow in movers:
-                p = s // st % base
-                if p < size and allow[p]:
-                    nxt[s + st] = nxt.get(s + st, 0) + f
+            for w, pat in pats:
+                s2 = s
+                for _, st, base, size, allow, off in pat:
+                    p = s // st % base + off
+                    if p >= size or not allow[p]:
+                        break
+                    s2 += st
+                else:
+                    nxt[s2] = nxt.get(s2, 0) + f * w
         kept = {}
         for s, f in nxt.items():
             for st, base, lo, hi in tight:
@@ -363,17 +381,25 @@ def _infer_one_set(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: list[
         k = keys[idx]
         cur = layers[idx]
         prev: dict[int, int] = {}
-        movers = movers_by_key[idx]
         for s, f in cur.items():
             acc = back.get(s, 0)
-            for i, st, base, size, allow in movers:
-                p = s // st % base
-                if p < size and allow[p]:
-                    b = back.get(s + st)
+            for w, pat in patterns_by_key[idx]:
+                s2 = s
+                slots = []
+                for i, st, base, size, allow, off in pat:
+                    p = s // st % base + off
+                    if p >= size or not allow[p]:
+                        break
+                    s2 += st
+                    slots.append(rows[i][p][0])
+                else:
+                    b = back.get(s2)
                     if b:
-                        acc += b
-                        d = counts[rows[i][p][0]]
-                        d[k] = d.get(k, 0) + f * b
+                        acc += w * b
+                        contrib = f * w * b
+                        for sid in slots:
+                            d = counts[sid]
+                            d[k] = d.get(k, 0) + contrib
             if acc:
                 prev[s] = acc
         back = prev

@@ -1,0 +1,122 @@
+"""Hidden information stays hidden: in every variant no view carries a number its seat
+may not know, and states differing only in secrets give a seat identical views (and the
+same bot move)."""
+
+from __future__ import annotations
+
+import pytest
+
+from asobiba.core import Rng
+from asobiba.games import get
+from asobiba.games.algo import AlgoState
+from asobiba.games.algo.cards import is_joker
+from tests.conformance import assert_views_equal_for
+
+GAME = get("algo")
+VARIANTS = [{}, {"players": 3}, {"players": 4}, {"variant": "pair"}, {"players": 5},
+            {"players": 7}, {"jokers": True}, {"sets": 2}, {"colours": 3},
+            {"chips": True, "jokers": True, "players": 4}]
+
+
+def walk(options: dict, seed: int, steps: int = 400) -> list[AlgoState]:
+    s = GAME.new_game(options, seed)
+    out = [s]
+    rng = Rng(seed, "views")
+    while not s.is_over and len(out) < steps:
+        moves = s.legal_moves().texts()
+        s = s.play(moves[rng.below(len(moves))])
+        out.append(s)
+    return out
+
+
+def may_know(s: AlgoState, seat: int | None, owner: int, sid: int, up: bool) -> bool:
+    return up or (seat is not None and (seat == owner or sid in s.seen[seat]))
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+def test_views_never_carry_another_seats_hidden_number(options: dict) -> None:
+    for seed in range(2):
+        for s in walk(options, seed):
+            for seat in [None, *range(s.num_seats)]:
+                view = s.view(seat)
+                for owner, (row, vrow) in enumerate(zip(s.rows, view["rows"], strict=True)):
+                    for (sid, _, up), vs in zip(row, vrow, strict=True):
+                        assert ("number" in vs) == may_know(s, seat, owner, sid, up)
+                if view["hand"] is not None:
+                    assert ("number" in view["hand"]) == (seat == s.turn)
+                if view["placing"] is not None:
+                    owner, _, up = s.placing  # type: ignore[misc]
+                    assert ("number" in view["placing"]) == (up or seat == owner)
+                for e in view["log"]:
+                    if e["event"] == "insert":
+                        assert ("number" in e) == e["up"]
+                    if e["event"] in ("show", "use", "draw"):
+                        assert "number" not in e
+                assert "pile_full" not in view and "rows_full" not in view
+
+
+def _ordered(s: AlgoState, keys: list[int]) -> bool:
+    regular = [k for k in keys if not is_joker(k, s.colours, s.jokers)]
+    return regular == sorted(regular)
+
+
+def swapped(s: AlgoState, viewer: int) -> AlgoState | None:
+    """The same position with one secret of another seat exchanged for an equally
+    coloured unseen card (the pile's, or another hidden card), order kept."""
+    c = s.colours
+    secret = [(o, p) for o in range(s.num_seats) if o != viewer
+              for p, (sid, _, up) in enumerate(s.rows[o])
+              if not up and sid not in s.seen[viewer] and sid != s.held]
+    pile = list(range(s.pile_pos, len(s.pile)))
+    for o, p in secret:
+        k = s.rows[o][p][1]
+        for q in pile:
+            k2 = s.pile[q]
+            if k2 % c == k % c and k2 != k:
+                keys = s.row_keys(o)
+                keys[p] = k2
+                if _ordered(s, keys):
+                    rows = list(s.rows)
+                    sid, _, up = rows[o][p]
+                    rows[o] = rows[o][:p] + ((sid, k2, up),) + rows[o][p + 1:]
+                    new_pile = list(s.pile)
+                    new_pile[q] = k
+                    return s._copy(rows=tuple(rows), pile=tuple(new_pile))
+        for o2, p2 in secret:
+            k2 = s.rows[o2][p2][1]
+            if o2 == o or k2 % c != k % c or k2 == k:
+                continue
+            a, b = s.row_keys(o), s.row_keys(o2)
+            a[p], b[p2] = k2, k
+            if _ordered(s, a) and _ordered(s, b):
+                rows = list(s.rows)
+                sid, _, up = rows[o][p]
+                rows[o] = rows[o][:p] + ((sid, k2, up),) + rows[o][p + 1:]
+                sid2, _, up2 = rows[o2][p2]
+                rows[o2] = rows[o2][:p2] + ((sid2, k, up2),) + rows[o2][p2 + 1:]
+                return s._copy(rows=tuple(rows))
+    return None
+
+
+@pytest.mark.parametrize("options", VARIANTS)
+def test_secrets_of_others_do_not_change_a_seats_view_or_its_bots_move(options: dict) -> None:
+    checked = 0
+    for seed in range(2):
+        for s in walk(options, seed, 60)[::7]:
+            if s.is_over or s.phase == "setup":
+                continue
+            for viewer in range(s.num_seats):
+                other = swapped(s, viewer)
+                if other is None:
+                    continue
+                assert s.to_json() != other.to_json()
+                assert_views_equal_for(viewer, s, other)
+                if viewer in s.acting_seats:
+                    levels = ("3",) if s.num_seats > 4 else ("3", "4")
+                    for level in levels:
+                        a, b = GAME.make_bot(level, 5), GAME.make_bot(level, 5)
+                        a.reset(viewer, s.options)
+                        b.reset(viewer, s.options)
+                        assert a.choose(s.view(viewer)) == b.choose(other.view(viewer))
+                checked += 1
+    assert checked > 0
