@@ -228,11 +228,11 @@ def play_challenge(ch: DailyChallenge, player: Any, seed: int = 0) -> State:
     seat; each bot sees only its views, from the challenge's start on. Returns the final state."""
     game = get_game(ch.game)
     state = ch.start()
-    bots = [player] if ch.kind == "puzzle" else [None, None]
+    bots: list[Any] = [player]
     if ch.kind == "opponent":
         assert ch.bot_level is not None
-        bots[ch.player_seat] = player
-        bots[1 - ch.player_seat] = game.make_bot(ch.bot_level, seed)
+        cpu = game.make_bot(ch.bot_level, seed)
+        bots = [player, cpu] if ch.player_seat == 0 else [cpu, player]
     for seat, bot in enumerate(bots):
         bot.reset(seat, state.options)
         bot.observe(state.view(seat))

@@ -224,7 +224,7 @@ def player_page(session: Session, player_id: int, recent: int = 20) -> dict[str,
         select(GameSeatRow, GameRow).join(GameRow, GameRow.id == GameSeatRow.game_id)
         .where(GameSeatRow.player_id == player_id).order_by(GameRow.id.desc())).all()
     stats: dict[str, dict[str, Any]] = {}
-    history = []
+    history: list[dict[str, Any]] = []
     for seat_row, game_row in rows:
         ranks = json.loads(game_row.result)["ranks"]
         word = result_word(seat_row.rank, ranks)
