@@ -78,7 +78,19 @@ class DailyChallenge:
         ranks = outcome.ranks
         return ranks[self.player_seat] == 1 and list(ranks).count(1) == 1
 
+    def public_json(self) -> dict[str, Any]:
+        """What a client may see: for games with chance or hidden information the seed would
+        reveal the deal, so it is left out and the player's start view is given instead."""
+        game = get_game(self.game)
+        out = self.to_json()
+        if game.chance or not game.perfect_information:
+            del out["seed"]
+        start = self.start()
+        out["view"] = start.view(self.player_seat)
+        return out
+
     def to_json(self) -> dict[str, Any]:
+        """Everything, the seed included (server side and records)."""
         return {"id": self.id, "game": self.game, "day": self.day.isoformat(), "kind": self.kind,
                 "options": dict(self.options), "seed": self.seed,
                 "opening": [{"seat": s, "move": m} for s, m in self.opening],

@@ -127,7 +127,8 @@ class Progression:
     # ---- daily -------------------------------------------------------------------------------
     @staticmethod
     def daily_challenge(game_id: str, day: date) -> dict[str, Any]:
-        return daily.challenge(game_id, day).to_json()
+        """The day's challenge as a client may see it (no seed where it would reveal a deal)."""
+        return daily.challenge(game_id, day).public_json()
 
     def daily_result(self, player_id: int, game_id: str, day: date, outcome: Outcome,
                      today: date | None = None) -> list[dict[str, Any]]:

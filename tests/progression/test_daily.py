@@ -108,3 +108,18 @@ def test_puzzle_first_attempt_is_rated_against_the_puzzle(session, hasher) -> No
     assert ev2 == []  # already cleared, second attempt not rated
     puzzle = accounts.puzzle_player(session, "patapata", DAY.isoformat())
     assert ratings.current_rating(session, puzzle.id, "patapata:puzzle")["rating"] < 1500
+
+
+@pytest.mark.parametrize("gid", [g for g in ("memory_matrix", "algo") if g in available()])
+def test_public_challenge_hides_the_seed_of_games_with_secrets(gid: str) -> None:
+    """The seed deals the hidden cards/colours: a client gets only its own start view."""
+    ch = challenge(gid, DAY)
+    public = ch.public_json()
+    assert "seed" not in public and "seed" in ch.to_json()
+    assert public["view"] == ch.start().view(ch.player_seat)
+    assert str(ch.seed) not in str(public)
+
+
+def test_public_challenge_of_a_perfect_information_game_keeps_the_seed() -> None:
+    ch = challenge("reversi", DAY)
+    assert ch.public_json()["seed"] == ch.seed
