@@ -84,7 +84,14 @@ def enclosed_groups(me: int, op: int, changed: int) -> int:
     A group is taken when it has no empty neighbour and no neighbour off the board (so it
     lies within the 13 interior cells: the edge never encloses), and at least one bordering
     cell other than the CP changed during this move (an old enclosure stays protected)."""
-    candidates = op & INTERIOR
+    touched = 0
+    c = changed & ~CP_BIT
+    while c:
+        low = c & -c
+        touched |= NEIGHBOUR_MASK[low.bit_length() - 1]
+        c ^= low
+    # only a group next to a changed cell can be newly enclosed
+    candidates = op & INTERIOR & touched
     taken = 0
     filled = me | op
     while candidates:
@@ -193,12 +200,23 @@ def cell_option(me: int, op: int, mover: int, cell: int) -> CellOption | None:
     return CellOption(cell, (results[0], results[1]))
 
 
+def near(op: int) -> int:
+    """Cells next to an opponent stone or to the CP: the only cells that can flank (the CP
+    may be read as the opponent's colour)."""
+    mask = NEIGHBOUR_MASK[CP]
+    while op:
+        low = op & -op
+        mask |= NEIGHBOUR_MASK[low.bit_length() - 1]
+        op ^= low
+    return mask
+
+
 def cell_options(black: int, white: int, mover: int) -> list[CellOption]:
     """Every playable cell for ``mover`` (seed §4①: a stone must flank something), in
     cell order."""
     me, op = (black, white) if mover == BLACK else (white, black)
     out = []
-    empty = empty_cells(black, white)
+    empty = empty_cells(black, white) & near(op)
     while empty:
         low = empty & -empty
         empty ^= low
@@ -211,7 +229,7 @@ def cell_options(black: int, white: int, mover: int) -> list[CellOption]:
 def has_playable(black: int, white: int, mover: int) -> bool:
     """Whether ``mover`` can place anywhere (cheaper than :func:`cell_options`)."""
     me, op = (black, white) if mover == BLACK else (white, black)
-    empty = empty_cells(black, white)
+    empty = empty_cells(black, white) & near(op)
     while empty:
         low = empty & -empty
         empty ^= low
@@ -230,5 +248,5 @@ def boards_after(black: int, white: int, mover: int, res: Result) -> tuple[int, 
 __all__ = [
     "ALL", "BLACK", "WHITE", "COLOUR_LETTER", "CellOption", "Result", "boards_after",
     "cell_option", "cell_options", "cp_ray_flips", "empty_cells", "enclosed_groups",
-    "has_playable", "key", "plain_flips", "resolve",
+    "has_playable", "key", "near", "plain_flips", "resolve",
 ]

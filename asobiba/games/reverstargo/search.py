@@ -14,7 +14,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from .board import A_RING, APP_CELL_VALUE, INTERIOR, LABELS, STONE_CELLS
-from .rules import BLACK, CellOption, cell_options, cp_ray_flips, plain_flips
+from .rules import (
+    BLACK,
+    CellOption,
+    cell_options,
+    cp_ray_flips,
+    has_playable,
+    near,
+    plain_flips,
+)
 
 Node = tuple[int, int, int, int, int]
 Child = tuple[tuple[int, int], Node, int]  # (cell, colour), child node, flips + captured
@@ -33,7 +41,7 @@ EDGE = STONE_CELLS & ~INTERIOR  # never capturable: the wall does not enclose
 
 def playable_count(me: int, op: int) -> int:
     """How many cells ``me`` could play (any call): the mobility term."""
-    empty = STONE_CELLS & ~(me | op)
+    empty = STONE_CELLS & ~(me | op) & near(op)
     n = 0
     while empty:
         low = empty & -empty
@@ -202,14 +210,17 @@ class AlphaBeta:
         if self.deadline is not None and not self.nodes & 255 \
                 and time.perf_counter() > self.deadline:
             raise Timeout
+        if depth <= 0:
+            b, w = node[0], node[1]
+            if has_playable(b, w, 0) or has_playable(b, w, 1):
+                return self.evaluate(node)
+            return self.terminal(node)
         kids = self.children(node)
         if not kids:
             black, white, cb, cw, turn = node
             if passed:
                 return self.terminal(node)
             return -self.negamax((black, white, cb, cw, 1 - turn), depth, -beta, -alpha, True)
-        if depth <= 0:
-            return self.evaluate(node)
         key = (node[0], node[1], node[4], node[2] - node[3])
         best_move = None
         if self.use_tt:
