@@ -32,6 +32,11 @@ def _targets(view: Mapping[str, Any], seat: int) -> list[tuple[int, int, dict[st
             if not s["up"]]
 
 
+def _known_key(slot: Mapping[str, Any], c: int) -> int:
+    """The key of a card this seat knows (its own, or one shown to it)."""
+    return int(slot["number"]) * c + COLOUR_LETTERS.index(slot["colour"])
+
+
 def _key(slot: Mapping[str, Any], c: int) -> int | None:
     if "number" not in slot:
         return None
@@ -197,7 +202,7 @@ class AlgoBot(Bot):
         if held is None:
             return 1.0
         down = exposure(view, seat, public_knowledge(view))
-        up = exposure(view, seat, public_knowledge(view, reveal={held["id"]: _key(held, c)}))
+        up = exposure(view, seat, public_knowledge(view, reveal={held["id"]: _known_key(held, c)}))
         return max(0.0, up - down)
 
     # ---- own cards -------------------------------------------------------------------------
@@ -220,7 +225,7 @@ class AlgoBot(Bot):
             return f"use {p + 1}"
         best = None
         for p, s in own:
-            cost = exposure(view, seat, public_knowledge(view, reveal={s["id"]: _key(s, c)}))
+            cost = exposure(view, seat, public_knowledge(view, reveal={s["id"]: _known_key(s, c)}))
             if best is None or cost < best[0] - 1e-12:
                 best = (cost, p)
         assert best is not None
@@ -236,7 +241,7 @@ class AlgoBot(Bot):
                         if e["event"] == "show" and e["seat"] == seat}
         best = None
         for p, s in self._own_hidden(view, seat):
-            reveal = {x["id"]: _key(x, c) for x in view["rows"][seat]
+            reveal = {x["id"]: _known_key(x, c) for x in view["rows"][seat]
                       if x["id"] in shown_before or x["id"] == s["id"]}
             kn = public_knowledge(view, reveal=reveal)
             # what I know of my partner's row (cards shown to me) the partner knows too

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core import BotLevel, Game, Option, OptionError, Rng
-from .cards import COLOUR_LETTERS, deck, is_joker
+from .cards import deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
 
 
@@ -56,6 +56,9 @@ class AlgoGame(Game):
                description="cards dealt to each player (default by player count)"),
         Option("first", 0, "int", minimum=0, maximum=7,
                description="the seat that starts (the dealer, 親)"),
+        Option("aid", False, "bool",
+               description="deduction aid for learners: each view carries its seat's exact "
+                           "odds (keep off in rated games)"),
     )
     variants = {
         "basic": {},
@@ -162,7 +165,12 @@ def render(view: Mapping[str, Any]) -> str:
     if view.get("log"):
         last = view["log"][-1]
         lines.append("last: " + " ".join(f"{k}={v}" for k, v in last.items()))
-    lines.append(f"phase: {view['phase']}  (colours {', '.join(COLOUR_LETTERS)})")
+    lines.append(f"phase: {view['phase']}")
+    aid = view.get("aid")
+    if aid:
+        for sid, probs in aid.items():
+            best = max(probs.items(), key=lambda kv: kv[1])
+            lines.append(f"aid: card #{sid} is {best[0]} with {best[1]:.0%}")
     return "\n".join(lines)
 
 

@@ -152,24 +152,24 @@ def infer(kn: Knowledge, fast: bool = True) -> Inference:
     rows: list[list[tuple[int, int, int]]] = []   # (sid, allowed mask, joker key or -1)
     for row in kn.rows:
         hidden = []
-        known_regular = [(i, s.key) for i, s in enumerate(row)
-                         if s.key is not None and not kn.is_joker(s.key)]
-        for i, s in enumerate(row):
-            if s.key is not None:
+        known_regular = [(i, sl.key) for i, sl in enumerate(row)
+                         if sl.key is not None and not kn.is_joker(sl.key)]
+        for i, sl in enumerate(row):
+            if sl.key is not None:
                 continue
             lo = max((k for j, k in known_regular if j < i), default=0)
             hi = min((k for j, k in known_regular if j > i), default=nkeys - 1)
             mask = 0
             for k in range(lo, hi + 1):
-                if (k % c == s.colour and not kn.is_joker(k) and r[k] > 0
-                        and not s.fails >> (k // c) & 1):
+                if (k % c == sl.colour and not kn.is_joker(k) and r[k] > 0
+                        and not sl.fails >> (k // c) & 1):
                     mask |= 1 << k
             jk = -1
             if kn.jokers:
-                cand = JOKER_NUMBER * c + s.colour
-                if r[cand] > 0 and not s.fails >> JOKER_NUMBER & 1:
+                cand = JOKER_NUMBER * c + sl.colour
+                if r[cand] > 0 and not sl.fails >> JOKER_NUMBER & 1:
                     jk = cand
-            hidden.append((s.sid, mask, jk))
+            hidden.append((sl.sid, mask, jk))
         if hidden:
             rows.append(hidden)
     m = len(rows)
@@ -210,9 +210,10 @@ def infer(kn: Knowledge, fast: bool = True) -> Inference:
     Trans = tuple[tuple[int, ...], int, list[tuple[int, int]]]
 
     def start_trans() -> list[Trans]:
-        partial = [([0] * m, [0] * nj, 1, [])]
+        partial: list[tuple[list[int], list[int], int, list[tuple[int, int]]]] = [
+            ([0] * m, [0] * nj, 1, [])]
         for row in range(m):
-            nxt = []
+            nxt: list[tuple[list[int], list[int], int, list[tuple[int, int]]]] = []
             for p, u, w, a in partial:
                 nxt.extend(joker_runs(p, row, u, w, a))
             partial = nxt
@@ -221,9 +222,10 @@ def infer(kn: Knowledge, fast: bool = True) -> Inference:
     def key_trans(state: tuple[int, ...], k: int) -> list[Trans]:
         copies = r[k]
         bit = 1 << k
-        partial = [(list(state[:m]), list(state[m:]), 1, [], 0)]
+        partial: list[tuple[list[int], list[int], int, list[tuple[int, int]], int]] = [
+            (list(state[:m]), list(state[m:]), 1, [], 0)]
         for row in range(m):
-            nxt = []
+            nxt: list[tuple[list[int], list[int], int, list[tuple[int, int]], int]] = []
 
             def take(q: list[int], u: list[int], ww: int, aa: list[tuple[int, int]],
                      t: int, row: int = row, out: list[Any] = nxt) -> None:
@@ -369,9 +371,9 @@ def _infer_no_jokers(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: lis
                     nxt[s2] = nxt.get(s2, 0) + f * w
         kept = {}
         for s, f in nxt.items():
-            for st, base, lo, hi in tight:
+            for st, base, least, most in tight:
                 p = s // st % base
-                if p < lo or p > hi:
+                if p < least or p > most:
                     break
             else:
                 kept[s] = f

@@ -172,7 +172,7 @@ class AlgoState(State):
             moves.append(("stay",))
         return moves
 
-    def _move_text(self, move: AlgoMove, seat: int | None) -> str:
+    def _move_text(self, move: Any, seat: int | None) -> str:
         kind = move[0]
         if kind == "attack":
             return f"attack {seat_letter(move[1])}{move[2] + 1}={move[3]}"
@@ -197,7 +197,7 @@ class AlgoState(State):
             f"{text!r} is not an Algo move; write e.g. 'attack B3=7', 'stay', 'pass!', "
             "'show 2', 'use 2' or 'place 3'", move=text)
 
-    def _why_illegal(self, move: AlgoMove, seat: int) -> str:
+    def _why_illegal(self, move: Any, seat: int) -> str:
         kind = move[0]
         expected = {PASS: "'pass!'", SHOW: "'show N'", USE: "'use N'", SETUP: "'place N'",
                     PLACE: "'place N'", ATTACK: "'attack XN=V' or 'stay'"}.get(self.phase, "")
@@ -225,7 +225,7 @@ class AlgoState(State):
         return f"this is the {self.phase} step; the move expected is {expected}"
 
     # ---- applying ---------------------------------------------------------------------------
-    def _apply(self, move: AlgoMove, seat: int) -> AlgoState:
+    def _apply(self, move: Any, seat: int) -> AlgoState:
         kind = move[0]
         if kind == "pass":
             return self._copy(phase=SHOW, log=self.log + (("pass", seat),))
@@ -431,6 +431,10 @@ class AlgoState(State):
                 view["placing"]["number"] = card // c
         if seat is not None and self.setup[seat]:
             view["my_setup"] = [card_name(k, c) for k in self.setup[seat]]
+        if seat is not None and self._o.get("aid"):
+            from .infer import infer_view  # computed from this very view: nothing extra leaks
+
+            view["aid"] = infer_view(view).to_json()
         return view
 
     def _log_view(self, e: tuple[Any, ...]) -> dict[str, Any]:
