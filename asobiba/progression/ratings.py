@@ -65,7 +65,9 @@ class RatedGame:
 
 
 def _row(session: Session, player_id: int, pool: str, system: str) -> RatingRow:
-    row = session.get(RatingRow, (player_id, pool))
+    # row lock (PostgreSQL; SQLite serialises writers anyway): two games ending at once for
+    # one player must not both rate from the same old value
+    row = session.get(RatingRow, (player_id, pool), with_for_update=True)
     if row is None:
         if system == GLICKO2:
             g = glicko2.Glicko2Rating.new()
