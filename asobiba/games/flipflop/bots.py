@@ -42,7 +42,7 @@ PLANS: dict[int, dict[str, Plan | None]] = {
         "2": Plan(1, replace(MATERIAL_ONLY, noise=60)),
         "3": Plan(2, Weights(noise=40)),
         "4": Plan(4, Weights(noise=5)),
-        "5": Plan(64, Weights(), time_limit=1.9),
+        "5": Plan(64, Weights(), time_limit=1.8),
     },
 }
 LEVELS = ("1", "2", "3", "4", "5")

@@ -133,7 +133,7 @@ class Searcher:
     def _negamax(self, w: int, b: int, x: int, t: int, depth: int, alpha: int, beta: int,
                  ply: int) -> int:
         self.nodes += 1
-        if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
         geo = self.geo
         mine = w if t == bd.WHITE else b
