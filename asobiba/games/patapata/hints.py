@@ -62,10 +62,10 @@ def hints(view: Mapping[str, Any], searched: int = 8, width: int = 16,
         writes = [cell_name(p) + "OXB"[m] for p, m in occ.cell_marks()
                   if way.writes[m] >> p & 1]
         result.append(Hint(move_text(("clear", way.writes)), 90 * occ.rotation, switches,
-                           writes, val[0], estimate))
+                           writes, int(val[0]), estimate))
     result.sort(key=lambda h: (h.estimate is not None, h.estimate or 0, h.score_now),
                 reverse=True)
     gave_up = (marks, passes + 1)
-    result.append(Hint("pass", 0, {}, [], value(gave_up, table)[0],
+    result.append(Hint("pass", 0, {}, [], int(value(gave_up, table)[0]),
                        beam_search(rest, gave_up, width, table, KEY).total))
     return result

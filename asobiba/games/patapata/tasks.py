@@ -134,7 +134,7 @@ class Occurrence:
 
     def cell_marks(self) -> list[tuple[int, int]]:
         """(printed cell, mark) for the four cells, in cell order."""
-        out = []
+        out: list[tuple[int, int]] = []
         for m, mask in enumerate(self.req):
             out.extend((p, m) for p in range(32) if mask >> p & 1)
         return sorted(out)
