@@ -7,8 +7,12 @@ computes the same challenge without storing it. Two kinds:
   start (for games with chance, the seed also deals) — and a CPU level that grows over the
   week (Monday easiest, Sunday hardest); a win clears the day.
 * **puzzle** (Patapata): the day's solo course; beat the Greedy bot's score on the same
-  course to clear it. Puzzle attempts are rated, lichess-style, as a Glicko-2 game of the player
-  against the puzzle (pool ``"<game>:puzzle"``), first attempt only.
+  course to clear it;
+* **tsume** (Algo): the day's tsume-algo (詰めアルゴ) deduction puzzle from the Algo package's
+  generator, harder through the week; answering every question right clears it.
+
+Puzzle and tsume attempts are rated, lichess-style, as a Glicko-2 game of the player against
+the puzzle (pool ``"<game>:puzzle"``), first attempt only.
 
 A calendar shows cleared days; clearing every day of a month earns that month's trophy. Only
 today's challenge can be cleared (the app's calendar: "a win clears the day").
@@ -17,7 +21,7 @@ today's challenge can be cleared (the app's calendar: "a win clears the day").
 from __future__ import annotations
 
 import calendar as _calendar
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
@@ -42,6 +46,9 @@ OPENING_PLIES: dict[str, tuple[int, int]] = {
 """Seeded random plies played before the player takes over: (fewest, most)."""
 
 PUZZLE_GAMES = ("patapata",)
+TSUME_GAMES = ("algo",)
+WEEKDAY_TSUME_LEVEL = (1, 1, 2, 2, 3, 3, 4)
+PUZZLE_KINDS = ("puzzle", "tsume")
 
 
 class DailyError(ProgressionError):
@@ -61,6 +68,8 @@ class DailyChallenge:
     target: float | None = None
     rules_version: int = 1
     description: Mapping[str, str] = field(default_factory=dict)
+    puzzle: Mapping[str, Any] | None = None
+    """The tsume-algo puzzle as the player sees it (face-up numbers and questions only)."""
 
     @property
     def id(self) -> str:
@@ -68,11 +77,25 @@ class DailyChallenge:
 
     def start(self) -> State:
         """The position the player starts from (the opening replayed through the protocol)."""
+        if self.kind == "tsume":
+            raise DailyError("a tsume-algo challenge is answered, not played: use grade()")
         return get_game(self.game).replay(list(self.opening), self.options, self.seed)[-1]
+
+    def grade(self, answers: Sequence[str]) -> Outcome:
+        """Score tsume-algo answers (one per question, e.g. ``"w7"`` or ``"B3"``): the
+        outcome's score is the number answered right."""
+        if self.kind != "tsume":
+            raise DailyError(f"the {self.game} challenge is played, not answered")
+        pz = _tsume(self.seed, self.day)
+        if len(answers) != len(pz.questions):
+            raise DailyError(f"give {len(pz.questions)} answers, one per question")
+        right = sum(str(a).strip().lower() == pz.answer(q).lower()
+                    for a, q in zip(answers, pz.questions, strict=True))
+        return Outcome((float(right),), (1,), "tsume-algo answers")
 
     def cleared_by(self, outcome: Outcome) -> bool:
         """A win (sole first place) for opponent challenges; score ≥ target for puzzles."""
-        if self.kind == "puzzle":
+        if self.kind in PUZZLE_KINDS:
             assert self.target is not None
             return float(outcome.scores[self.player_seat]) >= self.target
         ranks = outcome.ranks
@@ -85,8 +108,8 @@ class DailyChallenge:
         out = self.to_json()
         if game.chance or not game.perfect_information:
             del out["seed"]
-        start = self.start()
-        out["view"] = start.view(self.player_seat)
+        if self.kind != "tsume":
+            out["view"] = self.start().view(self.player_seat)
         return out
 
     def to_json(self) -> dict[str, Any]:
@@ -96,7 +119,8 @@ class DailyChallenge:
                 "opening": [{"seat": s, "move": m} for s, m in self.opening],
                 "player_seat": self.player_seat, "bot_level": self.bot_level,
                 "target": self.target, "rules_version": self.rules_version,
-                "description": dict(self.description)}
+                "description": dict(self.description),
+                "puzzle": None if self.puzzle is None else dict(self.puzzle)}
 
 
 def daily_seed(game_id: str, day: date) -> int:
@@ -121,11 +145,27 @@ def _opening(game: Game, options: Mapping[str, Any], seed: int, rng: Rng,
     return ()
 
 
+def _tsume(seed: int, day: date) -> Any:
+    from ..games.algo.tsume import generate  # the Algo package's own puzzle generator
+
+    return generate(WEEKDAY_TSUME_LEVEL[day.weekday()], seed)
+
+
 def challenge(game_id: str, day: date) -> DailyChallenge:
     """The challenge of ``game_id`` on ``day`` (deterministic: same for everyone)."""
     game = get_game(game_id)
     seed = daily_seed(game_id, day)
     rng = Rng(seed, "daily")
+    if game_id in TSUME_GAMES:
+        pz = _tsume(seed, day)
+        public = pz.to_json()
+        del public["seed"]  # the seed regenerates the hidden cards
+        n = len(pz.questions)
+        return DailyChallenge(game_id, day, "tsume", {}, seed, target=float(n),
+                              rules_version=game.rules_version, puzzle=public, description={
+                                  "en": f"Tsume-algo, level {pz.level}: answer all {n} "
+                                        "questions.",
+                                  "ja": f"詰めアルゴ（レベル{pz.level}）：{n}問すべてに答えよう"})
     if game_id in PUZZLE_GAMES:
         options = game.validate_options({"variant": "solo", "course": "dice"})
         bot = play_game(game, [game.make_bot("greedy", seed)], dict(options), seed)
@@ -178,7 +218,7 @@ def record_attempt(session: Session, player_id: int, game_id: str, day: date,
     row.attempts += 1
     won = ch.cleared_by(outcome)
     events: list[dict[str, Any]] = []
-    if ch.kind == "puzzle" and first:
+    if ch.kind in PUZZLE_KINDS and first:
         puzzle = accounts.puzzle_player(session, game_id, day.isoformat())
         rated = ratings.record_result(
             session, game_id, [player_id, puzzle.id],

@@ -135,6 +135,12 @@ class Progression:
         return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
                                                         today))
 
+    def daily_answer(self, player_id: int, game_id: str, day: date, answers: Sequence[str],
+                     today: date | None = None) -> list[dict[str, Any]]:
+        """Answers to a tsume-algo daily (graded on the server; the answers never go out)."""
+        outcome = daily.challenge(game_id, day).grade(answers)
+        return self.daily_result(player_id, game_id, day, outcome, today)
+
     def daily_calendar(self, player_id: int, game_id: str, year: int, month: int
                        ) -> dict[str, Any]:
         return self._run(lambda s: daily.month_calendar(s, player_id, game_id, year, month))
