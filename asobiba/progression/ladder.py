@@ -293,15 +293,32 @@ def abandon_exam(session: Session, player_id: int, game_id: str) -> list[Event]:
 
 
 def report_cpu_result(session: Session, player_id: int, game_id: str, level: str,
-                      won: bool | None) -> list[Event]:
-    """An ordinary game (reverse set from Lv.5) against the CPU at bot ``level``."""
+                      won: bool | None, tier: str | None = None) -> list[Event]:
+    """An ordinary game (reverse set from Lv.5) against the CPU at bot ``level``.
+
+    ``tier`` says which ladder tier the game was played as; without it, a level that fills
+    several tiers counts for the highest tier the player has open."""
     game = _game(game_id)
     levels = tier_levels(game)
     p = load(session, player_id, game_id)
     open_tiers = [t for t in p.unlocked() if levels[TIERS.index(t)] == level]
+    if tier is not None:
+        if tier not in TIERS or levels[TIERS.index(tier)] != level:
+            raise LadderError(f"{game_id} tier {tier!r} is not played by level {level!r}")
+        open_tiers = [t for t in open_tiers if t == tier]
     if not open_tiers:
         raise LadderError(f"{game_id} level {level!r} is not unlocked at rank {p.current.en}; "
                           f"open: {', '.join(levels[TIERS.index(t)] for t in p.unlocked())}")
-    # a level that fills several tiers counts for the highest one the player has open
-    tier = open_tiers[-1]
-    return _act(session, player_id, game_id, lambda q: q.record_cpu_unit(tier, won))
+    chosen = open_tiers[-1]
+    return _act(session, player_id, game_id, lambda q: q.record_cpu_unit(chosen, won))
+
+
+def report_cpu_match(session: Session, player_id: int, game_id: str, level: str, match: Match,
+                     tier: str | None = None) -> list[Event]:
+    """Every finished unit of a match against the CPU (the player is side A): from Lv.5 each
+    reverse-match set counts once, won or lost on the combined score."""
+    events: list[Event] = []
+    for unit in match.units():
+        won = None if unit.winner is None else unit.winner == A
+        events += report_cpu_result(session, player_id, game_id, level, won, tier)
+    return events

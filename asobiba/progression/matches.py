@@ -25,7 +25,7 @@ from typing import Any
 from ..core import Bot, Game, Outcome, derive_seed
 from ..play.runner import GameResult, play_game
 from .errors import MatchError
-from .ladder_data import REVERSE_FROM_TIER, tier_of_level
+from .ladder_data import REVERSE_FROM_TIER, TIERS, tier_of_level
 
 A, B = "A", "B"
 
@@ -209,10 +209,12 @@ def tiebreak_for(game: Game) -> Callable[[Mapping[str, Any]], tuple[float, ...]]
     return hook if callable(hook) else VIEW_TIEBREAKS.get(game.id)
 
 
-def format_vs_cpu(game: Game, level: str, best_of: int = 1) -> MatchFormat:
-    """Seed §8 ④: against the CPU from Lv.5 up every game is a reverse-match set."""
-    tier = tier_of_level(game, level)
-    return MatchFormat(best_of, tier is not None and tier >= REVERSE_FROM_TIER)
+def format_vs_cpu(game: Game, level: str, best_of: int = 1, tier: str | None = None
+                  ) -> MatchFormat:
+    """Seed §8 ④: against the CPU from Lv.5 up every game is a reverse-match set. ``tier``
+    (``"lv5"``...) says which ladder tier is played when a level fills several."""
+    index = TIERS.index(tier) if tier is not None else tier_of_level(game, level)
+    return MatchFormat(best_of, index is not None and index >= REVERSE_FROM_TIER)
 
 
 # ---- playing a whole match between bots (CLI, arena, calibration) ---------------------------

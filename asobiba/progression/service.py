@@ -21,6 +21,7 @@ from ..core import Outcome, Record
 from ..games import get as get_game
 from . import accounts, daily, feedback, ladder, ratings, tutorials
 from .errors import ProgressionError
+from .matches import Match
 from .models import create_all
 
 T = TypeVar("T")
@@ -109,9 +110,17 @@ class Progression:
     def ladder(self, player_id: int, game_id: str) -> dict[str, Any]:
         return self._run(lambda s: ladder.status(s, player_id, game_id))
 
-    def ladder_result(self, player_id: int, game_id: str, level: str, won: bool | None
-                      ) -> list[dict[str, Any]]:
-        return self._run(lambda s: ladder.report_cpu_result(s, player_id, game_id, level, won))
+    def ladder_result(self, player_id: int, game_id: str, level: str, won: bool | None,
+                      tier: str | None = None) -> list[dict[str, Any]]:
+        return self._run(lambda s: ladder.report_cpu_result(s, player_id, game_id, level, won,
+                                                            tier))
+
+    def ladder_match(self, player_id: int, game_id: str, level: str, match: Mapping[str, Any],
+                     tier: str | None = None) -> list[dict[str, Any]]:
+        """A match against the CPU (``Match.to_json()``, the player as side A): each finished
+        game, or reverse set from Lv.5, counts once."""
+        m = Match.from_json(match)
+        return self._run(lambda s: ladder.report_cpu_match(s, player_id, game_id, level, m, tier))
 
     def start_exam(self, player_id: int, game_id: str) -> dict[str, Any]:
         return self._run(lambda s: ladder.start_exam(s, player_id, game_id))

@@ -211,3 +211,37 @@ def test_stone_exam_played_by_real_bots_through_the_service(session, hasher) -> 
         assert st["rank"]["en"] == "Stone" and [u["level"] for u in st["unlocked"]] == ["random", "1"]
     else:
         assert st["rank"]["en"] == "Wood"
+
+
+def test_a_level_that_fills_two_tiers_counts_for_the_tier_played(session, hasher) -> None:
+    if "memory_matrix" not in available():
+        pytest.skip("memory_matrix not built")
+    from asobiba.progression.matches import format_vs_cpu
+
+    game = get("memory_matrix")
+    assert tier_levels(game)[3] == tier_levels(game)[4] == "3"
+    assert not format_vs_cpu(game, "3", tier="lv4").reverse
+    assert format_vs_cpu(game, "3", tier="lv5").reverse
+    pid = accounts.register(session, "mmplayer", "long enough", hasher).id
+    ladder.save(session, pid, "memory_matrix", LadderProgress(rank=13))  # Topaz: lv5 open
+    ladder.report_cpu_result(session, pid, "memory_matrix", "3", True, tier="lv4")
+    ladder.report_cpu_result(session, pid, "memory_matrix", "3", True)  # highest open: lv5
+    assert ladder.load(session, pid, "memory_matrix").wins == {"lv4": 1, "lv5": 1}
+    with pytest.raises(LadderError, match="not played by"):
+        ladder.report_cpu_result(session, pid, "memory_matrix", "3", True, tier="max")
+
+
+def test_reverse_sets_against_the_cpu_count_once_each(session, hasher) -> None:
+    from asobiba.progression.matches import Match, MatchFormat
+
+    pid = accounts.register(session, "rmplayer", "long enough", hasher).id
+    ladder.save(session, pid, "reversi", LadderProgress(rank=13))  # Topaz
+    m = Match(MatchFormat(3, True))
+    # set 1: A wins 40-24 as black, loses 30-34 as white: 70-58, won
+    m = m.add(Outcome.from_scores((40, 24))).add(Outcome.from_scores((34, 30)))
+    # set 2: A (white, then black) loses 20-44 and wins 33-31: 53-75, lost
+    m = m.add(Outcome.from_scores((44, 20))).add(Outcome.from_scores((33, 31)))
+    assert [u.winner for u in m.units()] == ["A", "B"]
+    events = ladder.report_cpu_match(session, pid, "reversi", "4", m)
+    assert ladder.load(session, pid, "reversi").wins == {"lv5": 1}
+    assert events == []  # Amethyst needs 2 set wins
