@@ -40,6 +40,8 @@ THRESHOLDS: dict[str, Thresholds] = {
     # values are ±100 000 + disc difference (asobiba.games.reversi.bots.WIN); scale fitted
     # by bench/progression_feedback_scale.py (log-loss 0.543 against 0.693 for a coin)
     "reversi": Thresholds(scale=56.0, win_value=50_000.0),
+    # FlipFlop 3×3: exact values from the solved table (win/draw/loss); chances 1, ½, 0
+    "flipflop": Thresholds(scale=1.0, win_value=500.0),
 }
 
 
@@ -103,12 +105,45 @@ class ReversiEvaluator:
         return out
 
 
-EVALUATORS: dict[str, Callable[[], Evaluator]] = {"reversi": ReversiEvaluator}
-"""Games with move feedback. A game adds itself with a factory of its evaluator."""
+class FlipFlop3Evaluator:
+    """Exact values on 3×3 from FlipFlop's solved table (its ``move_scores``, which follows
+    the repetition rule): a win is worth 1000 − its length, a loss −(1000 − length), a draw 0,
+    so a faster win and a slower loss are the better moves."""
+
+    def move_values(self, state: State) -> dict[str, float]:
+        from ..games.flipflop import solver3
+        from ..games.flipflop.bots import move_scores
+
+        out = {}
+        for move, value, dist in move_scores(state):
+            v = 0.0 if value == solver3.DRAW else 1000.0 - dist
+            out[state.move_text(move)] = -v if value == solver3.LOSS else v
+        return out
 
 
-def has_feedback(game_id: str) -> bool:
-    return game_id in EVALUATORS and game_id in THRESHOLDS
+def _reversi(options: Mapping[str, Any]) -> Evaluator | None:
+    return ReversiEvaluator()
+
+
+def _flipflop(options: Mapping[str, Any]) -> Evaluator | None:
+    return FlipFlop3Evaluator() if options.get("board", "3x3") == "3x3" else None
+
+
+EVALUATORS: dict[str, Callable[[Mapping[str, Any]], Evaluator | None]] = {
+    "reversi": _reversi, "flipflop": _flipflop,
+}
+"""Games with move feedback: a factory of the evaluator for the game's options (None where
+there is none, e.g. FlipFlop 5×5). A game adds itself here and in :data:`THRESHOLDS`."""
+
+
+def evaluator_for(game_id: str, options: Mapping[str, Any] | None = None) -> Evaluator | None:
+    if game_id not in EVALUATORS or game_id not in THRESHOLDS:
+        return None
+    return EVALUATORS[game_id](dict(options or {}))
+
+
+def has_feedback(game_id: str, options: Mapping[str, Any] | None = None) -> bool:
+    return evaluator_for(game_id, options) is not None
 
 
 @dataclass(frozen=True)
@@ -132,10 +167,10 @@ def move_feedback(state: State, move: str, ply: int = 0,
                   evaluator: Evaluator | None = None) -> MoveFeedback:
     """Feedback for ``move`` (text) played by the seat to move in ``state``."""
     game_id = state.game.id
-    if not has_feedback(game_id):
-        raise NotImplementedError(f"{game_id} has no move feedback yet")
+    evaluator = evaluator or evaluator_for(game_id, state.options)
+    if evaluator is None:
+        raise NotImplementedError(f"{game_id} has no move feedback for these options yet")
     th = THRESHOLDS[game_id]
-    evaluator = evaluator or EVALUATORS[game_id]()
     seat = state.to_move
     assert seat is not None
     parsed = state.parse(move, seat)  # typed error for a bad move, before any work
@@ -165,9 +200,11 @@ def review(game_id: str, moves: Sequence[tuple[int, str]], options: Mapping[str,
            seed: int = 0, evaluator: Evaluator | None = None) -> Review:
     """Feedback on every move of a game, and its turning points (ply numbers from 1)."""
     game = get_game(game_id)
-    th = THRESHOLDS[game_id]
-    evaluator = evaluator or EVALUATORS[game_id]()
     states = game.replay(list(moves), options, seed)
+    evaluator = evaluator or evaluator_for(game_id, states[0].options)
+    if evaluator is None:
+        raise NotImplementedError(f"{game_id} has no move feedback for these options yet")
+    th = THRESHOLDS[game_id]
     out = Review(game_id)
     for ply, ((seat, text), state) in enumerate(zip(moves, states, strict=False), 1):
         if len(state.legal_moves(seat)) <= 1:

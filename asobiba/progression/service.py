@@ -171,14 +171,15 @@ class Progression:
                       options: Mapping[str, Any] | None = None, seed: int = 0
                       ) -> dict[str, Any] | None:
         """Feedback on ``move`` played after ``moves`` (None for games without feedback)."""
-        if not feedback.has_feedback(game_id):
+        game = get_game(game_id)
+        if not feedback.has_feedback(game_id, game.validate_options(options)):
             return None
-        state = get_game(game_id).replay(list(moves), options, seed)[-1]
+        state = game.replay(list(moves), options, seed)[-1]
         return feedback.move_feedback(state, move, len(moves) + 1).to_json()
 
     @staticmethod
     def review(record: Record) -> dict[str, Any] | None:
-        if not feedback.has_feedback(record.game):
+        if not feedback.has_feedback(record.game, record.options):
             return None
         return feedback.review(record.game, [(m.seat, m.move) for m in record.moves],
                                record.options, record.seed).to_json()

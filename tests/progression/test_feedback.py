@@ -78,3 +78,22 @@ def test_review_marks_a_losing_blunder_as_a_turning_point() -> None:
 def test_thresholds_are_data_per_game() -> None:
     th = THRESHOLDS["reversi"]
     assert th.inaccuracy < th.mistake < th.blunder
+
+
+def test_flipflop_3x3_exact_feedback_throwing_away_a_won_game_is_a_blunder() -> None:
+    """From the start White wins with perfect play (solved table); Rb1-b2 loses."""
+    state = get("flipflop").new_game()
+    fb = {m: move_feedback(state, m) for m in state.legal_moves().texts()}
+    assert fb["Rb1-b2"].quality == "blunder" and fb["Rb1-b2"].chance_after == 0.0
+    assert fb["Rb1xb3"].quality == "best" and fb["Rb1xb3"].chance_before == 1.0
+    assert fb["Ra1-a2"].quality == "best"  # a slower win is still a win
+    assert fb["Ra1-a2"].value < fb["Rb1xb3"].value
+
+
+def test_flipflop_5x5_has_no_feedback_yet() -> None:
+    from asobiba.progression.feedback import has_feedback
+
+    assert has_feedback("flipflop", {"board": "3x3"}) and not has_feedback(
+        "flipflop", {"board": "5x5"})
+    with pytest.raises(NotImplementedError):
+        move_feedback(get("flipflop").new_game({"board": "5x5"}), "Ra1-a2")
