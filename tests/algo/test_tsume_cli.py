@@ -25,7 +25,8 @@ def test_tsume_every_puzzle_has_exactly_one_solution(level: int) -> None:
         steps = explain(pz)
         for q in pz.questions:
             assert f"Answer — {q.text()} {pz.answer(q)}" in steps
-        assert any("Counting" in s for s in steps) == LEVELS[level][1]
+        hard = any(s.startswith(("Suppose", "Counting")) for s in steps)
+        assert hard == LEVELS[level][1]
 
 
 def test_tsume_uniqueness_check_rejects_an_ambiguous_puzzle() -> None:
@@ -36,15 +37,21 @@ def test_tsume_uniqueness_check_rejects_an_ambiguous_puzzle() -> None:
 
 
 def test_tsume_steps_are_sound() -> None:
-    """Every card the step-by-step solver settles is the true card."""
-    for seed in range(4):
-        pz = generate(2, seed)
+    """Every card the step-by-step solver settles is the true card, and every candidate a
+    case analysis strikes out is not."""
+    for seed, level in ((0, 2), (1, 2), (0, 4), (1, 4), (2, 4)):
+        pz = generate(level, seed)
         for step in explain(pz):
-            if " is " in step and not step.startswith(("Answer", "Counting")):
+            if " is " in step and not step.startswith(("Answer", "Counting", "Suppose")):
                 where, rest = step.split(" is ", 1)
                 colour, number = rest.split(":")[0].split()
                 r, p = "ABCD".index(where[0]), int(where[1:]) - 1
                 assert pz.rows[r][p] == int(number) * 2 + ("black", "white").index(colour)
+            if step.startswith("Suppose"):
+                where, rest = step[len("Suppose "):].split(" were ", 1)
+                colour, number = rest.split(":")[0].split()
+                r, p = "ABCD".index(where[0]), int(where[1:]) - 1
+                assert pz.rows[r][p] != int(number) * 2 + ("black", "white").index(colour)
 
 
 def test_cli_puzzle_json_and_play(capsys: pytest.CaptureFixture[str],

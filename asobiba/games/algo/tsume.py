@@ -8,8 +8,8 @@ The generator deals the rows, hides everything, reveals cards until some hidden 
 forced, picks the questions from those facts, then hides again every card whose reveal is
 not needed. Every puzzle's answers are *proved* unique by exact counting (``infer``): the
 answer holds in every consistent layout. The solver explains itself step by step with the
-moves a person makes (order bounds, only candidate, only place) and falls back to
-counting all layouts when those are stuck.
+moves a person makes (order bounds, only candidate, only place, then "suppose …:
+contradiction") and falls back to counting all layouts only when those are stuck.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ NUMBERS = 10
 COLOURS = 2
 ROW_NAMES = "ABCD"
 LEVELS = {1: (2, False), 2: (3, False), 3: (4, False), 4: (4, True)}
-"""level → (rows, needs counting beyond the simple steps)."""
+"""level → (rows, needs case analysis or counting beyond the simple steps)."""
 
 
 def cname(k: int) -> str:
@@ -128,7 +128,7 @@ def generate(level: int = 1, seed: int = 0, questions: int = 3) -> Puzzle:
     """A puzzle of this level whose answers are unique (proved by counting)."""
     if level not in LEVELS:
         raise ValueError(f"tsume-algo levels are {', '.join(map(str, LEVELS))}")
-    nrows, needs_counting = LEVELS[level]
+    nrows, needs_hard = LEVELS[level]
     for attempt in range(200):
         rng = Rng(seed, "tsume", level, attempt)
         cards = list(range(NUMBERS * COLOURS))
@@ -168,99 +168,156 @@ def generate(level: int = 1, seed: int = 0, questions: int = 3) -> Puzzle:
         if not any(any(u) for u in pz.up):
             continue          # the seed's puzzles show some cards face up
         steps = explain(pz)
-        used_counting = any(s.startswith("Counting") for s in steps)
-        if used_counting == needs_counting and unique(pz, picked):
+        hard = any(s.startswith(("Suppose", "Counting")) for s in steps)
+        if hard == needs_hard and unique(pz, picked):
             return pz
     raise RuntimeError(f"no level {level} puzzle found for seed {seed}")
 
 
-def explain(pz: Puzzle) -> list[str]:
-    """Step-by-step deduction of every question's answer, as a person would argue it."""
-    c = COLOURS
-    hidden = {(r, p) for r, row in enumerate(pz.rows) for p in range(len(row))
-              if not pz.up[r][p]}
-    seen = {pz.rows[r][p] for r, row in enumerate(pz.rows) for p in range(len(row))
-            if pz.up[r][p]}
-    cand: dict[tuple[int, int], set[int]] = {}
-    for r, p in hidden:
-        colour = pz.rows[r][p] % c
-        cand[(r, p)] = {k for k in range(NUMBERS * c) if k % c == colour and k not in seen}
-    known: dict[tuple[int, int], int] = {}
-    steps: list[str] = []
+Spot = tuple[int, int]
 
-    def where(s: tuple[int, int]) -> str:
-        return f"{ROW_NAMES[s[0]]}{s[1] + 1}"
 
-    def settle(s: tuple[int, int], k: int, why: str) -> None:
-        known[s] = k
-        cand[s] = {k}
-        steps.append(f"{where(s)} is {cname(k)}: {why}.")
-        for o in cand:
-            if o != s and k in cand[o]:
-                cand[o].discard(k)
+def _where(s: Spot) -> str:
+    return f"{ROW_NAMES[s[0]]}{s[1] + 1}"
 
-    def answered() -> bool:
-        for q in pz.questions:
-            if q.kind == "what" and (q.row, q.pos) not in known:
-                return False
-            if q.kind == "where" and q.key not in known.values():
-                return False
-        return True
 
-    progress = True
-    while not answered() and progress:
-        progress = False
-        # order bounds: a card is above everything that must lie left of it, and so on
+class _Deducer:
+    """Candidate sets per face-down card, narrowed by the steps a person takes."""
+
+    def __init__(self, pz: Puzzle) -> None:
+        self.pz = pz
+        self.seen = {pz.rows[r][p] for r, row in enumerate(pz.rows) for p in range(len(row))
+                     if pz.up[r][p]}
+        self.cand: dict[Spot, set[int]] = {}
         for r, row in enumerate(pz.rows):
+            for p, k in enumerate(row):
+                if not pz.up[r][p]:
+                    self.cand[(r, p)] = {x for x in range(NUMBERS * COLOURS)
+                                         if x % COLOURS == k % COLOURS and x not in self.seen}
+        self.known: dict[Spot, int] = {}
+
+    def copy(self) -> _Deducer:
+        other = _Deducer.__new__(_Deducer)
+        other.pz, other.seen = self.pz, self.seen
+        other.cand = {s: set(v) for s, v in self.cand.items()}
+        other.known = dict(self.known)
+        return other
+
+    def settle(self, s: Spot, k: int, why: str, steps: list[str] | None) -> None:
+        self.known[s] = k
+        self.cand[s] = {k}
+        if steps is not None:
+            steps.append(f"{_where(s)} is {cname(k)}: {why}.")
+        for o in self.cand:
+            if o != s:
+                self.cand[o].discard(k)
+
+    def broken(self) -> str | None:
+        """Why this state is impossible, or None."""
+        for s, v in self.cand.items():
+            if not v:
+                return f"{_where(s)} would have no card left"
+        for k in range(NUMBERS * COLOURS):
+            if k not in self.seen and not any(k in v for v in self.cand.values()):
+                return f"{cname(k)} would have nowhere to go"
+        return None
+
+    def bounds(self) -> bool:
+        """Order: a card is above the lowest possible card on its left, below the highest
+        possible on its right."""
+        changed = False
+        for r, row in enumerate(self.pz.rows):
             lo = -1
             for p in range(len(row)):
                 s = (r, p)
-                if s in cand:
-                    cut = {k for k in cand[s] if k <= lo}
+                if s in self.cand:
+                    cut = {k for k in self.cand[s] if k <= lo}
                     if cut:
-                        cand[s] -= cut
-                        progress = True
-                    lo = min(cand[s]) if cand[s] else lo
+                        self.cand[s] -= cut
+                        changed = True
+                    lo = min(self.cand[s]) if self.cand[s] else lo
                 else:
                     lo = row[p]
-            hi = NUMBERS * c
+            hi = NUMBERS * COLOURS
             for p in range(len(row) - 1, -1, -1):
                 s = (r, p)
-                if s in cand:
-                    cut = {k for k in cand[s] if k >= hi}
+                if s in self.cand:
+                    cut = {k for k in self.cand[s] if k >= hi}
                     if cut:
-                        cand[s] -= cut
-                        progress = True
-                    hi = max(cand[s]) if cand[s] else hi
+                        self.cand[s] -= cut
+                        changed = True
+                    hi = max(self.cand[s]) if self.cand[s] else hi
                 else:
                     hi = row[p]
-        for s in sorted(cand):
-            if s not in known and len(cand[s]) == 1:
-                k = next(iter(cand[s]))
-                settle(s, k, "between its neighbours and with the cards in sight, "
-                             f"{cname(k)} is its only candidate")
-                progress = True
-        # only place: all 20 cards are in the rows, so a card with one possible slot is there
-        for k in range(NUMBERS * c):
-            if k in seen or k in known.values():
-                continue
-            spots = [s for s in cand if s not in known and k in cand[s]]
-            if len(spots) == 1:
-                settle(spots[0], k, f"it is the only place left where {cname(k)} can be")
-                progress = True
+        return changed
+
+    def simple(self, steps: list[str] | None) -> bool:
+        """Order bounds, only candidate, only place, until nothing changes or it breaks.
+        Returns False on a contradiction."""
+        progress = True
+        while progress:
+            if self.broken():
+                return False
+            progress = self.bounds()
+            for s in sorted(self.cand):
+                if s not in self.known and len(self.cand[s]) == 1:
+                    k = next(iter(self.cand[s]))
+                    self.settle(s, k, f"{cname(k)} is its only candidate left (its colour, "
+                                      "its neighbours, the cards in sight)", steps)
+                    progress = True
+            # only place: all 20 cards lie in the rows, so a card with one possible spot is there
+            placed = set(self.known.values())
+            for k in range(NUMBERS * COLOURS):
+                if k in self.seen or k in placed:
+                    continue
+                spots = [s for s in self.cand if s not in self.known and k in self.cand[s]]
+                if len(spots) == 1:
+                    self.settle(spots[0], k, f"it is the only place left where {cname(k)} "
+                                             "can be", steps)
+                    placed.add(k)
+                    progress = True
+        return self.broken() is None
+
+    def trial(self, steps: list[str]) -> bool:
+        """Case analysis: a candidate whose assumption leads by the simple steps to a
+        contradiction is struck out. Returns True if one was found."""
+        open_spots = sorted((len(v), s) for s, v in self.cand.items() if s not in self.known)
+        for _, s in open_spots:
+            for k in sorted(self.cand[s]):
+                test = self.copy()
+                test.settle(s, k, "", None)
+                if not test.simple(None):
+                    why = test.broken() or "the rows could not be completed"
+                    steps.append(f"Suppose {_where(s)} were {cname(k)}: following the same "
+                                 f"steps, {why}. So {_where(s)} is not {cname(k)}.")
+                    self.cand[s].discard(k)
+                    return True
+        return False
+
+
+def explain(pz: Puzzle) -> list[str]:
+    """Step-by-step deduction of every question's answer, as a person would argue it:
+    simple steps first, then case analysis (suppose … contradiction), and only if both are
+    stuck, a count of every consistent layout."""
+    d = _Deducer(pz)
+    steps: list[str] = []
+
+    def answered() -> bool:
+        return all(pz.slot_of(q) in d.known for q in pz.questions)
+
+    d.simple(steps)
+    while not answered() and d.trial(steps):
+        d.simple(steps)
     if not answered():
         inf = infer(pz.knowledge())
         for q in pz.questions:
-            if q.kind == "what":
-                s = (q.row, q.pos)
-            else:
-                s = next((r, row.index(q.key)) for r, row in enumerate(pz.rows) if q.key in row)
-            if s in known:
+            s = pz.slot_of(q)
+            if s in d.known:
                 continue
             k = pz.rows[s[0]][s[1]]
             steps.append(f"Counting every layout consistent with the rows ({inf.total} of "
-                         f"them): {where(s)} is {cname(k)} in all of them.")
-            known[s] = k
+                         f"them): {_where(s)} is {cname(k)} in all of them.")
+            d.known[s] = k
     for q in pz.questions:
         steps.append(f"Answer — {q.text()} {pz.answer(q)}")
     return steps
