@@ -137,7 +137,8 @@ def move_scores(state: Any) -> list[tuple[FFMove, int, int]]:
         if solution is None:
             if len(_HISTORY_CACHE) > 64:
                 _HISTORY_CACHE.clear()
-            solution = solver3.solve_with_history(*state.tuple4(), blocked)
+            w, b, x, t = state.tuple4()
+            solution = solver3.solve_with_history(w, b, x, t, blocked)
             _HISTORY_CACHE[cache_key] = solution
     out = []
     for mv in state.legal_moves():

@@ -24,20 +24,21 @@ def analyse3(state: Any) -> dict[str, Any]:
     examined = table.positions
     if state.is_over:
         out = state.outcome
-        value = "draw" if out.is_draw else ("win" if out.ranks[state.turn] == 1 else "loss")
-        return {"to_move": COLOUR[state.turn], "value": value, "plies": 0,
+        result = "draw" if out.is_draw else ("win" if out.ranks[state.turn] == 1 else "loss")
+        return {"to_move": COLOUR[state.turn], "value": result, "plies": 0,
                 "positions": examined, "line": [], "over": True, "reason": out.reason,
                 "seconds": round(table.seconds, 3)}
     _, value, dist = perfect_move(state)
-    line = []
+    line: list[str] = []
     cur = state
     while not cur.is_over and len(line) < 200:
         mv, _, _ = perfect_move(cur)
         line.append(cur.move_text(mv))
         cur = cur.play(mv)
-    if any(c >= 2 for c in _counts(state).values()):
-        examined += solver3.solve_with_history(
-            *state.tuple4(), [k for k, c in _counts(state).items() if c >= 2]).positions
+    twice = [k for k, c in _counts(state).items() if c >= 2]
+    if twice:
+        w, b, x, t = state.tuple4()
+        examined += solver3.solve_with_history(w, b, x, t, twice).positions
     return {
         "to_move": COLOUR[state.turn],
         "value": solver3.VALUE_NAMES[value],
@@ -45,9 +46,8 @@ def analyse3(state: Any) -> dict[str, Any]:
         "positions": examined,
         "line": line,
         "line_result": cur.outcome.reason if cur.outcome else None,
-        "moves": {cur_mv: {"value": solver3.VALUE_NAMES[v], "plies": d}
-                  for cur_mv, v, d in ((state.move_text(m), v, d)
-                                       for m, v, d in move_scores(state))},
+        "moves": {state.move_text(m): {"value": solver3.VALUE_NAMES[v], "plies": d}
+                  for m, v, d in move_scores(state)},
         "seconds": round(table.seconds, 3),
         "over": False,
     }
@@ -67,7 +67,7 @@ def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
     except (MoveError, OptionError) as exc:
         print(f"error: {exc}")
         return 2
-    if state.n == 5:
+    if getattr(state, "n", 3) == 5:
         from .analysis import report5
 
         data = report5(state)

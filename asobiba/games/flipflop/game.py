@@ -181,7 +181,8 @@ def _levels() -> tuple[BotLevel, ...]:
         "5": ("Level 5", "3×3: perfect play from the solved table; 5×5: iterative deepening "
               "alpha-beta with a transposition table, up to 2 s per move", "レベル5"),
     }
-    return tuple(BotLevel(k, *v[:2], v[2]) for k, v in about.items())  # type: ignore[arg-type]
+    return tuple(BotLevel(level, title, description, title_ja)
+                 for level, (title, description, title_ja) in about.items())
 
 
 class FlipFlop(Game):

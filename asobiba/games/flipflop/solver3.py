@@ -42,16 +42,16 @@ _GEO = bd.GEOMETRY[N]
 GOALS = _GEO.goals_mask
 
 
-def _dest_table() -> list[list[list[tuple[int, int, bool]]]]:
+def _dest_table() -> list[list[list[list[tuple[int, int, bool]]]]]:
     """DEST[face][sq][occ] = (to, to_bit, blocked) steps; ``blocked`` marks an occupied
     goal square ending a ray (a capture if the piece there is the opponent's)."""
-    out = []
+    out: list[list[list[list[tuple[int, int, bool]]]]] = []
     for rays_all in (_GEO.rook_rays, _GEO.bishop_rays):
-        per_sq = []
+        per_sq: list[list[list[tuple[int, int, bool]]]] = []
         for sq in range(9):
-            per_occ = []
+            per_occ: list[list[tuple[int, int, bool]]] = []
             for occ in range(512):
-                steps = []
+                steps: list[tuple[int, int, bool]] = []
                 for ray in rays_all[sq]:
                     for t in ray:
                         if occ >> t & 1:
