@@ -201,3 +201,32 @@ def test_cli_solve_reports_value_distance_positions_and_line(capsys):
 def test_analyse_finished_game():
     final = GAME.replay(["Rb1xb3", "Rc3-c2"], S3)[-1]
     assert analyse3(final)["over"] and analyse3(final)["value"] == "win"
+
+
+def test_perfect_play_from_positions_the_start_cannot_reach():
+    """Hand-set positions outside the start's reachable set are solved on demand."""
+    rng = Rng(3, "setup")
+    table = solver3.table()
+    checked = 0
+    for _ in range(400):
+        squares = rng.shuffled(list(range(9)))
+        nw, nb = 1 + rng.below(3), 1 + rng.below(3)
+        white = sum(1 << s for s in squares[:nw])
+        black = sum(1 << s for s in squares[nw:nw + nb])
+        bishops = sum(1 << s for s in squares[:nw + nb] if rng.below(2))
+        turn = rng.below(2)
+        key = solver3.canonical(solver3.relative_key(white, black, bishops, turn))
+        if key in table.index:
+            continue
+        from asobiba.games.flipflop.notation import to_fen
+
+        state = GAME.from_position(to_fen(3, white, black, bishops, turn))
+        if state.is_over:
+            continue
+        mv, v, d = perfect_move(state)
+        if d <= REF_DEPTH:
+            assert ref.exact(state, REF_DEPTH) == (v, d), state.fen()
+            checked += 1
+        if checked >= 10:
+            break
+    assert checked >= 5

@@ -272,6 +272,21 @@ def table() -> Solution:
     return _CACHE["full"]
 
 
+_EXTRA: list[Solution] = []
+
+
 def value_of(white: int, black: int, bishops: int, turn: int) -> tuple[int, int]:
-    """(value, distance) of an absolute 3×3 position for the side to move, ignoring history."""
-    return table().lookup(canonical(relative_key(white, black, bishops, turn)))
+    """(value, distance) of an absolute 3×3 position for the side to move, ignoring history.
+
+    Positions that cannot arise from the start (set up by hand) are solved on demand from
+    themselves, so perfect play works from any position."""
+    key = canonical(relative_key(white, black, bishops, turn))
+    for sol in (table(), *_EXTRA):
+        i = sol.index.get(key)
+        if i is not None:
+            return sol.value[i], sol.dist[i]
+    if len(_EXTRA) > 16:
+        _EXTRA.clear()
+    extra = solve(key)
+    _EXTRA.append(extra)
+    return extra.lookup(key)
