@@ -7,7 +7,8 @@ sends the player's move to :meth:`Step.attempt`, and shows the message. Everythi
 through the protocol: an illegal move gets the game's own typed error and its rule sentence.
 
 Games: Reversi, ReverStarGo (the app's tutorial topics: placing and flipping, capture, the
-wall rule, protection, the CP call, the CP ring point, ko) and FlipFlop.
+wall rule, protection, the CP call, the CP ring point, ko), FlipFlop and Algo (on one seeded
+deal; the player sees only its own view).
 """
 
 from __future__ import annotations
@@ -53,12 +54,16 @@ class Step:
     view: Mapping[str, Any] | None = None
     options: Mapping[str, Any] = field(default_factory=dict)
     hint: Text | None = None
+    seed: int = 0
+    """For games with chance: the deal the step is written for."""
+    many_ways: bool = False
+    """True when any move reaching the goal is right (the solutions are examples)."""
 
     def start(self) -> State:
         game = get_game(self.game)
         if self.view is not None:
             return game.state_from_view(self.view)
-        return game.replay(list(self.moves), self.options, 0)[-1]
+        return game.replay(list(self.moves), self.options, self.seed)[-1]
 
     def attempt(self, move: str, state: State | None = None) -> Attempt:
         """Play ``move`` from the step's start (or ``state``); done when the check holds."""
@@ -79,6 +84,7 @@ class Step:
         return {"game": self.game, "key": self.key, "rule": self.rule,
                 "title": self.title.to_json(), "explain": self.explain.to_json(),
                 "goal": self.goal.to_json(), "view": start.view(start.to_move),
+                "many_ways": self.many_ways,
                 "hint": self.hint.to_json() if self.hint else None}
 
 
@@ -124,7 +130,7 @@ def _reversi() -> Tutorial:
                   "黒が先手。自分の石で相手の石をはさめる所にだけ置け、はさんだ石は自分の色になります。"),
              Text("Flip a White disc.", "白の石を1つひっくり返そう。"),
              ("d3", "c4", "f5", "e6"),
-             lambda b, a: a["counts"]["white"] < b["counts"]["white"]),
+             lambda b, a: a["counts"]["white"] < b["counts"]["white"], many_ways=True),
         Step(g, "lines", "placing and flipping",
              Text("Several lines at once", "何方向も同時に"),
              Text("A disc flips every bracketed run, in all eight directions at once.",
@@ -188,7 +194,7 @@ def _reverstargo() -> Tutorial:
                   "6方向のどれかで相手の石をはさめる所に置き、はさんだ石を返します。中央のCPには置けません。"),
              Text("Flip a White stone.", "白の石を返そう。"),
              ("BQ", "B2", "B4", "B6", "B8", "BX"),
-             lambda b, a: a["board"].count("W") < b["board"].count("W")),
+             lambda b, a: a["board"].count("W") < b["board"].count("W"), many_ways=True),
         Step(g, "capture", "4. Capture",
              Text("Capture", "囲んで取る"),
              Text("Stones completely surrounded by yours are taken and score for you. Calling "
@@ -290,8 +296,60 @@ def _flipflop() -> Tutorial:
     ))
 
 
+# ---- Algo ------------------------------------------------------------------------------------
+
+ALGO_SEED = 27
+"""A deal where the opponent's row is b0 w5 b11 w11 and the player holds w1 b7 b9 b10 and
+draws b1 (checked by the tests through the full state)."""
+
+
+def _algo_up(view: View, row: int) -> int:
+    return sum(1 for card in view["rows"][row] if card["up"])
+
+
+def _algo() -> Tutorial:
+    g = "algo"
+    return Tutorial(g, (
+        Step(g, "attack", "attacking",
+             Text("Attack", "アタック"),
+             Text("Everyone sees the colours of all cards but only their own numbers. Rows are "
+                  "sorted, smallest on the left (black before white on equal numbers). Point "
+                  "at a face-down card of the opponent and name its number.",
+                  "カードの色は全員に見えますが、数字は自分のものだけ。列は左から小さい順（同じ数なら黒が左）。"
+                  "相手の伏せたカードを指して数字を言います。"),
+             Text("B1 is the opponent's smallest card, and black; you drew black 1. Name the "
+                  "only smaller black number.",
+                  "B1 は相手のいちばん小さい黒のカード。あなたが引いたのは黒の1。それより小さい黒の数字は？"),
+             ("attack B1=0",),
+             lambda b, a: bool(a["rows"][1][0]["up"]) and not b["rows"][1][0]["up"],
+             seed=ALGO_SEED,
+             hint=Text("Black 1 is in your hand, so a smaller black card can only be 0.",
+                       "黒の1はあなたの手元。もっと小さい黒は0だけです。")),
+        Step(g, "stay", "after a hit",
+             Text("Go on, or stay", "続けるか、止めるか"),
+             Text("After a hit you may attack again with the same drawn card, or stay: the "
+                  "drawn card then joins your row face down and the turn passes.",
+                  "当たったら同じカードでもう一度アタックするか、止めて引いたカードを伏せて並べます。"),
+             Text("Stay, keeping your drawn card secret.", "止めて、引いたカードを伏せたまま並べよう。"),
+             ("stay",),
+             lambda b, a: a["to_move"] == 1 and _algo_up(a, 0) == 0
+             and len(a["rows"][0]) == len(b["rows"][0]) + 1,
+             moves=("attack B1=0",), seed=ALGO_SEED),
+        Step(g, "miss", "missing",
+             Text("A miss", "はずれ"),
+             Text("A wrong number costs you: your drawn card joins your row face up, for "
+                  "everyone to see, and the turn passes.",
+                  "はずれると、引いたカードを表向きで自分の列に入れ、手番が移ります。"),
+             Text("Name a wrong number — 11 for B2, say — and watch your drawn card turn "
+                  "face up.", "はずれる数字を言ってみよう（たとえば B2 に 11）。引いたカードが表になります。"),
+             ("attack B2=11",),
+             lambda b, a: _algo_up(a, 0) == _algo_up(b, 0) + 1 and a["to_move"] == 1,
+             seed=ALGO_SEED, many_ways=True),
+    ))
+
+
 TUTORIALS: dict[str, Callable[[], Tutorial]] = {
-    "reversi": _reversi, "reverstargo": _reverstargo, "flipflop": _flipflop,
+    "reversi": _reversi, "reverstargo": _reverstargo, "flipflop": _flipflop, "algo": _algo,
 }
 
 
