@@ -105,3 +105,31 @@ def test_unknown_level_is_refused() -> None:
 
 def test_bot_letters_cover_colours() -> None:
     assert len(set(LETTERS)) == len(LETTERS) == 16 and "W" not in LETTERS
+
+
+def test_memory_capacity_keeps_the_newest_facts() -> None:
+    from asobiba.games.memory_matrix.memory import Memory
+
+    state = GAME.from_layout(["BRYG....", *["........"] * 7], "B")
+    memory = Memory(capacity=2)
+    memory.observe(state.view(0))
+    after = state.play("e1")  # b1 red, c1 yellow, d1 green turn white, in that order
+    memory.observe(after.view(0))
+    assert memory.known == {"c1": 2, "d1": 3}
+    perfect = Memory()
+    perfect.observe(state.view(0))
+    perfect.observe(after.view(0))
+    assert perfect.known == {"b1": 1, "c1": 2, "d1": 3}
+
+
+def test_small_ladder_top_level_outscores_level_one() -> None:
+    """A small, seeded version of the bench ladder (bench/memory_matrix_arena.py)."""
+    points = 0.0
+    for i in range(6):
+        seat = i % 2
+        bots = [GAME.make_bot("4" if s == seat else "1", seed=i * 10 + s) for s in range(2)]
+        result = play_game(GAME, bots, {"players": 2, "white_any_time": False}, seed=500 + i)
+        outcome = result.states[-1].outcome
+        assert outcome is not None
+        points += outcome.points(seat)
+    assert points / 6 >= 0.6

@@ -22,117 +22,160 @@ TERMINAL = 1000.0
 
 
 @dataclass(frozen=True)
+class Weights:
+    """Evaluation terms: worth of an own piece lying white (it may come back) and extra
+    worth of a piece face up on a cell that can never flip (a corner)."""
+
+    hidden: float = 0.0
+    corner: float = 0.0
+
+
+@dataclass(frozen=True)
 class Level:
-    """One bot strength: memory (forget chance per move, capacity) and search."""
+    """One bot strength: memory (forget chance per observed move, capacity) and search.
+
+    Two players: paranoid alpha-beta of ``depth`` plies (an exact solve from ``endgame``
+    empty cells). More players: each of ``width`` best-looking moves is followed by
+    ``rounds`` rounds of greedy replies, every colour for itself (a max-n line with
+    greedy opponents); ``rounds=0`` is plain greedy."""
 
     forget: float
-    capacity: int | None
-    samples: int  # determinizations per decision
-    width: int  # own moves examined beyond the first ply (0 = greedy only)
-    rounds: int  # full rounds of greedy replies looked ahead
-    hidden_weight: float  # worth of an own piece lying white (it may come back)
-    depth: int = 0  # paranoid alpha-beta depth in plies (0 = no tree search)
-    corner_weight: float = 0.0  # extra worth of a corner face up (it can never flip)
+    capacity: int | None = None
+    samples: int = 1  # determinizations per decision
+    depth: int = 1
+    endgame: int = 0
+    width: int = 0
+    rounds: int = 0
+    weights: Weights = Weights()
+    model: Weights = Weights()  # the weights assumed for the other seats' greedy replies
+    blunder: float = 0.0  # chance of a random legal move (a small child's move)
+    rollouts: int = 1  # greedy-reply lines per examined move (more than one needs noise)
+    noise: float = 0.0  # random worth added to each reply's value: the others' mistakes
 
 
 LEVELS: dict[str, Level] = {
-    "1": Level(forget=0.5, capacity=None, samples=1, width=0, rounds=0, hidden_weight=0.0),
-    "2": Level(forget=0.15, capacity=None, samples=1, width=0, rounds=0, hidden_weight=0.2),
-    "3": Level(forget=0.0, capacity=None, samples=1, width=6, rounds=1, hidden_weight=0.3),
-    "4": Level(forget=0.0, capacity=None, samples=3, width=10, rounds=1, hidden_weight=0.3),
+    "1": Level(forget=1.0, blunder=0.3),
+    "2": Level(forget=0.15, weights=Weights(0.2)),
+    "3": Level(forget=0.0, depth=2, width=4, rounds=1, weights=Weights(0.0, 1.0)),
+    "4": Level(forget=0.0, depth=3, endgame=7, width=6, rounds=99,
+               weights=Weights(0.0, 1.0), model=Weights(0.2)),
 }
 
 
-def seat_values(cfg: Config, pos: Pos, hidden_weight: float) -> list[float]:
-    """Each seat's pieces face up, plus a fraction of its pieces lying white."""
+def seat_values(cfg: Config, pos: Pos, w: Weights) -> list[float]:
+    """Each seat's pieces face up, plus the weighted extras."""
     values = [0.0] * cfg.players
     up, neutral = pos.up, pos.neutral
+    fixed = cfg.geometry.unflippable
     for colour, ident in enumerate(pos.ident):
-        shown = (ident & up).bit_count()
-        hidden = (ident & ~up & ~neutral).bit_count() if hidden_weight else 0
-        values[colour % cfg.players] += shown + hidden_weight * hidden
+        shown = ident & up
+        value = float(shown.bit_count())
+        if w.hidden:
+            value += w.hidden * (ident & ~up & ~neutral).bit_count()
+        if w.corner:
+            value += w.corner * (shown & fixed).bit_count()
+        values[colour % cfg.players] += value
     return values
 
 
-def evaluate(cfg: Config, pos: Pos, seat: int, hidden_weight: float) -> float:
+def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
     """How far ``seat`` is ahead of the best other seat (a won game counts extra)."""
     if pos.turn < 0:
         scores = rules.scores(cfg, pos)
         best_other = max(s for k, s in enumerate(scores) if k != seat)
-        return (scores[seat] - best_other) + (TERMINAL if scores[seat] > best_other else 0.0)
-    values = seat_values(cfg, pos, hidden_weight)
+        if scores[seat] < best_other:
+            return scores[seat] - best_other
+        # a win counts extra, a shared win its share (ranks with ties shared)
+        return scores[seat] - best_other + TERMINAL / scores.count(scores[seat])
+    values = seat_values(cfg, pos, w)
     best_other = max(v for k, v in enumerate(values) if k != seat)
     return values[seat] - best_other
 
 
-def greedy_move(cfg: Config, pos: Pos, hidden_weight: float) -> int:
-    """The move that leaves the mover's seat best off right away (first of equals)."""
+def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
+                rng: Rng | None = None) -> int:
+    """The move that leaves the mover's seat best off right away (first of equals); with
+    ``noise``, each value is blurred by a random amount (an imperfect player)."""
     moves = rules.legal_moves(cfg, pos)
     if len(moves) == 1:
         return moves[0]
     seat = cfg.seat_of(pos.turn)
     best, best_value = moves[0], float("-inf")
     for move in moves:
-        value = evaluate(cfg, rules.apply(cfg, pos, move)[0], seat, hidden_weight)
+        value = evaluate(cfg, rules.apply(cfg, pos, move)[0], seat, w)
+        if noise and rng is not None:
+            value += noise * rng.random()
         if value > best_value:
             best, best_value = move, value
     return best
 
 
-def look_ahead(cfg: Config, pos: Pos, seat: int, plies: int, hidden_weight: float) -> float:
+def look_ahead(cfg: Config, pos: Pos, seat: int, plies: int, w: Weights,
+               model: Weights, noise: float = 0.0, rng: Rng | None = None) -> float:
     """Play ``plies`` greedy replies (every colour for itself), then evaluate for ``seat``."""
     for _ in range(plies):
         if pos.turn < 0:
             break
-        pos = rules.apply(cfg, pos, greedy_move(cfg, pos, hidden_weight))[0]
-    return evaluate(cfg, pos, seat, hidden_weight)
+        pos = rules.apply(cfg, pos, greedy_move(cfg, pos, model, noise, rng))[0]
+    return evaluate(cfg, pos, seat, w)
 
 
 def paranoid(cfg: Config, pos: Pos, depth: int, alpha: float, beta: float, seat: int,
-             hw: float) -> float:
+             w: Weights) -> float:
     """Alpha-beta where every other seat plays against ``seat`` (the paranoid reduction of
-    a many-player game to two sides), children ordered by the static evaluation."""
+    a many-player game to two sides; exact minimax for two players), children ordered by
+    the static evaluation."""
     if pos.turn < 0 or depth == 0:
-        return evaluate(cfg, pos, seat, hw)
+        return evaluate(cfg, pos, seat, w)
     mine = cfg.seat_of(pos.turn) == seat
     children = [rules.apply(cfg, pos, m)[0] for m in rules.legal_moves(cfg, pos)]
     if depth > 1:
-        children.sort(key=lambda ch: evaluate(cfg, ch, seat, hw), reverse=mine)
+        children.sort(key=lambda ch: evaluate(cfg, ch, seat, w), reverse=mine)
     if mine:
         best = float("-inf")
         for child in children:
-            best = max(best, paranoid(cfg, child, depth - 1, alpha, beta, seat, hw))
+            best = max(best, paranoid(cfg, child, depth - 1, alpha, beta, seat, w))
             alpha = max(alpha, best)
             if alpha >= beta:
                 break
         return best
     best = float("inf")
     for child in children:
-        best = min(best, paranoid(cfg, child, depth - 1, alpha, beta, seat, hw))
+        best = min(best, paranoid(cfg, child, depth - 1, alpha, beta, seat, w))
         beta = min(beta, best)
         if alpha >= beta:
             break
     return best
 
 
-def move_values(cfg: Config, pos: Pos, seat: int, level: Level) -> dict[int, float]:
+def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
+                rng: Rng | None = None) -> dict[int, float]:
     """Value of each legal move in one determinization."""
-    hw = level.hidden_weight
-    if level.depth:
-        out = {}
+    w = level.weights
+    moves = rules.legal_moves(cfg, pos)
+    children = {m: rules.apply(cfg, pos, m)[0] for m in moves}
+    if cfg.players == 2:
+        depth = level.depth
+        empties = (cfg.geometry.valid & ~pos.occ).bit_count()
+        if level.endgame and empties <= level.endgame:
+            depth = empties + 1
+        out: dict[int, float] = {}
         alpha = float("-inf")
-        for m in rules.legal_moves(cfg, pos):
-            child = rules.apply(cfg, pos, m)[0]
-            out[m] = paranoid(cfg, child, level.depth - 1, alpha, float("inf"), seat, hw)
+        order = sorted(moves, key=lambda m: -evaluate(cfg, children[m], seat, w))
+        for m in order:
+            # a window just under the best so far: a pruned move can never tie with it
+            out[m] = paranoid(cfg, children[m], depth - 1, alpha - 1e-6, float("inf"), seat,
+                              w)
             alpha = max(alpha, out[m])
         return out
-    children = {m: rules.apply(cfg, pos, m)[0] for m in rules.legal_moves(cfg, pos)}
-    values = {m: evaluate(cfg, child, seat, hw) for m, child in children.items()}
+    values = {m: evaluate(cfg, child, seat, w) for m, child in children.items()}
     if level.width and level.rounds:
         plies = level.rounds * cfg.colours - 1
         shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
         for m in shortlist:
-            values[m] = TERMINAL * 2 + look_ahead(cfg, children[m], seat, plies, hw)
+            total = sum(look_ahead(cfg, children[m], seat, plies, w, level.model,
+                                   level.noise, rng) for _ in range(level.rollouts))
+            values[m] = TERMINAL * 2 + total / level.rollouts
     return values
 
 
@@ -167,12 +210,14 @@ class MemoryBot(Bot):
         self.memory.observe(view)
         if len(legal) == 1:
             return str(legal[0])
+        if self.spec.blunder and self.rng.random() < self.spec.blunder:
+            return str(legal[self.rng.below(len(legal))])
         assert self.cfg is not None
         cfg, seat = self.cfg, int(view["seat"])
         totals: dict[int, float] = {}
         for _ in range(self.spec.samples):
             pos = determinize(cfg, view, self.memory.known, self.rng)
-            for move, value in move_values(cfg, pos, seat, self.spec).items():
+            for move, value in move_values(cfg, pos, seat, self.spec, self.rng).items():
                 totals[move] = totals.get(move, 0.0) + value
         best_value = max(totals.values())
         best = [m for m, v in totals.items() if v >= best_value - 1e-9]

@@ -86,7 +86,7 @@ class Geometry:
     """Cells, names, rays and shift masks of one board mask (shared, never mutated)."""
 
     __slots__ = ("mask_text", "height", "width", "stride", "valid", "cells", "names",
-                 "index_of", "rays", "shifts", "centre_order", "count")
+                 "index_of", "rays", "shifts", "centre_order", "count", "unflippable")
 
     def __init__(self, rows: tuple[tuple[bool, ...], ...]) -> None:
         self.height = len(rows)
@@ -102,6 +102,7 @@ class Geometry:
         self.index_of = {name: i for i, name in self.names.items()}
         # rays[i] = per direction, the bits of the cells met walking away from i
         rays = {}
+        unflippable = 0
         for i in cells:
             r, c = divmod(i, self.stride)
             per_dir = []
@@ -111,9 +112,12 @@ class Geometry:
                 while 0 <= rr < self.height and 0 <= cc < self.width and rows[rr][cc]:
                     ray.append(1 << (rr * self.stride + cc))
                     rr, cc = rr + dr, cc + dc
-                if ray:
-                    per_dir.append(tuple(ray))
-            rays[i] = tuple(per_dir)
+                per_dir.append(tuple(ray))
+            # a piece can flip only along an axis with cells on both sides of it
+            if not any(per_dir[k] and per_dir[k + 4] for k in range(4)):
+                unflippable |= 1 << i
+            rays[i] = tuple(ray for ray in per_dir if ray)
+        self.unflippable = unflippable
         self.rays: dict[int, tuple[tuple[int, ...], ...]] = rays
         # signed shift per direction (positive = left shift), for set-wise move generation
         self.shifts = tuple(dr * self.stride + dc for dr, dc in DIRECTIONS)
