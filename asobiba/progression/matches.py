@@ -55,8 +55,10 @@ class MatchFormat:
         return 2 if self.reverse else 1
 
     def text(self) -> str:
-        return ("rm-" if self.reverse else "") + (f"bo{self.best_of}" if self.best_of > 1
-                                                  else "single")
+        """The form :meth:`parse` reads back: single, reverse, boN, rm-boN."""
+        if self.best_of == 1:
+            return "reverse" if self.reverse else "single"
+        return ("rm-" if self.reverse else "") + f"bo{self.best_of}"
 
     @classmethod
     def parse(cls, text: str) -> MatchFormat:

@@ -1,4 +1,12 @@
-"""openskill (Plackett–Luce) for games of more than two players and for team games (Algo pairs).
+"""openskill (Bradley–Terry, full pairing) for games of more than two players and for team
+games (Algo pairs).
+
+Why Bradley–Terry and not openskill's default Plackett–Luce: with a tie for first place,
+Plackett–Luce (openskill 6.2) gives the player who finished *second* exactly the same gain
+as the two winners (ranks 1, 1, 2, 3 → μ 25.93, 25.93, 25.93, 22.21); the full Bradley–Terry
+model orders every finish (30.27, 30.27, 22.37, 17.09). ``tests/progression/
+test_properties.py`` checks the ordering on random finishes with ties. Its cost grows with
+the square of the number of teams — at most 8 seats here.
 
 A thin wrapper so the rest of the layer stores plain numbers: ``mu`` and ``sigma``. The shown
 rating is openskill's ordinal (μ − 3σ), which starts at 0 and rises as the system grows sure;
@@ -11,9 +19,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
+from openskill.models import BradleyTerryFull
 
-MODEL = PlackettLuce()
+MODEL = BradleyTerryFull()
 PROVISIONAL_SIGMA = 5.0
 
 

@@ -138,3 +138,10 @@ def test_result_with_wrong_seat_count_is_refused_and_stores_nothing(session, has
     with pytest.raises(ProgressionError, match="seats"):
         ratings.record_result(session, "reversi", [a, b, a], Outcome.from_scores((40, 24)))
     assert ratings.player_page(session, a)["history"] == []
+
+
+def test_openskill_tie_for_first_still_ranks_the_second_place_below() -> None:
+    """Plackett–Luce gave the runner-up the winners' gain here; Bradley–Terry does not."""
+    new = skill.rate_free_for_all([skill.SkillRating() for _ in range(4)], [1, 1, 2, 3])
+    assert new[0].mu == pytest.approx(new[1].mu)
+    assert new[1].mu > new[2].mu > skill.SkillRating().mu - 1 > new[3].mu
