@@ -95,3 +95,13 @@ def test_reverse_match_colours_alternate_between_sets():
 def test_reverse_match_refuses_unfinished_games():
     with pytest.raises(ValueError):
         GameScore.of(GAME.new_game())
+
+
+def test_cli_solve_reports_an_exact_endgame(capsys):
+    from asobiba.games.reverstargo.cli import solve
+
+    moves = KO_END[:24]
+    assert solve({}, moves, True) == 0
+    out = capsys.readouterr().out
+    assert '"proven": true' in out and '"move": ' in out
+    assert solve({}, ["ZZ"], False) == 1

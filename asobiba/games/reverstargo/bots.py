@@ -140,9 +140,9 @@ def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
     if name in LEVELS[:5]:
         return AppPolicyBot(name, seed)
     if name == "max":
-        return SearchBot("max", seed, depth=4, endgame_empties=8)
+        return SearchBot("max", seed, depth=6, endgame_empties=10)
     if name == "final":
-        return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=12)
+        return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=14)
     if name == "app-max":
         return SearchBot("app-max", seed, depth=3, app=True)
     if name == "app-final":

@@ -43,3 +43,40 @@ def import_cmd(kifu: Path, out: OutOption = None) -> None:
     else:
         out.write_text(record.dumps(), encoding="utf-8")
         print(f"wrote {out} ({len(record.moves)} moves)")
+
+
+def solve(options: dict, moves: list[str], as_json: bool) -> int:
+    """``asobiba solve reverstargo MOVES...``: FINAL's search from the position after
+    ``moves`` — exact when few cells remain, else its best move at the depth reached."""
+    import json
+
+    from .board import STONE_CELLS
+    from .bots import root_children
+    from .game import GAME
+    from .search import WIN, AlphaBeta, our_evaluation
+
+    try:
+        state = GAME.replay(moves, options)[-1]
+    except AsobibaError as exc:
+        print(f"error: {exc}")
+        return 1
+    if state.is_over:
+        print(f"the game is over: {state.reason}; score {state.score()}")
+        return 0
+    empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()
+    engine = AlphaBeta(our_evaluation, endgame_empties=14)
+    result = engine.search(root_children(state, auto_only=False), empties, 30, 10.0)
+    assert result.move is not None
+    text = state.move_text(result.move, state.turn)
+    exact = abs(result.value) >= WIN / 2
+    data = {"move": text, "value": result.value, "depth": result.depth,
+            "nodes": result.nodes, "proven": exact}
+    if as_json:
+        print(json.dumps(data))
+    else:
+        # exact to the end of the game, but ko is only applied to the first move
+        verdict = (("a win" if result.value > 0 else "a loss") + " to the end (ko aside)"
+                   if exact else "heuristic value")
+        print(f"{('Black', 'White')[state.turn]} to move: {text} "
+              f"({verdict} {result.value:+.0f}, depth {result.depth}, {result.nodes} nodes)")
+    return 0

@@ -120,16 +120,16 @@ class Weights:
     """Our evaluation's weights: per stone by cell class, per captured stone, and the
     positional terms."""
 
-    stone: float = 1.0  # every stone on the board counts for the score
-    captured: float = 30.0  # a captured stone is a point that can never be lost
+    stone: float = 0.0  # stones are counted by where they stand (below) until the end
+    captured: float = 5.0  # a captured stone is a point that can never be lost
     tip: float = 50.0  # star tips: never flipped, never captured
     c_cell: float = 20.0  # star points: edge cells, never captured
-    b_corner: float = 10.0
+    b_corner: float = 10.0  # hexagon corners: on the edge, never captured
     b_inner: float = 6.0  # interior: can be enclosed
     a_cell: float = 2.0  # interior, around the CP
     ring: float = 25.0  # the whole A ring (the CP inside can be taken for +1)
     mobility: float = 4.0
-    parity: float = 0.0  # moving last among an odd number of empties
+    parity: float = 4.0  # moving last among an odd number of empties
 
 
 def our_evaluation(node: Node, w: Weights | None = None) -> float:

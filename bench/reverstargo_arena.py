@@ -1,0 +1,54 @@
+"""ReverStarGo ladder: reverse matches between consecutive levels, and our MAX and FINAL
+against a rebuild of the app's FINAL (6-ply alpha-beta with the app's evaluation).
+
+Each match is two games from the same random 3-ply opening, colours swapped; the winner has
+the higher summed total (ties: summed captures). Prints a markdown table.
+
+    .venv/bin/python bench/reverstargo_arena.py [matches] [pair ...]
+
+``pair`` is ``high:low`` (e.g. ``final:app-final``); default: the whole ladder.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+
+from asobiba.games.reverstargo.arena import reverse_match
+from asobiba.games.reverstargo.bots import make_bot
+
+LADDER = [("beginner", "entry"), ("intermediate", "beginner"), ("advanced", "intermediate"),
+          ("formidable", "advanced"), ("max", "formidable"), ("final", "max"),
+          ("max", "app-final"), ("final", "app-final")]
+
+
+def run(high: str, low: str, matches: int) -> str:
+    start = time.perf_counter()
+    points = 0.0
+    wins = draws = 0
+    margin = 0
+    for i in range(matches):
+        r = reverse_match(lambda s: make_bot(high, s), lambda s: make_bot(low, s),
+                          10_000 + i).result
+        points += r.points(0)
+        wins += r.winner == 0
+        draws += r.winner is None
+        margin += r.totals[0] - r.totals[1]
+    secs = time.perf_counter() - start
+    line = (f"| {high} vs {low} | {matches} | {wins}-{draws}-{matches - wins - draws} | "
+            f"{100 * points / matches:.0f}% | {margin / matches:+.1f} | {secs:.0f} s |")
+    print(line, flush=True)
+    return line
+
+
+def main() -> None:
+    matches = int(sys.argv[1]) if len(sys.argv) > 1 else 100
+    pairs = [tuple(p.split(":")) for p in sys.argv[2:]] or LADDER
+    print("| pair (higher vs lower) | reverse matches | W-D-L | score | mean margin | time |")
+    print("|---|---|---|---|---|---|", flush=True)
+    for high, low in pairs:
+        run(high, low, matches)
+
+
+if __name__ == "__main__":
+    main()
