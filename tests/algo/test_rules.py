@@ -165,6 +165,8 @@ def test_rule_jokers_placed_anywhere_and_named_by_six() -> None:
     assert s.phase == SETUP and s.legal_moves().texts() == [f"place {i}" for i in range(1, 5)]
     s = s.play("place 1")                  # 6 before 1: legal only because it is a joker
     assert names(s, 0) == ["b6", "b1", "b2", "b3"]
+    assert s.phase == SETUP and s.legal_moves().texts() == ["ready"]   # B has no joker
+    s = s.play("ready")
     assert s.phase == ATTACK and s.hand == 13                  # drew the white 6 joker
     s = s.play("attack B1=0")
     s = s.play("stay")
@@ -176,11 +178,29 @@ def test_rule_jokers_placed_anywhere_and_named_by_six() -> None:
     assert names(s, 0)[0] == "B6"
 
 
+def test_rule_two_jokers_placed_in_one_move() -> None:
+    s = dealt(["b6 w6 b2 b3", "w0 w1 w2 w3"], "b9", jokers=True)
+    moves = s.legal_moves().texts()
+    assert len(moves) == 4 * 3 and "place 4 1" in moves       # black joker 4th, white 1st
+    s = s.play("place 4 1")
+    assert names(s, 0) == ["w6", "b2", "b3", "b6"]
+    with pytest.raises(IllegalMoveError, match="each of your jokers"):
+        s.play("place 2 2", 1)
+
+
 def test_rule_non_joker_may_sit_on_either_side_of_a_joker() -> None:
     s = dealt(["b6 b3 b5 b7", "w0 w1 w2 w3"], "b2", jokers=True)
-    s = s.play("place 1")                  # b6 b3 b5 b7 → joker first
+    s = s.play("place 1").play("ready")    # b6 b3 b5 b7 → joker first
     s = s.play("attack B1=0").play("stay")  # keep b2: before or after the joker
     assert s.phase == PLACE and s.legal_moves().texts() == ["place 1", "place 2"]
+
+
+def test_rule_jokers_every_placement_is_a_decision() -> None:
+    """With jokers even a forced place is asked for, so a choice cannot betray a joker."""
+    s = dealt(["b1 b3 b5 b7", "w0 w1 w2 w3"], "b9", jokers=True)
+    s = s.play("ready").play("ready")
+    s = s.play("attack B1=0").play("stay")
+    assert s.phase == PLACE and s.legal_moves().texts() == ["place 5"]
 
 
 def test_rule_two_sets_identical_cards_side_by_side() -> None:

@@ -40,6 +40,9 @@ def test_views_never_carry_another_seats_hidden_number(options: dict) -> None:
             for seat in [None, *range(s.num_seats)]:
                 view = s.view(seat)
                 for owner, (row, vrow) in enumerate(zip(s.rows, view["rows"], strict=True)):
+                    if s.phase == "setup" and owner != seat:
+                        assert vrow == []       # rows are laid out in private
+                        continue
                     for (sid, _, up), vs in zip(row, vrow, strict=True):
                         assert ("number" in vs) == may_know(s, seat, owner, sid, up)
                 if view["hand"] is not None:
@@ -120,3 +123,20 @@ def test_secrets_of_others_do_not_change_a_seats_view_or_its_bots_move(options: 
                         assert a.choose(s.view(viewer)) == b.choose(other.view(viewer))
                 checked += 1
     assert checked > 0
+
+
+def test_joker_layout_leaves_no_trace_in_other_views() -> None:
+    """After the layout, a row holding a joker looks exactly like one without: same ids,
+    no log entry, and during the layout other rows are not shown at all."""
+    from tests.algo.helpers import dealt
+
+    a = dealt(["b1 b6 b4 b7", "w0 w1 w2 w3"], "b9", jokers=True)
+    b = dealt(["b1 b3 b4 b7", "w0 w1 w2 w3"], "b9", jokers=True)
+    assert a.view(1)["rows"][0] == [] and a.view(None)["rows"][0] == []
+    a = a.play("place 2")                   # b1 J b4 b7
+    b = b.play("ready")                     # b1 b3 b4 b7
+    assert a.view(1)["rows"][0] == []       # B sees nothing until every row is laid out
+    a, b = a.play("ready"), b.play("ready")
+    assert a.to_json() != b.to_json()
+    for viewer in (1, None):
+        assert_views_equal_for(viewer, a, b)

@@ -263,6 +263,8 @@ class AlgoBot(Bot):
             return str(self.rng.choice(moves)) if self.lv != 2 else str(moves[0])
         c = int(view["rules"]["colours"])
         if view["phase"] == "setup":
+            if len(view["my_setup"]) != 1:
+                return str(self.rng.choice(moves))
             name = view["my_setup"][0]
             key, up = int(name[1:]) * c + COLOUR_LETTERS.index(name[0]), False
         else:

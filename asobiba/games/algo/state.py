@@ -8,6 +8,7 @@ pile is part of the state transition: the pile order is fixed by the seed at the
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -32,7 +33,7 @@ AlgoMove = tuple[Any, ...]
 # | ("show", position) | ("use", position) | ("place", position)
 
 _ATTACK_RE = re.compile(r"^attack\s+([a-l])\s*(\d{1,2})\s*=\s*(\d{1,2})$")
-_POS_RE = re.compile(r"^(show|use|place)\s+(\d{1,2})$")
+_POS_RE = re.compile(r"^(show|use|place)\s+(\d{1,2}(?:\s+\d{1,2})*)$")
 
 
 def seat_letter(seat: int) -> str:
@@ -153,9 +154,7 @@ class AlgoState(State):
         if self.phase == USE:
             return [("use", p) for p, s in enumerate(self.rows[self.turn]) if not s[2]]
         if self.phase == SETUP:
-            card = self.setup[self.turn][0]
-            return [("place", p) for p in insert_positions(
-                self.row_keys(self.turn), card, self.colours, self.jokers)]
+            return setup_moves(len(self.rows[self.turn]), self.setup[self.turn])
         if self.phase == PLACE:
             assert self.placing is not None
             seat, card, _ = self.placing
@@ -177,8 +176,8 @@ class AlgoState(State):
         if kind == "attack":
             return f"attack {seat_letter(move[1])}{move[2] + 1}={move[3]}"
         if kind in ("show", "use", "place"):
-            return f"{kind} {move[1] + 1}"
-        return "pass!" if kind == "pass" else "stay"
+            return f"{kind} " + " ".join(str(p + 1) for p in move[1:])
+        return {"pass": "pass!", "ready": "ready"}.get(kind, "stay")
 
     def _parse(self, text: str, seat: int) -> AlgoMove:
         t = " ".join(text.strip().lower().split())
@@ -186,20 +185,27 @@ class AlgoState(State):
             return ("stay",)
         if t in ("pass!", "pass", "パス！", "パス"):
             return ("pass",)
+        if t == "ready":
+            return ("ready",)
         m = _ATTACK_RE.match(t)
         if m:
             target = SEAT_LETTERS.lower().index(m.group(1))
             return ("attack", target, int(m.group(2)) - 1, int(m.group(3)))
         m = _POS_RE.match(t)
         if m:
-            return (m.group(1), int(m.group(2)) - 1)
+            numbers = tuple(int(x) - 1 for x in m.group(2).split())
+            if m.group(1) != "place" and len(numbers) > 1:
+                raise MalformedMoveError(f"{text!r}: {m.group(1)} takes one position",
+                                         move=text)
+            return (m.group(1), *numbers)
         raise MalformedMoveError(
             f"{text!r} is not an Algo move; write e.g. 'attack B3=7', 'stay', 'pass!', "
             "'show 2', 'use 2' or 'place 3'", move=text)
 
     def _why_illegal(self, move: Any, seat: int) -> str:
         kind = move[0]
-        expected = {PASS: "'pass!'", SHOW: "'show N'", USE: "'use N'", SETUP: "'place N'",
+        expected = {PASS: "'pass!'", SHOW: "'show N'", USE: "'use N'",
+                    SETUP: "'ready', or 'place N' (one position per joker)",
                     PLACE: "'place N'", ATTACK: "'attack XN=V' or 'stay'"}.get(self.phase, "")
         if kind == "attack" and self.phase == ATTACK:
             _, target, pos, value = move
@@ -219,7 +225,10 @@ class AlgoState(State):
             return "you may stay only after at least one hit this turn"
         if kind in ("show", "use") and self.phase in (SHOW, USE):
             return f"position {move[1] + 1} is not one of the face-down cards of the row"
-        if kind == "place" and self.phase in (PLACE, SETUP):
+        if kind == "place" and self.phase == SETUP:
+            return ("give one final position (1.." + str(len(self.rows[seat]) + len(
+                self.setup[seat])) + ") for each of your jokers, all different")
+        if kind == "place" and self.phase == PLACE:
             return ("that place breaks the order: non-joker cards stay in ascending order "
                     "(black before white on equal numbers)")
         return f"this is the {self.phase} step; the move expected is {expected}"
@@ -239,9 +248,9 @@ class AlgoState(State):
         if kind == "use":
             sid = self.rows[seat][move[1]][0]
             return self._copy(phase=ATTACK, held=sid, log=self.log + (("use", seat, sid),))
+        if kind == "ready" or (kind == "place" and self.phase == SETUP):
+            return self._arrange(move[1:])
         if kind == "place":
-            if self.phase == SETUP:
-                return self._place_setup(move[1])
             assert self.placing is not None
             owner, card, up = self.placing
             return self._insert(owner, card, up, move[1])._end_turn()
@@ -277,8 +286,10 @@ class AlgoState(State):
             card = self.hand
             places = insert_positions(self.row_keys(seat), card, self.colours, self.jokers)
             st = self._copy(hand=-1)
-            if len(places) == 1:
+            if len(places) == 1 and not self.jokers:
                 return st._insert(seat, card, up, places[0])._end_turn()
+            # with jokers every placement is a decision, so that a choice (which would
+            # betray a joker nearby) looks the same as no choice
             return st._copy(phase=PLACE, placing=(seat, card, up))
         st = self
         if up:
@@ -299,21 +310,50 @@ class AlgoState(State):
         return self._copy(rows=tuple(rows), next_id=sid + 1, fails=self.fails + (0,),
                           placing=None, log=self.log + (entry,))
 
-    def _place_setup(self, pos: int) -> AlgoState:
+    def _arrange(self, positions: tuple[int, ...]) -> AlgoState:
+        """A seat lays out its dealt row, its jokers at the chosen final positions."""
         seat = self.turn
-        card = self.setup[seat][0]
+        jokers = self.setup[seat]
+        normal = iter(self.rows[seat])
+        by_pos = dict(zip(positions, jokers, strict=True))
+        row = []
+        next_id = self.next_id
+        for p in range(len(self.rows[seat]) + len(jokers)):
+            if p in by_pos:
+                row.append((next_id, by_pos[p], False))
+                next_id += 1
+            else:
+                row.append(next(normal))
+        rows = list(self.rows)
+        rows[seat] = tuple(row)
         setup = list(self.setup)
-        setup[seat] = setup[seat][1:]
-        st = self._insert(seat, card, False, pos)._copy(setup=tuple(setup))
-        return st._next_setup(seat)
+        setup[seat] = ()
+        st = self._copy(rows=tuple(rows), setup=tuple(setup), next_id=next_id,
+                        fails=self.fails + (0,) * (next_id - self.next_id))
+        nxt = (seat + 1) % self.n
+        if nxt == int(self._o["first"]) % self.n:
+            return st._renumber()._copy(turn=nxt)._begin_turn()
+        return st._copy(turn=nxt)
+
+    def _renumber(self) -> AlgoState:
+        """Fresh card ids in table order once every row is laid out, so that no id tells
+        which card was placed as a joker."""
+        rows = []
+        sid = 0
+        for row in self.rows:
+            new = []
+            for _, k, up in row:
+                new.append((sid, k, up))
+                sid += 1
+            rows.append(tuple(new))
+        return self._copy(rows=tuple(rows), fails=(0,) * sid, next_id=sid)
 
     def _next_setup(self, first: int) -> AlgoState:
-        """Seats with jokers in their deal place them, in turn order from the first player."""
-        for k in range(self.n):
-            s = (first + k) % self.n
-            if self.setup[s]:
-                return self._copy(phase=SETUP, turn=s)
-        return self._copy(turn=int(self._o["first"]) % self.n)._begin_turn()
+        """With the joker rule every seat, in turn from the first player, lays out its row
+        (``ready``, or ``place N …`` for its jokers); otherwise play starts at once."""
+        if self.jokers:
+            return self._copy(phase=SETUP, turn=first)
+        return self._copy(turn=first)._begin_turn()
 
     def _mark_out(self, seat: int) -> AlgoState:
         if seat in self.out or any(not s[2] for s in self.rows[seat]):
@@ -408,6 +448,7 @@ class AlgoState(State):
             "phase": self.phase,
             "turn": self.turn,
             "rows": [[self._slot_view(seat, owner, s) for s in row]
+                     if self.phase != SETUP or owner == seat else []
                      for owner, row in enumerate(self.rows)],
             "pile": {"size": len(pile),
                      "colours": {COLOUR_LETTERS[x]: sum(1 for k in pile if k % c == x)
@@ -417,7 +458,6 @@ class AlgoState(State):
             "hits": self.hits,
             "out": list(self.out),
             "chips": list(self.chips),
-            "setup": [len(p) for p in self.setup],
             "log": [self._log_view(e) for e in self.log],
         }
         if self.hand >= 0:
@@ -469,5 +509,15 @@ def _turn_up(row: Row, pos: int) -> Row:
     return row[:pos] + ((sid, card, True),) + row[pos + 1:]
 
 
-def joker_in(row: Row, colours: int, jokers: bool) -> bool:
-    return any(is_joker(k, colours, jokers) for _, k, _ in row)
+def setup_moves(normal: int, jokers: tuple[int, ...]) -> list[AlgoMove]:
+    """``ready`` without jokers; else every choice of distinct final positions for the
+    jokers (identical jokers, from two sets, in increasing positions only)."""
+    if not jokers:
+        return [("ready",)]
+    size = normal + len(jokers)
+    out = []
+    for combo in itertools.permutations(range(size), len(jokers)):
+        if all(combo[i] < combo[i + 1] for i in range(len(jokers) - 1)
+               if jokers[i] == jokers[i + 1]):
+            out.append(("place", *combo))
+    return out
