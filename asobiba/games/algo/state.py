@@ -19,7 +19,6 @@ from .cards import (
     JOKER_NUMBER,
     card_name,
     insert_positions,
-    is_joker,
 )
 
 SETUP, PASS, SHOW, USE, ATTACK, PLACE, OVER = (
