@@ -216,3 +216,19 @@ def test_rule_chip_scoring() -> None:
     assert s.is_over and s.outcome is not None
     # survivor: 10 per face-down card (b0 and the kept b6) + 10 because a 6 is down
     assert s.outcome.scores == (20 + 30, 0)
+
+
+def test_rule_round_every_player_deals_once_and_chips_add_up() -> None:
+    from asobiba.games.algo.rounds import round_options, round_totals
+    from asobiba.play.runner import play_game
+
+    games = round_options({"variant": "pair", "chips": True})
+    assert [g["first"] for g in games] == [0, 1, 2, 3]
+    outcomes = []
+    for i, opts in enumerate(games):
+        result = play_game(GAME, [GAME.make_bot("2", 10 * i + s) for s in range(4)], opts, i)
+        assert result.states[0].turn == opts["first"]        # the dealer starts
+        outcomes.append(result.states[-1].outcome)
+    totals = round_totals(outcomes)
+    assert totals == [sum(o.scores[s] for o in outcomes) for s in range(4)]
+    assert all(t % 10 == 0 for t in totals) and sum(totals) > 0
