@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ...core import BotLevel, Game, Option, OptionError, Rng
-from .cards import deck, is_joker
+from .cards import COLOUR_LETTERS, COLOUR_NAMES, deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
 
 
@@ -137,6 +137,28 @@ def deal_from(options: Mapping[str, Any], cards: list[int]) -> AlgoState:
     return st._next_setup(int(options["first"]))
 
 
+def event_text(e: Mapping[str, Any]) -> str:
+    """One public event in words."""
+    who = seat_letter(e["seat"])
+    kind = e["event"]
+    if kind == "attack":
+        return (f"{who} named {e['name']} for {seat_letter(e['target'])}{e['pos']}: "
+                + ("hit" if e["hit"] else "miss"))
+    if kind == "insert":
+        if e["up"]:
+            return f"{who} put {e['number']} face up at {e['pos']}"
+        return f"{who} kept a card face down at {e['pos']}"
+    if kind == "draw":
+        return f"{who} drew a {COLOUR_NAMES[COLOUR_LETTERS.index(e['colour'])]} card"
+    if kind == "out":
+        return f"{who} is out"
+    if kind == "show":
+        return f"{who} showed a card to its partner"
+    if kind == "stay":
+        return f"{who} stayed"
+    return ""
+
+
 def render(view: Mapping[str, Any]) -> str:
     """Rows as ``[b3] [w?]``: up cards plain, known face-down cards in parentheses."""
     lines = []
@@ -162,9 +184,9 @@ def render(view: Mapping[str, Any]) -> str:
     if view.get("placing"):
         p = view["placing"]
         lines.append(f"placing: {p['colour']}{p.get('number', '?')}")
-    if view.get("log"):
-        last = view["log"][-1]
-        lines.append("last: " + " ".join(f"{k}={v}" for k, v in last.items()))
+    recent = [event_text(e) for e in view.get("log", [])[-6:]]
+    if recent:
+        lines.append("recent: " + " · ".join(t for t in recent if t))
     lines.append(f"phase: {view['phase']}")
     aid = view.get("aid")
     if aid:
