@@ -209,6 +209,23 @@ def leaderboard(session: Session, pool: str, limit: int = 50, *, include_provisi
     return out
 
 
+def suggest_bot(session: Session, player_id: int, game_id: str,
+                levels: Sequence[str] | None = None) -> str | None:
+    """The bot level whose calibrated rating is nearest the player's (None when no bot of
+    the game is rated yet): a fair first opponent, and a next one after each game."""
+    pool, _ = pool_for(game_id, 2)
+    mine = session.get(RatingRow, (player_id, pool))
+    target = mine.rating if mine is not None else glicko2.LICHESS.rating
+    q = (select(PlayerRow.level, RatingRow.rating)
+         .join(RatingRow, RatingRow.player_id == PlayerRow.id)
+         .where(PlayerRow.kind == "bot", PlayerRow.game == game_id, RatingRow.pool == pool))
+    rows = [(str(lv), r) for lv, r in session.execute(q).all()
+            if levels is None or lv in levels]
+    if not rows:
+        return None
+    return min(rows, key=lambda x: abs(x[1] - target))[0]
+
+
 def result_word(rank: int, ranks: Sequence[int]) -> str:
     """win (sole first), draw (first shared with every seat... or part of a shared first), loss."""
     if rank != 1:
@@ -231,21 +248,26 @@ def player_page(session: Session, player_id: int, recent: int = 20) -> dict[str,
         ranks = json.loads(game_row.result)["ranks"]
         word = result_word(seat_row.rank, ranks)
         s = stats.setdefault(game_row.game, {"games": 0, "win": 0, "draw": 0, "loss": 0,
-                                             "points": 0.0})
+                                             "points": 0.0, "vs_bots": {}})
         s["games"] += 1
         s[word] += 1
         s["points"] += seat_row.points
+        opponents = session.execute(
+            select(GameSeatRow.seat, PlayerRow.name, PlayerRow.kind, PlayerRow.level)
+            .join(PlayerRow, PlayerRow.id == GameSeatRow.player_id)
+            .where(GameSeatRow.game_id == game_row.id, GameSeatRow.seat != seat_row.seat)
+        ).all()
+        if len(opponents) == 1 and opponents[0].kind == "bot":
+            per = s["vs_bots"].setdefault(str(opponents[0].level),
+                                          {"games": 0, "win": 0, "draw": 0, "loss": 0})
+            per["games"] += 1
+            per[word] += 1
         if len(history) < recent:
-            opponents = session.execute(
-                select(GameSeatRow.seat, PlayerRow.name)
-                .join(PlayerRow, PlayerRow.id == GameSeatRow.player_id)
-                .where(GameSeatRow.game_id == game_row.id, GameSeatRow.seat != seat_row.seat)
-            ).all()
             history.append({
                 "game_row_id": game_row.id, "game": game_row.game, "context": game_row.context,
                 "seat": seat_row.seat, "result": word, "score": seat_row.score,
                 "rating_before": seat_row.rating_before, "rating_after": seat_row.rating_after,
-                "opponents": [name for _, name in opponents], "finished": game_row.finished,
+                "opponents": [o.name for o in opponents], "finished": game_row.finished,
             })
     for s in stats.values():
         s["score_rate"] = round(s.pop("points") / s["games"], 3)

@@ -99,6 +99,10 @@ class Progression:
         return self._run(lambda s: ratings.leaderboard(
             s, pool, limit, include_provisional=include_provisional))
 
+    def suggest_bot(self, player_id: int, game_id: str) -> str | None:
+        """The calibrated bot level nearest the player's rating (None before calibration)."""
+        return self._run(lambda s: ratings.suggest_bot(s, player_id, game_id))
+
     def player_page(self, player_id: int) -> dict[str, Any]:
         def go(s: Session) -> dict[str, Any]:
             page = ratings.player_page(s, player_id)

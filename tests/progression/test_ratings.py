@@ -128,7 +128,7 @@ def test_player_page_counts_results_per_game(session, hasher) -> None:
     ratings.record_result(session, "flipflop", [b, a], Outcome.from_scores((1, 0)))
     page = ratings.player_page(session, a)
     assert page["stats"]["reversi"] == {"games": 2, "win": 1, "draw": 1, "loss": 0,
-                                        "score_rate": 0.75}
+                                        "score_rate": 0.75, "vs_bots": {}}
     assert page["stats"]["flipflop"]["loss"] == 1
     assert page["history"][0]["game"] == "flipflop" and page["history"][0]["opponents"] == ["player1"]
 
@@ -145,3 +145,26 @@ def test_openskill_tie_for_first_still_ranks_the_second_place_below() -> None:
     new = skill.rate_free_for_all([skill.SkillRating() for _ in range(4)], [1, 1, 2, 3])
     assert new[0].mu == pytest.approx(new[1].mu)
     assert new[1].mu > new[2].mu > new[3].mu
+
+
+def test_player_page_counts_results_per_bot_level(session, hasher) -> None:
+    (a,) = _players(session, hasher, 1)
+    b1 = accounts.bot_player(session, "reversi", "1").id
+    b3 = accounts.bot_player(session, "reversi", "3").id
+    ratings.record_result(session, "reversi", [a, b1], Outcome.from_scores((40, 24)))
+    ratings.record_result(session, "reversi", [b1, a], Outcome.from_scores((40, 24)))
+    ratings.record_result(session, "reversi", [a, b3], Outcome.from_scores((20, 44)))
+    vs = ratings.player_page(session, a)["stats"]["reversi"]["vs_bots"]
+    assert vs == {"1": {"games": 2, "win": 1, "draw": 0, "loss": 1},
+                  "3": {"games": 1, "win": 0, "draw": 0, "loss": 1}}
+
+
+def test_suggested_bot_is_the_one_rated_nearest(session, hasher) -> None:
+    from asobiba.progression.calibrate import calibrate_bots
+
+    (a,) = _players(session, hasher, 1)
+    assert ratings.suggest_bot(session, a, "reversi") is None
+    rows = calibrate_bots(session, "reversi", ["random", "2"], rounds=6, seed=1, gap=1)
+    near = min(rows, key=lambda r: abs(r.rating - 1500)).level
+    assert ratings.suggest_bot(session, a, "reversi") == near
+    assert ratings.suggest_bot(session, a, "reversi", ["random"]) == "random"
