@@ -65,6 +65,15 @@ def main() -> None:
         print(f"  general : {describe(slow)}")
         print(f"  median {med:.2f} ms (target <= {budget:g} ms: "
               f"{'met' if med <= budget else 'MISSED'}); general/lean = {base / med:.1f}x")
+    extra = max(50, count // 10)
+    print(f"other variants ({extra} positions each, the path infer() picks):")
+    for label, options in (("pair play", {"variant": "pair"}), ("jokers, 2p", {"jokers": True}),
+                           ("jokers, 4p", {"jokers": True, "players": 4}),
+                           ("three colours", {"colours": 3}), ("two sets, 2p", {"sets": 2}),
+                           ("7 players", {"players": 7})):
+        kns = positions(options, extra)
+        times, _ = timed(kns, True)
+        print(f"  {label:14s}: {describe(times)}")
 
 
 if __name__ == "__main__":
