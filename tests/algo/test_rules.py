@@ -211,11 +211,14 @@ def test_rule_two_sets_identical_cards_side_by_side() -> None:
 
 
 def test_rule_chip_scoring() -> None:
-    s = dealt(["b0", "w0"], "b6 b5", hand=1, chips=True)
-    s = s.play("attack B1=0")              # a hit made with a 6: 10 + 10
+    s = dealt(["b0", "w0", "w1"], "b6 b5", hand=1, chips=True)
+    s = s.play("attack C1=1")              # a hit made with a 6: 10 + 10 ...
+    assert s.view(1)["chips"] == [10, 0, 0]  # ... the 6's 10 stay secret until the end
+    s = s.play("attack B1=0")
+    assert s.view(1)["chips"] == [40, 0, 0]
     assert s.is_over and s.outcome is not None
     # survivor: 10 per face-down card (b0 and the kept b6) + 10 because a 6 is down
-    assert s.outcome.scores == (20 + 30, 0)
+    assert s.outcome.scores == (40 + 30, 0, 0)
 
 
 def test_rule_round_every_player_deals_once_and_chips_add_up() -> None:

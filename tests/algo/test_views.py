@@ -56,6 +56,10 @@ def test_views_never_carry_another_seats_hidden_number(options: dict) -> None:
                     if e["event"] in ("show", "use", "draw"):
                         assert "number" not in e
                 assert "pile_full" not in view and "rows_full" not in view
+                if not s.is_over:       # chips during play: 10 per public hit, nothing more
+                    hits = [sum(1 for e in view["log"] if e["event"] == "attack"
+                                and e["hit"] and e["seat"] == x) for x in range(s.num_seats)]
+                    assert view["chips"] == [10 * h for h in hits]
 
 
 def _ordered(s: AlgoState, keys: list[int]) -> bool:

@@ -44,7 +44,7 @@ class AlgoState(State):
 
     __slots__ = ("_o", "n", "rows", "pile", "pile_pos", "turn", "phase", "hand", "held",
                  "hits", "out", "fails", "seen", "chips", "log", "next_id", "placing",
-                 "setup", "_legal_cache")
+                 "setup", "bonus", "_legal_cache")
 
     def __init__(self, options: Mapping[str, Any], rows: tuple[Row, ...],
                  pile: tuple[int, ...], pile_pos: int, turn: int, phase: str,
@@ -52,7 +52,8 @@ class AlgoState(State):
                  fails: tuple[int, ...] = (), seen: tuple[frozenset[int], ...] = (),
                  chips: tuple[int, ...] = (), log: tuple[tuple[Any, ...], ...] = (),
                  next_id: int = 0, placing: tuple[int, int, bool] | None = None,
-                 setup: tuple[tuple[int, ...], ...] = ()) -> None:
+                 setup: tuple[tuple[int, ...], ...] = (),
+                 bonus: tuple[int, ...] = ()) -> None:
         self._o = options
         self.n = len(rows)
         self.rows = rows
@@ -67,6 +68,8 @@ class AlgoState(State):
         self.fails = fails        # per slot id: bitmask of numbers named there and missed
         self.seen = seen or tuple(frozenset() for _ in rows)
         self.chips = chips or (0,) * len(rows)
+        self.bonus = bonus or (0,) * len(rows)   # chips for hits made with a 6: secret
+        # until the end, since paying them at once would show the attack card is a 6
         self.log = log
         self.next_id = next_id
         self.placing = placing    # (seat, card, face up) waiting for ``place N``
@@ -76,7 +79,7 @@ class AlgoState(State):
     def _copy(self, **changes: Any) -> AlgoState:
         fields = {name: getattr(self, name) for name in (
             "rows", "pile", "pile_pos", "turn", "phase", "hand", "held", "hits", "out",
-            "fails", "seen", "chips", "log", "next_id", "placing", "setup")}
+            "fails", "seen", "chips", "log", "next_id", "placing", "setup", "bonus")}
         fields.update(changes)
         return AlgoState(self._o, **fields)
 
@@ -269,8 +272,11 @@ class AlgoState(State):
         rows = list(self.rows)
         rows[target] = _turn_up(rows[target], pos)
         chips = list(self.chips)
-        chips[seat] += 10 + (10 if self.attack_card() // self.colours == JOKER_NUMBER else 0)
-        st = self._copy(rows=tuple(rows), chips=tuple(chips), hits=self.hits + 1,
+        chips[seat] += 10
+        bonus = list(self.bonus)
+        bonus[seat] += 10 if self.attack_card() // self.colours == JOKER_NUMBER else 0
+        st = self._copy(rows=tuple(rows), chips=tuple(chips), bonus=tuple(bonus),
+                        hits=self.hits + 1,
                         log=self.log + (entry,))
         st = st._mark_out(target)
         if st._winners() is not None:
@@ -410,8 +416,8 @@ class AlgoState(State):
         winners = self._winners()
         if self.phase != OVER or winners is None:
             return None
-        chips = [c + (self.survivor_chips(s) if s in winners else 0)
-                 for s, c in enumerate(self.chips)]
+        chips = [c + b + (self.survivor_chips(s) if s in winners else 0)
+                 for s, (c, b) in enumerate(zip(self.chips, self.bonus, strict=True))]
         if self.pair:
             keys = [1 if s in winners else 0 for s in range(self.n)]
             reason = f"pair {'+'.join(map(seat_letter, winners))} turned up both enemy rows"
@@ -456,7 +462,8 @@ class AlgoState(State):
             "placing": None,
             "hits": self.hits,
             "out": list(self.out),
-            "chips": list(self.chips),
+            "chips": list(self.chips) if self.phase != OVER else [
+                c + b for c, b in zip(self.chips, self.bonus, strict=True)],
             "log": [self._log_view(e) for e in self.log],
         }
         if self.hand >= 0:
