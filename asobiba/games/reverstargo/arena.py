@@ -7,7 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...core import Bot, Rng
-from .game import GAME, ReverStarGoState
+from .game import GAME, ReverStarGoState, advance, start
 from .match import GameScore, ReverseMatchResult, score_reverse_match
 
 
@@ -28,15 +28,15 @@ def opening(seed: int, plies: int) -> list[str]:
 
 def play_out(bots: tuple[Bot, Bot], moves: list[str]) -> ReverStarGoState:
     """Play a game after the opening ``moves``; bots (Black first) see views only."""
-    state = GAME.new_game()
+    state = start()
     for text in moves:
-        state = state.play(text)
+        state = advance(state, text)
     for seat, bot in enumerate(bots):
         bot.reset(seat, {})
         bot.observe(state.view(seat))
     while not state.is_over:
         seat = state.turn
-        state = state.play(bots[seat].choose(state.view(seat)), seat)
+        state = advance(state, bots[seat].choose(state.view(seat)), seat)
         for s, bot in enumerate(bots):
             bot.observe(state.view(s))
     return state

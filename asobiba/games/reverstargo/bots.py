@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, cast
 
 from ...core import Bot
 from .board import APP_CELL_VALUE, STONE_CELLS
@@ -42,7 +42,7 @@ def root_children(state: ReverStarGoState, auto_only: bool) -> list[Child]:
     if auto_only:
         moves = [m for m, _ in cpu_candidates(state)]
     else:
-        moves = list(state.legal_moves())
+        moves = [cast(Move, m) for m in state.legal_moves()]
     out: list[Child] = []
     for cell, colour in moves:
         spot = state.spot(cell)

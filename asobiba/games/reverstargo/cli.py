@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, cast
 
 import typer
 
@@ -52,11 +52,11 @@ def solve(options: dict, moves: list[str], as_json: bool) -> int:
 
     from .board import STONE_CELLS
     from .bots import root_children
-    from .game import GAME
+    from .game import GAME, ReverStarGoState
     from .search import WIN, AlphaBeta, our_evaluation
 
     try:
-        state = GAME.replay(moves, options)[-1]
+        state = cast(ReverStarGoState, GAME.replay(moves, options)[-1])
     except AsobibaError as exc:
         print(f"error: {exc}")
         return 1

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from ...core import AmbiguousMoveError, BotLevel, Game, MalformedMoveError, Outcome, State
 from .board import INDEX, LABELS, N_CELLS, STONE_CELLS
@@ -156,7 +156,7 @@ class ReverStarGoState(State):
             self._moves = moves
         return self._moves
 
-    def _apply(self, move: Move, seat: int) -> ReverStarGoState:
+    def _apply(self, move: Any, seat: int) -> ReverStarGoState:
         cell, colour = move
         spot = self.spot(cell)
         assert spot is not None
@@ -187,7 +187,7 @@ class ReverStarGoState(State):
         keys = [(scores[s], self.captured[s]) for s in (BLACK, WHITE)]
         return Outcome.from_scores(scores, self.reason, keys)
 
-    def _move_text(self, move: Move, seat: int | None) -> str:
+    def _move_text(self, move: Any, seat: int | None) -> str:
         cell, colour = move
         if cell == PASS_CELL:
             return "--"
@@ -233,7 +233,7 @@ class ReverStarGoState(State):
             return (cell, opt.auto)  # a call that changes nothing is normalised
         return (cell, call)
 
-    def _why_illegal(self, move: Move, seat: int) -> str:
+    def _why_illegal(self, move: Any, seat: int) -> str:
         cell, colour = move
         if cell == PASS_CELL:
             return "there is no voluntary pass; a side with no playable cell passes automatically"
@@ -378,6 +378,21 @@ class ReverStarGo(Game):
 
 GAME = ReverStarGo()
 ReverStarGoState.game = GAME
+
+
+def start() -> ReverStarGoState:
+    """The start position, typed as this game's state."""
+    return cast(ReverStarGoState, GAME.new_game())
+
+
+def advance(state: ReverStarGoState, move: str | Move, seat: int | None = None
+            ) -> ReverStarGoState:
+    """``state.play`` (checked), typed as this game's state."""
+    return cast(ReverStarGoState, state.play(move, seat))
+
+
+def replay(moves: Sequence[str]) -> list[ReverStarGoState]:
+    return [cast(ReverStarGoState, s) for s in GAME.replay(moves)]
 
 
 def position(black: Sequence[str] = (), white: Sequence[str] = (), turn: int = BLACK,

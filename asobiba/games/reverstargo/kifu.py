@@ -22,10 +22,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
+from typing import cast
 
 from ...core import MoveEntry, MoveError, Record, RecordError, SeatInfo
 from .board import LABELS
-from .game import GAME, ReverStarGoState
+from .game import Move, ReverStarGoState, advance, start
 from .rules import COLOUR_LETTER
 
 HEADER = "[ReverStarGo Game Record]"
@@ -72,7 +73,7 @@ def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
     lines = text.splitlines()
     if not any(line.strip() == HEADER for line in lines):
         raise RecordError(f"not a ReverStarGo record: the {HEADER} header is missing")
-    state = GAME.new_game()
+    state = start()
     states = [state]
     moves: list[MoveEntry] = []
     stated_result = stated_count = None
@@ -114,7 +115,7 @@ def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
         except MoveError as exc:
             raise RecordError(f"{where}: {exc}") from exc
         text = state.move_text(move, seat)
-        state = state.play(move, seat)
+        state = advance(state, cast(Move, move), seat)
         entry = state.entries[number - 1]
         if m.group(6) is not None and int(m.group(6)) != entry.captured:
             raise RecordError(f"{where}: the move captures {entry.captured}, not "
