@@ -112,7 +112,7 @@ def test_secrets_of_others_do_not_change_a_seats_view_or_its_bots_move(options: 
         for s in walk(options, seed, 60)[::7]:
             if s.is_over or s.phase == "setup":
                 continue
-            for viewer in range(s.num_seats):
+            for viewer in range(min(s.num_seats, 4)):
                 other = swapped(s, viewer)
                 if other is None:
                     continue
