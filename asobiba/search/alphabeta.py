@@ -4,7 +4,7 @@ Works on any :class:`~asobiba.search.adapter.Adapter` for two-player perfect-inf
 games. Values are from the point of view of the player to move; when the same player moves
 twice in a row (a game whose passes are not moves) the sign is kept instead of negated.
 Move ordering: the transposition-table move first, then the adapter's ``order`` if it has
-one. A time limit is checked every 1,024 nodes; the last fully searched depth is returned.
+one. A time limit is checked every 256 nodes; the last fully searched depth is returned.
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ class AlphaBeta:
     def _negamax(self, pos: Any, depth: int, alpha: float, beta: float) -> float:
         a = self.a
         self.nodes += 1
-        if self.nodes & 1023 == 0 and time.perf_counter() > self.deadline:
+        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
         if a.is_terminal(pos):
             return a.terminal_value(pos)

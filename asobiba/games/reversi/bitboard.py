@@ -20,64 +20,54 @@ WHITE_START = (1 << 27) | (1 << 36)  # d4, e5
 def legal_mask(p: int, o: int) -> int:
     """Squares where the side with discs ``p`` may play against discs ``o``.
 
-    Per direction: grow runs of ``o`` out of ``p`` two single steps, then two double steps
-    through ``pre`` (pairs of adjacent ``o`` discs), which reaches the longest possible run (6)
-    in four steps instead of six; the empty square past a run is a legal move.
+    Per direction, ``f`` is the frontier of the runs of ``o`` grown out of ``p``; every square
+    just past a frontier is a candidate, kept if it is empty at the end. The loop stops as soon
+    as no run continues, which on real positions is after one or two steps (measured 1.5×
+    faster than a fixed six-step flood; bench/reversi_bitboard_candidates.py).
     """
-    empty = ~(p | o) & FULL
-    h = o & INNER  # runs that move sideways may not wrap across the a/h edge
-    # east/west
-    t = h & (p << 1)
-    t |= h & (t << 1)
-    pre = h & (h << 1)
-    t |= pre & (t << 2)
-    t |= pre & (t << 2)
-    moves = t << 1
-    t = h & (p >> 1)
-    t |= h & (t >> 1)
-    pre >>= 1
-    t |= pre & (t >> 2)
-    t |= pre & (t >> 2)
-    moves |= t >> 1
-    # north/south
-    t = o & (p << 8)
-    t |= o & (t << 8)
-    pre = o & (o << 8)
-    t |= pre & (t << 16)
-    t |= pre & (t << 16)
-    moves |= t << 8
-    t = o & (p >> 8)
-    t |= o & (t >> 8)
-    pre >>= 8
-    t |= pre & (t >> 16)
-    t |= pre & (t >> 16)
-    moves |= t >> 8
-    # diagonals
-    t = h & (p << 7)
-    t |= h & (t << 7)
-    pre = h & (h << 7)
-    t |= pre & (t << 14)
-    t |= pre & (t << 14)
-    moves |= t << 7
-    t = h & (p >> 7)
-    t |= h & (t >> 7)
-    pre >>= 7
-    t |= pre & (t >> 14)
-    t |= pre & (t >> 14)
-    moves |= t >> 7
-    t = h & (p << 9)
-    t |= h & (t << 9)
-    pre = h & (h << 9)
-    t |= pre & (t << 18)
-    t |= pre & (t << 18)
-    moves |= t << 9
-    t = h & (p >> 9)
-    t |= h & (t >> 9)
-    pre >>= 9
-    t |= pre & (t >> 18)
-    t |= pre & (t >> 18)
-    moves |= t >> 9
-    return moves & empty
+    h = o & INNER  # sideways and diagonal runs may not wrap across the a/h edge
+    moves = 0
+    f = h & (p << 1)
+    while f:
+        f <<= 1
+        moves |= f
+        f &= h
+    f = h & (p >> 1)
+    while f:
+        f >>= 1
+        moves |= f
+        f &= h
+    f = o & (p << 8)
+    while f:
+        f <<= 8
+        moves |= f
+        f &= o
+    f = o & (p >> 8)
+    while f:
+        f >>= 8
+        moves |= f
+        f &= o
+    f = h & (p << 7)
+    while f:
+        f <<= 7
+        moves |= f
+        f &= h
+    f = h & (p >> 7)
+    while f:
+        f >>= 7
+        moves |= f
+        f &= h
+    f = h & (p << 9)
+    while f:
+        f <<= 9
+        moves |= f
+        f &= h
+    f = h & (p >> 9)
+    while f:
+        f >>= 9
+        moves |= f
+        f &= h
+    return moves & ~(p | o) & FULL
 
 
 def _rays() -> list[tuple[tuple[int, ...], ...]]:

@@ -105,6 +105,9 @@ class AlphaBetaBot(Bot):
         self.last_result: Any = None
 
     def choose(self, view: Mapping[str, Any]) -> str:
+        import time
+
+        started = time.perf_counter()
         legal = view["legal_moves"]
         if len(legal) == 1:
             return legal[0]
@@ -113,7 +116,10 @@ class AlphaBetaBot(Bot):
         empties = 64 - (mine | theirs).bit_count()
         depth = empties + 4 if empties <= 2 * self.depth else self.depth
         self.searcher.reset()
-        result = self.searcher.search((mine, theirs, state.turn), depth, self.time_limit)
+        limit = None
+        if self.time_limit is not None:  # the whole move, set-up included, within the limit
+            limit = max(0.9 * self.time_limit - (time.perf_counter() - started), 0.01)
+        result = self.searcher.search((mine, theirs, state.turn), depth, limit)
         self.last_result = result
         return state.move_text(result.move)
 
