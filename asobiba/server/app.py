@@ -21,6 +21,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..games import available, get
 from .bots import BotPool
+from .clock import check_clock
 from .db import Store
 from .rooms import ClientError, Conn, Hub
 
@@ -103,6 +104,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             for room in hub().rooms.values():
                 for task in room.bot_tasks.values():
                     task.cancel()
+                if room.flag_task:
+                    room.flag_task.cancel()
             pool.shutdown()
             store.close()
 
@@ -122,9 +125,16 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         except OptionError as exc:
             raise ClientError("bad_options", str(exc)) from None
         seats = _seat_specs(game, game.num_seats(options), data.get("seats"))
+        try:
+            clock = check_clock(data.get("clock"))
+        except ValueError as exc:
+            raise ClientError("bad_clock", str(exc)) from None
+        if clock and game.simultaneous:
+            raise ClientError("bad_clock", f"{game.id} has simultaneous turns, so it has no "
+                              "clock")
         room, keys = await hub().create(game, options, seats,
                                         casual=bool(data.get("casual", True)),
-                                        hotseat=bool(data.get("hotseat", False)))
+                                        hotseat=bool(data.get("hotseat", False)), clock=clock)
         return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                             status_code=201)

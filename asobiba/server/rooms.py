@@ -12,12 +12,14 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import Game, MoveEntry, MoveError, Outcome, Record, Rng, SeatInfo, State
 from ..core.rng import derive_seed
+from . import clock as clocks
 from .db import MoveData, RoomData, SeatData, Store, utcnow
 
 log = logging.getLogger("asobiba.server")
@@ -82,6 +84,7 @@ class Room:
         self.rematch_offers: set[int] = set()
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.notes: list[str] = []
+        self.flag_task: asyncio.Task[None] | None = None
         self._views: dict[int, list[dict[str, Any]]] = {}
 
     # ---- derived facts -------------------------------------------------------------------
@@ -111,6 +114,16 @@ class Room:
         for st in self.states[len(cache):]:
             cache.append(st.view(seat))
         return list(cache)
+
+    def clock_running(self) -> int | None:
+        acting = self.state.acting_seats
+        return acting[0] if self.status == "active" and len(acting) == 1 else None
+
+    def clock_view(self) -> dict[str, Any] | None:
+        if not self.data.clock:
+            return None
+        return clocks.view(self.data.clock, len(self.seats), self.data.created, self.moves,
+                           self.clock_running(), time.time())
 
     def natural_result(self, state: State) -> dict[str, Any] | None:
         outcome = state.outcome
@@ -152,6 +165,7 @@ class Room:
             "rematch": {"offers": sorted(self.rematch_offers), "room": self.rematch_id},
             "thinking": sorted(self.bot_tasks),
             "notes": self.notes[-5:],
+            "clock": self.clock_view(),
             "spectators": sum(1 for c in self.conns if not c.keys),
         }
 
@@ -162,12 +176,14 @@ class Room:
         return {"type": "update", "room": self.public(), "you": seats, "views": views}
 
 
-def resign_result(n: int, seat: int) -> dict[str, Any]:
-    """A resignation: the resigning seat is last, every other seat shares first place."""
+def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
+    """A resignation or a fallen flag (``how`` = ``resigned`` / ``timeout``): that seat is
+    last, every other seat shares first place."""
     ranks = tuple(2 if s == seat else 1 for s in range(n))
     scores = tuple(0.0 if s == seat else 1.0 for s in range(n))
-    out = Outcome(scores, ranks, f"seat {seat} resigned").to_json()
-    out["resigned"] = seat
+    reason = f"seat {seat} resigned" if how == "resigned" else f"seat {seat} ran out of time"
+    out = Outcome(scores, ranks, reason).to_json()
+    out[how] = seat
     return out
 
 
@@ -188,7 +204,8 @@ class Hub:
                      casual: bool = True, hotseat: bool = False,
                      rematch_of: str | None = None,
                      keys: dict[int, str] | None = None,
-                     room_id: str | None = None) -> tuple[Room, dict[int, str]]:
+                     room_id: str | None = None,
+                     clock: dict[str, int] | None = None) -> tuple[Room, dict[int, str]]:
         """A new room; returns it and the plaintext key of each human seat (shown once)."""
         room_id = room_id or secrets.token_urlsafe(6)
         keys = dict(keys or {})
@@ -200,7 +217,7 @@ class Hub:
                                       hash_key(keys[i]) if spec["kind"] == "human" else None))
         data = RoomData(
             id=room_id, game=game.id, rules_version=game.rules_version, options=options,
-            seed=secrets.randbits(48), casual=casual, hotseat=hotseat, clock=None,
+            seed=secrets.randbits(48), casual=casual, hotseat=hotseat, clock=clock,
             status="active", result=None, rematch_of=rematch_of, rematch_id=None,
             created=utcnow(), seats=seat_rows, moves=[],
         )
@@ -208,6 +225,7 @@ class Hub:
         await asyncio.to_thread(self.store.create_room, data)
         self.rooms[room_id] = room
         self.schedule_bots(room)
+        self.arm_clock(room)
         return room, {k: v for k, v in keys.items() if seat_rows[k].kind == "human"}
 
     async def get(self, room_id: str) -> Room | None:
@@ -225,6 +243,7 @@ class Hub:
                 room = self._build(data)
                 self.rooms[room_id] = room
                 self.schedule_bots(room)
+                self.arm_clock(room)
         return room
 
     def _build(self, data: RoomData) -> Room:
@@ -300,6 +319,9 @@ class Hub:
         """Parse, apply, commit, then tell everyone. Any refusal leaves the room unchanged."""
         if not isinstance(text, str):
             raise ClientError("bad_message", "'move' must be text")
+        if await self._flag_fell(room, seat):
+            await self.broadcast(room)
+            raise ClientError("time_out", "your time ran out before this move arrived")
         async with room.lock:
             if room.status != "active":
                 raise ClientError("game_over", "the game is over; no more moves can be played")
@@ -330,8 +352,53 @@ class Hub:
             if result:
                 room.status = "finished"
                 room.result = result
+        self.arm_clock(room)
         await self.broadcast(room)
         self.schedule_bots(room)
+
+    # ---- clocks ----------------------------------------------------------------------------
+    def arm_clock(self, room: Room) -> None:
+        """(Re)start the timer that ends the game when the running seat's flag falls."""
+        if room.flag_task is not None:
+            room.flag_task.cancel()
+            room.flag_task = None
+        view = room.clock_view()
+        if not view or view["running"] is None:
+            return
+        seat = view["running"]
+        room.flag_task = asyncio.get_running_loop().create_task(
+            self._flag(room, seat, room.version, view["remaining"][seat]))
+
+    async def _flag(self, room: Room, seat: int, version: int, delay: float) -> None:
+        await asyncio.sleep(max(0.0, delay) + 0.05)
+        async with room.lock:
+            view = room.clock_view()
+            if (room.version != version or room.status != "active" or not view
+                    or view["running"] != seat or view["remaining"][seat] > 0):
+                return
+            room.flag_task = None
+            await self._forfeit(room, seat, "timeout")
+        await self.broadcast(room)
+
+    async def _flag_fell(self, room: Room, seat: int) -> bool:
+        async with room.lock:
+            view = room.clock_view()
+            if (room.status == "active" and view and view["running"] == seat
+                    and view["remaining"][seat] <= 0):
+                await self._forfeit(room, seat, "timeout")
+                return True
+        return False
+
+    async def _forfeit(self, room: Room, seat: int, how: str) -> None:
+        """End the game against ``seat`` (caller holds the room lock)."""
+        result = forfeit_result(len(room.seats), seat, how)
+        record = room.record({how: seat, "result": result}).dumps()
+        await asyncio.to_thread(self.store.finish, room.id, result, record)
+        self._cancel_bots(room)
+        room.status = "finished"
+        room.result = result
+        room.version += 1
+        room.undo = None
 
     def schedule_bots(self, room: Room) -> None:
         if room.status != "active":
@@ -392,14 +459,8 @@ class Hub:
         async with room.lock:
             if room.status != "active":
                 raise ClientError("game_over", "the game is already over")
-            result = resign_result(len(room.seats), seat)
-            record = room.record({"resigned": seat, "result": result}).dumps()
-            await asyncio.to_thread(self.store.finish, room.id, result, record)
-            self._cancel_bots(room)
-            room.status = "finished"
-            room.result = result
-            room.version += 1
-            room.undo = None
+            await self._forfeit(room, seat, "resigned")
+        self.arm_clock(room)
         await self.broadcast(room)
 
     async def request_undo(self, room: Room, conn: Conn, seat: int) -> None:
@@ -443,6 +504,7 @@ class Hub:
             del room.states[target + 1:]
             room.version += 1
             room.undo = None
+        self.arm_clock(room)
         await self.broadcast(room)
         self.schedule_bots(room)
 
@@ -469,7 +531,7 @@ class Hub:
         keys = {(seat + 1) % n: derive_key(key, new_id) for seat, key in holders.items()}
         await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
                           hotseat=room.data.hotseat, rematch_of=room.id, keys=keys,
-                          room_id=new_id)
+                          room_id=new_id, clock=room.data.clock)
         await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
         room.rematch_id = new_id
         for conn in list(room.conns):

@@ -231,3 +231,19 @@ def test_rule_an_uploaded_record_replays_and_a_tampered_one_is_refused(
     page.set_input_files("#file", str(bad))
     page.wait_for_selector("body[data-status=error]")
     assert "altered" in page.inner_text("#status")
+
+
+def test_rule_clocks_show_and_count_down_when_a_time_control_is_set(
+        page: Any, server: Server) -> None:
+    page.goto(f"{server.url}/?game=reversi")
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#clock", "1")  # 1 min + 0 s
+    page.select_option("#seat-1", "bot:1")
+    page.click("#create-btn")
+    page.wait_for_selector("body[data-connected=true]")
+    wait_turn(page)
+    first = page.inner_text("[data-clock='0']")
+    assert first in ("1:00", "0:59")
+    page.wait_for_function("document.querySelector(\"[data-clock='0']\").textContent <= '0:58'")
+    assert page.inner_text("[data-clock='1']") == "1:00" or \
+        page.inner_text("[data-clock='1']").startswith("0:5")

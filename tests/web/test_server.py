@@ -46,16 +46,21 @@ def expect_error(ws: Any, message: Any, code: str, raw: bool = False) -> dict[st
 def play_to_end(ws: Any, first: dict[str, Any]) -> dict[str, Any]:
     """Play the first legal move whenever it is this seat's turn, until the game ends."""
     msg = first
+
+    def ready(m: dict[str, Any]) -> bool:
+        return is_update(m) and (my_view(m)["over"] or bool(my_view(m)["legal_moves"]))
+
     for ply in range(500):
         view = my_view(msg)
         if view["over"]:
             return msg
-        if view["legal_moves"]:
-            ws.send_json({"type": "move", "move": view["legal_moves"][0],
-                          "ply": msg["room"]["ply"], "id": ply})
-            read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack")
-        msg = read_until(ws, lambda m: is_update(m) and (
-            my_view(m)["over"] or bool(my_view(m)["legal_moves"])))
+        ws.send_json({"type": "move", "move": view["legal_moves"][0],
+                      "ply": msg["room"]["ply"], "id": ply})
+        seen: list[dict[str, Any]] = []
+        read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack", seen=seen)
+        # the bot's reply may overtake the acknowledgement of our move
+        later = [m for m in seen if ready(m) and m["room"]["ply"] > msg["room"]["ply"] + 1]
+        msg = later[-1] if later else read_until(ws, ready)
     raise AssertionError("game did not end")
 
 
@@ -321,3 +326,38 @@ def test_bot_pool_abandons_a_bot_that_overruns_its_time_limit() -> None:
         asyncio.run(scenario())
     finally:
         pool.shutdown()
+
+
+def test_rule_a_fallen_flag_loses_the_game_and_clocks_survive_a_restart(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from asobiba.server import clock
+
+    with make_client(tmp_path) as client:
+        res = client.post("/api/rooms", json={"game": "reversi", "seats": [HUMAN, HUMAN],
+                                              "clock": {"initial": 5, "increment": 0}})
+        assert res.status_code == 400 and res.json()["error"] == "bad_clock", "10 s minimum"
+        res = client.post("/api/rooms", json={"game": "patapata", "options": {"players": 2},
+                                              "seats": [HUMAN, HUMAN],
+                                              "clock": {"initial": 60, "increment": 0}})
+        assert res.json()["error"] == "bad_clock", "no clock with simultaneous turns"
+        monkeypatch.setattr(clock, "MIN_INITIAL", 1)  # a short game keeps the test fast
+        room = create_room(client, "reversi", [HUMAN, HUMAN],
+                           clock={"initial": 2, "increment": 1})
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            msg = join(ws, room["keys"])
+            clocks = msg["room"]["clock"]
+            assert clocks["running"] == 0 and 1 < clocks["remaining"][0] <= 2
+            ws.send_json({"type": "move", "seat": 0, "move": "d3", "id": 1})
+            msg = read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 1)
+            assert msg["room"]["clock"]["running"] == 1
+            assert msg["room"]["clock"]["remaining"][0] > 2, "the increment was added"
+    with make_client(tmp_path) as client:  # restarted: White's clock is still running
+        info = client.get(f"/api/rooms/{room['room']}").json()
+        assert info["clock"]["running"] == 1 and info["clock"]["remaining"][1] < 2
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            msg = read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished",
+                             limit=100)
+        assert msg["room"]["result"]["timeout"] == 1
+        assert msg["room"]["result"]["winners"] == [0]
+        record = client.get(f"/api/rooms/{room['room']}/record").json()
+        assert record["extra"]["timeout"] == 1

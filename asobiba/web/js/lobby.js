@@ -99,6 +99,7 @@ function drawForm() {
     box.append(el("div", { class: "row" }, el("label", { for: id }, optionLabel(o)), input));
   }
   box.hidden = chosen.options.length === 0;
+  drawClock();
   drawSeats();
 }
 
@@ -137,6 +138,16 @@ async function refreshSeats() {
   drawSeats();
 }
 
+const CLOCKS = [null, [1, 0], [3, 2], [5, 0], [10, 5], [30, 0]];
+
+function drawClock() {
+  const sel = document.getElementById("clock");
+  const kept = sel.value;
+  sel.replaceChildren(...CLOCKS.map((c, i) => el("option", { value: String(i) }, c ? t("lobby.clock.value", { min: c[0], inc: c[1] }) : t("lobby.clock.none"))));
+  sel.value = kept || "0";
+  document.getElementById("clock-row").hidden = !!chosen.simultaneous;
+}
+
 function drawSeats() {
   const box = document.getElementById("seats");
   const before = [...box.querySelectorAll("select")].map((s) => s.value);
@@ -153,6 +164,11 @@ function drawSeats() {
   }
 }
 
+function clockChoice() {
+  const c = CLOCKS[Number(document.getElementById("clock").value)];
+  return c && !chosen.simultaneous ? { initial: c[0] * 60, increment: c[1] } : null;
+}
+
 async function create(event) {
   event.preventDefault();
   const btn = document.getElementById("create-btn");
@@ -167,7 +183,7 @@ async function create(event) {
     const res = await api("/api/rooms", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ game: chosen.id, options: requestOptions(), seats, casual: document.getElementById("casual").checked, hotseat: you > 1 }),
+      body: JSON.stringify({ game: chosen.id, options: requestOptions(), seats, casual: document.getElementById("casual").checked, hotseat: you > 1, clock: clockChoice() }),
     });
     const mine = res.keys.filter((k) => picks[k.seat] === "you");
     const invites = res.keys.filter((k) => picks[k.seat] === "friend");

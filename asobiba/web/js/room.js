@@ -212,6 +212,7 @@ function drawSide(view, seat = null) {
         el("span", { class: `dot ${s.online ? "on" : "off"}`, title: t(s.online ? "room.online" : "room.offline"), "aria-label": t(s.online ? "room.online" : "room.offline") }),
         el("span", {}, seatName(s.seat)),
         you.includes(s.seat) ? el("span", { class: "you" }, ` — ${t("room.you")}`) : null,
+        room.clock ? el("span", { class: `clock${room.clock.running === s.seat ? " running" : ""}`, "data-clock": s.seat, "aria-label": t("room.clock") }, fmtClock(room.clock.remaining[s.seat])) : null,
       ),
     ),
   );
@@ -227,6 +228,7 @@ function drawSide(view, seat = null) {
 
 function reasonText(result) {
   if (result.resigned !== undefined) return t("room.resigned", { name: seatName(result.resigned) });
+  if (result.timeout !== undefined) return t("room.timeout", { name: seatName(result.timeout) });
   if (renderer.reason) {
     const custom = renderer.reason(result.reason, { t: tt, lang: lang() });
     if (custom) return custom;
@@ -329,6 +331,25 @@ function drawLog() {
   list.replaceChildren(...moves.map(([s, text], i) => el("li", { "data-ply": i }, `${seatName(s)}: ${text === null ? "·" : renderer.moveLabel ? renderer.moveLabel(text, ctxBase()) : text}`)));
   list.scrollTop = list.scrollHeight;
 }
+
+// ---- clocks: the server sends the time left; the page counts the running one down -------
+let clockBase = null;
+
+function fmtClock(seconds) {
+  const s = Math.max(0, Math.ceil(seconds));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
+function tickClock() {
+  if (!last || !last.room.clock || last.room.status !== "active") return;
+  const c = last.room.clock;
+  if (c.running === null || c.running === undefined) return;
+  if (!clockBase || clockBase.msg !== last) clockBase = { msg: last, at: performance.now() };
+  const left = c.remaining[c.running] - (performance.now() - clockBase.at) / 1000;
+  const node = document.querySelector(`[data-clock="${c.running}"]`);
+  if (node) node.textContent = fmtClock(left);
+}
+setInterval(tickClock, 250);
 
 // ---- actions --------------------------------------------------------------------------
 function actionSeat() {
