@@ -332,25 +332,40 @@ def _infer_no_jokers(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: lis
         high.append(hi)
     final = sum(sizes[i] * stride[i] for i in range(m))
     layers: list[dict[int, int]] = [{0: 1}]
-    # a pattern: (weight, ((row, stride, base, size, allow, offset), ...))
-    Pattern = tuple[int, tuple[tuple[int, int, int, int, list[bool], int], ...]]
-    patterns_by_key: list[list[Pattern]] = []
+    sids = [[sid for sid, _ in h] for h in rows]
+    Mover = tuple[int, int, int, int, list[bool]]   # row, stride, base, size, allow
+
+    def steps(s: int, movers: list[Mover], copies: int
+              ) -> list[tuple[int, int, tuple[int, ...]]]:
+        """Ways to hand out the current key from pointer state ``s``: to one slot, or (two
+        copies left) to two — the next two of one row or the next of two rows."""
+        ready = []
+        for i, st, base, size, allow in movers:
+            p = s // st % base
+            if p < size and allow[p]:
+                ready.append((i, st, p, size, allow))
+        out: list[tuple[int, int, tuple[int, ...]]] = []
+        two = copies * (copies - 1)
+        for a, (i, st, p, size, allow) in enumerate(ready):
+            sid = sids[i][p]
+            out.append((s + st, copies, (sid,)))
+            if two:
+                if p + 1 < size and allow[p + 1]:
+                    out.append((s + 2 * st, two, (sid, sids[i][p + 1])))
+                for i2, st2, p2, _, _ in ready[a + 1:]:
+                    out.append((s + st + st2, two, (sid, sids[i2][p2])))
+        return out
+
+    movers_by_key: list[list[Mover]] = []
     for idx, k in enumerate(keys):
         bit = 1 << k
-        movers = []
+        movers: list[Mover] = []
         for i, h in enumerate(rows):
             allow = [bool(mask & bit) for _, mask in h]
             if any(allow):
                 movers.append((i, stride[i], sizes[i] + 1, sizes[i], allow))
-        copies = r[k]
-        pats: list[Pattern] = [(copies, ((*mv, 0),)) for mv in movers]
-        if copies >= 2:
-            two = copies * (copies - 1)
-            for a, mv in enumerate(movers):
-                pats.append((two, ((*mv, 0), (*mv, 1))))
-                for mv2 in movers[a + 1:]:
-                    pats.append((two, ((*mv, 0), (*mv2, 0))))
-        patterns_by_key.append(pats)
+        movers_by_key.append(movers)
+        copies = min(r[k], 2)
         nk = keys[idx + 1] if idx + 1 < len(keys) else nkeys
         # after keys <= k: row i's pointer lies in [#slots whose high < nk, #slots whose low < nk]
         bounds = [(stride[i], sizes[i] + 1, sum(1 for x in high[i] if x < nk),
@@ -360,15 +375,8 @@ def _infer_no_jokers(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: lis
         nxt: dict[int, int] = {}
         for s, f in cur.items():
             nxt[s] = nxt.get(s, 0) + f
-            for w, pat in pats:
-                s2 = s
-                for _, st, base, size, allow, off in pat:
-                    p = s // st % base + off
-                    if p >= size or not allow[p]:
-                        break
-                    s2 += st
-                else:
-                    nxt[s2] = nxt.get(s2, 0) + f * w
+            for s2, w, _ in steps(s, movers, copies):
+                nxt[s2] = nxt.get(s2, 0) + f * w
         kept = {}
         for s, f in nxt.items():
             for st, base, least, most in tight:
@@ -381,27 +389,19 @@ def _infer_no_jokers(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: lis
     back: dict[int, int] = {final: 1} if final in layers[-1] else {}
     for idx in range(len(keys) - 1, -1, -1):
         k = keys[idx]
-        cur = layers[idx]
+        copies = min(r[k], 2)
+        movers = movers_by_key[idx]
         prev: dict[int, int] = {}
-        for s, f in cur.items():
+        for s, f in layers[idx].items():
             acc = back.get(s, 0)
-            for w, pat in patterns_by_key[idx]:
-                s2 = s
-                slots = []
-                for i, st, base, size, allow, off in pat:
-                    p = s // st % base + off
-                    if p >= size or not allow[p]:
-                        break
-                    s2 += st
-                    slots.append(rows[i][p][0])
-                else:
-                    b = back.get(s2)
-                    if b:
-                        acc += w * b
-                        contrib = f * w * b
-                        for sid in slots:
-                            d = counts[sid]
-                            d[k] = d.get(k, 0) + contrib
+            for s2, w, filled in steps(s, movers, copies):
+                b = back.get(s2)
+                if b:
+                    acc += w * b
+                    contrib = f * w * b
+                    for sid in filled:
+                        d = counts[sid]
+                        d[k] = d.get(k, 0) + contrib
             if acc:
                 prev[s] = acc
         back = prev
