@@ -32,7 +32,7 @@ def truth(state: MemoryMatrixState) -> dict[str, int]:
 
 @pytest.mark.parametrize("options", [{}, {"players": 3}, {"players": 2, "colours": 2}])
 def test_memory_perfect_recall_knows_every_hidden_colour(options: dict) -> None:
-    game_bots = [MemoryBot("4", seed=s) for s in range(GAME.num_seats(
+    game_bots = [MemoryBot("3", seed=s) for s in range(GAME.num_seats(
         GAME.validate_options(options)))]
     result = play_game(GAME, [MemoryBot("1", seed=9), *game_bots[1:]], options, seed=4)
     final = result.states[-1]
@@ -42,7 +42,7 @@ def test_memory_perfect_recall_knows_every_hidden_colour(options: dict) -> None:
 
 def test_memory_forgetful_keeps_only_true_facts() -> None:
     forgetful = MemoryBot("1", seed=2)
-    perfect = MemoryBot("4", seed=3)
+    perfect = MemoryBot("3", seed=3)
     sizes = []
 
     def on_move(state, entry) -> None:  # noqa: ANN001

@@ -103,13 +103,13 @@ class MemoryMatrixGame(Game):
         "butterfly": {"layout": "butterfly"},
     }
     bot_levels = (
-        BotLevel("1", "Goldfish", "greedy; forgets half of what it saw each turn", "金魚"),
-        BotLevel("2", "Forgetful", "greedy; forgets a hidden colour with 15% chance a turn",
+        BotLevel("1", "Goldfish", "remembers nothing; greedy, with a child's random moves",
+                 "金魚"),
+        BotLevel("2", "Forgetful", "forgets a hidden colour with 15% chance a move; greedy",
                  "うっかり"),
-        BotLevel("3", "Attentive", "perfect memory; greedy with a look one round ahead",
-                 "しっかり"),
-        BotLevel("4", "Elephant", "perfect memory; determinized search over a round",
-                 "象"),
+        BotLevel("3", "Attentive", "perfect memory; looks one round ahead", "しっかり"),
+        BotLevel("4", "Elephant", "perfect memory; 3-ply search and exact endgame for two "
+                 "players, greedy-reply rollouts to the end for more", "象"),
     )
 
     def num_seats(self, options: Mapping[str, Any]) -> int:
