@@ -76,5 +76,6 @@ def puzzle(args: list[str]) -> int:
     for h in ranked[:ns.top]:
         est = "?" if h.estimate is None else str(h.estimate)
         turn = f"turn {h.rotation}°, switches {h.switches}" if h.move != "pass" else ""
-        print(f"  {h.move:34s} est. {est:>3s} (now {h.score_now})  {turn}")
+        print(f"  {h.move:34s} est. {est:>3s} (after next task {h.lookahead}, "
+              f"now {h.score_now})  {turn}")
     return 0
