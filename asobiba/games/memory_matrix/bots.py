@@ -93,8 +93,8 @@ def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
         # a win counts extra, a shared win its share (ranks with ties shared)
         return scores[seat] - best_other + TERMINAL / scores.count(scores[seat])
     values = seat_values(cfg, pos, w)
-    best_other = max(v for k, v in enumerate(values) if k != seat)
-    return values[seat] - best_other
+    best_value = max(v for k, v in enumerate(values) if k != seat)
+    return values[seat] - best_value
 
 
 def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
