@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -155,3 +156,38 @@ def wait_any_turn(pages: list[Any], timeout: float = 15.0) -> Any | None:
                 return page
         pages[0].wait_for_timeout(30)
     raise AssertionError("no page got the turn")
+
+
+VISIBLE_TEXTS = """() => {
+  const out = [];
+  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walk.nextNode()) {
+    const node = walk.currentNode;
+    const text = node.textContent.trim();
+    const parent = node.parentElement;
+    if (!text || !parent || !parent.getClientRects().length) continue;
+    if (getComputedStyle(parent).visibility === 'hidden') continue;
+    out.push(text);
+  }
+  for (const el of document.querySelectorAll('input[placeholder]')) out.push(el.placeholder);
+  return out;
+}"""
+
+ENGLISH_PATTERNS = """async (games) => {
+  const {STRINGS} = await import('/static/js/i18n.js');
+  const pairs = Object.keys(STRINGS.en).map(k => [STRINGS.en[k], STRINGS.ja[k]]);
+  for (const g of games) {
+    const mod = (await import(`/static/games/${g}.js`)).default;
+    for (const k of Object.keys(mod.strings.en)) pairs.push([mod.strings.en[k], mod.strings.ja[k]]);
+  }
+  return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en))
+              .map(([en]) => en);
+}"""
+
+
+def english_left(page: Any, games: list[str]) -> list[str]:
+    """Visible texts that are still an English dictionary string (placeholders as wildcards)."""
+    patterns = [re.compile("^" + re.sub(r"\\\{\w+\\\}", ".*", re.escape(en)) + "$", re.S)
+                for en in page.evaluate(ENGLISH_PATTERNS, games)]
+    return [text for text in page.evaluate(VISIBLE_TEXTS)
+            if any(p.match(text) for p in patterns)]

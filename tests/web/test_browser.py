@@ -9,7 +9,15 @@ from typing import Any
 
 import pytest
 
-from .browser import Server, click_a_move, launch, new_game, play_to_end, wait_turn
+from .browser import (
+    Server,
+    click_a_move,
+    english_left,
+    launch,
+    new_game,
+    play_to_end,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -108,43 +116,6 @@ def test_rule_server_restart_mid_game_loses_no_acknowledged_move(
     finally:
         context.close()
         srv.stop()
-
-
-VISIBLE_TEXTS = """() => {
-  const out = [];
-  const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walk.nextNode()) {
-    const node = walk.currentNode;
-    const text = node.textContent.trim();
-    const parent = node.parentElement;
-    if (!text || !parent || !parent.getClientRects().length) continue;
-    if (getComputedStyle(parent).visibility === 'hidden') continue;
-    out.push(text);
-  }
-  for (const el of document.querySelectorAll('input[placeholder]')) out.push(el.placeholder);
-  return out;
-}"""
-
-ENGLISH_PATTERNS = """async (games) => {
-  const {STRINGS} = await import('/static/js/i18n.js');
-  const pairs = Object.keys(STRINGS.en).map(k => [STRINGS.en[k], STRINGS.ja[k]]);
-  for (const g of games) {
-    const mod = (await import(`/static/games/${g}.js`)).default;
-    for (const k of Object.keys(mod.strings.en)) pairs.push([mod.strings.en[k], mod.strings.ja[k]]);
-  }
-  return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en))
-              .map(([en]) => en);
-}"""
-
-
-def english_left(page: Any, games: list[str]) -> list[str]:
-    """Visible texts that are still an English dictionary string (placeholders as wildcards)."""
-    import re
-
-    patterns = [re.compile("^" + re.sub(r"\\\{\w+\\\}", ".*", re.escape(en)) + "$", re.S)
-                for en in page.evaluate(ENGLISH_PATTERNS, games)]
-    return [text for text in page.evaluate(VISIBLE_TEXTS)
-            if any(p.match(text) for p in patterns)]
 
 
 def test_rule_language_switch_changes_every_visible_string(page: Any, server: Server) -> None:

@@ -10,7 +10,16 @@ from typing import Any
 
 import pytest
 
-from .browser import Server, click_a_move, click_listed, launch, new_game, wait_any_turn, wait_turn
+from .browser import (
+    Server,
+    click_a_move,
+    click_listed,
+    english_left,
+    launch,
+    new_game,
+    wait_any_turn,
+    wait_turn,
+)
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -223,6 +232,31 @@ def test_rule_hot_seat_hides_the_previous_players_secrets_between_turns(
         for card_id in secrets:
             number = shown_number(page, card_id)
             assert number in ("?", secrets[card_id])  # turned up by a hit, or still hidden
+    finally:
+        context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize(("game", "seats", "options", "via"), GAMES,
+                         ids=[g[0] for g in GAMES])
+def test_rule_language_switch_changes_every_visible_string_of_each_game(
+        browser: Any, server: Server, game: str, seats: list[str], options: dict[str, Any],
+        via: str) -> None:
+    errors: list[str] = []
+    context, page, _ = new_page(browser, errors)
+    try:
+        page.goto(f"{server.url}/?game={game}")
+        page.wait_for_selector("body[data-ready=true]")
+        page.click("#lang")
+        assert english_left(page, [game]) == [], "the lobby's form for this game"
+        page.click("#lang")
+        new_game(page, server.url, game, seats, options)
+        wait_turn(page)
+        click_a_move(page) if via == "board" else click_listed(page)
+        wait_turn(page)
+        assert english_left(page, [game]), "the check sees English strings first"
+        page.click("#lang")
+        assert english_left(page, [game]) == []
     finally:
         context.close()
     assert not errors, errors

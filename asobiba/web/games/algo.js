@@ -43,6 +43,15 @@ export default {
       "log.insert": "{who}がカードを列に加えた", "log.stay": "{who}がステイ", "log.pass": "{who}がパス",
       "log.use": "{who}が手持ちのカードでアタック", "log.show": "{who}がカードを見せてもらった", out: "脱落", choose_number: "数字を選んでください",
       black: "黒", white: "白", red: "赤", not: "{list}ではない",
+      // the engine's options lack Japanese descriptions; these stand in until it has them
+      "option:players": "人数",
+      "option:sets": "カードのセット数（既定：7人以上なら2、それ以外は1）",
+      "option:colours": "色の数：2（黒・白）または3（黒・白・赤、36枚）",
+      "option:jokers": "両方の6をジョーカーにする",
+      "option:chips": "チップ得点（得点はチップ）",
+      "option:hand": "1人に配る枚数（既定は人数で決まる）",
+      "option:first": "最初の手番の席（親）",
+      "option:aid": "初心者向けの推理補助：自分の視点での正確な確率を表示（レーティング戦では使わない）",
     },
   },
   seatName(seat, ctx) {

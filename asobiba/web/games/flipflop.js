@@ -32,10 +32,10 @@ export default {
     return seat === 0 ? `○ ${ctx.t("white")}` : `● ${ctx.t("black")}`;
   },
   reason(reason, ctx) {
-    const colour = (w) => ctx.t(w);
-    let m = reason.match(/^(white|black)'s piece on ([a-e][1-5]) was not taken back/);
+    const colour = (w) => ctx.t(w.toLowerCase());
+    let m = reason.match(/^(white|black)'s piece on ([a-e][1-5]) was not taken back/i);
     if (m) return ctx.t("reason:holds", { colour: colour(m[1]), sq: m[2] });
-    m = reason.match(/^(white|black) has no legal move/);
+    m = reason.match(/^(white|black) has no legal move/i);
     if (m) return ctx.t("reason:nomove", { colour: colour(m[1]) });
     return null;
   },

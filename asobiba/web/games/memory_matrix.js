@@ -60,6 +60,11 @@ export default {
       summary: "何人でも遊べる多色リバーシ。裏返った駒は白になり、その下の色は記憶だけが頼り。",
       seat: "プレイヤー{n}", white: "白面", neutral: "中立", showing: "表", in_hand: "手持ち", pass: "パス",
       play_colour: "{cell}に{colour}", play_white: "{cell}に白面で置く", memory: "（あなたの{colour}）",
+      // the engine's options lack Japanese descriptions; these stand in until it has them
+      "option:mask": "カスタム盤：'#'（マス）と'.'（穴）の行を'/'で区切る",
+      "option:layout": "初期配置：random（シードで決定）、windmill 風車、butterfly 蝶々",
+      "option:white_any_time": "白での挟みをいつでも認める（既定：2人で各1色ならオン）",
+      "option:memory_aid": "自分の色の白い駒の下の色を表示（小さな子ども向け。レーティング戦では使わない）",
     },
   },
   seatName(seat, ctx) {

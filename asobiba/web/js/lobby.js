@@ -63,8 +63,10 @@ function choose(id) {
 }
 
 function optionLabel(o) {
-  const d = lang() === "ja" ? o.description_ja || o.description : o.description;
-  return d ? `${o.name} — ${d}` : o.name;
+  const r = renderers.get(chosen.id);
+  const local = r && r.strings && r.strings[lang()] && r.strings[lang()][`option:${o.name}`];
+  const d = lang() === "ja" ? o.description_ja || local || o.description : o.description;
+  return d || o.name;
 }
 
 function drawForm() {
@@ -96,7 +98,7 @@ function drawForm() {
       input = el("input", { id, type: "text", "data-option": o.name, value: value ?? "" });
     }
     input.addEventListener("change", refreshSeats);
-    box.append(el("div", { class: "row" }, el("label", { for: id }, optionLabel(o)), input));
+    box.append(el("div", { class: "row" }, el("label", { for: id, title: o.name }, optionLabel(o)), input));
   }
   box.hidden = chosen.options.length === 0;
   drawClock();
