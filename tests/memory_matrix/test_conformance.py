@@ -24,6 +24,8 @@ VARIANTS = [
     {"shape": "custom", "mask": "..####../.######./########/###..###/###..###/########/"
                                 ".######./..####.."},
     {"players": 2, "white_any_time": False},
+    {"players": 7},
+    {"players": 8, "colours": 2, "shape": "10x10", "layout": "windmill"},
     {"players": 4, "white_any_time": True, "memory_aid": True},
 ]
 
