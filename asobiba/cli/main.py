@@ -297,6 +297,7 @@ def solve(
     game_id: Annotated[str, typer.Argument(metavar="GAME")],
     moves: Annotated[list[str] | None, typer.Argument(metavar="MOVE")] = None,
     option: OptionArg = None,
+    seed: Annotated[int | None, typer.Option(help="seed for games with chance")] = None,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Solve a position exactly (games that have a solver, e.g. flipflop 3x3)."""
@@ -306,6 +307,10 @@ def solve(
         _fail(f"{game.id} has no solver")
     try:
         options = game.validate_options(parse_option_pairs(option or []))
+        if seed is not None:
+            if not game.chance:
+                _fail(f"{game.id} has no chance; --seed means nothing here")
+            options["seed"] = seed  # the hooks of games with chance read it from here
         code = mod.solve(options, list(moves or []), as_json)
     except (AsobibaError, ValueError) as exc:
         _fail(str(exc))
