@@ -7,7 +7,9 @@ algorithm is fifty lines, and the paper's worked example is a test (tests/progre
 
 Defaults are lichess's (see shared/REFERENCE.md): start 1500, deviation 500, volatility 0.09,
 τ 0.75, deviation floor 45, provisional while deviation ≥ 110. As on lichess every game is its
-own rating period; :func:`inactive` widens the deviation for periods without games.
+own rating period, and time away widens the deviation first (:func:`after_idle`), at
+0.21436 rating periods a day — lichess's figure, as given in niklasf/liglicko2's research
+notes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ class Glicko2Config:
     max_deviation: float = 500.0
     provisional_deviation: float = 110.0
     epsilon: float = 1e-6
+    periods_per_day: float = 0.21436
 
 
 LICHESS = Glicko2Config()
@@ -131,6 +134,16 @@ def inactive(player: Glicko2Rating, periods: int = 1,
     phi = player.deviation / SCALE
     for _ in range(max(0, periods)):
         phi = math.sqrt(phi * phi + player.volatility ** 2)
+    deviation = min(max(phi * SCALE, config.min_deviation), config.max_deviation)
+    return Glicko2Rating(player.rating, deviation, player.volatility)
+
+
+def after_idle(player: Glicko2Rating, days: float,
+               config: Glicko2Config = LICHESS) -> Glicko2Rating:
+    """The deviation after ``days`` without games: φ² grows by σ² per (fractional) period."""
+    periods = max(0.0, days) * config.periods_per_day
+    phi = player.deviation / SCALE
+    phi = math.sqrt(phi * phi + periods * player.volatility ** 2)
     deviation = min(max(phi * SCALE, config.min_deviation), config.max_deviation)
     return Glicko2Rating(player.rating, deviation, player.volatility)
 

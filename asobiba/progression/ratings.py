@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -170,8 +171,21 @@ def record_result(
     return result
 
 
-def _rate_glicko(rows: list[RatingRow], outcome: Outcome, frozen: list[bool]) -> None:
-    a, b = (glicko2.Glicko2Rating(r.rating, r.deviation, r.volatility) for r in rows)
+def _idle_days(row: RatingRow, now: datetime) -> float:
+    if not row.games:
+        return 0.0
+    try:
+        last = datetime.fromisoformat(row.updated)
+    except ValueError:
+        return 0.0
+    return max(0.0, (now - last).total_seconds() / 86400.0)
+
+
+def _rate_glicko(rows: list[RatingRow], outcome: Outcome, frozen: list[bool],
+                 now: datetime | None = None) -> None:
+    now = now or datetime.now(UTC)
+    a, b = (glicko2.after_idle(glicko2.Glicko2Rating(r.rating, r.deviation, r.volatility),
+                               _idle_days(r, now)) for r in rows)
     new = glicko2.rate_pair(a, b, outcome.points(0))
     for row, rating, keep in zip(rows, new, frozen, strict=True):
         if keep:

@@ -162,9 +162,35 @@ def test_player_page_counts_results_per_bot_level(session, hasher) -> None:
 def test_suggested_bot_is_the_one_rated_nearest(session, hasher) -> None:
     from asobiba.progression.calibrate import calibrate_bots
 
-    (a,) = _players(session, hasher, 1)
+    a, b = _players(session, hasher, 2)
     assert ratings.suggest_bot(session, a, "reversi") is None
-    rows = calibrate_bots(session, "reversi", ["random", "2"], rounds=6, seed=1, gap=1)
-    near = min(rows, key=lambda r: abs(r.rating - 1500)).level
-    assert ratings.suggest_bot(session, a, "reversi") == near
+    calibrate_bots(session, "reversi", ["random", "2"], rounds=6, seed=1, gap=1)
+    ratings.record_result(session, "reversi", [a, b], Outcome.from_scores((40, 24)))
+    # a is above 1500 and b below: the stronger bot suits a, the weaker b
+    assert ratings.suggest_bot(session, a, "reversi") == "2"
+    assert ratings.suggest_bot(session, b, "reversi") == "random"
     assert ratings.suggest_bot(session, a, "reversi", ["random"]) == "random"
+
+
+def test_glicko2_time_away_widens_the_deviation_before_a_game(session, hasher) -> None:
+    """As on lichess: 0.21436 rating periods a day of inactivity."""
+    r = glicko2.Glicko2Rating(1800, 60, 0.06)
+    assert glicko2.after_idle(r, 0).deviation == pytest.approx(60)
+    year = glicko2.after_idle(r, 365)
+    expected = ((60 / glicko2.SCALE) ** 2 + 365 * 0.21436 * 0.06 ** 2) ** 0.5 * glicko2.SCALE
+    assert year.deviation == pytest.approx(expected)
+    a, b = _players(session, hasher, 2)
+    for i in range(20):
+        ratings.record_result(session, "reversi", [a, b], Outcome.from_scores(
+            (40, 24) if i % 2 else (24, 40)))
+    from asobiba.progression.models import RatingRow
+    fresh = session.get(RatingRow, (a, "reversi")).deviation
+    session.get(RatingRow, (a, "reversi")).updated = "2020-01-01T00:00:00+00:00"
+    before = session.get(RatingRow, (a, "reversi")).rating
+    before_b = session.get(RatingRow, (b, "reversi")).rating
+    ratings.record_result(session, "reversi", [a, b], Outcome.from_scores((40, 24)))
+    idle_gain = session.get(RatingRow, (a, "reversi")).rating - before
+    active_loss = before_b - session.get(RatingRow, (b, "reversi")).rating
+    # the idle player's rating is less certain, so it moves more than the active one's
+    assert idle_gain > active_loss > 0
+    assert fresh < 110
