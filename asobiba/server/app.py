@@ -248,6 +248,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         finally:
             room.conns.discard(conn)
             await hub().broadcast(room)
+            hub().forget_if_idle(room)
 
     async def dispatch(room: Any, conn: Conn, msg: dict[str, Any]) -> None:
         kind = msg.get("type")

@@ -246,6 +246,11 @@ class Hub:
                 self.arm_clock(room)
         return room
 
+    def forget_if_idle(self, room: Room) -> None:
+        """Drop a finished room nobody watches from memory (the store still has it)."""
+        if room.status == "finished" and not room.conns and not room.bot_tasks:
+            self.rooms.pop(room.id, None)
+
     def _build(self, data: RoomData) -> Room:
         game = self.get_game(data.game)
         if game.rules_version != data.rules_version:

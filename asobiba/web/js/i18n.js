@@ -109,7 +109,7 @@ export const STRINGS = {
     "generic.board": "Position",
   },
   ja: {
-    "app.name": "遊び場",
+    "app.name": "あそびば",
     "app.tagline": "日本のゲームを、本気で遊ぶ",
     "lang.switch": "English",
     "lang.label": "言語",

@@ -327,6 +327,8 @@ function drawInvites() {
 
 function drawLog() {
   const moves = last.room.moves;
+  // hidden-information games keep their public log in the view (drawn by the renderer)
+  document.getElementById("log-panel").hidden = !last.room.perfect_information;
   const list = document.getElementById("movelog");
   list.replaceChildren(...moves.map(([s, text], i) => el("li", { "data-ply": i }, `${seatName(s)}: ${text === null ? "·" : renderer.moveLabel ? renderer.moveLabel(text, ctxBase()) : text}`)));
   list.scrollTop = list.scrollHeight;
