@@ -7,8 +7,8 @@ sends the player's move to :meth:`Step.attempt`, and shows the message. Everythi
 through the protocol: an illegal move gets the game's own typed error and its rule sentence.
 
 Games: Reversi, ReverStarGo (the app's tutorial topics: placing and flipping, capture, the
-wall rule, protection, the CP call, the CP ring point, ko), FlipFlop and Algo (on one seeded
-deal; the player sees only its own view).
+wall rule, protection, the CP call, the CP ring point, ko), FlipFlop, Algo and Memory Matrix
+(on one seeded start each; the player sees only its own view).
 """
 
 from __future__ import annotations
@@ -348,8 +348,64 @@ def _algo() -> Tutorial:
     ))
 
 
+# ---- Memory Matrix ---------------------------------------------------------------------------
+
+MM_OPTIONS = {"variant": "2p"}
+MM_SEED = 1
+"""Two players, seed 1: blue on d4 and red on e4, blue to move (checked by the tests)."""
+
+
+def _mm_cell(view: View, cell: str) -> str:
+    """The face shown on ``cell`` (``d4``: column d, row 4 counted from the top)."""
+    return str(view["board"][int(cell[1:]) - 1]["abcdefghij".index(cell[0])])
+
+
+def _mm_count(view: View, face: str) -> int:
+    return sum(row.count(face) for row in view["board"])
+
+
+def _memory_matrix() -> Tutorial:
+    g = "memory_matrix"
+    return Tutorial(g, (
+        Step(g, "colour", "5. Colour move",
+             Text("Sandwich, and the piece turns white", "はさむと白になる"),
+             Text("Place a piece colour side up so that it sandwiches pieces against your "
+                  "nearest piece of your colour. Every sandwiched piece turns over — and an "
+                  "opponent's piece turns WHITE, not to your colour.",
+                  "自分の色のピースではさむと、はさんだピースはすべて裏返ります。相手のピースは"
+                  "あなたの色ではなく白（中立）になります。"),
+             Text("Sandwich the red piece.", "赤のピースをはさもう。"),
+             ("f4",),
+             lambda b, a: _mm_count(a, "R") < _mm_count(b, "R") and _mm_cell(a, "e4") == "W",
+             options=MM_OPTIONS, seed=MM_SEED),
+        Step(g, "white", "6. White move",
+             Text("No colour left: play white", "色がないときは白で"),
+             Text("Red has no piece showing red, so it cannot sandwich with its colour. It "
+                  "takes part with the white face: a piece placed white side up sandwiches "
+                  "coloured pieces against the nearest white piece, and they turn white.",
+                  "自分の色がなくなってもパスせず、裏面（白）で参加します。白ではさんだピースは白になります。"),
+             Text("Playing red: sandwich the blue piece next to the white one with a white "
+                  "piece.", "赤として：白のピースで青のピースをはさもう。"),
+             ("c4w", "g4w"),
+             lambda b, a: _mm_count(a, "W") == _mm_count(b, "W") + 2,
+             moves=("f4",), options=MM_OPTIONS, seed=MM_SEED, many_ways=True),
+        Step(g, "memory", "9. Memory",
+             Text("Remember what lies beneath", "下の色を覚えておく"),
+             Text("A white piece hides the colour it had. Flip it again and that colour comes "
+                  "back — whoever it belongs to. d4 was your blue piece before red's white "
+                  "move turned it over.",
+                  "白いピースの下には元の色が隠れています。もう一度裏返すとその色に戻ります。"
+                  "d4 は赤の白い手で裏返される前、あなたの青でした。"),
+             Text("Win your blue piece on d4 back.", "d4 の青を取り戻そう。"),
+             ("b4",),
+             lambda b, a: _mm_cell(a, "d4") == "B",
+             moves=("f4", "c4w"), options=MM_OPTIONS, seed=MM_SEED),
+    ))
+
+
 TUTORIALS: dict[str, Callable[[], Tutorial]] = {
     "reversi": _reversi, "reverstargo": _reverstargo, "flipflop": _flipflop, "algo": _algo,
+    "memory_matrix": _memory_matrix,
 }
 
 

@@ -87,3 +87,14 @@ def test_algo_tutorial_views_hide_the_opponents_numbers() -> None:
     view = tutorial("algo").step("attack").to_json()["view"]
     assert all("number" not in card for card in view["rows"][1])
     assert all("number" in card for card in view["rows"][0])
+
+
+def test_memory_matrix_tutorial_start_is_the_one_the_texts_describe() -> None:
+    if "memory_matrix" not in available():
+        pytest.skip("memory_matrix not built")
+    step = tutorial("memory_matrix").step("colour")
+    board = step.start().view(0)["board"]
+    assert board[3][3] == "B" and board[3][4] == "R"  # d4 blue, e4 red
+    # d4 really hides blue when the memory step starts (the full state, never a view)
+    full = tutorial("memory_matrix").step("memory").start().to_json()
+    assert full["under"][3][3] == "b"
