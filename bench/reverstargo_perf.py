@@ -58,12 +58,14 @@ def raw_playouts(budget: float) -> tuple[float, float]:
     return games / dt, plies / dt
 
 
-def search_speed(level: str, positions: int) -> tuple[float, float, float]:
-    """Nodes per second, mean depth and mean seconds per move over midgame positions."""
+def search_speed(level: str, positions: int) -> tuple[float, float, float, float]:
+    """Nodes per second, mean depth, mean and longest seconds per move over midgame
+    positions (the whole ``choose``: view → state → search → text)."""
     game = get("reverstargo")
     nodes = 0
     secs = 0.0
     depth = 0
+    longest = 0.0
     for seed in range(positions):
         s = game.new_game()
         rng = Rng(seed, "bench-search")
@@ -77,12 +79,14 @@ def search_speed(level: str, positions: int) -> tuple[float, float, float]:
         bot = make_bot(level, seed)
         t = time.perf_counter()
         bot.choose(s.view(s.turn))
-        secs += time.perf_counter() - t
+        took = time.perf_counter() - t
+        secs += took
+        longest = max(longest, took)
         last = getattr(bot, "last", None)
         if last is not None:
             nodes += last.nodes
             depth += last.depth
-    return nodes / secs, depth / positions, secs / positions
+    return nodes / secs, depth / positions, secs / positions, longest
 
 
 def main() -> None:
@@ -92,9 +96,9 @@ def main() -> None:
     g2, p2 = raw_playouts(budget)
     print(f"random playouts, raw bitboards:              {g2:8.1f} games/s {p2:9.0f} plies/s")
     for level, n in (("final", 6), ("app-final", 12), ("max", 12)):
-        nps, depth, per_move = search_speed(level, n)
+        nps, depth, per_move, longest = search_speed(level, n)
         print(f"{level:>9}: {nps:8.0f} nodes/s, mean depth {depth:4.1f}, "
-              f"{per_move:5.2f} s/move over {n} midgame positions")
+              f"{per_move:5.2f} s/move (longest {longest:4.2f} s) over {n} midgame positions")
 
 
 if __name__ == "__main__":

@@ -99,6 +99,12 @@ class ReverStarGoState(State):
         self.turn, self.mode, self.reason, self._spots = self._settle(turn)
 
     # ---- the turn order: automatic passes, ko exceptions, the end -----------------------
+    def is_ko(self, black: int, white: int) -> bool:
+        """Would a move leaving this position break ko (seed §7①)? It is in the history,
+        or it is the position just before the last move played."""
+        k = key(black, white)
+        return k in self.seen or k == self.previous
+
     def _spots_for(self, seat: int) -> list[Spot]:
         out = []
         for opt in cell_options(self.black, self.white, seat):
@@ -106,9 +112,7 @@ class ReverStarGoState(State):
             for c in opt.valid:
                 res = opt.by_colour[c]
                 assert res is not None
-                b, w = boards_after(self.black, self.white, seat, res)
-                k = key(b, w)
-                ko[c] = k in self.seen or k == self.previous
+                ko[c] = self.is_ko(*boards_after(self.black, self.white, seat, res))
             free = tuple(c for c in opt.valid if not ko[c])
             out.append(Spot(opt, (ko[0], ko[1]), free))
         return out
