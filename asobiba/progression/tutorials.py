@@ -7,8 +7,8 @@ sends the player's move to :meth:`Step.attempt`, and shows the message. Everythi
 through the protocol: an illegal move gets the game's own typed error and its rule sentence.
 
 Games: Reversi, ReverStarGo (the app's tutorial topics: placing and flipping, capture, the
-wall rule, protection, the CP call, the CP ring point, ko), FlipFlop, Algo and Memory Matrix
-(on one seeded start each; the player sees only its own view).
+wall rule, protection, the CP call, the CP ring point, ko), FlipFlop, Algo, Memory Matrix
+(on one seeded start each; the player sees only its own view) and Patapata.
 """
 
 from __future__ import annotations
@@ -403,9 +403,57 @@ def _memory_matrix() -> Tutorial:
     ))
 
 
+# ---- Patapata Kamipen -------------------------------------------------------------------------
+
+PP_OPTIONS = {"variant": "solo", "course": "1"}
+
+
+def _pp_sheet(view: View) -> Mapping[str, Any]:
+    return view["sheets"][0]  # type: ignore[no-any-return]
+
+
+def _patapata() -> Tutorial:
+    g = "patapata"
+    return Tutorial(g, (
+        Step(g, "clear", "clearing a task",
+             Text("Clear a task", "お題をクリア"),
+             Text("Each task is a small pattern of 〇 × ■. Write marks on the blank cells you "
+                  "see in the 4×4 window so that the pattern appears there — in any place, "
+                  "turned any way.",
+                  "お題は〇×■の小さな模様。窓に見えている空きマスに記号を書き、模様が窓のどこかに現れれば"
+                  "クリアです。"),
+             Text("Clear the first task: ×× over 〇■.", "最初のお題（××／〇■）をクリアしよう。"),
+             ("clear a1X b1X a2O b2B", "clear a1B b1O a2X b2X"),
+             lambda b, a: a["course"]["number"] == b["course"]["number"] + 1,
+             options=PP_OPTIONS, many_ways=True),
+        Step(g, "switch", "switches",
+             Text("Switches", "スイッチ"),
+             Text("The sheet is folded into eight flaps. Flipping a switch turns one flap "
+                  "over, and the window shows other printed cells there.",
+                  "紙は8枚のフラップ（スイッチ）に折られています。スイッチを切り替えると、窓に別のマスが"
+                  "現れます。"),
+             Text("Flip a switch so that printed cell c1 shows in the window.",
+                  "スイッチを切り替えて、窓に c1 のマスを出そう。"),
+             ("switch 1L",),
+             lambda b, a: (a["course"]["number"] == b["course"]["number"]
+                           and any("c1" in row for row in _pp_sheet(a)["window"])),
+             options=PP_OPTIONS),
+        Step(g, "rotate", "rotating the sheet",
+             Text("Turn the sheet", "紙を回す"),
+             Text("You may turn the whole sheet; the window then shows the cells turned with "
+                  "it, which lets a pattern fit another way.",
+                  "紙全体を回すこともできます。窓の見え方が回り、模様を別の向きで作れます。"),
+             Text("Turn the sheet a quarter turn clockwise.", "紙を時計回りに90度回そう。"),
+             ("rotate 90",),
+             lambda b, a: (a["course"]["number"] == b["course"]["number"]
+                           and _pp_sheet(a)["rotation"] == 90),
+             options=PP_OPTIONS),
+    ))
+
+
 TUTORIALS: dict[str, Callable[[], Tutorial]] = {
     "reversi": _reversi, "reverstargo": _reverstargo, "flipflop": _flipflop, "algo": _algo,
-    "memory_matrix": _memory_matrix,
+    "memory_matrix": _memory_matrix, "patapata": _patapata,
 }
 
 
