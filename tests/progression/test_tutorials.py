@@ -39,15 +39,18 @@ def test_steps_that_have_wrong_moves_refuse_them_with_a_hint() -> None:
         step = tutorial(game_id).step(key)
         start = step.start()
         wrong = 0
-        for move in start.legal_moves().texts():
+        snapshot = json.dumps(start.to_json(), sort_keys=True, default=str)
+        texts = start.legal_moves().texts()
+        for move in texts[:: max(1, len(texts) // 60)]:  # Patapata has ~350: a spread
             if move in step.solutions:
                 continue
-            result = step.attempt(move)
+            result = step.attempt(move, start)
             if result.done:
                 assert step.many_ways, f"{game_id}/{key}: {move} should not complete the step"
                 continue
-            assert result.state is start or result.state.to_json() == start.to_json()
+            assert result.state is start
             wrong += 1
+        assert json.dumps(start.to_json(), sort_keys=True, default=str) == snapshot
         # a step with one right answer refuses every other legal move
         if not step.many_ways:
             checked += wrong
