@@ -56,14 +56,14 @@ class Level:
 LEVELS: dict[str, Level] = {
     # no memory at all (every white piece is a guess), greedy, and a child's random moves
     "1": Level(forget=1.0, blunder=0.3),
-    # forgets each remembered colour with 15% chance a move; greedy
-    "2": Level(forget=0.15, weights=Weights(0.2)),
+    # forgets each remembered colour with 15% chance a move; greedy, knows corners are safe
+    "2": Level(forget=0.15, weights=Weights(0.2, 1.0)),
     # perfect recall; 2 players: 2-ply alpha-beta; more: 4 moves followed one round ahead
     "3": Level(forget=0.0, depth=2, width=4, rounds=1, weights=Weights(0.0, 1.0)),
     # perfect recall; 2 players: 3-ply alpha-beta, exact from 7 empty cells; more: 6 moves
     # each followed to the end of the game by 4 lines of slightly noisy greedy replies
     "4": Level(forget=0.0, depth=3, endgame=7, width=6, rounds=99, rollouts=4, noise=1.0,
-               weights=Weights(0.0, 1.0), model=Weights(0.2)),
+               weights=Weights(0.0, 1.0), model=Weights(0.2, 1.0)),
 }
 
 
