@@ -1,12 +1,12 @@
-"""Fit the logistic scale that turns Reversi evaluations into winning chances.
+"""Fit the logistic scale that turns a game's evaluations into winning chances.
 
-Plays bot games (levels 1–4 against each other, seeded), takes the evaluator's best value for
-the side to move at each position of the midgame (plies 10–44), and finds by maximum
-likelihood the ``scale`` for which 1/(1+e^(−v/scale)) best predicts the final result (win 1,
-draw ½, loss 0). Prints the fit and the log-loss next to the value in
-``asobiba.progression.feedback.THRESHOLDS`` and next to a coin flip (0.693).
+Plays bot games (four levels against each other, seeded), takes the feedback evaluator's best
+value for the side to move at each position of the middle of the game (from 15 % to 70 % of
+its length), and finds by maximum likelihood the ``scale`` for which 1/(1+e^(−v/scale)) best
+predicts the final result (win 1, draw ½, loss 0). Prints the fit and the log-loss next to
+the value in ``asobiba.progression.feedback.THRESHOLDS`` and next to a coin flip (0.693).
 
-    nice -n 10 .venv/bin/python bench/progression_feedback_scale.py [games]
+    nice -n 10 .venv/bin/python bench/progression_feedback_scale.py [game] [games]
 """
 
 from __future__ import annotations
@@ -17,28 +17,35 @@ import time
 
 from asobiba.games import get
 from asobiba.play.runner import play_game
-from asobiba.progression.feedback import THRESHOLDS, ReversiEvaluator
+from asobiba.progression.feedback import THRESHOLDS, evaluator_for
+
+LEVELS = {"reversi": ["1", "2", "3", "4"],
+          "reverstargo": ["intermediate", "advanced", "formidable", "max"]}
 
 
-def main(games: int = 24) -> None:
-    game = get("reversi")
-    ev = ReversiEvaluator(depth=3)
+def main(game_id: str = "reversi", games: int = 24) -> None:
+    game = get(game_id)
+    ev = evaluator_for(game_id)
+    assert ev is not None, f"{game_id} has no evaluator"
+    th = THRESHOLDS[game_id]
+    levels = LEVELS[game_id]
     samples: list[tuple[float, float]] = []
     t0 = time.perf_counter()
-    levels = ["1", "2", "3", "4"]
     for i in range(games):
         a, b = levels[i % 4], levels[(i // 4 + i) % 4]
         res = play_game(game, [game.make_bot(a, i), game.make_bot(b, 1000 + i)], {}, i)
         outcome = res.states[-1].outcome
         assert outcome is not None
+        n = len(res.states) - 1
         for ply, state in enumerate(res.states[:-1]):
-            if not 10 <= ply <= 44 or len(state.legal_moves()) < 2:
+            if not 0.15 * n <= ply <= 0.70 * n or len(state.legal_moves()) < 2:
                 continue
-            values = ev.move_values(state)
-            best = max(values.values())
-            if abs(best) >= 50_000:
+            best = max(ev.move_values(state).values())
+            if abs(best) >= th.win_value:
                 continue
-            samples.append((best, outcome.points(state.to_move)))
+            seat = state.to_move
+            assert seat is not None
+            samples.append((best, outcome.points(seat)))
     secs = time.perf_counter() - t0
 
     def logloss(scale: float) -> float:
@@ -48,7 +55,7 @@ def main(games: int = 24) -> None:
             total -= y * math.log(p) + (1 - y) * math.log(1 - p)
         return total / len(samples)
 
-    lo, hi = 5.0, 2000.0
+    lo, hi = 1.0, 5000.0
     for _ in range(80):  # golden-section search on log-loss
         m1, m2 = lo + (hi - lo) * 0.382, lo + (hi - lo) * 0.618
         if logloss(m1) < logloss(m2):
@@ -56,12 +63,12 @@ def main(games: int = 24) -> None:
         else:
             lo = m1
     fit = (lo + hi) / 2
-    current = THRESHOLDS["reversi"].scale
-    print(f"games {games}, positions {len(samples)}, {secs:.1f} s")
+    print(f"{game_id}: games {games}, positions {len(samples)}, {secs:.1f} s")
     print(f"fitted scale {fit:.1f}: log-loss {logloss(fit):.4f}")
-    print(f"current scale {current:.1f}: log-loss {logloss(current):.4f}")
+    print(f"current scale {th.scale:.1f}: log-loss {logloss(th.scale):.4f}")
     print(f"coin flip: log-loss {math.log(2):.4f}")
 
 
 if __name__ == "__main__":
-    main(int(sys.argv[1]) if len(sys.argv) > 1 else 24)
+    args = sys.argv[1:]
+    main(args[0] if args else "reversi", int(args[1]) if len(args) > 1 else 24)

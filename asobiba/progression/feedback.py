@@ -42,6 +42,9 @@ THRESHOLDS: dict[str, Thresholds] = {
     "reversi": Thresholds(scale=56.0, win_value=50_000.0),
     # FlipFlop 3×3: exact values from the solved table (win/draw/loss); chances 1, ½, 0
     "flipflop": Thresholds(scale=1.0, win_value=500.0),
+    # ReverStarGo: its search's evaluation (cell classes, captures ×5, ring, mobility); exact
+    # values are ±1 000 000 + margin (search.WIN); scale fitted like Reversi's
+    "reverstargo": Thresholds(scale=66.0, win_value=500_000.0),
 }
 
 
@@ -121,6 +124,30 @@ class FlipFlop3Evaluator:
         return out
 
 
+class ReverStarGoEvaluator:
+    """Values from ReverStarGo's own alpha-beta (``search.AlphaBeta`` with its evaluation):
+    each legal move — ko respected, both CP calls where they differ — searched ``depth``−1
+    plies below it with a full window, exact when few cells are empty."""
+
+    def __init__(self, depth: int = 3, endgame_empties: int = 6) -> None:
+        from ..games.reverstargo.search import AlphaBeta, our_evaluation
+
+        self.depth = depth
+        self.engine = AlphaBeta(our_evaluation, endgame_empties=endgame_empties)
+
+    def move_values(self, state: State) -> dict[str, float]:
+        from ..games.reverstargo.board import STONE_CELLS
+        from ..games.reverstargo.bots import root_children
+
+        empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()  # type: ignore[attr-defined]
+        depth = empties + 4 if empties <= self.engine.endgame_empties else self.depth
+        self.engine.tt.clear()
+        self.engine.kids.clear()
+        inf = float("inf")
+        return {state.move_text(move): -self.engine.negamax(node, depth - 1, -inf, inf)
+                for move, node, _ in root_children(state, auto_only=False)}  # type: ignore[arg-type]
+
+
 def _reversi(options: Mapping[str, Any]) -> Evaluator | None:
     return ReversiEvaluator()
 
@@ -129,8 +156,12 @@ def _flipflop(options: Mapping[str, Any]) -> Evaluator | None:
     return FlipFlop3Evaluator() if options.get("board", "3x3") == "3x3" else None
 
 
+def _reverstargo(options: Mapping[str, Any]) -> Evaluator | None:
+    return ReverStarGoEvaluator()
+
+
 EVALUATORS: dict[str, Callable[[Mapping[str, Any]], Evaluator | None]] = {
-    "reversi": _reversi, "flipflop": _flipflop,
+    "reversi": _reversi, "flipflop": _flipflop, "reverstargo": _reverstargo,
 }
 """Games with move feedback: a factory of the evaluator for the game's options (None where
 there is none, e.g. FlipFlop 5×5). A game adds itself here and in :data:`THRESHOLDS`."""

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 from asobiba.core import IllegalMoveError
@@ -97,3 +99,28 @@ def test_flipflop_5x5_has_no_feedback_yet() -> None:
         "flipflop", {"board": "5x5"})
     with pytest.raises(NotImplementedError):
         move_feedback(get("flipflop").new_game({"board": "5x5"}), "Ra1-a2")
+
+
+def test_reverstargo_feedback_values_every_legal_move_with_its_call() -> None:
+    """Both CP calls of a cell are separate moves, valued separately (seed §5)."""
+    from asobiba.progression.tutorials import tutorial
+
+    state = tutorial("reverstargo").step("call").start()  # B1[B] or B1[W]
+    fb_w = move_feedback(state, "B1[W]")
+    fb_b = move_feedback(state, "B1[B]")
+    assert fb_w.best_move == fb_b.best_move == "B1[W]"  # flipping both stones is better
+    assert fb_w.quality == "best" and fb_b.value < fb_w.value
+
+
+def test_reverstargo_review_of_a_bot_game() -> None:
+    game = get("reverstargo")
+    from asobiba.play.runner import play_game
+
+    res = play_game(game, [game.make_bot("beginner", 1), game.make_bot("max", 2)], {}, 0)
+    rv = review("reverstargo", [(m.seat, m.move) for m in res.moves])
+    assert len(rv.moves) == len(res.moves)
+    # the random mover (seat 0) gives away more winning chance than the searcher (seat 1)
+    lost = {s: sum(m.chance_before - m.chance_after for m in rv.moves
+                   if m.seat == s and not math.isnan(m.chance_before)) for s in (0, 1)}
+    assert lost[0] > 2 * lost[1]
+    assert res.states[-1].outcome.winners == (1,)
