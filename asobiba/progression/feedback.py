@@ -38,7 +38,7 @@ class Thresholds:
 THRESHOLDS: dict[str, Thresholds] = {
     # Reversi bots: square weights (a corner is 100) + 8 per mobility move; exact endgame
     # values are ±100 000 + disc difference (asobiba.games.reversi.bots.WIN); scale fitted
-    # by bench/progression_feedback_scale.py (log-loss 0.543 against 0.693 for a coin)
+    # by bench/progression_feedback_scale.py (log-loss 0.55 against 0.693 for a coin)
     "reversi": Thresholds(scale=56.0, win_value=50_000.0),
     # FlipFlop 3×3: exact values from the solved table (win/draw/loss); chances 1, ½, 0
     "flipflop": Thresholds(scale=1.0, win_value=500.0),
