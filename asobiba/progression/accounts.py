@@ -106,6 +106,11 @@ def _new_token(session: Session, player_id: int, days: int = SESSION_DAYS) -> st
     return token
 
 
+def new_session(session: Session, player_id: int) -> str:
+    """A session token for a player just registered (no second password check)."""
+    return _new_token(session, player_id)
+
+
 def login(session: Session, name: str, password: str,
           hasher: PasswordHasher = DEFAULT_HASHER) -> tuple[PlayerInfo, str]:
     """Check the password; return the player and a new session token."""

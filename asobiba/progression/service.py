@@ -46,9 +46,8 @@ class Progression:
     def register(self, name: str, password: str) -> tuple[dict[str, Any], str]:
         """A new account, logged in: (player, session token)."""
         def go(s: Session) -> tuple[dict[str, Any], str]:
-            accounts.register(s, name, password, self.hasher)
-            p, token = accounts.login(s, name, password, self.hasher)
-            return vars(p), token
+            p = accounts.register(s, name, password, self.hasher)
+            return vars(p), accounts.new_session(s, p.id)
         return self._run(go)
 
     def login(self, name: str, password: str) -> tuple[dict[str, Any], str]:
