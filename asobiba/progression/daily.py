@@ -24,6 +24,7 @@ import calendar as _calendar
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
@@ -151,8 +152,10 @@ def _tsume(seed: int, day: date) -> Any:
     return generate(WEEKDAY_TSUME_LEVEL[day.weekday()], seed)
 
 
+@lru_cache(maxsize=128)
 def challenge(game_id: str, day: date) -> DailyChallenge:
-    """The challenge of ``game_id`` on ``day`` (deterministic: same for everyone)."""
+    """The challenge of ``game_id`` on ``day`` (deterministic: same for everyone; cached,
+    since a Patapata target costs a bot's whole course)."""
     game = get_game(game_id)
     seed = daily_seed(game_id, day)
     rng = Rng(seed, "daily")
