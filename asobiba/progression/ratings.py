@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ..core import Outcome
 from . import glicko2, skill
@@ -248,14 +248,29 @@ def result_word(rank: int, ranks: Sequence[int]) -> str:
 
 
 def player_page(session: Session, player_id: int, recent: int = 20) -> dict[str, Any]:
-    """What a player page shows: ratings per pool, statistics per game, recent games."""
+    """What a player page shows: ratings per pool, statistics per game, recent games.
+
+    Two queries whatever the history's length: the player's seats with their games, and
+    the other seats of those games (a self-join), grouped here."""
     player = session.get(PlayerRow, player_id)
     if player is None:
         raise ProgressionError(f"no player {player_id}")
     ratings = session.scalars(select(RatingRow).where(RatingRow.player_id == player_id)).all()
     rows = session.execute(
         select(GameSeatRow, GameRow).join(GameRow, GameRow.id == GameSeatRow.game_id)
-        .where(GameSeatRow.player_id == player_id).order_by(GameRow.id.desc())).all()
+        .where(GameSeatRow.player_id == player_id)
+        .order_by(GameRow.id.desc(), GameSeatRow.seat)).all()
+    mine = aliased(GameSeatRow)
+    other = aliased(GameSeatRow)
+    opp_rows = session.execute(
+        select(other.game_id, other.seat, PlayerRow.name, PlayerRow.kind, PlayerRow.level)
+        .join(mine, mine.game_id == other.game_id)
+        .join(PlayerRow, PlayerRow.id == other.player_id)
+        .where(mine.player_id == player_id).order_by(other.game_id, other.seat)
+        .distinct()).all()
+    seats_of: dict[int, list[Any]] = {}
+    for r in opp_rows:
+        seats_of.setdefault(r.game_id, []).append(r)
     stats: dict[str, dict[str, Any]] = {}
     history: list[dict[str, Any]] = []
     for seat_row, game_row in rows:
@@ -266,11 +281,7 @@ def player_page(session: Session, player_id: int, recent: int = 20) -> dict[str,
         s["games"] += 1
         s[word] += 1
         s["points"] += seat_row.points
-        opponents = session.execute(
-            select(GameSeatRow.seat, PlayerRow.name, PlayerRow.kind, PlayerRow.level)
-            .join(PlayerRow, PlayerRow.id == GameSeatRow.player_id)
-            .where(GameSeatRow.game_id == game_row.id, GameSeatRow.seat != seat_row.seat)
-        ).all()
+        opponents = [o for o in seats_of.get(game_row.id, []) if o.seat != seat_row.seat]
         if len(opponents) == 1 and opponents[0].kind == "bot":
             per = s["vs_bots"].setdefault(str(opponents[0].level),
                                           {"games": 0, "win": 0, "draw": 0, "loss": 0})

@@ -194,3 +194,14 @@ def test_glicko2_time_away_widens_the_deviation_before_a_game(session, hasher) -
     # the idle player's rating is less certain, so it moves more than the active one's
     assert idle_gain > active_loss > 0
     assert fresh < 110
+
+
+def test_player_page_lists_every_opponent_of_a_multi_player_game(session, hasher) -> None:
+    ps = _players(session, hasher, 4)
+    ratings.record_result(session, "memory_matrix", ps, Outcome.from_scores((10, 7, 7, 3)),
+                          options={"players": 4})
+    ratings.record_result(session, "reversi", [ps[1], ps[0]], Outcome.from_scores((10, 7)))
+    hist = ratings.player_page(session, ps[0])["history"]
+    assert hist[0]["opponents"] == ["player1"] and hist[0]["result"] == "loss"
+    assert hist[1]["opponents"] == ["player1", "player2", "player3"]
+    assert hist[1]["result"] == "win"
