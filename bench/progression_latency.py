@@ -2,7 +2,7 @@
 
 * argon2id with argon2-cffi's default parameters (one login) next to the cheap test hasher;
 * recording a rated game (Glicko-2 update + rows) and a 4-player openskill game;
-* a leaderboard query over a pool of 1,000 rated players;
+* a leaderboard query over a pool of 1,000 rated players; player pages;
 * Reversi move feedback (per move) and a whole-game review.
 
     nice -n 10 .venv/bin/python bench/progression_latency.py
@@ -70,6 +70,12 @@ def main() -> None:
             timed("leaderboard top 50 of 1,000", 50,
                   lambda i: ratings.leaderboard(s, "reversi", 50, include_provisional=True))
             timed("player page (history 20)", 50, lambda i: ratings.player_page(s, ids[i]))
+            for i in range(1000):
+                ratings.record_result(s, "reversi", [ids[0], ids[1 + i % 999]],
+                                      Outcome.from_scores((40, 24)))
+            s.commit()
+            timed("player page of a player with 1,000+ games", 10,
+                  lambda i: ratings.player_page(s, ids[0]))
             accounts.register(s, "someone", "a long password", cheap)
     game = get("reversi")
     res = play_game(game, [game.make_bot("2", 1), game.make_bot("3", 2)], {}, 0)
