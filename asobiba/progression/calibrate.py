@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from ..core import derive_seed
 from ..games import get as get_game
-from ..play.runner import play_game
 from . import accounts, ratings
+from .matches import play_from, random_opening
 
 
 @dataclass
@@ -30,9 +30,13 @@ class CalibrationRow:
 
 def calibrate_bots(session: Session, game_id: str, levels: Sequence[str], rounds: int = 10,
                    seed: int = 0, options: dict[str, Any] | None = None, gap: int = 2,
-                   progress: Callable[[int, int], None] | None = None) -> list[CalibrationRow]:
+                   progress: Callable[[int, int], None] | None = None,
+                   openings: bool = True) -> list[CalibrationRow]:
     """``rounds`` round-robins between levels at most ``gap`` apart (in the order given,
-    weakest first), colours alternating by round; every game rated in the game's pool."""
+    weakest first), colours alternating by round; every game rated in the game's pool.
+
+    With ``openings`` each game starts after a few seeded random plies
+    (``matches.OPENING_PLIES``), so that deterministic bots do not replay one game."""
     game = get_game(game_id)
     ids = {lv: accounts.bot_player(session, game_id, lv).id for lv in levels}
     pairs = [(a, b) for i, a in enumerate(levels) for b in levels[i + 1:i + 1 + gap]]
@@ -42,8 +46,8 @@ def calibrate_bots(session: Session, game_id: str, levels: Sequence[str], rounds
             s = derive_seed(seed, "calibrate", r, k) >> 1
             seats = (a, b) if r % 2 == 0 else (b, a)
             bots = [game.make_bot(lv, derive_seed(s, n) >> 1) for n, lv in enumerate(seats)]
-            res = play_game(game, bots, options, s)
-            outcome = res.states[-1].outcome
+            opening = random_opening(game, game.validate_options(options), s) if openings else ()
+            outcome = play_from(game, bots, options, s, opening)[-1].outcome
             assert outcome is not None
             ratings.record_result(session, game_id, [ids[lv] for lv in seats], outcome,
                                   options=options, seed=s, context="arena", update_bots=True)

@@ -30,21 +30,18 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..core import Game, Outcome, Rng, State, derive_seed
+from ..core import Outcome, Rng, State, derive_seed
 from ..games import get as get_game
 from ..play.runner import play_game
 from . import accounts, ratings
 from .errors import ProgressionError
 from .ladder_data import TIERS, ladder_options, tier_levels
+from .matches import play_from, random_opening
 from .models import DailyRow, TrophyRow, utcnow
 
 WEEKDAY_TIER = ("lv2", "lv3", "lv3", "lv4", "lv4", "lv5", "max")
 """CPU tier by weekday (Monday first), like a newspaper puzzle that hardens through the week."""
 
-OPENING_PLIES: dict[str, tuple[int, int]] = {
-    "reversi": (4, 10), "reverstargo": (2, 6), "flipflop": (0, 2),
-}
-"""Seeded random plies played before the player takes over: (fewest, most)."""
 
 PUZZLE_GAMES = ("patapata",)
 TSUME_GAMES = ("algo",)
@@ -128,24 +125,6 @@ def daily_seed(game_id: str, day: date) -> int:
     return derive_seed("daily", game_id, day.isoformat()) >> 1
 
 
-def _opening(game: Game, options: Mapping[str, Any], seed: int, rng: Rng,
-             plies: tuple[int, int]) -> tuple[tuple[int, str], ...]:
-    """Seeded random plies; a line that ends the game (or leaves one move) is redrawn."""
-    for _ in range(50):
-        state = game.new_game(options, seed)
-        moves: list[tuple[int, str]] = []
-        for _ in range(plies[0] + rng.below(plies[1] - plies[0] + 1)):
-            if state.is_over:
-                break
-            seat = state.acting_seats[0]
-            text = rng.choice(state.legal_moves(seat).texts())
-            moves.append((seat, text))
-            state = state.play(text, seat)
-        if not state.is_over and len(state.legal_moves()) > 1:
-            return tuple(moves)
-    return ()
-
-
 def _tsume(seed: int, day: date) -> Any:
     from ..games.algo.tsume import generate  # the Algo package's own puzzle generator
 
@@ -185,7 +164,7 @@ def challenge(game_id: str, day: date) -> DailyChallenge:
     options = game.validate_options(ladder_options(game))
     if game.num_seats(options) != 2:
         raise DailyError(f"{game_id} has no two-seat form for a daily challenge")
-    opening = _opening(game, options, seed, rng, OPENING_PLIES.get(game_id, (0, 0)))
+    opening = random_opening(game, options, seed)
     state = game.replay(list(opening), options, seed)[-1]
     seat = state.to_move if opening else rng.below(2)
     assert seat is not None
@@ -280,20 +259,11 @@ def trophies(session: Session, player_id: int) -> list[dict[str, str]]:
 
 def play_challenge(ch: DailyChallenge, player: Any, seed: int = 0) -> State:
     """Play a challenge with a bot in the player's seat (CLI, tests): the CPU sits in the other
-    seat; each bot sees only its views, from the challenge's start on. Returns the final state."""
+    seat; each bot sees only its views. Returns the final state."""
     game = get_game(ch.game)
-    state = ch.start()
     bots: list[Any] = [player]
     if ch.kind == "opponent":
         assert ch.bot_level is not None
         cpu = game.make_bot(ch.bot_level, seed)
         bots = [player, cpu] if ch.player_seat == 0 else [cpu, player]
-    for seat, bot in enumerate(bots):
-        bot.reset(seat, state.options)
-        bot.observe(state.view(seat))
-    while not state.is_over:
-        seat = state.acting_seats[0]
-        state = state.play(bots[seat].choose(state.view(seat)), seat)
-        for s, bot in enumerate(bots):
-            bot.observe(state.view(s))
-    return state
+    return play_from(game, bots, ch.options, ch.seed, ch.opening)[-1]

@@ -22,7 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from ..core import Bot, Game, Outcome, derive_seed
+from ..core import Bot, Game, Outcome, Rng, State, derive_seed
 from ..play.runner import GameResult, play_game
 from .errors import MatchError
 from .ladder_data import REVERSE_FROM_TIER, TIERS, tier_of_level
@@ -217,6 +217,56 @@ def format_vs_cpu(game: Game, level: str, best_of: int = 1, tier: str | None = N
     (``"lv5"``...) says which ladder tier is played when a level fills several."""
     index = TIERS.index(tier) if tier is not None else tier_of_level(game, level)
     return MatchFormat(best_of, index is not None and index >= REVERSE_FROM_TIER)
+
+
+# ---- seeded openings and playing from them -----------------------------------------------------
+
+OPENING_PLIES: dict[str, tuple[int, int]] = {
+    "reversi": (4, 10), "reverstargo": (2, 6), "flipflop": (0, 2),
+}
+"""Seeded random plies before the players take over: (fewest, most). Daily challenges start
+from them, and calibration uses them so that deterministic bots do not replay one game."""
+
+
+def random_opening(game: Game, options: Mapping[str, Any], seed: int,
+                   plies: tuple[int, int] | None = None) -> tuple[tuple[int, str], ...]:
+    """Seeded random (seat, move) plies from the start; a line that ends the game or leaves
+    a single move is redrawn. ``plies`` defaults to :data:`OPENING_PLIES` (none if absent)."""
+    lo, hi = plies if plies is not None else OPENING_PLIES.get(game.id, (0, 0))
+    rng = Rng(seed, "opening")
+    for _ in range(50):
+        state = game.new_game(options, seed)
+        moves: list[tuple[int, str]] = []
+        for _ in range(lo + rng.below(hi - lo + 1)):
+            if state.is_over:
+                break
+            seat = state.acting_seats[0]
+            text = rng.choice(state.legal_moves(seat).texts())
+            moves.append((seat, text))
+            state = state.play(text, seat)
+        if not state.is_over and len(state.legal_moves()) > 1:
+            return tuple(moves)
+    return ()
+
+
+def play_from(game: Game, bots: Sequence[Bot], options: Mapping[str, Any] | None, seed: int,
+              opening: Sequence[tuple[int, str]] = ()) -> list[State]:
+    """Replay ``opening`` and let the bots play on; each bot sees only its own views (from
+    the start, so bots that remember see the opening too). Returns every state."""
+    state = game.new_game(options, seed)
+    for seat, bot in enumerate(bots):
+        bot.reset(seat, state.options)
+        bot.observe(state.view(seat))
+    states = [state]
+    moves = list(opening)
+    while not state.is_over:
+        seat = state.acting_seats[0]
+        text = moves.pop(0)[1] if moves else bots[seat].choose(state.view(seat))
+        state = state.play(text, seat)
+        states.append(state)
+        for s, bot in enumerate(bots):
+            bot.observe(state.view(s))
+    return states
 
 
 # ---- playing a whole match between bots (CLI, arena, calibration) ---------------------------

@@ -111,3 +111,40 @@ def test_play_match_between_bots_same_seed_per_reverse_set() -> None:
     assert res.games[0].record.seed == res.games[1].record.seed
     assert res.games[0].record.seats[0].level == "2"  # A (level 2) is black in game 1
     assert res.games[1].record.seats[1].level == "2"
+
+
+def test_random_opening_is_seeded_and_leaves_a_choice() -> None:
+    from asobiba.progression.matches import OPENING_PLIES, random_opening
+
+    game = get("reversi")
+    lo, hi = OPENING_PLIES["reversi"]
+    openings = {random_opening(game, {}, seed) for seed in range(12)}
+    assert len(openings) > 6  # seeds give different openings
+    for seed in range(12):
+        op = random_opening(game, {}, seed)
+        assert op == random_opening(game, {}, seed) and lo <= len(op) <= hi
+        state = game.replay(list(op))[-1]
+        assert not state.is_over and len(state.legal_moves()) > 1
+
+
+def test_play_from_hands_bots_views_only_and_replays_exactly() -> None:
+    from asobiba.core import RandomBot
+    from asobiba.progression.matches import play_from, random_opening
+
+    class Watcher(RandomBot):
+        def __init__(self, seed: int) -> None:
+            super().__init__(seed)
+            self.seen: list[dict] = []
+
+        def observe(self, view) -> None:  # type: ignore[no-untyped-def]
+            self.seen.append(dict(view))
+
+    game = get("reversi")
+    opening = random_opening(game, {}, 3)
+    bots = [Watcher(1), Watcher(2)]
+    states = play_from(game, bots, {}, 3, opening)
+    assert states[-1].is_over
+    assert all(isinstance(v, dict) and v["seat"] == s for s, b in enumerate(bots) for v in b.seen)
+    assert len(bots[0].seen) == len(states)  # one view per state, from the start
+    texts = [v["last_move"] for v in bots[0].seen[1:]]  # the opening came first
+    assert [t for _, t in opening] == texts[: len(opening)]
