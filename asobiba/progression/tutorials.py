@@ -184,6 +184,11 @@ def _cell(view: View, label: str) -> str:
     return str(view["board"][_rsg_labels().index(label)])
 
 
+RSG_END = ("B4 B7 B1 BJ B9 B3 BX CJ CX C9 B2 B5[W] B6 DX B8 C6 C5 C8 D8 BQ D6 C1 C2 C4 D4 D2 "
+           "DQ C7 CQ C3")
+"""A seeded random game with one cell (A3) left, Black to move, Black ahead."""
+
+
 def _reverstargo() -> Tutorial:
     g = "reverstargo"
     return Tutorial(g, (
@@ -246,6 +251,21 @@ def _reverstargo() -> Tutorial:
              ("BQ", "B2"),
              lambda b, a: a["captured"][0] == b["captured"][0] + 1,
              view=_rsg_view(["A3", "A5", "A7", "A9", "AJ"], ["A1"])),
+        Step(g, "end", "6. The end and the score",
+             Text("The end and the score", "終局と得点"),
+             Text("The game ends when all 36 cells outside the CP are filled, or when neither "
+                  "side can place. Your points are your stones on the board plus the stones "
+                  "you captured; the higher total wins, equal totals go to more captures.",
+                  "CPを除く36マスが埋まるか、両者とも置けなくなれば終局。盤上の石と取った石の合計が多い方の"
+                  "勝ちです。"),
+             Text("One cell is left. End the game now, with Black ahead.",
+                  "残りは1マス。黒がリードしたまま、今ここで終局させよう。"),
+             ("A3[B]",),
+             lambda b, a: bool(a["over"]) and a["outcome"]["winners"] == [0],
+             moves=tuple(RSG_END.split()),
+             hint=Text("With the CP called White a stone is captured, a cell empties, and the "
+                       "game goes on. Call Black.",
+                       "CPを白とコールすると石が取られてマスが空き、対局が続きます。黒とコールしよう。")),
         Step(g, "ko", "7. Ko",
              Text("Ko", "コウ"),
              Text("No move may bring back the position just before the last move, nor any "
