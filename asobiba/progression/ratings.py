@@ -208,6 +208,13 @@ def _rate_skill(rows: list[RatingRow], outcome: Outcome, teams: Sequence[Sequenc
             rows[s].rating, rows[s].provisional = rating.ordinal, rating.provisional()
 
 
+def pools(session: Session, game_id: str) -> list[str]:
+    """The pools of a game that hold ratings (the game's own first, then :multi, :teams...)."""
+    names = session.scalars(select(RatingRow.pool).distinct().where(
+        (RatingRow.pool == game_id) | RatingRow.pool.like(f"{game_id}:%"))).all()
+    return sorted(names, key=lambda n: (n != game_id, n))
+
+
 def leaderboard(session: Session, pool: str, limit: int = 50, *, include_provisional: bool = False,
                 kinds: Sequence[str] = ("human", "bot")) -> list[dict[str, Any]]:
     """The best ratings of a pool; provisional ratings only on request (then marked)."""

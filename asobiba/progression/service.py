@@ -98,6 +98,12 @@ class Progression:
         return self._run(lambda s: ratings.leaderboard(
             s, pool, limit, include_provisional=include_provisional))
 
+    def leaderboards(self, game_id: str, limit: int = 20) -> dict[str, list[dict[str, Any]]]:
+        """Every rated pool of a game (one-on-one, multi-player, teams, puzzles) and its best."""
+        def go(s: Session) -> dict[str, list[dict[str, Any]]]:
+            return {pool: ratings.leaderboard(s, pool, limit) for pool in ratings.pools(s, game_id)}
+        return self._run(go)
+
     def suggest_bot(self, player_id: int, game_id: str) -> str | None:
         """The calibrated bot level nearest the player's rating (None before calibration)."""
         return self._run(lambda s: ratings.suggest_bot(s, player_id, game_id))

@@ -205,3 +205,12 @@ def test_player_page_lists_every_opponent_of_a_multi_player_game(session, hasher
     assert hist[0]["opponents"] == ["player1"] and hist[0]["result"] == "loss"
     assert hist[1]["opponents"] == ["player1", "player2", "player3"]
     assert hist[1]["result"] == "win"
+
+
+def test_pools_of_a_game_list_its_own_first(session, hasher) -> None:
+    ps = _players(session, hasher, 4)
+    ratings.record_result(session, "memory_matrix", ps, Outcome.from_scores((10, 7, 7, 3)),
+                          options={"players": 4})
+    ratings.record_result(session, "memory_matrix", ps[:2], Outcome.from_scores((10, 7)))
+    ratings.record_result(session, "reversi", ps[:2], Outcome.from_scores((10, 7)))
+    assert ratings.pools(session, "memory_matrix") == ["memory_matrix", "memory_matrix:multi"]
