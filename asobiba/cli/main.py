@@ -356,6 +356,15 @@ for _gid in GAME_IDS:
         app.add_typer(_mod.app, name=_gid, help=f"{_gid} tools")
 
 
+try:
+    from ..progression.cli import app as _progression_app
+except ModuleNotFoundError:  # pragma: no cover - progression is part of every build
+    _progression_app = None
+if _progression_app is not None:
+    app.add_typer(_progression_app, name="progression",
+                  help="ranks, daily challenges, matches, reviews, bot calibration")
+
+
 def main() -> None:
     app()
 
