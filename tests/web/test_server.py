@@ -59,7 +59,8 @@ def play_to_end(ws: Any, first: dict[str, Any]) -> dict[str, Any]:
         seen: list[dict[str, Any]] = []
         read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack", seen=seen)
         # the bot's reply may overtake the acknowledgement of our move
-        later = [m for m in seen if ready(m) and m["room"]["ply"] > msg["room"]["ply"] + 1]
+        later = [m for m in seen if ready(m) and (
+            my_view(m)["over"] or m["room"]["ply"] > msg["room"]["ply"] + 1)]
         msg = later[-1] if later else read_until(ws, ready)
     raise AssertionError("game did not end")
 

@@ -32,6 +32,7 @@ export default {
       "log.attack": "{who} guessed {target}{pos} = {value}: {result}", "log.draw": "{who} drew a card",
       "log.insert": "{who} put a card into their row", "log.stay": "{who} stays", "log.pass": "{who} passes",
       "log.use": "{who} attacks with card", "log.show": "{who} was shown a card", out: "out", choose_number: "Which number?",
+      "log.out": "{who} is out", "reason:pair": "pair {a}+{b} turned up both enemy rows", "reason:last": "{l} has the last face-down card",
       black: "black", white: "white", red: "red", not: "not {list}",
     },
     ja: {
@@ -42,6 +43,7 @@ export default {
       "log.attack": "{who}：{target}{pos}は{value}？ → {result}", "log.draw": "{who}がカードを引いた",
       "log.insert": "{who}がカードを列に加えた", "log.stay": "{who}がステイ", "log.pass": "{who}がパス",
       "log.use": "{who}が手持ちのカードでアタック", "log.show": "{who}がカードを見せてもらった", out: "脱落", choose_number: "数字を選んでください",
+      "log.out": "{who}が脱落", "reason:pair": "ペア{a}+{b}が相手2人の列をすべて表にしました", "reason:last": "{l}が最後まで伏せ札を残しました",
       black: "黒", white: "白", red: "赤", not: "{list}ではない",
       // the engine's options lack Japanese descriptions; these stand in until it has them
       "option:players": "人数",
@@ -56,6 +58,13 @@ export default {
   },
   seatName(seat, ctx) {
     return ctx.t("player", { l: LETTERS[seat] });
+  },
+  reason(reason, ctx) {
+    let m = reason.match(/^pair ([A-L])\+([A-L]) turned up both enemy rows/);
+    if (m) return ctx.t("reason:pair", { a: m[1], b: m[2] });
+    m = reason.match(/^([A-L]) has the last face-down card/);
+    if (m) return ctx.t("reason:last", { l: m[1] });
+    return null;
   },
   moveLabel(move, ctx) {
     const m = move.match(ATTACK);
@@ -103,14 +112,15 @@ export default {
         view.rows[owner].forEach((card, pos) => {
           const x = LEFT + pos * (W + GAP);
           const label = `${LETTERS[owner]}${pos + 1}`;
-          const g = svg("g", { class: `card ${COLOURS[card.colour]}${card.up ? " up" : " down"}${card.held ? " held" : ""}`, "data-card-id": card.id, "data-owner": owner, "data-label": label });
+          const g = svg("g", { class: `card ${COLOURS[card.colour]}${card.up ? " up" : " down"}${card.held ? " held" : ""}${card.seen ? " seen" : ""}`, "data-card-id": card.id, "data-owner": owner, "data-label": label });
           g.append(svg("rect", { x, y: card.up ? y + 8 : y, width: W, height: H, rx: 6, class: "face" }));
           if (card.number !== undefined) g.append(svg("text", { x: x + W / 2, y: (card.up ? y + 8 : y) + H / 2 + 8, class: "num" }, String(card.number)));
           else g.append(svg("text", { x: x + W / 2, y: y + H / 2 + 8, class: "num unknown" }, "?"));
           g.append(svg("text", { x: x + W / 2, y: y + H + 24, class: "pos" }, label));
           if (card.not && card.not.length) g.append(svg("title", {}, ctx.t("not", { list: card.not.join(", ") })));
+          if (card.seen) g.append(svg("title", {}, ctx.t("shown")));
           if (card.not && card.not.length && card.number === undefined) g.append(svg("text", { x: x + W / 2, y: y - 2, class: "not" }, `≠${card.not.join(",")}`));
-          const own = [`use ${pos + 1}`, `show ${pos + 1}`].find((m) => legal.has(m) && (owner === ctx.seat || m.startsWith("show")));
+          const own = owner === ctx.seat ? [`use ${pos + 1}`, `show ${pos + 1}`].find((m) => legal.has(m)) : null;
           if (attacks.has(label)) {
             g.classList.add("target");
             g.setAttribute("tabindex", "0");

@@ -54,11 +54,15 @@ export default {
     en: {
       summary: "Multi-colour reversi for any number of players: a flipped piece shows white, and only your memory knows the colour beneath.",
       seat: "Player {n}", white: "white side", neutral: "neutral", showing: "showing", in_hand: "in hand", pass: "Pass",
+      "reason:the board is full": "the board is full",
+      "reason:no colour left can move (adults' rule)": "no colour left can move (adults' rule)",
       play_colour: "{cell} with {colour}", play_white: "{cell} white side up", memory: "(your {colour})",
     },
     ja: {
       summary: "何人でも遊べる多色リバーシ。裏返った駒は白になり、その下の色は記憶だけが頼り。",
       seat: "プレイヤー{n}", white: "白面", neutral: "中立", showing: "表", in_hand: "手持ち", pass: "パス",
+      "reason:the board is full": "盤面が埋まりました",
+      "reason:no colour left can move (adults' rule)": "どの色も打てなくなりました（大人ルール）",
       play_colour: "{cell}に{colour}", play_white: "{cell}に白面で置く", memory: "（あなたの{colour}）",
       // the engine's options lack Japanese descriptions; these stand in until it has them
       "option:mask": "カスタム盤：'#'（マス）と'.'（穴）の行を'/'で区切る",

@@ -38,6 +38,7 @@ export default {
       black: "Black", white: "White", pass: "Pass", captured: "captured", points: "points",
       call_black: "{cell}, calling the CP black", call_white: "{cell}, calling the CP white",
       exception: "Ko exception: every cell is ko-blocked, so any may be played",
+      cap: "the {n}-entry cap was reached",
       "reason:the board is full": "the board is full",
       "reason:neither player can place a stone": "neither player can place a stone",
       "reason:ko: a second ko exception in a row ends the game": "ko: a second ko exception in a row ends the game",
@@ -47,6 +48,7 @@ export default {
       black: "黒", white: "白", pass: "パス", captured: "取った石", points: "ポイント",
       call_black: "{cell}（CPを黒とコール）", call_white: "{cell}（CPを白とコール）",
       exception: "コウの例外：すべてのマスがコウで制限されているため、どこにでも置けます",
+      cap: "{n}手の上限に達しました",
       "reason:the board is full": "盤面が埋まりました",
       "reason:neither player can place a stone": "両者とも置ける場所がありません",
       "reason:ko: a second ko exception in a row ends the game": "コウ：例外が続いたため終局",
@@ -62,8 +64,8 @@ export default {
     return move;
   },
   reason(reason, ctx) {
-    if (/entry cap/.test(reason)) return null;
-    return null;
+    const m = reason.match(/^the (\d+)-entry cap was reached/);
+    return m ? ctx.t("cap", { n: m[1] }) : null;
   },
   score(view, ctx) {
     const rows = [0, 1].map((s) => [this.seatName(s, ctx), `${view.score[s]} ${ctx.t("points")} (${ctx.t("captured")} ${view.captured[s]})`]);

@@ -60,12 +60,13 @@ function draw() {
   document.getElementById("slider").value = String(index);
   document.body.dataset.step = String(index);
   const total = data.steps.length;
-  document.getElementById("status").textContent = `${t("replay.step", { i: index, n: total - 1 })}` + (step.move ? ` — ${seatName(step.move.seat)}: ${step.move.move}` : ` — ${t("replay.start")}`);
+  document.getElementById("status").textContent = `${t("replay.step", { i: index, n: total - 1 })}` + (step.move ? ` — ${seatName(step.move.seat)}: ${renderer.moveLabel ? renderer.moveLabel(step.move.move, { t: tt, lang: lang() }) : step.move.move}` : ` — ${t("replay.start")}`);
   drawPerspective();
   const log = document.getElementById("movelog");
   log.replaceChildren(
     ...data.record.moves.map((m, i) => {
-      const b = el("button", { type: "button", class: i + 1 === index ? "move current" : "move", "data-step": i + 1, onclick: () => go(i + 1) }, `${seatName(m.seat)}: ${m.move}`);
+      const label = renderer.moveLabel ? renderer.moveLabel(m.move, { t: tt, lang: lang() }) : m.move;
+      const b = el("button", { type: "button", class: i + 1 === index ? "move current" : "move", "data-step": i + 1, onclick: () => go(i + 1) }, `${seatName(m.seat)}: ${label}`);
       return el("li", {}, b);
     }),
   );
