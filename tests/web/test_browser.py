@@ -218,3 +218,31 @@ def test_rule_clocks_show_and_count_down_when_a_time_control_is_set(
     page.wait_for_function("document.querySelector(\"[data-clock='0']\").textContent <= '0:58'")
     assert page.inner_text("[data-clock='1']") == "1:00" or \
         page.inner_text("[data-clock='1']").startswith("0:5")
+
+
+def test_rule_undo_against_a_bot_and_a_spectator_sees_the_game(
+        page: Any, server: Server, browser: Any) -> None:
+    room = new_game(page, server.url, "reversi", ["you", "bot:1"])
+    for _ in range(2):
+        wait_turn(page)
+        click_a_move(page)
+    wait_turn(page)
+    assert page.evaluate("document.body.dataset.ply") == "4"
+    page.click("#undo")  # my last move and the bot's reply are taken back
+    page.wait_for_function("document.body.dataset.ply === '2'")
+    wait_turn(page)
+    watcher = browser.new_context(locale="en-US")
+    spectator = watcher.new_page()
+    try:
+        spectator.goto(f"{server.url}/r/{room}")
+        spectator.wait_for_selector("body[data-connected=true]")
+        assert "watching" in spectator.inner_text("#status")
+        assert spectator.evaluate("document.body.dataset.ply") == "2"
+        assert spectator.locator("#board [data-move]").count() == 0
+        assert spectator.locator("#resign").is_hidden()
+        assert sorted(spectator.eval_on_selector_all(
+            "#board [data-disc]", "els => els.map(e => e.dataset.disc)")) == sorted(
+            page.eval_on_selector_all("#board [data-disc]",
+                                      "els => els.map(e => e.dataset.disc)"))
+    finally:
+        watcher.close()
