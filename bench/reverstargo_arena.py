@@ -4,9 +4,10 @@ against a rebuild of the app's FINAL (6-ply alpha-beta with the app's evaluation
 Each match is two games from the same random 3-ply opening, colours swapped; the winner has
 the higher summed total (ties: summed captures). Prints a markdown table.
 
-    .venv/bin/python bench/reverstargo_arena.py [matches] [pair ...]
+    .venv/bin/python bench/reverstargo_arena.py [matches] [--from N] [pair ...]
 
-``pair`` is ``high:low`` (e.g. ``final:app-final``); default: the whole ladder.
+``pair`` is ``high:low`` (e.g. ``final:app-final``); default: the whole ladder. ``--from N``
+starts at match N (openings are seeded by match number), to extend an earlier run.
 """
 
 from __future__ import annotations
@@ -22,14 +23,14 @@ LADDER = [("beginner", "entry"), ("intermediate", "beginner"), ("advanced", "int
           ("max", "app-final"), ("final", "app-final")]
 
 
-def run(high: str, low: str, matches: int) -> str:
+def run(high: str, low: str, matches: int, first: int = 0) -> str:
     start = time.perf_counter()
     points = 0.0
     wins = draws = 0
     margin = 0
     for i in range(matches):
         r = reverse_match(lambda s: make_bot(high, s), lambda s: make_bot(low, s),
-                          10_000 + i).result
+                          10_000 + first + i).result
         points += r.points(0)
         wins += r.winner == 0
         draws += r.winner is None
@@ -42,12 +43,17 @@ def run(high: str, low: str, matches: int) -> str:
 
 
 def main() -> None:
-    matches = int(sys.argv[1]) if len(sys.argv) > 1 else 100
-    pairs = [tuple(p.split(":")) for p in sys.argv[2:]] or LADDER
+    args = sys.argv[1:]
+    matches = int(args.pop(0)) if args else 100
+    first = 0
+    if args[:1] == ["--from"]:
+        first = int(args[1])
+        args = args[2:]
+    pairs = [tuple(p.split(":")) for p in args] or LADDER
     print("| pair (higher vs lower) | reverse matches | W-D-L | score | mean margin | time |")
     print("|---|---|---|---|---|---|", flush=True)
     for high, low in pairs:
-        run(high, low, matches)
+        run(high, low, matches, first)
 
 
 if __name__ == "__main__":
