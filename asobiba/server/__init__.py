@@ -16,12 +16,16 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/asobiba``) is given."""
     import uvicorn
 
-    app = create_app(
-        data_dir, db_url,
-        bot_processes=int(os.environ.get("ASOBIBA_BOT_PROCESSES", "2")),
-        bot_time_limit=float(os.environ.get("ASOBIBA_BOT_TIME_LIMIT", "10")),
-        bot_delay=float(os.environ.get("ASOBIBA_BOT_DELAY", "0.4")),
-    )
+    try:
+        app = create_app(
+            data_dir, db_url,
+            bot_processes=int(os.environ.get("ASOBIBA_BOT_PROCESSES", "2")),
+            bot_time_limit=float(os.environ.get("ASOBIBA_BOT_TIME_LIMIT", "10")),
+            bot_delay=float(os.environ.get("ASOBIBA_BOT_DELAY", "0.4")),
+        )
+    except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver
+        raise SystemExit(f"asobiba serve: the database URL needs the Python package "
+                         f"{exc.name!r} (for PostgreSQL: pip install psycopg)") from None
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = db_url.split("@")[-1] if db_url else os.path.join(data_dir, "asobiba.db")
     print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where})", flush=True)

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ MAX_MESSAGE = 8_192
 MAX_BODY = 64_000
 MAX_RECORD = 2_000_000
 MAX_NAME = 40
+RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -217,9 +219,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         conn = Conn(websocket.send_json)
         room.conns.add(conn)
         await hub().broadcast(room)
+        budget, refilled = float(BURST), time.monotonic()
         try:
             while True:
                 message = await websocket.receive()
+                now = time.monotonic()
+                budget = min(BURST, budget + (now - refilled) * RATE)
+                refilled = now
                 if message["type"] == "websocket.disconnect":
                     break
                 raw = message.get("text")
@@ -227,6 +233,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
                 ref = None
                 try:
+                    if budget < 1:
+                        raise ClientError("too_fast", f"at most {RATE} messages a second, "
+                                          "please; this one was ignored")
+                    budget -= 1
                     if len(raw) > MAX_MESSAGE:
                         raise ClientError("too_large",
                                           f"a message may be at most {MAX_MESSAGE} characters")

@@ -17,7 +17,17 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Game, MoveEntry, MoveError, Outcome, Record, Rng, SeatInfo, State
+from ..core import (
+    AsobibaError,
+    Game,
+    MoveEntry,
+    MoveError,
+    Outcome,
+    Record,
+    Rng,
+    SeatInfo,
+    State,
+)
 from ..core.rng import derive_seed
 from . import clock as clocks
 from .db import MoveData, RoomData, SeatData, Store, utcnow
@@ -258,7 +268,10 @@ class Hub:
                               f"this game was started under {game.id} rules version "
                               f"{data.rules_version}; the server now plays version "
                               f"{game.rules_version}")
-        return Room(data, game)
+        try:
+            return Room(data, game)
+        except AsobibaError as exc:
+            raise ClientError("cannot_resume", f"this game cannot be resumed: {exc}") from None
 
     async def resume_all(self) -> int:
         """After a restart: load every unfinished game and let its bots move again."""
@@ -439,9 +452,9 @@ class Hub:
                 return
             legal = room.state.legal_moves(seat).texts()
             if text is None or text not in legal:
-                if text is not None:
-                    room.notes.append(f"the bot in seat {seat} chose {text!r}, which is "
-                                      "not legal; it played a random legal move")
+                if text is not None:  # its text could reveal a secret: not repeated here
+                    room.notes.append(f"the bot in seat {seat} chose an illegal move; "
+                                      "it played a random legal move")
                 text = legal[Rng(room.data.seed, "fallback", seat, ply).below(len(legal))]
             try:
                 await self.play(room, seat, text, expect_ply=ply)

@@ -246,3 +246,13 @@ def test_rule_undo_against_a_bot_and_a_spectator_sees_the_game(
                                       "els => els.map(e => e.dataset.disc)"))
     finally:
         watcher.close()
+
+
+def test_rule_the_lobby_lists_the_games_this_browser_holds_seats_in(
+        page: Any, server: Server) -> None:
+    room = new_game(page, server.url, "reversi", ["you", "bot:1"])
+    page.goto(server.url + "/")
+    page.wait_for_selector("body[data-ready=true]")
+    page.click(f"#mine-list [data-room='{room}']")
+    page.wait_for_selector("body[data-connected=true]")
+    assert page.evaluate("document.body.dataset.seat") == "0"

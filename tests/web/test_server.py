@@ -362,3 +362,17 @@ def test_rule_a_fallen_flag_loses_the_game_and_clocks_survive_a_restart(
         assert msg["room"]["result"]["winners"] == [0]
         record = client.get(f"/api/rooms/{room['room']}/record").json()
         assert record["extra"]["timeout"] == 1
+
+
+def test_rule_a_flood_of_messages_is_throttled(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            read_until(ws, is_update)
+            for _ in range(60):
+                ws.send_json({"type": "ping"})
+            answers = [ws.receive_json() for _ in range(60)]
+        kinds = [a.get("code", a["type"]) for a in answers]
+        assert kinds.count("pong") >= 30, "a burst of 30 is allowed"
+        assert kinds.count("too_fast") >= 1
+        assert set(kinds) <= {"pong", "too_fast"}

@@ -13,7 +13,9 @@ async function main() {
   games = (await api("/api/games")).games;
   await Promise.all(games.map(async (g) => renderers.set(g.id, await loadRenderer(g.id))));
   drawGames();
+  await drawMine();
   onLangChange(() => {
+    drawMine();
     drawGames();
     if (chosen) drawForm();
   });
@@ -21,6 +23,21 @@ async function main() {
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) choose(wanted);
   document.body.dataset.ready = "true";
+}
+
+const mineInfo = new Map();
+
+/** Rooms this browser holds seat keys for (newest first), so a reload or a closed tab
+ * never loses a game. */
+async function drawMine() {
+  const ids = Object.keys(localStorage).filter((k) => k.startsWith("asobiba.keys.")).map((k) => k.slice(13));
+  await Promise.all(ids.filter((id) => !mineInfo.has(id)).slice(0, 20).map(async (id) => {
+    const res = await fetch(`/api/rooms/${encodeURIComponent(id)}`);
+    mineInfo.set(id, res.ok ? await res.json() : null);
+  }));
+  const rooms = ids.map((id) => mineInfo.get(id)).filter(Boolean).sort((a, b) => (a.status === b.status ? 0 : a.status === "active" ? -1 : 1));
+  document.getElementById("mine").hidden = !rooms.length;
+  document.getElementById("mine-list").replaceChildren(...rooms.slice(0, 12).map((r) => el("li", {}, el("a", { href: `/r/${r.id}`, "data-room": r.id }, t(r.status === "active" ? "lobby.mine_item" : "lobby.mine_over", { title: pick(r.title, r.game), ply: r.ply })))));
 }
 
 function gameTitle(g) {
