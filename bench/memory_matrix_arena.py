@@ -6,7 +6,8 @@ seed ``base + i``, as ``asobiba arena`` does. "Win share" counts a sole win as 1
 shared by k players as 1/k, so a random seat expects 1/players; "points" is the arena's
 placing score (1 first … 0 last, ties averaged), so 0.5 is an even match.
 
-Run: ``nice -n 10 .venv/bin/python bench/memory_matrix_arena.py [games4] [games2]``.
+Run: ``nice -n 10 .venv/bin/python bench/memory_matrix_arena.py [games4] [games2] [4p|2p]``
+(the last argument runs only the 4-player or only the 2-player tables).
 """
 
 from __future__ import annotations
@@ -53,14 +54,18 @@ def row(label: str, r: dict[str, float]) -> str:
 def main() -> None:
     games4 = int(sys.argv[1]) if len(sys.argv) > 1 else 100
     games2 = int(sys.argv[2]) if len(sys.argv) > 2 else 100
+    only = sys.argv[3] if len(sys.argv) > 3 else ""
     levels = GAME.level_names()
     top = levels[-1]
     print("| match | games | win share | sole wins | points | mean score | time |")
     print("|---|---|---|---|---|---|---|")
-    print(row(f"4p: level {top} vs three level 2", match(top, "2", 4, games4, 1000, {})),
-          flush=True)
-    print(row("4p: level 2 vs three level 2 (baseline)", match("2", "2", 4, games4, 1000, {})),
-          flush=True)
+    if only != "2p":
+        print(row(f"4p: level {top} vs three level 2", match(top, "2", 4, games4, 1000, {})),
+              flush=True)
+        print(row("4p: level 2 vs three level 2 (baseline)",
+                  match("2", "2", 4, games4, 1000, {})), flush=True)
+    if only == "4p":
+        return
     for name, options in (("2p, white_any_time=false", {"white_any_time": False}),
                           ("2p default (white any time)", {})):
         for low, high in zip(levels, levels[1:]):

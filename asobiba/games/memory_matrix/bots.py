@@ -28,6 +28,7 @@ class Weights:
 
     hidden: float = 0.0
     corner: float = 0.0
+    rivals: float = 1.0  # 0: only "make my colour more" (the seed's first aim), 1: beat the best
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,7 @@ class Level:
     blunder: float = 0.0  # chance of a random legal move (a small child's move)
     rollouts: int = 1  # greedy-reply lines per examined move (more than one needs noise)
     noise: float = 0.0  # random worth added to each reply's value: the others' mistakes
+    muddle: float = 0.0  # share of white pieces whose colour the others are assumed to guess
 
 
 LEVELS: dict[str, Level] = {
@@ -61,9 +63,10 @@ LEVELS: dict[str, Level] = {
     # perfect recall; 2 players: 2-ply alpha-beta; more: 4 moves followed one round ahead
     "3": Level(forget=0.0, depth=2, width=4, rounds=1, weights=Weights(0.0, 1.0)),
     # perfect recall; 2 players: 3-ply alpha-beta, exact from 7 empty cells; more: 6 moves
-    # each followed to the end of the game by 4 lines of slightly noisy greedy replies
-    "4": Level(forget=0.0, depth=3, endgame=7, width=6, rounds=99, rollouts=4, noise=1.0,
-               weights=Weights(0.0, 1.0), model=Weights(0.2, 1.0)),
+    # each followed to the end of the game by 4 lines of greedy replies, the others
+    # choosing on a muddled memory (half the white pieces guessed) with a little noise
+    "4": Level(forget=0.0, depth=3, endgame=7, width=6, rounds=99, rollouts=4, noise=0.5,
+               muddle=0.5, weights=Weights(0.0, 1.0), model=Weights(0.2, 1.0)),
 }
 
 
@@ -94,7 +97,7 @@ def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
         return scores[seat] - best_other + TERMINAL / scores.count(scores[seat])
     values = seat_values(cfg, pos, w)
     best_value = max(v for k, v in enumerate(values) if k != seat)
-    return values[seat] - best_value
+    return values[seat] - w.rivals * best_value
 
 
 def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
@@ -115,13 +118,41 @@ def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
     return best
 
 
+def muddled(pos: Pos, share: float, rng: Rng) -> Pos:
+    """``pos`` as a forgetful player may believe it: the colours beneath a random ``share``
+    of the white pieces shuffled among themselves (so every count stays right)."""
+    whites = rules.cells_of(pos.white())
+    picked = [i for i in whites if rng.random() < share]
+    if len(picked) < 2:
+        return pos
+    owners = []
+    for i in picked:
+        bit = 1 << i
+        owners.append(next((c for c, m in enumerate(pos.ident) if m & bit), -1))
+    rng.shuffle(owners)
+    cleared = ~sum(1 << i for i in picked)
+    ident = [m & cleared for m in pos.ident]
+    neutral = pos.neutral & cleared
+    for i, owner in zip(picked, owners):
+        if owner < 0:
+            neutral |= 1 << i
+        else:
+            ident[owner] |= 1 << i
+    return Pos(pos.occ, pos.up, tuple(ident), neutral, pos.hand, pos.turn)
+
+
 def look_ahead(cfg: Config, pos: Pos, seat: int, plies: int, w: Weights,
-               model: Weights, noise: float = 0.0, rng: Rng | None = None) -> float:
-    """Play ``plies`` greedy replies (every colour for itself), then evaluate for ``seat``."""
+               model: Weights, noise: float = 0.0, rng: Rng | None = None,
+               muddle: float = 0.0) -> float:
+    """Play ``plies`` greedy replies (every colour for itself), then evaluate for ``seat``.
+    With ``muddle``, the other seats choose on a muddled belief of the hidden colours."""
     for _ in range(plies):
         if pos.turn < 0:
             break
-        pos = rules.apply(cfg, pos, greedy_move(cfg, pos, model, noise, rng))[0]
+        belief = pos
+        if muddle and rng is not None and cfg.seat_of(pos.turn) != seat:
+            belief = muddled(pos, muddle, rng)
+        pos = rules.apply(cfg, pos, greedy_move(cfg, belief, model, noise, rng))[0]
     return evaluate(cfg, pos, seat, w)
 
 
@@ -179,7 +210,8 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
         shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
         for m in shortlist:
             total = sum(look_ahead(cfg, children[m], seat, plies, w, level.model,
-                                   level.noise, rng) for _ in range(level.rollouts))
+                                   level.noise, rng, level.muddle)
+                        for _ in range(level.rollouts))
             values[m] = TERMINAL * 2 + total / level.rollouts
     return values
 
