@@ -133,3 +133,25 @@ def test_small_ladder_top_level_outscores_level_one() -> None:
         assert outcome is not None
         points += outcome.points(seat)
     assert points / 6 >= 0.6
+
+
+def test_muddled_belief_keeps_faces_and_counts() -> None:
+    from asobiba.games.memory_matrix.bots import muddled
+
+    state = random_states({"players": 3}, seed=41, plies=40)[-1]
+    pos = state.pos
+    changed = False
+    for k in range(5):
+        belief = muddled(pos, 0.8, Rng(k, "muddle"))
+        assert belief.occ == pos.occ and belief.up == pos.up and belief.hand == pos.hand
+        assert [m & pos.up for m in belief.ident] == [m & pos.up for m in pos.ident]
+        assert [m.bit_count() for m in belief.ident] == [m.bit_count() for m in pos.ident]
+        assert belief.neutral.bit_count() == pos.neutral.bit_count()
+        changed |= belief.ident != pos.ident
+    assert changed
+
+
+def test_unflippable_cells_are_the_corners_of_a_square() -> None:
+    geo = GAME.new_game({}, 0).cfg.geometry
+    assert sorted(geo.name(i) for i in geo.cells if geo.unflippable >> i & 1) == [
+        "a1", "a8", "h1", "h8"]
