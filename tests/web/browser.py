@@ -72,6 +72,13 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 
 
+def open_context(browser: Any, **kw: Any) -> Any:
+    """A browser context (its own storage, like another person's browser)."""
+    ctx = browser.new_context(**kw)
+    ctx.set_default_timeout(TIMEOUT_MS)
+    return ctx
+
+
 def new_game(page: Any, base: str, game: str, seats: list[str],
              options: dict[str, Any] | None = None) -> str:
     """Create a game through the lobby form; ``seats`` like ["you", "bot:1", "friend"]."""
@@ -97,7 +104,10 @@ def new_game(page: Any, base: str, game: str, seats: list[str],
     return page.url.rsplit("/", 1)[1]
 
 
-def wait_turn(page: Any, timeout: float = 30_000) -> str:
+TIMEOUT_MS = 60_000  # generous: CI machines are small and shared; a real hang still fails
+
+
+def wait_turn(page: Any, timeout: float = TIMEOUT_MS) -> str:
     page.wait_for_function(
         "document.body.dataset.myTurn === 'true' || document.body.dataset.status === 'finished'"
         " || document.body.dataset.handover === 'true'", timeout=timeout)

@@ -15,6 +15,7 @@ from .browser import (
     english_left,
     launch,
     new_game,
+    open_context,
     play_to_end,
     wait_turn,
 )
@@ -40,7 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(locale="en-US", viewport={"width": 1100, "height": 900})
+    context = open_context(browser, locale="en-US", viewport={"width": 1100, "height": 900})
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
@@ -96,7 +97,7 @@ def test_rule_reload_mid_game_restores_the_game(page: Any, server: Server) -> No
 def test_rule_server_restart_mid_game_loses_no_acknowledged_move(
         browser: Any, tmp_path: Path) -> None:
     srv = Server(tmp_path).start()
-    context = browser.new_context(locale="en-US")
+    context = open_context(browser, locale="en-US")
     page = context.new_page()
     try:
         new_game(page, srv.url, "reversi", ["you", "you"])
@@ -141,7 +142,7 @@ def test_rule_language_switch_changes_every_visible_string(page: Any, server: Se
 
 
 def test_rule_japanese_browser_starts_in_japanese(browser: Any, server: Server) -> None:
-    context = browser.new_context(locale="ja-JP")
+    context = open_context(browser, locale="ja-JP")
     page = context.new_page()
     page.goto(server.url + "/")
     page.wait_for_selector("body[data-ready=true]")
@@ -231,7 +232,7 @@ def test_rule_undo_against_a_bot_and_a_spectator_sees_the_game(
     page.click("#undo")  # my last move and the bot's reply are taken back
     page.wait_for_function("document.body.dataset.ply === '2'")
     wait_turn(page)
-    watcher = browser.new_context(locale="en-US")
+    watcher = open_context(browser, locale="en-US")
     spectator = watcher.new_page()
     try:
         spectator.goto(f"{server.url}/r/{room}")

@@ -17,6 +17,7 @@ from .browser import (
     english_left,
     launch,
     new_game,
+    open_context,
     wait_any_turn,
     wait_turn,
 )
@@ -43,7 +44,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 def new_page(browser: Any, errors: list[str]) -> tuple[Any, Any, list[dict[str, Any]]]:
     """A fresh context (its own storage, like another person's browser) recording every
     WebSocket frame it receives."""
-    context = browser.new_context(locale="en-US", viewport={"width": 1100, "height": 900})
+    context = open_context(browser, locale="en-US", viewport={"width": 1100, "height": 900})
     page = context.new_page()
     frames: list[dict[str, Any]] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
