@@ -108,9 +108,11 @@ TIMEOUT_MS = 60_000  # generous: CI machines are small and shared; a real hang s
 
 
 def wait_turn(page: Any, timeout: float = TIMEOUT_MS) -> str:
+    # predicates are arrow functions: Playwright runs those without eval, so the page's
+    # Content-Security-Policy stays in force during the tests
     page.wait_for_function(
-        "document.body.dataset.myTurn === 'true' || document.body.dataset.status === 'finished'"
-        " || document.body.dataset.handover === 'true'", timeout=timeout)
+        "() => document.body.dataset.myTurn === 'true' || document.body.dataset.status === "
+        "'finished' || document.body.dataset.handover === 'true'", timeout=timeout)
     if page.evaluate("document.body.dataset.status") == "finished":
         return "finished"
     if page.evaluate("document.body.dataset.handover") == "true":
@@ -139,7 +141,7 @@ def click_listed(page: Any) -> None:
 def wait_my_move(page: Any, before: str) -> None:
     """Until the server has applied a move of ours (in simultaneous games other seats'
     moves may arrive first, so the ply alone does not say it)."""
-    page.wait_for_function(f"document.body.dataset.myMoves !== '{before}'")
+    page.wait_for_function(f"() => document.body.dataset.myMoves !== '{before}'")
 
 
 def play_to_end(page: Any, max_moves: int = 400) -> None:

@@ -156,14 +156,14 @@ def test_rule_every_action_works_from_the_keyboard(page: Any, server: Server) ->
     wait_turn(page)
     page.focus("#board [data-move]")
     page.keyboard.press("Enter")
-    page.wait_for_function("document.body.dataset.ply !== '0'")
+    page.wait_for_function("() => document.body.dataset.ply !== '0'")
     wait_turn(page)
     page.focus("#move-input")
     move = page.locator("#legal [data-move]").first.get_attribute("data-move")
     page.keyboard.type(move)
     ply = page.evaluate("document.body.dataset.ply")
     page.keyboard.press("Enter")
-    page.wait_for_function(f"document.body.dataset.ply !== '{ply}'")
+    page.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
     wait_turn(page)
     page.once("dialog", lambda d: d.accept())
     page.focus("#resign")
@@ -175,9 +175,9 @@ def test_rule_every_action_works_from_the_keyboard(page: Any, server: Server) ->
     page.wait_for_selector("#rematch-go")
     page.click("#rematch-go")
     page.wait_for_selector("body[data-connected=true]")
-    page.wait_for_function("document.body.dataset.status === 'active'")
+    page.wait_for_function("() => document.body.dataset.status === 'active'")
     # seats were swapped: we are White now, and the bot (Black) opens
-    page.wait_for_function("document.body.dataset.seat === '1'")
+    page.wait_for_function("() => document.body.dataset.seat === '1'")
     wait_turn(page)
 
 
@@ -216,7 +216,8 @@ def test_rule_clocks_show_and_count_down_when_a_time_control_is_set(
     wait_turn(page)
     first = page.inner_text("[data-clock='0']")
     assert first in ("1:00", "0:59")
-    page.wait_for_function("document.querySelector(\"[data-clock='0']\").textContent <= '0:58'")
+    page.wait_for_function(
+        "() => document.querySelector(\"[data-clock='0']\").textContent <= '0:58'")
     assert page.inner_text("[data-clock='1']") == "1:00" or \
         page.inner_text("[data-clock='1']").startswith("0:5")
 
@@ -230,7 +231,7 @@ def test_rule_undo_against_a_bot_and_a_spectator_sees_the_game(
     wait_turn(page)
     assert page.evaluate("document.body.dataset.ply") == "4"
     page.click("#undo")  # my last move and the bot's reply are taken back
-    page.wait_for_function("document.body.dataset.ply === '2'")
+    page.wait_for_function("() => document.body.dataset.ply === '2'")
     wait_turn(page)
     watcher = open_context(browser, locale="en-US")
     spectator = watcher.new_page()

@@ -150,7 +150,7 @@ def test_rule_online_algo_never_shows_a_player_the_others_hidden_numbers(
             ply = mover.evaluate("document.body.dataset.ply")
             mover.locator("#legal [data-move]").first.click()
             for p in (a, b):
-                p.wait_for_function(f"document.body.dataset.ply !== '{ply}'")
+                p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
         assert checked > 20
         assert a.evaluate("document.body.dataset.status") == "finished"
         assert not hidden_numbers_in_frames(frames_a, 1)
@@ -180,7 +180,7 @@ def test_rule_online_memory_matrix_never_shows_the_others_hidden_colours(
             ply = mover.evaluate("document.body.dataset.ply")
             mover.locator("#board [data-move]").first.click()
             for p in (a, b):
-                p.wait_for_function(f"document.body.dataset.ply !== '{ply}'")
+                p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
             aided += a.locator("#board [data-piece=W] .aid").count()
         for frames, seat in ((frames_a, 0), (frames_b, 1)):
             for f in frames:

@@ -376,3 +376,14 @@ def test_rule_a_flood_of_messages_is_throttled(tmp_path: Any) -> None:
         assert kinds.count("pong") >= 30, "a burst of 30 is allowed"
         assert kinds.count("too_fast") >= 1
         assert set(kinds) <= {"pong", "too_fast"}
+
+
+def test_pages_may_run_only_this_servers_scripts(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        res = client.get("/")
+        assert res.status_code == 200
+        csp = res.headers["content-security-policy"]
+        assert "default-src 'self'" in csp and "script-src" not in csp  # no inline scripts
+        assert res.headers["x-content-type-options"] == "nosniff"
+        assert client.get("/static/js/room.js").headers["content-type"].startswith(
+            ("text/javascript", "application/javascript"))
