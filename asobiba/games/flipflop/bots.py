@@ -64,8 +64,11 @@ def _to_move(state: Any, pair: tuple[int, int]) -> FFMove:
 class FlipFlopBot(Bot):
     """One level on either board (the board comes from the options at ``reset``)."""
 
-    def __init__(self, level: str, seed: int = 0, time_limit: float | None = None) -> None:
+    def __init__(self, level: str, seed: int = 0, time_limit: float | None = None,
+                 max_depth: int | None = None) -> None:
         super().__init__(seed)
+        self.max_depth = max_depth
+        """Overrides the level's depth (tests and benches that must not depend on time)."""
         if level not in LEVELS:
             raise ValueError(f"unknown FlipFlop bot level {level!r}; levels: 1–5")
         self.level = level
@@ -98,7 +101,10 @@ class FlipFlopBot(Bot):
         counts[state.key] += 1
         order = self.rng.shuffled([(m.frm, m.to) for m in legal])
         limit = self.time_limit if self.time_limit is not None else plan.time_limit
-        res = self._searcher.search(state.tuple4(), plan.depth, limit, counts, order)
+        if self.max_depth is not None:
+            limit = self.time_limit
+        depth = self.max_depth if self.max_depth is not None else plan.depth
+        res = self._searcher.search(state.tuple4(), depth, limit, counts, order)
         self.last_info = {"depth": res.depth, "nodes": res.nodes, "value": res.value,
                           "seconds": res.seconds}
         assert res.move is not None
@@ -177,5 +183,6 @@ def perfect_move(state: Any, rng: Any = None) -> tuple[FFMove, int, int]:
     return rng.choice(choices) if rng is not None else choices[0]
 
 
-def make_bot(level: str, seed: int = 0, time_limit: float | None = None) -> FlipFlopBot:
-    return FlipFlopBot(str(level), seed, time_limit)
+def make_bot(level: str, seed: int = 0, time_limit: float | None = None,
+             max_depth: int | None = None) -> FlipFlopBot:
+    return FlipFlopBot(str(level), seed, time_limit, max_depth)
