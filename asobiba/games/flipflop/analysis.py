@@ -169,7 +169,7 @@ def solve_endgames(n: int = 5, pieces: int = 3) -> dict[str, Any]:
             "longest_win_plies": longest, "seconds": time.perf_counter() - t0}
 
 
-def report5(state: Any, max_depth: int = 7, time_budget: float = 20.0) -> dict[str, Any]:
+def report5(state: Any, max_depth: int = 9, time_budget: float = 20.0) -> dict[str, Any]:
     """What ``asobiba solve flipflop --option board=5x5`` can honestly say."""
     proof = bounded_proof(5, state.tuple4(), max_depth, time_budget)
     bound = state_space_upper_bound(5)
