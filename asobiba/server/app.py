@@ -25,6 +25,7 @@ from ..games import available, get
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
+from .progression_routes import progression_routes
 from .rooms import ClientError, Conn, Hub
 
 log = logging.getLogger("asobiba.server")
@@ -338,6 +339,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/rooms/{room}/record", room_record),
         Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws/{room}", ws),
+        *progression_routes(store.engine),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

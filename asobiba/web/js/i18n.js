@@ -110,6 +110,23 @@ export const STRINGS = {
     "replay.none": "Open a record file, or come here from a finished game.",
     "replay.download": "Download record",
     "generic.board": "Position",
+    // progression (web)
+    "nav.account": "Account",
+    "nav.tutorial": "Tutorial",
+    "nav.daily": "Daily challenge",
+    "nav.ladder": "Ladder",
+    "nav.leaderboard": "Leaderboard",
+    "tut.title": "{game} — tutorial",
+    "tut.steps": "Steps",
+    "tut.step_title": "Step {n} of {total}: {title}",
+    "tut.goal": "Goal: {goal}",
+    "tut.your_move": "Your move: click a highlighted place on the board, or a move in the list.",
+    "tut.many_ways": "Several moves reach this goal; any of them will do.",
+    "tut.retry": "Start the step again",
+    "tut.next": "Next step",
+    "tut.finish": "Back to the lobby",
+    "tut.all_done": "You have completed every step of this tutorial.",
+    // end progression
   },
   ja: {
     "app.name": "あそびば",
@@ -219,6 +236,23 @@ export const STRINGS = {
     "replay.none": "棋譜ファイルを開くか、終わった対局から来てください。",
     "replay.download": "棋譜をダウンロード",
     "generic.board": "局面",
+    // progression (web)
+    "nav.account": "アカウント",
+    "nav.tutorial": "チュートリアル",
+    "nav.daily": "デイリーチャレンジ",
+    "nav.ladder": "ランク",
+    "nav.leaderboard": "ランキング",
+    "tut.title": "{game} — チュートリアル",
+    "tut.steps": "ステップ",
+    "tut.step_title": "ステップ {n}/{total}：{title}",
+    "tut.goal": "目標：{goal}",
+    "tut.your_move": "盤上の光っている場所か、一覧の手をクリックしてください。",
+    "tut.many_ways": "この目標に届く手はいくつかあります。どれでも構いません。",
+    "tut.retry": "このステップをやり直す",
+    "tut.next": "次のステップへ",
+    "tut.finish": "ロビーへ戻る",
+    "tut.all_done": "このチュートリアルのステップをすべて終えました。",
+    // end progression
   },
 };
 

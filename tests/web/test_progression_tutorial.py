@@ -1,0 +1,152 @@
+"""Tutorials in a real browser (issue 9: "tutorial steps completable in a real browser"):
+every step of the Reversi and ReverStarGo tutorials is completed by clicking the board, and
+wrong moves are refused with their message."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from asobiba.progression.tutorials import tutorial
+
+from .browser import Server, launch, open_context
+
+pytestmark = pytest.mark.browser
+sync_api = pytest.importorskip("playwright.sync_api")
+WAIT = 30_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("tutorial")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = open_context(browser, locale="en-US", viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def open_tutorial(page: Any, base: str, game: str) -> None:
+    page.goto(f"{base}/tutorial/{game}")
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+
+
+def click_board(page: Any, move: str) -> str:
+    """Click the board target of ``move`` (a pass is only in the move list); return the
+    page's verdict (done/refused)."""
+    page.evaluate("() => { document.body.dataset.result = 'waiting'; }")
+    target = page.locator(f'#board [data-move="{move}"]')
+    if not target.count():
+        target = page.locator(f'#legal [data-move="{move}"]')
+    target.first.click(timeout=WAIT)
+    page.wait_for_function("() => ['done', 'refused'].includes(document.body.dataset.result)",
+                           timeout=WAIT)
+    return str(page.evaluate("document.body.dataset.result"))
+
+
+def type_move(page: Any, move: str) -> str:
+    page.evaluate("() => { document.body.dataset.result = 'waiting'; }")
+    page.fill("#move-input", move)
+    page.press("#move-input", "Enter")
+    page.wait_for_function("() => ['done', 'refused'].includes(document.body.dataset.result)",
+                           timeout=WAIT)
+    return str(page.evaluate("document.body.dataset.result"))
+
+
+def complete_every_step(page: Any, game: str) -> None:
+    steps = tutorial(game).steps
+    for i, step in enumerate(steps):
+        assert page.evaluate("document.body.dataset.step") == step.key
+        assert step.goal.en in page.inner_text("#goal")
+        assert click_board(page, step.solutions[0]) == "done", page.inner_text("#message")
+        assert page.evaluate("document.body.dataset.stepDone") == "true"
+        assert "Well done" in page.inner_text("#message")
+        # the position after the move is shown, with nothing left to click
+        assert page.locator("#board [data-move], #legal [data-move]").count() == 0
+        if i + 1 == len(steps):
+            break
+        page.click("#next")
+        page.wait_for_function(f"() => document.body.dataset.stepIndex === '{i + 1}'",
+                               timeout=WAIT)
+    assert page.evaluate("document.body.dataset.finished") == "true"
+    assert "every step" in page.inner_text("#message")
+    lobby = page.url.split("/tutorial/")[0] + "/"
+    page.click("#next")  # the last step's button leads back to the lobby
+    page.wait_for_url(lobby, timeout=WAIT)
+
+
+def test_rule_every_reversi_tutorial_step_completable_by_clicking(page: Any,
+                                                                  server: Server) -> None:
+    open_tutorial(page, server.url, "reversi")
+    complete_every_step(page, "reversi")
+
+
+def test_rule_every_reverstargo_tutorial_step_completable_by_clicking(page: Any,
+                                                                      server: Server) -> None:
+    open_tutorial(page, server.url, "reverstargo")
+    complete_every_step(page, "reverstargo")
+
+
+def test_wrong_moves_are_refused_with_their_message(page: Any, server: Server) -> None:
+    open_tutorial(page, server.url, "reversi")
+    page.click('#steps [data-step="lines"]')
+    page.wait_for_function("() => document.body.dataset.step === 'lines'", timeout=WAIT)
+    board = page.inner_html("#board")
+    # a legal move that misses the goal: the step's hint, and the position is unchanged
+    assert click_board(page, "e5") == "refused"
+    assert "brackets c4 and d4" in page.inner_text("#message")
+    assert page.evaluate("document.body.dataset.stepDone") == "false"
+    assert page.inner_html("#board") == board
+    # an illegal move typed in: the game's own rule sentence
+    assert type_move(page, "c6") == "refused"
+    assert "would not bracket" in page.inner_text("#message")
+    assert page.inner_html("#board") == board
+    # then the right one still works
+    assert click_board(page, "c5") == "done"
+
+
+def test_rule_reverstargo_ko_call_refused_in_the_browser(page: Any, server: Server) -> None:
+    open_tutorial(page, server.url, "reverstargo")
+    page.click('#steps [data-step="ko"]')
+    page.wait_for_function("() => document.body.dataset.step === 'ko'", timeout=WAIT)
+    # only the Black call is offered on the board; typing the White call is refused by ko
+    assert page.locator('#board [data-move="B1[W]"]').count() == 0
+    assert type_move(page, "B1[W]") == "refused"
+    assert "ko" in page.inner_text("#message").lower()
+    assert click_board(page, "B1[B]") == "done"
+
+
+def test_tutorial_in_japanese_and_by_keyboard(browser: Any, server: Server) -> None:
+    context = open_context(browser, locale="ja-JP")
+    page = context.new_page()
+    try:
+        open_tutorial(page, server.url, "reversi")
+        assert "目標" in page.inner_text("#goal")
+        assert tutorial("reversi").steps[0].goal.ja in page.inner_text("#goal")
+        page.evaluate("() => { document.body.dataset.result = 'waiting'; }")
+        page.focus('#board [data-move="d3"]')
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.body.dataset.result === 'done'", timeout=WAIT)
+        assert "よくできました" in page.inner_text("#message")
+        page.click("#lang")
+        assert "Goal" in page.inner_text("#goal")
+    finally:
+        context.close()
