@@ -208,6 +208,12 @@ class Hub:
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
         self._loading = asyncio.Lock()
+        self.on_finish: Callable[[Room], Any] | None = None
+        """Called once when a game ends (the progression layer records and rates it)."""
+
+    def _finished(self, room: Room) -> None:
+        if self.on_finish is not None:
+            self.on_finish(room)
 
     # ---- creating and loading --------------------------------------------------------------
     async def create(self, game: Game, options: dict[str, Any], seats: list[dict[str, Any]],
@@ -370,6 +376,7 @@ class Hub:
             if result:
                 room.status = "finished"
                 room.result = result
+                self._finished(room)
         self.arm_clock(room)
         await self.broadcast(room)
         self.schedule_bots(room)
@@ -417,6 +424,7 @@ class Hub:
         room.result = result
         room.version += 1
         room.undo = None
+        self._finished(room)
 
     def schedule_bots(self, room: Room) -> None:
         if room.status != "active":
