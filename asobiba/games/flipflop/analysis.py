@@ -135,8 +135,10 @@ def _positions_with(n: int, pieces: int) -> list[int]:
     return out
 
 
-def solve_endgames(n: int = 5, pieces: int = 3) -> dict[str, Any]:
-    """Retrograde solve of all positions with ≤ ``pieces`` pieces (each side ≥ 1)."""
+def solve_endgames(n: int = 5, pieces: int = 3, keep_values: bool = False
+                   ) -> dict[str, Any]:
+    """Retrograde solve of all positions with ≤ ``pieces`` pieces (each side ≥ 1).
+    ``keep_values`` adds ``values``: position key → (value, distance)."""
     t0 = time.perf_counter()
     geo = bd.GEOMETRY[n]
     keys = _positions_with(n, pieces)
@@ -165,8 +167,11 @@ def solve_endgames(n: int = 5, pieces: int = 3) -> dict[str, Any]:
     counts = {name: sum(1 for i in real if value[i] == v)
               for name, v in (("win", WIN), ("loss", LOSS), ("draw", DRAW))}
     longest = max((dist[i] for i in real if value[i] == WIN), default=0)
-    return {"board": f"{n}x{n}", "max_pieces": pieces, "positions": lost, **counts,
-            "longest_win_plies": longest, "seconds": time.perf_counter() - t0}
+    out = {"board": f"{n}x{n}", "max_pieces": pieces, "positions": lost, **counts,
+           "longest_win_plies": longest, "seconds": time.perf_counter() - t0}
+    if keep_values:
+        out["values"] = {keys[i]: (value[i], dist[i]) for i in real}
+    return out
 
 
 def report5(state: Any, max_depth: int = 9, time_budget: float = 20.0) -> dict[str, Any]:
