@@ -125,9 +125,12 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     def hub() -> Hub:
         return holder["hub"]
 
+    progression = progression_routes(store.engine, hub)
+
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         holder["hub"] = Hub(store, pool, get, bot_delay)
+        holder["hub"].on_finish = progression.on_finish
         pool.warm(available())
         resumed = await hub().resume_all()
         if resumed:
@@ -339,7 +342,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/rooms/{room}/record", room_record),
         Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws/{room}", ws),
-        *progression_routes(store.engine),
+        *progression.routes,
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -5,29 +5,52 @@ blocking work runs in the thread pool so the event loop keeps serving moves."""
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import json
+import logging
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
 from datetime import date
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
+from ..core import Outcome
 from ..games import available
 from ..progression import Progression
 from ..progression.errors import AuthError, ProgressionError
 
+log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "asobiba_session"
 COOKIE_AGE = 30 * 24 * 3600  # the progression layer's session lifetime
 MAX_BODY = 16_000
 MAX_MOVE = 64
 LOGIN_WINDOW, LOGIN_TRIES = 60.0, 5  # per client address and per account name
+
+
+META = MetaData()
+SEAT_PLAYERS = Table(
+    "web_seat_players", META,
+    Column("room_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Integer, nullable=False),
+)
+"""Which signed-in player holds which seat of a room (claimed with the seat's key)."""
+ROOM_RATINGS = Table(
+    "web_room_ratings", META,
+    Column("room_id", String(32), primary_key=True),
+    Column("result", Text, nullable=False),
+)
+"""What recording a finished room gave (rating changes), for the room page to show."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -108,10 +131,27 @@ def _page(filename: str) -> Any:
     return endpoint
 
 
-def progression_routes(engine: Engine, prog: Progression | None = None) -> list[Route]:
-    """Routes to mount in the app; ``prog`` lets tests pass a cheap password hasher."""
+@dataclasses.dataclass
+class ProgressionWeb:
+    routes: list[Route]
+    on_finish: Callable[[Any], None]
+    """For ``Hub.on_finish``: record (and rate) a finished room in the background."""
+
+
+def _outcome(room: Any) -> Outcome:
+    """The room's result as an Outcome (a resignation or fallen flag has no natural one)."""
+    r = room.result
+    return Outcome(tuple(r["scores"]), tuple(r["ranks"]), str(r.get("reason", "")))
+
+
+def progression_routes(engine: Engine, hub: Callable[[], Any],
+                       prog: Progression | None = None) -> ProgressionWeb:
+    """Routes to mount in the app and the hook for finished rooms; ``hub`` gives the rooms'
+    Hub; ``prog`` lets tests pass a cheap password hasher."""
     prog = prog or Progression(engine)
+    META.create_all(engine)
     limiter = RateLimiter()
+    pending: set[asyncio.Task[None]] = set()
 
     def set_cookie(response: Response, request: Request, token: str) -> None:
         response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
@@ -202,6 +242,82 @@ def progression_routes(engine: Engine, prog: Progression | None = None) -> list[
         response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax")
         return response
 
+    # ---- rooms: who holds which seat, and recording finished games ---------------------------
+    async def claim_seats(request: Request) -> Response:
+        """A signed-in player proves seats of a room with their keys; the first claim of a
+        seat stands (a later one by someone else is refused)."""
+        player = await need_player(request)
+        room = await hub().get(request.path_params["room"])
+        if room is None:
+            raise _Refused(404, "no_room", "there is no such room")
+        claims = (await _body(request)).get("seats")
+        if not isinstance(claims, list) or len(claims) > 16:
+            raise _Refused(400, "bad_field", "'seats' must be a list of {seat, key}")
+        proven = []
+        for c in claims:
+            seat, key = (c.get("seat"), c.get("key")) if isinstance(c, dict) else (None, None)
+            if (isinstance(seat, int) and isinstance(key, str) and 0 <= seat < len(room.seats)
+                    and room.check_key(seat, key)):
+                proven.append(seat)
+        pid = int(player["id"])
+
+        def store() -> list[int]:
+            with engine.begin() as conn:
+                held = dict(conn.execute(
+                    select(SEAT_PLAYERS.c.seat, SEAT_PLAYERS.c.player_id)
+                    .where(SEAT_PLAYERS.c.room_id == room.id)).all())
+                for seat in proven:
+                    if seat not in held:
+                        conn.execute(insert(SEAT_PLAYERS).values(
+                            room_id=room.id, seat=seat, player_id=pid))
+                        held[seat] = pid
+            return sorted(s for s, p in held.items() if p == pid)
+        return JSONResponse({"seats": await run_in_threadpool(store)})
+
+    async def room_rating(request: Request) -> Response:
+        room_id = request.path_params["room"]
+
+        def load() -> str | None:
+            with engine.connect() as conn:
+                return conn.execute(select(ROOM_RATINGS.c.result)
+                                    .where(ROOM_RATINGS.c.room_id == room_id)).scalar()
+        raw = await run_in_threadpool(load)
+        return JSONResponse({"recorded": raw is not None,
+                             "result": json.loads(raw) if raw else None})
+
+    def record_room(room: Any) -> None:
+        """Record a finished room when every person's seat is claimed by an account."""
+        with engine.connect() as conn:
+            held = dict(conn.execute(
+                select(SEAT_PLAYERS.c.seat, SEAT_PLAYERS.c.player_id)
+                .where(SEAT_PLAYERS.c.room_id == room.id)).all())
+        players = []
+        for s in room.seats:
+            if s.kind == "bot":
+                players.append(prog.bot_id(room.game.id, str(s.level)))
+            elif s.seat in held:
+                players.append(held[s.seat])
+            else:
+                return  # someone played without an account: nothing to rate
+        record = room.record({"result": room.result} if room.state.outcome is None else None)
+        if record.result is None:
+            record = dataclasses.replace(record, result=_outcome(room))
+        casual = bool(room.data.casual)
+        res = prog.record_game(players, record, rated=not casual,
+                               context="casual" if casual else "rated")
+        with engine.begin() as conn:
+            conn.execute(insert(ROOM_RATINGS).values(room_id=room.id, result=json.dumps(res)))
+
+    def on_finish(room: Any) -> None:
+        async def go() -> None:
+            try:
+                await run_in_threadpool(record_room, room)
+            except Exception:  # a failed recording must never break the room
+                log.exception("could not record room %s", room.id)
+        task = asyncio.get_running_loop().create_task(go())
+        pending.add(task)
+        task.add_done_callback(pending.discard)
+
     # ---- pages of players and games ----------------------------------------------------------
     async def player_page(request: Request) -> Response:
         raw = request.path_params["player"]
@@ -218,9 +334,13 @@ def progression_routes(engine: Engine, prog: Progression | None = None) -> list[
         return JSONResponse(page)
 
     async def leaderboards(request: Request) -> Response:
+        """Every rated pool of a game, provisional ratings included (and marked)."""
         game = _game_id(request)
-        return JSONResponse({"game": game,
-                             "pools": await run_in_threadpool(prog.leaderboards, game)})
+
+        def load() -> dict[str, Any]:
+            return {pool: prog.leaderboard(pool, 50, include_provisional=True)
+                    for pool in prog.leaderboards(game, 1)}
+        return JSONResponse({"game": game, "pools": await run_in_threadpool(load)})
 
     # ---- daily challenge ---------------------------------------------------------------------
     def _day(request: Request) -> date:
@@ -281,7 +401,7 @@ def progression_routes(engine: Engine, prog: Progression | None = None) -> list[
         return JSONResponse({"events": events})
 
     h = _handled
-    return [
+    return ProgressionWeb([
         Route("/tutorial/{game}", _page("tutorial.html")),
         Route("/account", _page("account.html")),
         Route("/player/{player}", _page("player.html")),
@@ -302,7 +422,9 @@ def progression_routes(engine: Engine, prog: Progression | None = None) -> list[
         Route("/api/ladder/{game}", h(ladder)),
         Route("/api/ladder/{game}/exam", h(ladder_exam), methods=["POST"]),
         Route("/api/ladder/{game}/leave", h(ladder_leave), methods=["POST"]),
-    ]
+        Route("/api/rooms/{room}/claim", h(claim_seats), methods=["POST"]),
+        Route("/api/rooms/{room}/rating", h(room_rating)),
+    ], on_finish)
 
 
-__all__ = ["RateLimiter", "progression_routes"]
+__all__ = ["ProgressionWeb", "RateLimiter", "progression_routes"]

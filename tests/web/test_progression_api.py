@@ -1,0 +1,154 @@
+"""The progression layer over HTTP (no browser): session cookies, the login rate limit,
+guests, seat claims, finished rooms recorded and rated, player pages, leaderboards, the
+ladder's exam leave, the daily challenge, tutorials' bad input."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from datetime import date
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from asobiba.server import create_app
+from asobiba.server.progression_routes import COOKIE, RateLimiter
+
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(str(tmp_path), bot_processes=0)) as c:
+        yield c
+
+
+def register(client: TestClient, name: str, password: str = "a long password") -> Any:
+    res = client.post("/api/account/register", json={"name": name, "password": password})
+    assert res.status_code == 201, res.text
+    return res
+
+
+def wait_recorded(client: TestClient, room: str) -> dict[str, Any]:
+    for _ in range(200):
+        body = client.get(f"/api/rooms/{room}/rating").json()
+        if body["recorded"]:
+            return body["result"]  # type: ignore[no-any-return]
+        time.sleep(0.05)
+    raise AssertionError("the finished room was never recorded")
+
+
+def test_session_cookie_is_httponly_and_samesite_lax(client: TestClient) -> None:
+    res = register(client, "hanako")
+    cookie = res.headers["set-cookie"]
+    assert cookie.startswith(f"{COOKIE}=")
+    assert "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
+    assert client.get("/api/account").json()["player"]["name"] == "hanako"
+    client.post("/api/account/logout")
+    assert client.get("/api/account").json()["player"] is None
+    # and back in with the password
+    res = client.post("/api/account/login", json={"name": "hanako", "password": "a long password"})
+    assert res.status_code == 200
+    assert client.get("/api/account").json()["player"]["name"] == "hanako"
+
+
+def test_wrong_password_and_bad_input_are_refused(client: TestClient) -> None:
+    register(client, "taro")
+    client.post("/api/account/logout")
+    res = client.post("/api/account/login", json={"name": "taro", "password": "wrong password"})
+    assert res.status_code == 401 and res.json()["message"] == "wrong name or password"
+    assert client.get("/api/account").json()["player"] is None
+    assert client.post("/api/account/register", json={"name": "taro", "password": "x"}
+                       ).status_code == 400
+    assert client.post("/api/account/login", content=b"{nope").status_code == 400
+    assert client.post("/api/account/login", json={"name": 3}).status_code == 400
+
+
+def test_login_attempts_are_rate_limited(client: TestClient) -> None:
+    codes = [client.post("/api/account/login", json={"name": "nobody", "password": "whatever1"}
+                         ).status_code for _ in range(7)]
+    assert codes[:5] == [401] * 5 and codes[5:] == [429, 429]
+
+
+def test_rate_limiter_forgets_after_the_window() -> None:
+    limiter = RateLimiter(tries=2, window=0.05)
+    assert limiter.allow("a") and limiter.allow("a") and not limiter.allow("a")
+    time.sleep(0.06)
+    assert limiter.allow("a")
+
+
+def test_a_guest_who_registers_keeps_their_history(client: TestClient) -> None:
+    guest = client.post("/api/account/guest").json()["player"]
+    assert guest["kind"] == "guest"
+    room = client.post("/api/rooms", json={"game": "reversi", "options": {}, "casual": False,
+                                           "seats": [{"kind": "human"},
+                                                     {"kind": "bot", "level": "random"}]}).json()
+    claimed = client.post(f"/api/rooms/{room['room']}/claim", json={"seats": room["keys"]})
+    assert claimed.json()["seats"] == [0]
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        ws.send_json({"type": "hello", "seats": room["keys"]})
+        ws.send_json({"type": "resign", "seat": 0})
+        for _ in range(50):
+            msg = ws.receive_json()
+            if msg.get("type") == "update" and msg["room"]["status"] == "finished":
+                break
+    result = wait_recorded(client, room["room"])
+    assert result["rated"] and result["pool"] == "reversi"
+    me = register(client, "jiro").json()["player"]
+    assert me["id"] == guest["id"]
+    page = client.get("/api/players/me").json()
+    assert page["player"]["name"] == "jiro"
+    assert page["stats"]["reversi"]["loss"] == 1
+    assert page["ratings"][0]["provisional"] is True
+    boards = client.get("/api/leaderboards/reversi").json()["pools"]["reversi"]
+    assert [row["name"] for row in boards][-1] == "jiro"
+
+
+def test_seat_claims_need_the_key_and_a_finished_room_without_accounts_is_not_rated(
+        client: TestClient) -> None:
+    room = client.post("/api/rooms", json={"game": "reversi", "options": {},
+                                           "seats": [{"kind": "human"}, {"kind": "human"}]}
+                       ).json()
+    assert client.post(f"/api/rooms/{room['room']}/claim",
+                       json={"seats": room["keys"]}).status_code == 401
+    register(client, "saburo")
+    forged = [{"seat": 1, "key": "not-the-key"}]
+    assert client.post(f"/api/rooms/{room['room']}/claim", json={"seats": forged}
+                       ).json()["seats"] == []
+    assert client.post(f"/api/rooms/{room['room']}/claim", json={"seats": room["keys"][:1]}
+                       ).json()["seats"] == [0]
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        ws.send_json({"type": "hello", "seats": room["keys"]})
+        ws.send_json({"type": "resign", "seat": 1})
+        for _ in range(50):
+            msg = ws.receive_json()
+            if msg.get("type") == "update" and msg["room"]["status"] == "finished":
+                break
+    time.sleep(0.3)
+    assert client.get(f"/api/rooms/{room['room']}/rating").json()["recorded"] is False
+
+
+def test_ladder_exam_leave_and_daily_over_http(client: TestClient) -> None:
+    assert client.get("/api/ladder/reversi").status_code == 401
+    register(client, "shiro")
+    status = client.get("/api/ladder/reversi").json()
+    assert status["rank"]["en"] == "Paper" and status["unlocked"][0]["level"] == "random"
+    # leaving when no exam runs is refused (nothing to fail)
+    res = client.post("/api/ladder/reversi/leave")
+    assert res.status_code == 400 and "no exam" in res.json()["message"]
+    # no exam is due at Paper: a typed refusal, nothing changed
+    res = client.post("/api/ladder/reversi/exam")
+    assert res.status_code == 400 and res.json()["error"] == "LadderError"
+    day = client.get("/api/daily/reversi?date=2026-11-02").json()
+    again = client.get("/api/daily/reversi?date=2026-11-02").json()
+    assert day == again and day["calendar"]["cleared"] == []
+    assert client.get("/api/daily/reversi?date=yesterday").status_code == 400
+    assert date.fromisoformat(client.get("/api/daily/reversi").json()["date"])
+
+
+def test_tutorial_api_refuses_bad_input(client: TestClient) -> None:
+    assert client.get("/api/tutorials/chess").status_code == 404
+    assert client.post("/api/tutorials/reversi/nope", json={"move": "c5"}).status_code == 404
+    assert client.post("/api/tutorials/reversi/lines", json={"move": "x" * 100}
+                       ).status_code == 400
+    ok = client.post("/api/tutorials/reversi/lines", json={"move": "c5"}).json()
+    assert ok["done"] is True and ok["view"]["counts"]["white"] == 0
