@@ -1,15 +1,23 @@
 """Shared helpers for the web tests: an app on a temporary data dir, a WebSocket client that
-reads until a condition holds, and a slow function for the bot-pool time-limit test."""
+reads until a condition holds (never forever: a bounded wait that fails with what it saw),
+and a slow function for the bot-pool time-limit test."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
-from starlette.testclient import TestClient
+import anyio
+from starlette.testclient import TestClient, WebSocketTestSession
 
 from asobiba.server import create_app
+
+# How long one expected message may take to arrive. Generous: CI runs two test workers on a
+# loaded 2-core machine; a healthy server answers in milliseconds, so only a real lost
+# message ever waits this long.
+RECEIVE_TIMEOUT = 60.0
 
 
 def make_client(data_dir: str, **kw: Any) -> TestClient:
@@ -25,16 +33,73 @@ def create_room(client: TestClient, game: str, seats: list[dict[str, Any]],
     return res.json()
 
 
+class ReceiveTimeout(AssertionError):
+    """The server sent nothing for RECEIVE_TIMEOUT seconds while a test waited for it."""
+
+
+def receive_json(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> Any:
+    """``ws.receive_json()`` with a deadline (Starlette's own waits forever)."""
+
+    async def bounded() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(bounded)
+    except TimeoutError:
+        raise ReceiveTimeout(f"no message from the server within {timeout:g} s") from None
+    ws._raise_on_close(message)
+    return json.loads(message["text"] if message.get("text") is not None
+                      else message["bytes"].decode("utf-8"))
+
+
+def send_json(ws: Any, msg: dict[str, Any]) -> None:
+    """Send like a well-behaved client: within the server's documented message rate
+    (``app.RATE`` a second after a burst of ``app.BURST``), with a margin, so a fast
+    scripted game is never throttled (a throttled move is dropped, and its ack never comes).
+    """
+    from asobiba.server import app
+
+    rate, burst = app.RATE * 0.8, app.BURST - 5
+    budget, last = getattr(ws, "_asobiba_pace", (float(burst), time.monotonic()))
+    now = time.monotonic()
+    budget = min(burst, budget + (now - last) * rate)
+    if budget < 1:
+        time.sleep((1 - budget) / rate)
+        budget, now = 1.0, time.monotonic()
+    ws._asobiba_pace = (budget - 1, now)
+    ws.send_json(msg)
+
+
+def _brief(msg: dict[str, Any]) -> str:
+    if msg.get("type") == "update":
+        room = msg["room"]
+        return (f"update(ply={room['ply']}, status={room['status']}, "
+                f"thinking={room['thinking']}, notes={room['notes']})")
+    return json.dumps(msg)[:200]
+
+
 def read_until(ws: Any, pred: Callable[[dict[str, Any]], bool], limit: int = 500,
-               seen: list[dict[str, Any]] | None = None) -> dict[str, Any]:
-    """Receive messages until one satisfies ``pred``; keep every frame in ``seen``."""
+               seen: list[dict[str, Any]] | None = None,
+               timeout: float = RECEIVE_TIMEOUT) -> dict[str, Any]:
+    """Receive messages until one satisfies ``pred``; keep every frame in ``seen``.
+    Fails (never hangs) when the server goes quiet for ``timeout`` seconds, listing the
+    last frames it did send."""
+    got: list[dict[str, Any]] = []
+    deadline = time.monotonic() + timeout * 4
     for _ in range(limit):
-        msg = ws.receive_json()
+        try:
+            msg = receive_json(ws, max(0.1, min(timeout, deadline - time.monotonic())))
+        except ReceiveTimeout as exc:
+            tail = "\n  ".join(_brief(m) for m in got[-8:]) or "(nothing)"
+            raise ReceiveTimeout(f"{exc}; the condition was never met. Last frames:\n  {tail}"
+                                 ) from None
+        got.append(msg)
         if seen is not None:
             seen.append(msg)
         if pred(msg):
             return msg
-    raise AssertionError("condition never met")
+    raise AssertionError(f"condition never met in {limit} messages")
 
 
 def is_update(msg: dict[str, Any]) -> bool:

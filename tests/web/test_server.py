@@ -12,7 +12,17 @@ import pytest
 from asobiba.server.bots import BotPool, BotTimeout
 from asobiba.server.db import Store
 
-from .helpers import create_room, is_update, make_client, my_view, quick, read_until, slow
+from .helpers import (
+    create_room,
+    is_update,
+    make_client,
+    my_view,
+    quick,
+    read_until,
+    receive_json,
+    send_json,
+    slow,
+)
 
 HUMAN = {"kind": "human"}
 
@@ -23,9 +33,9 @@ def bot(level: str = "random") -> dict[str, Any]:
 
 def join(ws: Any, keys: list[dict[str, Any]]) -> dict[str, Any]:
     """Say hello with seat keys; return the last update received before the ack."""
-    ws.send_json({"type": "hello", "seats": keys, "id": "hello"})
+    send_json(ws, {"type": "hello", "seats": keys, "id": "hello"})
     seen: list[dict[str, Any]] = []
-    read_until(ws, lambda m: m.get("id") == "hello", seen=seen)
+    read_until(ws, lambda m: m.get("id") == "hello" or m.get("type") == "error", seen=seen)
     updates = [m for m in seen if is_update(m)]
     errors = [m for m in seen if m.get("type") == "error"]
     assert not errors, errors
@@ -54,10 +64,14 @@ def play_to_end(ws: Any, first: dict[str, Any]) -> dict[str, Any]:
         view = my_view(msg)
         if view["over"]:
             return msg
-        ws.send_json({"type": "move", "move": view["legal_moves"][0],
-                      "ply": msg["room"]["ply"], "id": ply})
+        send_json(ws, {"type": "move", "move": view["legal_moves"][0],
+                       "ply": msg["room"]["ply"], "id": ply})
         seen: list[dict[str, Any]] = []
-        read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack", seen=seen)
+        read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack"
+                   or m["type"] == "error", seen=seen)
+        errors = [m for m in seen if m["type"] == "error"]
+        assert not errors, f"move {view['legal_moves'][0]} at ply {msg['room']['ply']} " \
+            f"was refused: {errors}"
         # the bot's reply may overtake the acknowledgement of our move
         later = [m for m in seen if ready(m) and (
             my_view(m)["over"] or m["room"]["ply"] > msg["room"]["ply"] + 1)]
@@ -65,8 +79,9 @@ def play_to_end(ws: Any, first: dict[str, Any]) -> dict[str, Any]:
     raise AssertionError("game did not end")
 
 
-def test_rule_full_game_against_bot_ends_with_result_and_record(tmp_path: Any) -> None:
-    with make_client(tmp_path) as client:
+def test_rule_full_game_against_bot_ends_with_result_and_record(
+        tmp_path: Any, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as client:
         room = create_room(client, "reversi", [HUMAN, bot()])
         assert [k["seat"] for k in room["keys"]] == [0], "only human seats get keys"
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
@@ -95,8 +110,8 @@ def test_rule_seed_and_keys_never_leave_the_server_during_play(tmp_path: Any) ->
         assert res.status_code == 409, "no record (it holds the seed) before the game ends"
 
 
-def test_rule_hostile_input_is_refused_and_changes_nothing(tmp_path: Any) -> None:
-    with make_client(tmp_path) as client:
+def test_rule_hostile_input_is_refused_and_changes_nothing(tmp_path: Any, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as client:
         room = create_room(client, "reversi", [HUMAN, HUMAN])
         k0, k1 = room["keys"]
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
@@ -126,7 +141,7 @@ def test_rule_hostile_input_is_refused_and_changes_nothing(tmp_path: Any) -> Non
                 expect_error(ws2, {"type": "move", "seat": 1, "move": "d3"}, "not_your_turn")
         info = client.get(f"/api/rooms/{room['room']}").json()
         assert info["ply"] == 0 and info["status"] == "active"
-        store = Store(f"sqlite:///{tmp_path / 'asobiba.db'}")
+        store = Store(db_url)
         stored = store.load_room(room["room"])
         assert stored is not None and stored.moves == []
 
@@ -152,15 +167,15 @@ def test_rule_bad_room_requests_name_the_problem(tmp_path: Any) -> None:
         assert res.json()["error"] == "bad_json"
         assert client.get("/api/rooms/nosuchroom").status_code == 404
         with client.websocket_connect("/ws/nosuchroom") as ws:
-            assert ws.receive_json()["code"] == "no_room"
+            assert receive_json(ws)["code"] == "no_room"
         res = client.post("/api/replay", content=b'{"format": "asobiba-record"}')
         assert res.status_code == 400 and res.json()["error"] == "bad_record"
 
 
-def test_rule_move_is_committed_before_it_is_acknowledged(tmp_path: Any) -> None:
-    with make_client(tmp_path) as client:
+def test_rule_move_is_committed_before_it_is_acknowledged(tmp_path: Any, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as client:
         room = create_room(client, "reversi", [HUMAN, HUMAN])
-        store = Store(f"sqlite:///{tmp_path / 'asobiba.db'}")
+        store = Store(db_url)
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             join(ws, room["keys"])
             for ply, move in enumerate(["d3", "c5", "f6"]):
@@ -171,8 +186,8 @@ def test_rule_move_is_committed_before_it_is_acknowledged(tmp_path: Any) -> None
                 assert [m.text for m in stored.moves] == ["d3", "c5", "f6"][: ply + 1]
 
 
-def test_rule_restart_resumes_every_unfinished_game_exactly(tmp_path: Any) -> None:
-    with make_client(tmp_path) as client:
+def test_rule_restart_resumes_every_unfinished_game_exactly(tmp_path: Any, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as client:
         room = create_room(client, "reversi", [HUMAN, HUMAN])
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             join(ws, room["keys"])
@@ -180,7 +195,8 @@ def test_rule_restart_resumes_every_unfinished_game_exactly(tmp_path: Any) -> No
                 ws.send_json({"type": "move", "seat": ply % 2, "move": move, "id": ply})
                 read_until(ws, lambda m, p=ply: m.get("id") == p)
             before = client.get(f"/api/rooms/{room['room']}").json()
-    with make_client(tmp_path) as client:  # a new server process on the same database
+    # a new server process on the same database
+    with make_client(tmp_path, db_url=db_url) as client:
         after = client.get(f"/api/rooms/{room['room']}").json()
         assert after["moves"] == before["moves"] and after["ply"] == 4
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
@@ -197,20 +213,21 @@ def _replayed_board(moves: list[str]) -> list[str]:
     return state.view(0)["board"]
 
 
-def test_rule_resumed_game_with_a_bot_to_move_continues(tmp_path: Any) -> None:
-    with make_client(tmp_path, bot_delay=30) as client:  # the bot will not move in time
+def test_rule_resumed_game_with_a_bot_to_move_continues(tmp_path: Any, db_url: str) -> None:
+    # the bot will not move in time
+    with make_client(tmp_path, db_url=db_url, bot_delay=30) as client:
         room = create_room(client, "reversi", [HUMAN, bot()])
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             join(ws, room["keys"])
             ws.send_json({"type": "move", "move": "d3", "id": 1})
             read_until(ws, lambda m: m.get("id") == 1)
-    with make_client(tmp_path) as client:
+    with make_client(tmp_path, db_url=db_url) as client:
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 2)
 
 
-def test_rule_resign_ends_the_game_and_the_record_says_so(tmp_path: Any) -> None:
-    with make_client(tmp_path) as client:
+def test_rule_resign_ends_the_game_and_the_record_says_so(tmp_path: Any, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as client:
         room = create_room(client, "reversi", [HUMAN, bot("1")])
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             join(ws, room["keys"])
@@ -224,8 +241,9 @@ def test_rule_resign_ends_the_game_and_the_record_says_so(tmp_path: Any) -> None
         assert client.post("/api/replay", json=record).status_code == 200
 
 
-def test_rule_undo_against_a_bot_takes_back_my_move_and_its_reply(tmp_path: Any) -> None:
-    with make_client(tmp_path) as client:
+def test_rule_undo_against_a_bot_takes_back_my_move_and_its_reply(
+        tmp_path: Any, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as client:
         room = create_room(client, "reversi", [HUMAN, bot()])
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             join(ws, room["keys"])
@@ -234,7 +252,7 @@ def test_rule_undo_against_a_bot_takes_back_my_move_and_its_reply(tmp_path: Any)
             ws.send_json({"type": "undo", "id": 2})
             msg = read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 0)
             assert my_view(msg)["legal_moves"]
-        stored = Store(f"sqlite:///{tmp_path / 'asobiba.db'}").load_room(room["room"])
+        stored = Store(db_url).load_room(room["room"])
         assert stored is not None and stored.moves == []
 
 
@@ -269,8 +287,9 @@ def test_rule_no_undo_in_hidden_information_games(tmp_path: Any) -> None:
             expect_error(ws, {"type": "undo", "seat": 0}, "undo_not_allowed")
 
 
-def test_rule_rematch_swaps_seats_and_keys_come_from_the_old_ones(tmp_path: Any) -> None:
-    with make_client(tmp_path) as client:
+def test_rule_rematch_swaps_seats_and_keys_come_from_the_old_ones(
+        tmp_path: Any, db_url: str) -> None:
+    with make_client(tmp_path, db_url=db_url) as client:
         room = create_room(client, "reversi", [HUMAN, HUMAN])
         k0, k1 = room["keys"]
         with client.websocket_connect(f"/ws/{room['room']}") as a, \
@@ -330,10 +349,10 @@ def test_bot_pool_abandons_a_bot_that_overruns_its_time_limit() -> None:
 
 
 def test_rule_a_fallen_flag_loses_the_game_and_clocks_survive_a_restart(
-        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Any, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from asobiba.server import clock
 
-    with make_client(tmp_path) as client:
+    with make_client(tmp_path, db_url=db_url) as client:
         res = client.post("/api/rooms", json={"game": "reversi", "seats": [HUMAN, HUMAN],
                                               "clock": {"initial": 5, "increment": 0}})
         assert res.status_code == 400 and res.json()["error"] == "bad_clock", "10 s minimum"
@@ -352,7 +371,8 @@ def test_rule_a_fallen_flag_loses_the_game_and_clocks_survive_a_restart(
             msg = read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 1)
             assert msg["room"]["clock"]["running"] == 1
             assert msg["room"]["clock"]["remaining"][0] > 2, "the increment was added"
-    with make_client(tmp_path) as client:  # restarted: White's clock is still running
+    # restarted: White's clock is still running
+    with make_client(tmp_path, db_url=db_url) as client:
         info = client.get(f"/api/rooms/{room['room']}").json()
         assert info["clock"]["running"] == 1 and info["clock"]["remaining"][1] < 2
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
@@ -371,7 +391,7 @@ def test_rule_a_flood_of_messages_is_throttled(tmp_path: Any) -> None:
             read_until(ws, is_update)
             for _ in range(60):
                 ws.send_json({"type": "ping"})
-            answers = [ws.receive_json() for _ in range(60)]
+            answers = [receive_json(ws) for _ in range(60)]
         kinds = [a.get("code", a["type"]) for a in answers]
         assert kinds.count("pong") >= 30, "a burst of 30 is allowed"
         assert kinds.count("too_fast") >= 1
