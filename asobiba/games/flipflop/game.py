@@ -174,12 +174,15 @@ class FlipFlopState(State):
 
 def _levels() -> tuple[BotLevel, ...]:
     about = {
-        "1": ("Level 1", "random moves, but takes a win in one", "レベル1"),
-        "2": ("Level 2", "looks one move ahead for both sides, random otherwise", "レベル2"),
-        "3": ("Level 3", "shallow alpha-beta with a noisy evaluation", "レベル3"),
-        "4": ("Level 4", "deeper alpha-beta search", "レベル4"),
+        "1": ("Level 1", "random moves, but wins at once when it can and retakes its goal",
+              "レベル1"),
+        "2": ("Level 2", "one ply with a very noisy evaluation (5×5: material only)",
+              "レベル2"),
+        "3": ("Level 3", "two-ply alpha-beta with a noisy evaluation", "レベル3"),
+        "4": ("Level 4", "alpha-beta, 3 plies with heavy noise on 3×3, 4 plies on 5×5",
+              "レベル4"),
         "5": ("Level 5", "3×3: perfect play from the solved table; 5×5: iterative deepening "
-              "alpha-beta with a transposition table, up to 2 s per move", "レベル5"),
+              "alpha-beta with a transposition table, 1.8 s per move", "レベル5"),
     }
     return tuple(BotLevel(level, title, description, title_ja)
                  for level, (title, description, title_ja) in about.items())
