@@ -25,8 +25,10 @@ from starlette.routing import Route
 
 from ..core import Outcome
 from ..games import available
+from ..games import get as get_game
 from ..progression import Progression
 from ..progression.errors import AuthError, ProgressionError
+from ..progression.matches import tiebreak_for
 
 log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -50,7 +52,18 @@ ROOM_RATINGS = Table(
     Column("room_id", String(32), primary_key=True),
     Column("result", Text, nullable=False),
 )
-"""What recording a finished room gave (rating changes), for the room page to show."""
+"""What recording a finished room gave (rating changes, ladder events), for the room page."""
+ROOM_CONTEXT = Table(
+    "web_room_context", META,
+    Column("room_id", String(32), primary_key=True),
+    Column("player_id", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # "ladder" or "exam"
+    Column("game", String(40), nullable=False),
+    Column("level", String(40), nullable=False),
+    Column("tier", String(16)),
+    Column("seat", Integer, nullable=False),
+)
+"""Rooms started from the ladder page: whose ladder game or exam game it is."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -282,8 +295,11 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                 return conn.execute(select(ROOM_RATINGS.c.result)
                                     .where(ROOM_RATINGS.c.room_id == room_id)).scalar()
         raw = await run_in_threadpool(load)
+        ctx = await run_in_threadpool(load_context, room_id)
         return JSONResponse({"recorded": raw is not None,
-                             "result": json.loads(raw) if raw else None})
+                             "result": json.loads(raw) if raw else None,
+                             "context": {k: ctx[k] for k in ("kind", "game", "level", "tier")}
+                             if ctx else None})
 
     def record_room(room: Any) -> None:
         """Record a finished room when every person's seat is claimed by an account."""
@@ -303,10 +319,35 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         if record.result is None:
             record = dataclasses.replace(record, result=_outcome(room))
         casual = bool(room.data.casual)
+        ctx = load_context(room.id)
         res = prog.record_game(players, record, rated=not casual,
-                               context="casual" if casual else "rated")
+                               context=ctx["kind"] if ctx else "casual" if casual else "rated")
+        if ctx:
+            res["ladder"] = report_ladder(ctx, room, record.result)
         with engine.begin() as conn:
             conn.execute(insert(ROOM_RATINGS).values(room_id=room.id, result=json.dumps(res)))
+
+    def load_context(room_id: str) -> dict[str, Any] | None:
+        with engine.connect() as conn:
+            row = conn.execute(select(ROOM_CONTEXT).where(ROOM_CONTEXT.c.room_id == room_id)
+                               ).mappings().first()
+        return dict(row) if row else None
+
+    def report_ladder(ctx: dict[str, Any], room: Any, outcome: Outcome) -> list[Any]:
+        """A ladder game counts for the player's ladder; an exam game goes to the exam."""
+        pid, game = int(ctx["player_id"]), str(ctx["game"])
+        try:
+            if ctx["kind"] == "exam":
+                hook = tiebreak_for(room.game)
+                tb = hook(room.state.view(None)) if hook else None
+                return prog.exam_game(pid, game, outcome, tb)
+            seat = int(ctx["seat"])
+            mine, best = outcome.ranks[seat], min(outcome.ranks)
+            alone = sum(1 for r in outcome.ranks if r == best) == 1
+            won = True if mine == best and alone else None if mine == best else False
+            return prog.ladder_result(pid, game, str(ctx["level"]), won, ctx["tier"])
+        except ProgressionError as exc:  # e.g. the exam was left before the game ended
+            return [{"type": "not_counted", "reason": str(exc)}]
 
     def on_finish(room: Any) -> None:
         async def go() -> None:
@@ -359,6 +400,14 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             challenge = await run_in_threadpool(prog.daily_challenge, game, day)
         except (KeyError, ValueError) as exc:
             raise _Refused(404, "no_daily", str(exc)) from None
+        if "view" not in challenge and challenge.get("kind") == "opponent":
+            # perfect information: the start position is public; draw it from the opening
+            def start_view() -> dict[str, Any]:
+                g = get_game(game)
+                moves = [(m["seat"], m["move"]) for m in challenge["opening"]]
+                state = g.replay(moves, challenge["options"], challenge["seed"])[-1]
+                return state.view(challenge["player_seat"])
+            challenge["view"] = await run_in_threadpool(start_view)
         player = await current(request)
         calendar = None
         if player:
@@ -394,6 +443,45 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         player = await need_player(request)
         return JSONResponse(await run_in_threadpool(prog.start_exam, int(player["id"]), game))
 
+    async def ladder_play(request: Request) -> Response:
+        """Start a ladder game (an open tier without reverse matches) or the running exam's
+        next game in a room: the player's seat is claimed, the CPU sits in the other."""
+        game_id = _game_id(request)
+        player = await need_player(request)
+        pid = int(player["id"])
+        status = await run_in_threadpool(prog.ladder, pid, game_id)
+        exam = status.get("exam")
+        tier = (await _body(request)).get("tier")
+        if exam:
+            kind, level, seat, tier = "exam", str(exam["level"]), int(exam["player_seat"]), None
+        else:
+            open_tier = next((u for u in status["unlocked"] if u["tier"] == tier), None)
+            if open_tier is None:
+                raise _Refused(400, "locked", f"tier {tier!r} is not open at this rank; open: "
+                               + ", ".join(u["tier"] for u in status["unlocked"]))
+            if open_tier["reverse"]:
+                raise _Refused(400, "reverse_only", "this tier plays reverse-match sets, which "
+                               "the browser cannot start yet")
+            kind, level, seat = "ladder", str(open_tier["level"]), 0
+        game = get_game(game_id)
+        options = game.validate_options(status.get("options") or {})
+        seats: list[dict[str, Any]] = [{"kind": "bot", "level": level, "name": ""}
+                                       for _ in range(2)]
+        seats[seat] = {"kind": "human", "level": None, "name": str(player["name"])}
+        room, keys = await hub().create(game, options, seats, casual=False)
+
+        def store() -> None:
+            with engine.begin() as conn:
+                conn.execute(insert(SEAT_PLAYERS).values(room_id=room.id, seat=seat,
+                                                         player_id=pid))
+                conn.execute(insert(ROOM_CONTEXT).values(
+                    room_id=room.id, player_id=pid, kind=kind, game=game_id, level=level,
+                    tier=tier, seat=seat))
+        await run_in_threadpool(store)
+        return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
+                             "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
+                            status_code=201)
+
     async def ladder_leave(request: Request) -> Response:
         game = _game_id(request)
         player = await need_player(request)
@@ -422,8 +510,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         Route("/api/ladder/{game}", h(ladder)),
         Route("/api/ladder/{game}/exam", h(ladder_exam), methods=["POST"]),
         Route("/api/ladder/{game}/leave", h(ladder_leave), methods=["POST"]),
+        Route("/api/ladder/{game}/play", h(ladder_play), methods=["POST"]),
         Route("/api/rooms/{room}/claim", h(claim_seats), methods=["POST"]),
-        Route("/api/rooms/{room}/rating", h(room_rating)),
+        Route("/api/rooms/{room}/progress", h(room_rating)),
     ], on_finish)
 
 

@@ -10,8 +10,10 @@ from datetime import date
 from typing import Any
 
 import pytest
+from sqlalchemy import create_engine
 from starlette.testclient import TestClient
 
+from asobiba.progression import Progression
 from asobiba.server import create_app
 from asobiba.server.progression_routes import COOKIE, RateLimiter
 
@@ -30,7 +32,7 @@ def register(client: TestClient, name: str, password: str = "a long password") -
 
 def wait_recorded(client: TestClient, room: str) -> dict[str, Any]:
     for _ in range(200):
-        body = client.get(f"/api/rooms/{room}/rating").json()
+        body = client.get(f"/api/rooms/{room}/progress").json()
         if body["recorded"]:
             return body["result"]  # type: ignore[no-any-return]
         time.sleep(0.05)
@@ -124,7 +126,7 @@ def test_seat_claims_need_the_key_and_a_finished_room_without_accounts_is_not_ra
             if msg.get("type") == "update" and msg["room"]["status"] == "finished":
                 break
     time.sleep(0.3)
-    assert client.get(f"/api/rooms/{room['room']}/rating").json()["recorded"] is False
+    assert client.get(f"/api/rooms/{room['room']}/progress").json()["recorded"] is False
 
 
 def test_ladder_exam_leave_and_daily_over_http(client: TestClient) -> None:
@@ -152,3 +154,50 @@ def test_tutorial_api_refuses_bad_input(client: TestClient) -> None:
                        ).status_code == 400
     ok = client.post("/api/tutorials/reversi/lines", json={"move": "c5"}).json()
     assert ok["done"] is True and ok["view"]["counts"]["white"] == 0
+
+
+def finish_by_resigning(client: TestClient, room: dict[str, Any], seat: int) -> None:
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        ws.send_json({"type": "hello", "seats": room["keys"]})
+        ws.send_json({"type": "resign", "seat": seat})
+        for _ in range(50):
+            msg = ws.receive_json()
+            if msg.get("type") == "update" and msg["room"]["status"] == "finished":
+                return
+    raise AssertionError("the room did not finish")
+
+
+def test_rule_ladder_games_from_the_web_count_and_leaving_an_exam_fails_it(
+        client: TestClient, tmp_path: Any) -> None:
+    """A ladder game played in a room is reported to the ladder (a resignation is a loss);
+    with three Lv.1 wins the Stone exam opens; its game is played in a room with the exam's
+    seat; leaving the exam fails it (seed §9: 「途中で他の画面に移動すると不合格になります」)."""
+    me = register(client, "goro").json()["player"]
+    res = client.post("/api/ladder/reversi/play", json={"tier": "lv3"})
+    assert res.status_code == 400 and "lv1" in res.json()["message"]
+    room = client.post("/api/ladder/reversi/play", json={"tier": "lv1"}).json()
+    assert [k["seat"] for k in room["keys"]] == [0]
+    finish_by_resigning(client, room, 0)
+    result = wait_recorded(client, room["room"])
+    assert result["rated"] and result["ladder"] == []
+    progress = client.get(f"/api/rooms/{room['room']}/progress").json()
+    assert progress["context"] == {"kind": "ladder", "game": "reversi", "level": "random",
+                                   "tier": "lv1"}
+    assert client.get("/api/ladder/reversi").json()["wins"] == {}
+    # three wins at Lv.1, reported straight to the same database (as finished rooms would)
+    prog = Progression(create_engine(f"sqlite:///{tmp_path / 'asobiba.db'}"))
+    for _ in range(3):
+        prog.ladder_result(me["id"], "reversi", "random", True, "lv1")
+    status = client.get("/api/ladder/reversi").json()
+    assert status["rank"]["key"] == "wood" and status["exam_due"]
+    assert client.post("/api/ladder/reversi/exam").status_code == 200
+    exam_room = client.post("/api/ladder/reversi/play", json={}).json()
+    exam = client.get("/api/ladder/reversi").json()["exam"]
+    assert [k["seat"] for k in exam_room["keys"]] == [exam["player_seat"]]
+    left = client.post("/api/ladder/reversi/leave").json()["events"]
+    assert left[0]["type"] == "exam_failed" and left[0]["reason"] == "left"
+    assert client.get("/api/ladder/reversi").json()["exam"] is None
+    # the abandoned exam game, ended later, no longer counts for anything
+    finish_by_resigning(client, exam_room, exam["player_seat"])
+    late = wait_recorded(client, exam_room["room"])
+    assert late["ladder"][0]["type"] == "not_counted"
