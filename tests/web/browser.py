@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import socket
 import subprocess
@@ -20,6 +21,10 @@ CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
 ROOT = Path(__file__).resolve().parents[2]
+# Every wait is bounded. Generous: CI runs two test workers on a small shared machine, so a
+# page or a server start can be slow; a real hang still fails, with Playwright's message.
+TIMEOUT_MS = 60_000
+START_TIMEOUT = 60.0  # seconds for the server subprocess to print its address and listen
 
 
 def free_port() -> int:
@@ -49,33 +54,49 @@ class Server:
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      text=True, start_new_session=True)
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
+        line = self._first_line(START_TIMEOUT)
         assert f"serving on http://127.0.0.1:{self.port}/" in line, line
-        for _ in range(200):
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"the server exited ({self.proc.returncode}): "
+                                   f"{self.proc.stdout.read()[-2000:]}")
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2):
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
                     return self
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("server did not start")
+        self.stop()
+        raise RuntimeError(f"the server did not listen within {START_TIMEOUT:g} s")
+
+    def _first_line(self, timeout: float) -> str:
+        """The server's first output line, waiting at most ``timeout`` seconds (a plain
+        readline would block forever on a server that hangs before printing)."""
+        assert self.proc is not None and self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], timeout)
+        if not ready:
+            self.stop()
+            raise RuntimeError(f"the server printed nothing within {timeout:g} s")
+        return self.proc.stdout.readline()
 
     def stop(self, hard: bool = True) -> None:
         if self.proc and self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL if hard else signal.SIGTERM)
-            self.proc.wait(10)
+            self.proc.wait(30)
         self.proc = None
 
 
 def launch(playwright: Any) -> Any:
     if not Path(CHROMIUM).exists():
         pytest.skip("Debian's chromium is not installed at /usr/bin/chromium")
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=TIMEOUT_MS)
 
 
 def open_context(browser: Any, **kw: Any) -> Any:
     """A browser context (its own storage, like another person's browser)."""
     ctx = browser.new_context(**kw)
-    ctx.set_default_timeout(TIMEOUT_MS)
+    ctx.set_default_timeout(TIMEOUT_MS)  # every wait, click and navigation is bounded
+    ctx.set_default_navigation_timeout(TIMEOUT_MS)
     return ctx
 
 
@@ -102,9 +123,6 @@ def new_game(page: Any, base: str, game: str, seats: list[str],
     page.wait_for_url("**/r/*")
     page.wait_for_selector("body[data-connected=true]")
     return page.url.rsplit("/", 1)[1]
-
-
-TIMEOUT_MS = 60_000  # generous: CI machines are small and shared; a real hang still fails
 
 
 def wait_turn(page: Any, timeout: float = TIMEOUT_MS) -> str:
@@ -141,7 +159,8 @@ def click_listed(page: Any) -> None:
 def wait_my_move(page: Any, before: str) -> None:
     """Until the server has applied a move of ours (in simultaneous games other seats'
     moves may arrive first, so the ply alone does not say it)."""
-    page.wait_for_function(f"() => document.body.dataset.myMoves !== '{before}'")
+    page.wait_for_function(f"() => document.body.dataset.myMoves !== '{before}'",
+                           timeout=TIMEOUT_MS)
 
 
 def play_to_end(page: Any, max_moves: int = 400) -> None:
@@ -156,7 +175,7 @@ def play_to_end(page: Any, max_moves: int = 400) -> None:
     raise AssertionError("the game did not end")
 
 
-def wait_any_turn(pages: list[Any], timeout: float = 15.0) -> Any | None:
+def wait_any_turn(pages: list[Any], timeout: float = TIMEOUT_MS / 1000) -> Any | None:
     """The page whose seat must act now, or ``None`` once the game is over."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from .browser import (
+    TIMEOUT_MS,
     Server,
     click_a_move,
     english_left,
@@ -109,7 +110,7 @@ def test_rule_server_restart_mid_game_loses_no_acknowledged_move(
         srv.stop(hard=True)  # a crash: no clean shutdown
         page.wait_for_selector("body[data-connected=false]")
         srv.start()  # same port, same data directory; the page reconnects by itself
-        page.wait_for_selector("body[data-connected=true]", timeout=20_000)
+        page.wait_for_selector("body[data-connected=true]", timeout=TIMEOUT_MS)
         assert page.evaluate("document.body.dataset.ply") == acknowledged
         assert discs(page) == board
         wait_turn(page)
