@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from ..core import Outcome
+from ..core import Outcome, Record, RecordError
 from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
@@ -359,6 +359,37 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         pending.add(task)
         task.add_done_callback(pending.discard)
 
+    # ---- move quality ------------------------------------------------------------------------
+    async def room_feedback(request: Request) -> Response:
+        """The quality of the move at ``ply`` of a casual game (None for games without an
+        evaluator). Casual only: in a rated game it would be help from the engine."""
+        room = await hub().get(request.path_params["room"])
+        if room is None:
+            raise _Refused(404, "no_room", "there is no such room")
+        ply = (await _body(request)).get("ply")
+        if not isinstance(ply, int) or not 0 <= ply < len(room.moves):
+            raise _Refused(400, "bad_field", f"'ply' must be a played move, 0 to "
+                           f"{len(room.moves) - 1}")
+        if not room.data.casual or not room.game.perfect_information or room.game.chance:
+            raise _Refused(409, "no_feedback", "move feedback is for casual games with "
+                           "perfect information and no chance")
+        before = [(m.seat, m.text) for m in room.moves[:ply]]
+        data = await run_in_threadpool(prog.move_feedback, room.game.id, before,
+                                       room.moves[ply].text, room.options, room.data.seed)
+        return JSONResponse({"feedback": data})
+
+    async def review(request: Request) -> Response:
+        """A finished game's review with its turning points, from its record."""
+        raw = await request.body()
+        if len(raw) > 2_000_000:
+            raise _Refused(413, "too_large", "a record may be at most 2000000 bytes")
+        try:
+            record = Record.loads(raw)
+            record.replay(get_game)
+        except (RecordError, ValueError, KeyError) as exc:
+            raise _Refused(400, "bad_record", str(exc)) from None
+        return JSONResponse({"review": await run_in_threadpool(prog.review, record)})
+
     # ---- pages of players and games ----------------------------------------------------------
     async def player_page(request: Request) -> Response:
         raw = request.path_params["player"]
@@ -513,6 +544,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         Route("/api/ladder/{game}/play", h(ladder_play), methods=["POST"]),
         Route("/api/rooms/{room}/claim", h(claim_seats), methods=["POST"]),
         Route("/api/rooms/{room}/progress", h(room_rating)),
+        Route("/api/rooms/{room}/feedback", h(room_feedback), methods=["POST"]),
+        Route("/api/review", h(review), methods=["POST"]),
     ], on_finish)
 
 

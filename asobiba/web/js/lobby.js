@@ -65,6 +65,11 @@ function drawGames() {
           el("span", { class: "game-summary" }, summary),
           el("span", { class: "tags" }, tags.join(" · ")),
         ),
+        el(
+          "div",
+          { class: "game-links" },
+          ...[["tutorial", "nav.tutorial"], ["daily", "nav.daily"], ["ladder", "nav.ladder"], ["leaderboard", "nav.leaderboard"]].map(([path, key]) => el("a", { href: `/${path}/${encodeURIComponent(g.id)}`, "data-link": `${path}-${g.id}` }, t(key))),
+        ),
       );
     }),
   );

@@ -8,6 +8,7 @@ let renderer = null;
 let index = 0;
 let perspective = 0; // 0 = spectator, 1 + seat otherwise
 let recordText = "";
+let review = null; // the post-game review: quality per ply, turning points
 
 function tt(key, params) {
   return t(key, params, renderer && renderer.strings);
@@ -39,6 +40,9 @@ async function load(text) {
   link.href = URL.createObjectURL(blob);
   link.download = `asobiba-${data.record.game}.json`;
   link.hidden = false;
+  review = null;
+  document.getElementById("review-btn").hidden = false;
+  document.getElementById("review-status").textContent = "";
   draw();
 }
 
@@ -67,7 +71,11 @@ function draw() {
     ...data.record.moves.map((m, i) => {
       const label = renderer.moveLabel ? renderer.moveLabel(m.move, { t: tt, lang: lang() }) : m.move;
       const b = el("button", { type: "button", class: i + 1 === index ? "move current" : "move", "data-step": i + 1, onclick: () => go(i + 1) }, `${seatName(m.seat)}: ${label}`);
-      return el("li", {}, b);
+      const mark = review && review.moves[i];
+      const turning = review && review.turning_points.includes(i + 1);
+      return el("li", turning ? { class: "turning", "data-turning": "true" } : {}, b,
+        mark ? el("span", { class: `badge ${mark.quality}`, "data-quality": mark.quality }, t(`feedback.${mark.quality}`)) : null,
+        turning ? el("strong", { class: "turning-label" }, ` ${t("review.turning")}`) : null);
     }),
   );
   const r = data.record.result || (data.record.extra && data.record.extra.result);
@@ -80,6 +88,22 @@ function draw() {
       el("dl", { class: "score" }, ...r.scores.flatMap((sc, i) => [el("dt", {}, seatName(i)), el("dd", {}, String(sc))])),
     );
   }
+}
+
+async function runReview() {
+  const box = document.getElementById("review-status");
+  box.textContent = t("review.busy");
+  try {
+    const res = await fetch("/api/review", { method: "POST", headers: { "content-type": "application/json" }, body: recordText });
+    const body = await res.json();
+    if (!res.ok) throw new Error(body.message);
+    review = body.review;
+    box.textContent = review ? `${t("review.turning")}: ${review.turning_points.length}` : t("review.none");
+    document.body.dataset.review = review ? "done" : "none";
+  } catch (err) {
+    box.textContent = t("replay.error", { msg: err.message });
+  }
+  draw();
 }
 
 function go(i) {
@@ -108,6 +132,7 @@ async function main() {
     else if (e.key === "Home") go(0);
     else if (e.key === "End") go(Infinity);
   });
+  document.getElementById("review-btn").addEventListener("click", runReview);
   document.getElementById("file").addEventListener("change", async (e) => {
     const file = e.target.files[0];
     if (file) await load(await file.text());

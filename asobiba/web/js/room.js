@@ -2,6 +2,7 @@
 // moves, actions, result, move log) around the game's own SVG renderer.
 import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
+import { roomProgress } from "./room_progress.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/").pop());
 let ws = null;
@@ -221,6 +222,7 @@ function drawSide(view, seat = null) {
   drawActions();
   drawInvites();
   drawLog();
+  roomProgress.update(last, seatName);
   const notes = document.getElementById("notes");
   notes.hidden = !room.notes.length;
   notes.replaceChildren(el("h2", {}, t("room.notes")), ...room.notes.map((n) => el("p", {}, n)));
@@ -394,6 +396,7 @@ async function main() {
   window.__gameInfo = games.games.find((g) => g.id === room.game);
   onLangChange(() => last && draw());
   connect();
+  roomProgress.start(roomId, room.game, loadKeys(roomId));
 }
 
 main();

@@ -1,0 +1,120 @@
+// The daily challenge of a game: today's challenge (same for everyone), its start position
+// drawn by the game's renderer, tsume-algo answers graded on the server, and the calendar
+// of cleared days with the month's trophy.
+import { lang, pick, t } from "./i18n.js";
+import { api, el, loadRenderer } from "./util.js";
+import { gameFromPath, gameTitle, page, post, showError, whoami } from "./progress.js";
+
+const game = gameFromPath();
+let data = null;
+let player = null;
+let month = null; // [year, month] shown in the calendar
+let verdict = null;
+
+function tt(renderer, key, params) {
+  return t(key, params, renderer && renderer.strings);
+}
+
+function questionText(q) {
+  if (lang() !== "ja") return q.text;
+  const rows = "ABCD";
+  if (q.kind === "where") return `${q.key % 2 ? "白" : "黒"}の${Math.floor(q.key / 2)}はどこ？（例：B3）`;
+  return `${rows[q.row]}列の${q.pos + 1}枚目は？（例：w7）`;
+}
+
+async function load(date) {
+  data = await api(`/api/daily/${encodeURIComponent(game)}${date ? `?date=${date}` : ""}`);
+}
+
+function drawCalendar() {
+  const box = document.getElementById("calendar");
+  const cal = data.calendar;
+  if (!player || !cal) {
+    box.replaceChildren(el("p", {}, el("a", { href: "/account" }, t("daily.sign_in"))));
+    document.getElementById("month").textContent = "";
+    document.getElementById("trophy").textContent = "";
+    return;
+  }
+  const [y, m] = month;
+  document.getElementById("month").textContent = lang() === "ja" ? `${y}年${m}月` : new Date(y, m - 1, 1).toLocaleDateString("en-GB", { month: "long", year: "numeric" });
+  const first = (new Date(y, m - 1, 1).getDay() + 6) % 7; // Monday first
+  const cleared = new Set(cal.cleared);
+  const cells = [];
+  for (let i = 0; i < first; i++) cells.push(el("span", { "aria-hidden": "true", class: "pad" }, ""));
+  for (let d = 1; d <= cal.days; d++) {
+    const iso = `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+    const done = cleared.has(d) || cleared.has(iso);
+    cells.push(el("span", { class: `${done ? "cleared" : ""}${iso === data.date ? " today" : ""}`, "data-day": d, "data-cleared": String(done), "aria-label": `${iso}${done ? " ✓" : ""}` }, String(d)));
+  }
+  box.replaceChildren(...cells);
+  document.getElementById("trophy").textContent = `${t("daily.cleared_n", { n: cleared.size, days: cal.days })} — ${cal.trophy ? t("daily.trophy") : t("daily.no_trophy")}`;
+}
+
+async function drawChallenge() {
+  const ch = data.challenge;
+  document.getElementById("challenge-h").textContent = t("daily.today", { date: data.date });
+  const parts = [el("p", { class: "goal", id: "description" }, pick(ch.description))];
+  const board = document.getElementById("board");
+  board.replaceChildren();
+  if (ch.kind === "tsume" && ch.puzzle) {
+    const form = el("form", { id: "answers", class: "form-grid" });
+    ch.puzzle.questions.forEach((q, i) => {
+      form.append(el("label", { for: `answer-${i}` }, questionText(q)), el("input", { id: `answer-${i}`, autocomplete: "off", maxlength: 4, required: true, "aria-label": `${t("daily.answer")} ${i + 1}` }));
+    });
+    form.append(el("button", { type: "submit", class: "primary" }, t("daily.submit")));
+    form.addEventListener("submit", submit);
+    const rows = ch.puzzle.rows.map((row, r) => el("li", {}, `${"ABCD"[r]}: `, ...row.map((c) => el("span", { class: `badge card-${c.colour}` }, `${c.colour === "w" ? "○" : "●"}${c.number ?? "?"}`))));
+    parts.push(el("ul", { class: "tsume" }, ...rows), player ? form : el("p", {}, el("a", { href: "/account" }, t("daily.sign_in"))));
+  } else if (ch.view) {
+    const renderer = await loadRenderer(game);
+    const ctx = { lang: lang(), t: (k, p) => tt(renderer, k, p), room: null, seat: ch.player_seat, view: ch.view, prev: null, legal: new Set(), play: () => {} };
+    board.replaceChildren(renderer.render(ch.view, ctx));
+    parts.push(el("p", { class: "hint" }, t("daily.play_note")));
+  }
+  if (verdict) parts.push(el("p", { id: "verdict", class: "status", role: "status" }, t(verdict)));
+  document.getElementById("challenge").replaceChildren(...parts);
+}
+
+async function submit(e) {
+  e.preventDefault();
+  const answers = data.challenge.puzzle.questions.map((_, i) => document.getElementById(`answer-${i}`).value.trim());
+  try {
+    await post(`/api/daily/${encodeURIComponent(game)}/answer`, { answers });
+    await load(null);
+    month = [Number(data.date.slice(0, 4)), Number(data.date.slice(5, 7))];
+    verdict = data.calendar && data.calendar.cleared.length && (new Set(data.calendar.cleared).has(Number(data.date.slice(8))) || new Set(data.calendar.cleared).has(data.date)) ? "daily.cleared" : "daily.not_cleared";
+    showError(null);
+  } catch (err) {
+    showError(err);
+  }
+  await draw();
+}
+
+async function moveMonth(delta) {
+  let [y, m] = month;
+  m += delta;
+  if (m < 1) [y, m] = [y - 1, 12];
+  if (m > 12) [y, m] = [y + 1, 1];
+  await load(`${y}-${String(m).padStart(2, "0")}-01`);
+  month = [y, m];
+  drawCalendar();
+}
+
+let first = true;
+async function draw() {
+  const title = t("daily.title", { game: await gameTitle(game) });
+  document.getElementById("page-title").textContent = title;
+  document.title = `${title} — ${t("app.name")}`;
+  if (first) {
+    first = false;
+    player = await whoami();
+    await load(null);
+    month = [Number(data.date.slice(0, 4)), Number(data.date.slice(5, 7))];
+    document.getElementById("prev-month").addEventListener("click", () => moveMonth(-1).catch(showError));
+    document.getElementById("next-month").addEventListener("click", () => moveMonth(1).catch(showError));
+  }
+  await drawChallenge();
+  drawCalendar();
+}
+
+page(draw);

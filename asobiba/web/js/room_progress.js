@@ -1,0 +1,143 @@
+// The progression side of the game page: a signed-in player claims the seats this browser
+// holds (so the finished game is recorded and rated), the rating changes and ladder events
+// after the game, a move-quality badge after each of the player's moves in casual games,
+// and an exam game that is left before its end fails the exam (seed §9).
+import { t } from "./i18n.js";
+import { api, el } from "./util.js";
+
+const state = {
+  room: null, game: null, player: null, context: null, shown: false,
+  asked: new Set(), noFeedback: false, feedback: null, last: null, seatName: null, polling: false,
+};
+
+function post(path, body) {
+  return api(path, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+}
+
+function panel() {
+  let box = document.getElementById("progress-panel");
+  if (!box) {
+    box = el("section", { id: "progress-panel", "aria-live": "polite", hidden: true });
+    document.getElementById("result").after(box);
+  }
+  return box;
+}
+
+function badge() {
+  let box = document.getElementById("feedback");
+  if (!box) {
+    box = el("p", { id: "feedback", class: "feedback", role: "status", "aria-live": "polite", "aria-label": t("feedback.label") });
+    document.getElementById("status").after(box);
+  }
+  return box;
+}
+
+async function start(room, game, keys) {
+  state.room = room;
+  state.game = game;
+  try {
+    state.player = (await api("/api/account")).player;
+    if (state.player && keys.length) await post(`/api/rooms/${encodeURIComponent(room)}/claim`, { seats: keys });
+    state.context = (await api(`/api/rooms/${encodeURIComponent(room)}/progress`)).context;
+  } catch {
+    // progression is an extra: the game plays on without it
+  }
+  document.body.dataset.progress = "ready";
+  if (state.context && state.context.kind === "exam") {
+    // Leaving the page mid-game fails the exam (seed: 「途中で他の画面に移動すると不合格になります」).
+    window.addEventListener("pagehide", () => {
+      if (state.last && state.last.room.status === "active") navigator.sendBeacon(`/api/ladder/${encodeURIComponent(game)}/leave`);
+    });
+  }
+  if (state.last) update(state.last, state.seatName);
+}
+
+function update(msg, seatName) {
+  state.last = msg;
+  state.seatName = seatName;
+  if (!state.room) return;
+  askFeedback(msg);
+  drawFeedback();
+  if (msg.room.status === "finished") pollResult();
+  else drawPanel(null);
+}
+
+function askFeedback(msg) {
+  const room = msg.room;
+  if (state.noFeedback || !room.casual || !room.perfect_information || !msg.you.length) return;
+  let ply = -1;
+  room.moves.forEach(([s], i) => {
+    if (msg.you.includes(s)) ply = i;
+  });
+  if (ply < 0 || state.asked.has(ply)) return;
+  state.asked.add(ply);
+  post(`/api/rooms/${encodeURIComponent(state.room)}/feedback`, { ply }).then((res) => {
+    if (!res.feedback) {
+      state.noFeedback = true;
+      return;
+    }
+    if (!state.feedback || res.feedback.ply >= state.feedback.ply) state.feedback = res.feedback;
+    drawFeedback();
+  }).catch(() => {
+    state.noFeedback = true;
+  });
+}
+
+function drawFeedback() {
+  const f = state.feedback;
+  if (!f) return;
+  const box = badge();
+  const parts = [el("span", { class: `badge ${f.quality}`, "data-quality": f.quality }, t(`feedback.${f.quality}`))];
+  if (f.quality !== "best" && f.best_move) parts.push(" ", t("feedback.best_was", { move: f.best_move }));
+  box.replaceChildren(`${t("feedback.label")} (${f.move}): `, ...parts);
+  box.dataset.ply = String(f.ply);
+}
+
+async function pollResult() {
+  if (state.shown || state.polling) {
+    if (state.shown) drawPanel(state.shown);
+    return;
+  }
+  state.polling = true;
+  for (let i = 0; i < 40 && !state.shown; i++) {
+    try {
+      const res = await api(`/api/rooms/${encodeURIComponent(state.room)}/progress`);
+      if (res.recorded) state.shown = res.result;
+    } catch {
+      break;
+    }
+    if (!state.shown) await new Promise((r) => setTimeout(r, 500));
+  }
+  state.polling = false;
+  drawPanel(state.shown || "none");
+}
+
+function drawPanel(result) {
+  const box = panel();
+  if (!result) {
+    box.hidden = true;
+    return;
+  }
+  const lines = [el("h2", {}, t("room.rating_h"))];
+  if (result === "none") {
+    if (!state.player) lines.push(el("p", {}, el("a", { href: "/account" }, t("room.sign_in_hint"))));
+    else lines.push(el("p", {}, t("room.not_rated")));
+  } else if (!result.rated) lines.push(el("p", {}, t("room.not_rated")));
+  else {
+    for (const c of result.changes) {
+      if (c.before === null || c.after === null || Math.round(c.before) === Math.round(c.after) && state.last.room.seats[c.seat].kind === "bot") continue;
+      lines.push(el("p", { "data-rating-seat": c.seat }, t("room.rating_change", { name: state.seatName(c.seat), before: Math.round(c.before), after: `${Math.round(c.after)}${c.provisional ? "?" : ""}` })));
+    }
+  }
+  for (const ev of (result && result.ladder) || []) {
+    const text = ev.type === "promoted" ? `⬆ ${ev[document.documentElement.lang === "ja" ? "ja" : "en"]}` : ev.type === "exam_passed" ? `✓ ${ev.rank}` : ev.type === "exam_failed" ? `✗ ${ev.rank}` : ev.reason || ev.type;
+    lines.push(el("p", { "data-event": ev.type }, text));
+  }
+  if (state.player) lines.push(el("p", {}, el("a", { href: `/player/${state.player.id}` }, t("acct.my_page"))));
+  if (state.context) lines.push(el("p", {}, el("a", { href: `/ladder/${encodeURIComponent(state.game)}` }, t("nav.ladder"))));
+  box.replaceChildren(...lines);
+  box.hidden = false;
+  document.body.dataset.recorded = result === "none" ? "false" : "true";
+}
+
+export const roomProgress = { start, update };

@@ -1,0 +1,190 @@
+"""Accounts, player pages, leaderboards, the ladder, the daily challenge and move feedback in
+a real browser (Debian's Chromium through Playwright)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine
+
+from asobiba.progression import Progression
+
+from .browser import Server, click_a_move, english_left, launch, open_context, wait_turn
+
+pytestmark = pytest.mark.browser
+sync_api = pytest.importorskip("playwright.sync_api")
+WAIT = 60_000
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    with sync_api.sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    srv = Server(tmp_path_factory.mktemp("progression")).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = open_context(browser, locale="en-US", viewport={"width": 1100, "height": 900})
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.on("dialog", lambda d: d.accept())
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def ready(page: Any) -> None:
+    page.wait_for_selector("body[data-ready=true]", timeout=WAIT)
+
+
+def register(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/account")
+    ready(page)
+    page.fill("#reg-name", name)
+    page.fill("#reg-password", "a long password")
+    page.click("#register-form button[type=submit]")
+    page.wait_for_selector("#me-name", timeout=WAIT)
+    assert page.inner_text("#me-name") == name
+
+
+def start_game(page: Any, base: str, casual: bool) -> None:
+    page.goto(f"{base}/?game=reversi")
+    ready(page)
+    page.wait_for_selector("#seat-1", timeout=WAIT)
+    page.select_option("#seat-0", "you")
+    page.select_option("#seat-1", "bot:random")
+    page.set_checked("#casual", casual)
+    page.click("#create-btn")
+    page.wait_for_url("**/r/*", timeout=WAIT)
+    page.wait_for_selector("body[data-connected=true][data-progress=ready]", timeout=WAIT)
+
+
+def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Server) -> None:
+    register(page, server.url, "hanako")
+    cookies = {c["name"]: c for c in page.context.cookies()}
+    assert cookies["asobiba_session"]["httpOnly"] is True
+    assert cookies["asobiba_session"]["sameSite"] == "Lax"
+    start_game(page, server.url, casual=False)
+    assert wait_turn(page) == "turn"
+    click_a_move(page)
+    assert wait_turn(page) == "turn"
+    page.click("#resign")
+    page.wait_for_selector("body[data-status=finished]", timeout=WAIT)
+    page.wait_for_selector("#progress-panel [data-rating-seat='0']", timeout=WAIT)
+    assert "1500 →" in page.inner_text("#progress-panel")
+    page.click("#progress-panel a[href^='/player/']")
+    ready(page)
+    assert "hanako" in page.inner_text("#page-title")
+    assert page.locator("#history-table tbody tr").count() == 1
+    assert "lost" in page.inner_text("#history-table")
+    rating = page.locator("#ratings [data-pool=reversi]")
+    assert rating.get_attribute("data-provisional") == "true" and rating.inner_text().endswith("?")
+    page.goto(f"{server.url}/leaderboard/reversi")
+    ready(page)
+    row = page.locator("table[data-pool=reversi] tr", has_text="hanako")
+    assert row.count() == 1 and row.locator(".provisional").count() == 1
+    # sign out: the page says so, and a wrong password is refused with its message
+    page.goto(f"{server.url}/account")
+    ready(page)
+    page.click("#logout")
+    page.wait_for_selector("body[data-signed-in=false]", timeout=WAIT)
+    page.fill("#login-name", "hanako")
+    page.fill("#login-password", "not the password")
+    page.click("#login-form button[type=submit]")
+    page.wait_for_function("() => document.getElementById('error').textContent.includes("
+                           "'wrong name or password')", timeout=WAIT)
+
+
+def test_move_feedback_badge_and_review_of_a_casual_game(page: Any, server: Server) -> None:
+    start_game(page, server.url, casual=True)
+    for _ in range(3):
+        assert wait_turn(page) == "turn"
+        click_a_move(page)
+    page.wait_for_selector("#feedback [data-quality]", timeout=WAIT)
+    quality = page.get_attribute("#feedback [data-quality]", "data-quality")
+    assert quality in {"best", "good", "inaccuracy", "mistake", "blunder"}
+    page.click("#resign")
+    page.wait_for_selector("body[data-status=finished]", timeout=WAIT)
+    # not signed in: the game is not recorded, and the page says how to have it recorded
+    page.wait_for_selector("#progress-panel a[href='/account']", timeout=WAIT)
+    page.click("#replay")
+    page.wait_for_selector("body[data-status=loaded]", timeout=WAIT)
+    page.click("#review-btn")
+    page.wait_for_selector("body[data-review=done]", timeout=WAIT)
+    assert page.locator("#movelog [data-quality]").count() >= 6
+
+
+def test_ladder_page_exam_left_by_leaving_the_game_page(page: Any, server: Server) -> None:
+    page.goto(f"{server.url}/account")
+    ready(page)
+    page.click("#guest")
+    page.wait_for_selector("body[data-signed-in=true]", timeout=WAIT)
+    page.goto(f"{server.url}/ladder/reversi")
+    ready(page)
+    assert page.evaluate("document.body.dataset.rank") == "paper"
+    assert page.locator("#levels [data-play=lv1]").count() == 1
+    # three Lv.1 wins, reported straight to the server's database
+    me = page.evaluate("fetch('/api/account').then(r => r.json())")["player"]
+    prog = Progression(create_engine(f"sqlite:///{server.data_dir / 'asobiba.db'}"))
+    for _ in range(3):
+        prog.ladder_result(me["id"], "reversi", "random", True, "lv1")
+    page.reload()
+    ready(page)
+    assert page.evaluate("document.body.dataset.exam") == "due"
+    page.click("#start-exam")
+    page.wait_for_selector("body[data-exam=running]", timeout=WAIT)
+    page.click("#exam-play")
+    page.wait_for_url("**/r/*", timeout=WAIT)
+    page.wait_for_selector("body[data-connected=true][data-progress=ready]", timeout=WAIT)
+    # leaving the exam's game page mid-game fails the exam
+    page.goto(f"{server.url}/ladder/reversi")
+    ready(page)
+    page.wait_for_function("() => document.body.dataset.exam === 'due'", timeout=WAIT)
+    assert prog.ladder(me["id"], "reversi")["exam"] is None
+    # and the exam can be retried at once, then left from the ladder page
+    page.click("#start-exam")
+    page.wait_for_selector("body[data-exam=running]", timeout=WAIT)
+    page.click("#leave-exam")
+    page.wait_for_selector("#events [data-event=exam_failed]", timeout=WAIT)
+
+
+def test_daily_page_calendar_and_tsume_answers(page: Any, server: Server) -> None:
+    register(page, server.url, "taro")
+    page.goto(f"{server.url}/daily/reversi")
+    ready(page)
+    assert page.locator("#board svg").count() == 1
+    assert page.locator("#calendar [data-day]").count() >= 28
+    page.goto(f"{server.url}/daily/algo")
+    ready(page)
+    inputs = page.locator("#answers input")
+    for i in range(inputs.count()):
+        inputs.nth(i).fill("zz")
+    page.click("#answers button[type=submit]")
+    page.wait_for_selector("#verdict", timeout=WAIT)
+    assert "not cleared" in page.inner_text("#verdict")
+    assert page.locator("#calendar [data-cleared=true]").count() == 0
+
+
+def test_progression_pages_switch_to_japanese(page: Any, server: Server) -> None:
+    register(page, server.url, "jiro")
+    for path in ("/account", "/ladder/reversi", "/daily/reversi", "/leaderboard/reversi",
+                 "/tutorial/reverstargo", "/player/me"):
+        page.goto(server.url + path)
+        ready(page)
+        page.click("#lang")
+        page.wait_for_function("() => document.documentElement.lang === 'ja'", timeout=WAIT)
+        left = english_left(page, ["reversi", "reverstargo"])
+        assert not left, (path, left)
+        page.click("#lang")
