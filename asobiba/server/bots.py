@@ -42,6 +42,13 @@ class BotTimeout(Exception):
     pass
 
 
+class PoolReplaced(RuntimeError):
+    """A queued bot move was dropped by pool replacements more often than it was retried."""
+
+
+RETRIES = 2  # resubmissions after another room's runaway bot broke or replaced the pool
+
+
 class BotPool:
     """A replaceable executor. ``processes=0`` runs bots in threads (tests, tiny machines)."""
 
@@ -68,21 +75,33 @@ class BotPool:
 
     async def run(self, fn: Callable[..., Any], *args: Any,
                   time_limit: float | None = None) -> Any:
-        """``fn(*args)`` in the pool; :class:`BotTimeout` after the time limit."""
+        """``fn(*args)`` in the pool; :class:`BotTimeout` after the time limit.
+
+        Another room's runaway bot replaces the shared pool, which breaks the jobs running
+        in it (``BrokenProcessPool``) and cancels the jobs still queued. Neither is this
+        job's fault, so it is submitted again to the new pool; only a cancellation of the
+        awaiting task itself (the room no longer wants the move) is passed on.
+        """
         limit = self.time_limit if time_limit is None else time_limit
-        for attempt in range(2):
+        for attempt in range(RETRIES + 1):
             executor = self.executor
-            future = asyncio.wrap_future(executor.submit(fn, *args))
+            job = executor.submit(fn, *args)
             try:
-                return await asyncio.wait_for(future, limit)
+                return await asyncio.wait_for(asyncio.wrap_future(job), limit)
             except TimeoutError:
                 self._replace(executor)
                 raise BotTimeout(f"no answer within {limit:g} s") from None
             except BrokenProcessPool:
-                # another room's runaway bot took the pool down with it: retry once
                 self._replace(executor)
-                if attempt:
+                if attempt == RETRIES:
                     raise
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if not job.cancelled() or (task is not None and task.cancelling()):
+                    raise
+                if attempt == RETRIES:
+                    raise PoolReplaced("the bot pool was replaced again and again while this "
+                                       "move waited") from None
         raise AssertionError("unreachable")
 
     def _replace(self, executor: Executor) -> None:

@@ -72,7 +72,7 @@ class MoveRow(Base):
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
     ply: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(String(200))
+    text: Mapped[str] = mapped_column(Text)  # no length cap: PostgreSQL would enforce one
     at: Mapped[str] = mapped_column(String(40))
 
 

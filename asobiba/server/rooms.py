@@ -33,6 +33,7 @@ from . import clock as clocks
 from .db import MoveData, RoomData, SeatData, Store, utcnow
 
 log = logging.getLogger("asobiba.server")
+BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried again
 
 
 class ClientError(Exception):
@@ -367,9 +368,13 @@ class Hub:
             record = room.record().dumps() if result else None
             try:
                 await asyncio.to_thread(self.store.add_move, room.id, entry, result, record)
-            except BaseException:
+            except BaseException as exc:
                 room.moves.pop()
                 room.states.pop()
+                if isinstance(exc, Exception):  # not stored, so not played: say so
+                    log.exception("could not store a move in room %s", room.id)
+                    raise ClientError("not_stored", "the move could not be stored, so it "
+                                      "was not played; try again") from None
                 raise
             room.version += 1
             room.undo = None
@@ -467,8 +472,13 @@ class Hub:
             try:
                 await self.play(room, seat, text, expect_ply=ply)
             except ClientError as exc:
+                if exc.code == "not_stored":
+                    raise
                 if exc.code not in ("stale", "game_over"):
                     log.warning("bot move refused in room %s: %s", room.id, exc)
+        except Exception:  # noqa: BLE001 - e.g. the store failed: try this turn again later
+            log.exception("bot turn failed in room %s; retrying in %g s", room.id, BOT_RETRY)
+            asyncio.get_running_loop().call_later(BOT_RETRY, self.schedule_bots, room)
         finally:
             if room.bot_tasks.get(seat) is me:
                 del room.bot_tasks[seat]

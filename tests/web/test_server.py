@@ -407,3 +407,58 @@ def test_pages_may_run_only_this_servers_scripts(tmp_path: Any) -> None:
         assert res.headers["x-content-type-options"] == "nosniff"
         assert client.get("/static/js/room.js").headers["content-type"].startswith(
             ("text/javascript", "application/javascript"))
+
+
+def test_bot_pool_a_timeout_elsewhere_does_not_cancel_a_queued_bot_move() -> None:
+    """Replacing the pool after one room's bot overran its limit must not cancel another
+    room's bot move that was still queued: that move's room would wait for it forever."""
+    pool = BotPool(processes=0, time_limit=0.5)  # threads: 4 workers
+
+    async def scenario() -> None:
+        runaways = [asyncio.create_task(pool.run(slow, 3)) for _ in range(4)]
+        await asyncio.sleep(0)  # the four fill every worker, so the next one queues
+        queued = asyncio.create_task(pool.run(quick, 2, time_limit=60))
+        for task in runaways:
+            with pytest.raises(BotTimeout):
+                await task
+        assert await queued == 4
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.shutdown()
+
+
+def test_rule_a_move_that_fails_to_store_is_refused_and_a_bot_tries_again(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move the store could not commit is not played: a person gets an error (and may
+    try again), and a bot's turn is not lost either: it is tried again, so the person is
+    never left waiting forever."""
+    from asobiba.server import rooms
+
+    monkeypatch.setattr(rooms, "BOT_RETRY", 0.1)
+    with make_client(tmp_path) as client:
+        store = client.app.state.store  # type: ignore[attr-defined]
+        real_add_move = store.add_move
+        failures: list[int] = []
+
+        def flaky_add_move(room_id: str, move: Any, *args: Any) -> None:
+            if move.ply not in failures:  # each ply fails to store once
+                failures.append(move.ply)
+                raise RuntimeError("the database went away for a moment")
+            real_add_move(room_id, move, *args)
+
+        monkeypatch.setattr(store, "add_move", flaky_add_move)
+        room = create_room(client, "reversi", [HUMAN, bot()])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            join(ws, room["keys"])
+            # a person's move that could not be stored is refused, not acknowledged
+            err = expect_error(ws, {"type": "move", "move": "d3", "id": 1}, "not_stored")
+            assert err["id"] == 1
+            assert client.get(f"/api/rooms/{room['room']}").json()["ply"] == 0
+            ws.send_json({"type": "move", "move": "d3", "id": 2})  # the same connection
+            msg = read_until(ws, lambda m: is_update(m) and m["room"]["ply"] == 2)
+            assert my_view(msg)["legal_moves"]
+        assert failures == [0, 1], "the bot's first attempt failed to store as well"
+        stored = Store(f"sqlite:///{tmp_path / 'asobiba.db'}").load_room(room["room"])
+        assert stored is not None and [m.ply for m in stored.moves] == [0, 1]
