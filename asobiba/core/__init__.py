@@ -12,7 +12,7 @@ from .errors import (
     RecordError,
     UnknownGameError,
 )
-from .options import Option, parse_option_pairs, validate_options
+from .options import Option, parse_option_pairs, rated_violations, validate_options
 from .protocol import PROTOCOL_VERSION, BotLevel, Game, LegalMoves, Move, Outcome, State
 from .record import MoveEntry, Record, SeatInfo
 from .rng import Rng, derive_seed
@@ -22,5 +22,6 @@ __all__ = [
     "IllegalMoveError", "LegalMoves", "MalformedMoveError", "Move", "MoveEntry", "MoveError",
     "NotYourTurnError", "Option", "OptionError", "Outcome", "RandomBot", "Record", "RecordError",
     "Rng", "SeatInfo", "State", "UnknownGameError", "derive_seed", "parse_option_pairs",
+    "rated_violations",
     "validate_options",
 ]

@@ -33,6 +33,9 @@ class Option:
     description_ja: str = ""
     #: Values a record may leave out; ``None`` default means "decided by the game".
     nullable: bool = field(default=False)
+    #: A value other than the default is allowed only in casual (unrated) games — learning
+    #: aids that show a seat more than the rules let a player know.
+    casual_only: bool = field(default=False)
 
     def allowed(self) -> str:
         """Human text for the allowed values, used in error messages and ``asobiba games``."""
@@ -99,6 +102,15 @@ def validate_options(specs: Iterable[Option], raw: Mapping[str, Any] | None) -> 
         )
     return {spec.name: spec.convert(raw[spec.name]) if spec.name in raw else spec.default
             for spec in specs}
+
+
+def rated_violations(specs: Iterable[Option], options: Mapping[str, Any]) -> list[str]:
+    """Messages for options set to a value that rated play does not allow (empty if none)."""
+    return [
+        f"option {spec.name!r} must stay {spec.default!r} in rated games (it is a learning aid)"
+        for spec in specs
+        if spec.casual_only and options.get(spec.name, spec.default) != spec.default
+    ]
 
 
 def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:

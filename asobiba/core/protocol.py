@@ -38,7 +38,7 @@ from .errors import (
     NotYourTurnError,
     OptionError,
 )
-from .options import Option, validate_options
+from .options import Option, rated_violations, validate_options
 
 Move = Hashable
 """A game's internal move object. Any hashable value; its text form comes from the game."""
@@ -397,6 +397,10 @@ class Game(ABC):
     def _check_options(self, options: dict[str, Any]) -> None:  # noqa: B027 - optional hook
         """Cross-option checks (raise OptionError); default none."""
 
+    def rated_violations(self, options: Mapping[str, Any]) -> list[str]:
+        """Why these options cannot be played rated (learning aids switched on); [] if they can."""
+        return rated_violations(self.options, options)
+
     def num_seats(self, options: Mapping[str, Any]) -> int:
         players = options.get("players")
         return int(players) if players is not None else self.min_seats
@@ -473,6 +477,7 @@ class Game(ABC):
                     "choices": list(o.choices),
                     "description": o.description,
                     "description_ja": o.description_ja,
+                    "casual_only": o.casual_only,
                 }
                 for o in self.options
             ],

@@ -56,7 +56,7 @@ class AlgoGame(Game):
                description="cards dealt to each player (default by player count)"),
         Option("first", 0, "int", minimum=0, maximum=7,
                description="the seat that starts (the dealer, 親)"),
-        Option("aid", False, "bool",
+        Option("aid", False, "bool", casual_only=True,
                description="deduction aid for learners: each view carries its seat's exact "
                            "odds (keep off in rated games)"),
     )

@@ -88,7 +88,7 @@ class MemoryMatrixGame(Game):
         Option("lost_colour", "white", "choice", choices=("white", "pass"),
                description="a colour with no piece face up plays white (children's rule) or "
                            "passes (adults' rule)", description_ja="色を失ったとき"),
-        Option("memory_aid", False, "bool",
+        Option("memory_aid", False, "bool", casual_only=True,
                description="show each player the hidden colour of its own white pieces "
                            "(for young children; never in rated play)"),
     )
