@@ -52,10 +52,12 @@ def test_every_level_plays_legal_moves_on_both_boards(level):
 
 
 @pytest.mark.parametrize("level", ["1", "2", "3"])
-def test_low_levels_vary_between_games(level):
+@pytest.mark.parametrize("options", [S3, S5], ids=["3x3", "5x5"])
+def test_low_levels_vary_between_games(level, options):
     lines = set()
     for seed in range(6):
-        res = play_game(GAME, [make_bot(level, seed), make_bot(level, seed + 50)], S5, seed)
+        res = play_game(GAME, [make_bot(level, seed), make_bot(level, seed + 50)], options,
+                        seed)
         lines.add(tuple(m.move for m in res.moves[:8]))
     assert len(lines) >= 3
 
