@@ -1,6 +1,6 @@
 // Shared by the progression pages (account, player, leaderboard, daily, ladder): the page
 // frame, JSON calls that carry the session cookie, and the signed-in player.
-import { applyStatic, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { api } from "./util.js";
 
 export function post(path, body = {}) {
@@ -26,9 +26,11 @@ export async function gameTitle(id) {
 export async function page(draw) {
   mountSwitch(document.getElementById("lang"));
   applyStatic();
-  onLangChange(() => draw().catch(showError));
+  // data-lang says which language the page has finished drawing in (tests wait for it)
+  onLangChange(() => draw().then(() => { document.body.dataset.lang = lang(); }).catch(showError));
   try {
     await draw();
+    document.body.dataset.lang = lang();
     document.body.dataset.ready = "true";
   } catch (err) {
     showError(err);

@@ -88,6 +88,7 @@ function draw() {
       el("button", { type: "button", class: "link", "data-step": s.key, "aria-current": i === index ? "step" : null, onclick: () => go(i) },
         `${done.has(s.key) ? "✓ " : ""}${pick(s.title)}`))),
   );
+  document.body.dataset.lang = lang();
   if (done.size === steps.length) {
     document.body.dataset.finished = "true";
     if (last && complete) msg.textContent = `${msg.textContent} ${t("tut.all_done")}`;
