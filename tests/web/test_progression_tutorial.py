@@ -150,3 +150,14 @@ def test_tutorial_in_japanese_and_by_keyboard(browser: Any, server: Server) -> N
         assert "Goal" in page.inner_text("#goal")
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("game", ["flipflop", "algo", "memory_matrix", "patapata"])
+def test_every_other_tutorial_draws_its_first_step_and_completes_it(page: Any, server: Server,
+                                                                    game: str) -> None:
+    """The other games' tutorials render with their own board and accept the first step's
+    intended move (the Reversi and ReverStarGo tests above go through every step)."""
+    open_tutorial(page, server.url, game)
+    assert page.locator("#board svg, #board button, #board .board").count() > 0
+    step = tutorial(game).steps[0]
+    assert type_move(page, step.solutions[0]) == "done", page.inner_text("#message")
