@@ -204,3 +204,12 @@ def test_learning_aids_are_refused_in_rated_play():
         assert len(bad) == 1 and name in bad[0]
         checked += 1
     assert checked == 2
+
+
+def test_every_option_is_described_in_both_languages():
+    """The web lobby shows option descriptions in Japanese and English."""
+    from asobiba.games import all_games
+
+    for game in all_games():
+        for option in game.options:
+            assert option.description and option.description_ja, (game.id, option.name)

@@ -79,18 +79,22 @@ class MemoryMatrixGame(Game):
         Option("shape", "8x8", "choice", choices=(*SHAPES, "custom"),
                description="board shape; 'custom' takes the mask option", description_ja="盤"),
         Option("mask", "", "str",
-               description="custom board: rows of '#' (cell) and '.' (hole) separated by '/'"),
+               description="custom board: rows of '#' (cell) and '.' (hole) separated by '/'",
+               description_ja="自由な盤の形：'#'（マス）と'.'（穴）の行を'/'で区切る"),
         Option("layout", "random", "choice", choices=LAYOUTS,
-               description="start layout: random (seeded), windmill 風車, butterfly 蝶々"),
+               description="start layout: random (seeded), windmill 風車, butterfly 蝶々",
+               description_ja="開始配置：ランダム（シード）、風車、蝶々"),
         Option("white_any_time", None, "bool", nullable=True,
                description="white sandwiching allowed at any time (default: on for 2 players "
-                           "with 1 colour each)"),
+                           "with 1 colour each)",
+               description_ja="白ではさむことをいつでも認める（既定：2人・1人1色のとき有効）"),
         Option("lost_colour", "white", "choice", choices=("white", "pass"),
                description="a colour with no piece face up plays white (children's rule) or "
                            "passes (adults' rule)", description_ja="色を失ったとき"),
         Option("memory_aid", False, "bool", casual_only=True,
                description="show each player the hidden colour of its own white pieces "
-                           "(for young children; never in rated play)"),
+                           "(for young children; never in rated play)",
+               description_ja="自分が置いた白いピースの下の色を表示（幼児向け。レーティング対局では使えません）"),
     )
     variants = {
         "4p": {"players": 4},
