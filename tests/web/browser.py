@@ -17,6 +17,8 @@ from typing import Any
 
 import pytest
 
+from .helpers import pacer_for
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -141,6 +143,7 @@ def wait_turn(page: Any, timeout: float = TIMEOUT_MS) -> str:
 def click_a_move(page: Any) -> None:
     """Click a legal move on the board (its data-move target), else in the move list."""
     mine = page.evaluate("document.body.dataset.myMoves")
+    pacer_for(page).wait()
     target = page.locator("#board [data-move]")
     if target.count():
         target.first.click()
@@ -152,6 +155,7 @@ def click_a_move(page: Any) -> None:
 def click_listed(page: Any) -> None:
     """Click the first legal move of the frame's move list."""
     mine = page.evaluate("document.body.dataset.myMoves")
+    pacer_for(page).wait()
     page.locator("#legal [data-move]").first.click()
     wait_my_move(page, mine)
 

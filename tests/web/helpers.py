@@ -53,21 +53,43 @@ def receive_json(ws: WebSocketTestSession, timeout: float = RECEIVE_TIMEOUT) -> 
                       else message["bytes"].decode("utf-8"))
 
 
-def send_json(ws: Any, msg: dict[str, Any]) -> None:
-    """Send like a well-behaved client: within the server's documented message rate
-    (``app.RATE`` a second after a burst of ``app.BURST``), with a margin, so a fast
-    scripted game is never throttled (a throttled move is dropped, and its ack never comes).
-    """
-    from asobiba.server import app
+class Pacer:
+    """Keeps a scripted client within the server's documented message rate (``app.RATE``
+    a second after a burst of ``app.BURST``), with a margin. A fast scripted game would
+    otherwise be throttled: the server drops the move (``too_fast``) and its acknowledgement
+    never comes. People never play this fast; only test scripts do."""
 
-    rate, burst = app.RATE * 0.8, app.BURST - 5
-    budget, last = getattr(ws, "_asobiba_pace", (float(burst), time.monotonic()))
-    now = time.monotonic()
-    budget = min(burst, budget + (now - last) * rate)
-    if budget < 1:
-        time.sleep((1 - budget) / rate)
-        budget, now = 1.0, time.monotonic()
-    ws._asobiba_pace = (budget - 1, now)
+    def __init__(self) -> None:
+        from asobiba.server import app
+
+        self.rate, self.burst = app.RATE * 0.8, app.BURST - 5.0
+        self.budget, self.last = self.burst, time.monotonic()
+
+    def wait(self) -> None:
+        """Return once one more message fits in the rate; count it."""
+        now = time.monotonic()
+        self.budget = min(self.burst, self.budget + (now - self.last) * self.rate)
+        self.last = now
+        if self.budget < 1:
+            time.sleep((1 - self.budget) / self.rate)
+            self.budget, self.last = 1.0, time.monotonic()
+        self.budget -= 1
+
+
+_pacers: dict[int, tuple[Any, Pacer]] = {}
+
+
+def pacer_for(client: Any) -> Pacer:
+    """The pacer of one connection (a WebSocket session or a browser page)."""
+    held = _pacers.get(id(client))
+    if held is None or held[0] is not client:
+        held = _pacers[id(client)] = (client, Pacer())
+    return held[1]
+
+
+def send_json(ws: Any, msg: dict[str, Any]) -> None:
+    """``ws.send_json`` like a well-behaved client (see :class:`Pacer`)."""
+    pacer_for(ws).wait()
     ws.send_json(msg)
 
 

@@ -21,6 +21,7 @@ from .browser import (
     wait_any_turn,
     wait_turn,
 )
+from .helpers import pacer_for
 
 pytestmark = pytest.mark.browser
 sync_api = pytest.importorskip("playwright.sync_api")
@@ -148,6 +149,7 @@ def test_rule_online_algo_never_shows_a_player_the_others_hidden_numbers(
             if mover is None:
                 break
             ply = mover.evaluate("document.body.dataset.ply")
+            pacer_for(mover).wait()
             mover.locator("#legal [data-move]").first.click()
             for p in (a, b):
                 p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
@@ -178,6 +180,7 @@ def test_rule_online_memory_matrix_never_shows_the_others_hidden_colours(
             if mover is None:
                 break
             ply = mover.evaluate("document.body.dataset.ply")
+            pacer_for(mover).wait()
             mover.locator("#board [data-move]").first.click()
             for p in (a, b):
                 p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
