@@ -294,9 +294,18 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             with engine.connect() as conn:
                 return conn.execute(select(ROOM_RATINGS.c.result)
                                     .where(ROOM_RATINGS.c.room_id == room_id)).scalar()
+        def claimed() -> set[int]:
+            with engine.connect() as conn:
+                return set(conn.execute(select(SEAT_PLAYERS.c.seat)
+                                        .where(SEAT_PLAYERS.c.room_id == room_id)).scalars())
         raw = await run_in_threadpool(load)
         ctx = await run_in_threadpool(load_context, room_id)
-        return JSONResponse({"recorded": raw is not None,
+        room = await hub().get(room_id)
+        # recorded once it ends only if every person's seat is held by an account
+        held = await run_in_threadpool(claimed)
+        expected = room is not None and all(s.seat in held
+                                            for s in room.seats if s.kind != "bot")
+        return JSONResponse({"recorded": raw is not None, "expected": expected,
                              "result": json.loads(raw) if raw else None,
                              "context": {k: ctx[k] for k in ("kind", "game", "level", "tier")}
                              if ctx else None})

@@ -86,6 +86,7 @@ def test_a_guest_who_registers_keeps_their_history(client: TestClient) -> None:
                                                      {"kind": "bot", "level": "random"}]}).json()
     claimed = client.post(f"/api/rooms/{room['room']}/claim", json={"seats": room["keys"]})
     assert claimed.json()["seats"] == [0]
+    assert client.get(f"/api/rooms/{room['room']}/progress").json()["expected"] is True
     with client.websocket_connect(f"/ws/{room['room']}") as ws:
         ws.send_json({"type": "hello", "seats": room["keys"]})
         ws.send_json({"type": "resign", "seat": 0})
@@ -126,7 +127,8 @@ def test_seat_claims_need_the_key_and_a_finished_room_without_accounts_is_not_ra
             if msg.get("type") == "update" and msg["room"]["status"] == "finished":
                 break
     time.sleep(0.3)
-    assert client.get(f"/api/rooms/{room['room']}/progress").json()["recorded"] is False
+    progress = client.get(f"/api/rooms/{room['room']}/progress").json()
+    assert progress["recorded"] is False and progress["expected"] is False
 
 
 def test_ladder_exam_leave_and_daily_over_http(client: TestClient) -> None:

@@ -103,6 +103,7 @@ async function pollResult() {
     try {
       const res = await api(`/api/rooms/${encodeURIComponent(state.room)}/progress`);
       if (res.recorded) state.shown = res.result;
+      else if (!res.expected) break; // someone without an account: it will not be recorded
     } catch {
       break;
     }
