@@ -6,32 +6,34 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench lint typecheck unit browser-deps clean
+.PHONY: run test bench browser-deps clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev]'
+$(STAMP): pyproject.toml Makefile | $(BIN)/python
+	$(BIN)/python -m pip install -q -e '.[dev,postgres]'
 	touch $(STAMP)
 
 ## make run: install, then start the web app on SQLite (data/asobiba.db) and print its address
 run: $(STAMP)
 	$(BIN)/asobiba serve --host $(HOST) --port $(PORT) --data-dir data
 
-## make test: install (Python packages, Debian chromium + CJK fonts), then every check
+## make test: install (Python packages; Debian chromium, CJK fonts, PostgreSQL), then every check
 test: $(STAMP) browser-deps
 	$(BIN)/ruff check .
 	$(BIN)/mypy asobiba/core asobiba/search
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
 
-## Debian's chromium for the Playwright tests (the Playwright browser download is unreachable)
+## Debian's chromium for the Playwright tests (the Playwright browser download is unreachable),
+## CJK fonts so Japanese renders, and PostgreSQL's server binaries for the store tests
 browser-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi 'noto sans cjk'; then \
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi 'noto sans cjk' \
+	    || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium fonts-noto-cjk; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium fonts-noto-cjk postgresql; \
 	fi
 
 ## make bench: every benchmark with its quick defaults (peers need: pip install -e '.[bench]')
