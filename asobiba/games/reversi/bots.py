@@ -118,7 +118,7 @@ class AlphaBetaBot(Bot):
         self.searcher.reset()
         limit = None
         if self.time_limit is not None:  # the whole move, set-up included, within the limit
-            limit = max(0.9 * self.time_limit - (time.perf_counter() - started), 0.01)
+            limit = max(0.8 * self.time_limit - (time.perf_counter() - started), 0.01)
         result = self.searcher.search((mine, theirs, state.turn), depth, limit)
         self.last_result = result
         return state.move_text(result.move)
