@@ -28,7 +28,8 @@ from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
 from ..progression.errors import AuthError, ProgressionError
-from ..progression.matches import tiebreak_for
+from ..progression.ladder_data import ladder_options
+from ..progression.matches import Match, format_vs_cpu, tiebreak_for
 
 log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -64,6 +65,14 @@ ROOM_CONTEXT = Table(
     Column("seat", Integer, nullable=False),
 )
 """Rooms started from the ladder page: whose ladder game or exam game it is."""
+LADDER_SETS = Table(
+    "web_ladder_sets", META,
+    Column("room_id", String(32), primary_key=True),
+    Column("before", Text, nullable=False),  # the reverse-match set before this room's game
+    Column("after", Text),  # ... and after it, once it ended
+    Column("next_room", String(32)),
+)
+"""Reverse-match sets of the ladder (Lv.5 up): one room per game of the set."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -350,6 +359,11 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                 hook = tiebreak_for(room.game)
                 tb = hook(room.state.view(None)) if hook else None
                 return prog.exam_game(pid, game, outcome, tb)
+            with engine.connect() as conn:
+                before = conn.execute(select(LADDER_SETS.c.before)
+                                      .where(LADDER_SETS.c.room_id == room.id)).scalar()
+            if before is not None:
+                return report_set_game(ctx, room, outcome, Match.from_json(json.loads(before)))
             seat = int(ctx["seat"])
             mine, best = outcome.ranks[seat], min(outcome.ranks)
             alone = sum(1 for r in outcome.ranks if r == best) == 1
@@ -357,6 +371,45 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             return prog.ladder_result(pid, game, str(ctx["level"]), won, ctx["tier"])
         except ProgressionError as exc:  # e.g. the exam was left before the game ended
             return [{"type": "not_counted", "reason": str(exc)}]
+
+    def report_set_game(ctx: dict[str, Any], room: Any, outcome: Outcome,
+                        match: Match) -> list[Any]:
+        """A game of a reverse-match set: the set counts once, when it is decided."""
+        hook = tiebreak_for(room.game)
+        match = match.add(outcome, hook(room.state.view(None)) if hook else None)
+        with engine.begin() as conn:
+            conn.execute(LADDER_SETS.update().where(LADDER_SETS.c.room_id == room.id)
+                         .values(after=json.dumps(match.to_json())))
+        if not match.is_over:
+            return [{"type": "set_continues", "wins": list(match.wins())}]
+        return prog.ladder_match(int(ctx["player_id"]), str(ctx["game"]), str(ctx["level"]),
+                                 match.to_json(), ctx["tier"])
+
+    async def open_room(game_id: str, player: dict[str, Any], kind: str, level: str,
+                        seat: int, tier: str | None, match: Match | None) -> Response:
+        """A rated room against the CPU for the ladder, the player's seat claimed."""
+        game = get_game(game_id)
+        options = game.validate_options(dict(ladder_options(game)))
+        seats: list[dict[str, Any]] = [{"kind": "bot", "level": level, "name": ""}
+                                       for _ in range(2)]
+        seats[seat] = {"kind": "human", "level": None, "name": str(player["name"])}
+        room, keys = await hub().create(game, options, seats, casual=False)
+        pid = int(player["id"])
+
+        def store() -> None:
+            with engine.begin() as conn:
+                conn.execute(insert(SEAT_PLAYERS).values(room_id=room.id, seat=seat,
+                                                         player_id=pid))
+                conn.execute(insert(ROOM_CONTEXT).values(
+                    room_id=room.id, player_id=pid, kind=kind, game=game_id, level=level,
+                    tier=tier, seat=seat))
+                if match is not None:
+                    conn.execute(insert(LADDER_SETS).values(
+                        room_id=room.id, before=json.dumps(match.to_json())))
+        await run_in_threadpool(store)
+        return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
+                             "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
+                            status_code=201)
 
     def on_finish(room: Any) -> None:
         async def go() -> None:
@@ -493,34 +546,62 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         exam = status.get("exam")
         tier = (await _body(request)).get("tier")
         if exam:
-            kind, level, seat, tier = "exam", str(exam["level"]), int(exam["player_seat"]), None
-        else:
-            open_tier = next((u for u in status["unlocked"] if u["tier"] == tier), None)
-            if open_tier is None:
-                raise _Refused(400, "locked", f"tier {tier!r} is not open at this rank; open: "
-                               + ", ".join(u["tier"] for u in status["unlocked"]))
-            if open_tier["reverse"]:
-                raise _Refused(400, "reverse_only", "this tier plays reverse-match sets, which "
-                               "the browser cannot start yet")
-            kind, level, seat = "ladder", str(open_tier["level"]), 0
-        game = get_game(game_id)
-        options = game.validate_options(status.get("options") or {})
-        seats: list[dict[str, Any]] = [{"kind": "bot", "level": level, "name": ""}
-                                       for _ in range(2)]
-        seats[seat] = {"kind": "human", "level": None, "name": str(player["name"])}
-        room, keys = await hub().create(game, options, seats, casual=False)
+            return await open_room(game_id, player, "exam", str(exam["level"]),
+                                   int(exam["player_seat"]), None, None)
+        open_tier = next((u for u in status["unlocked"] if u["tier"] == tier), None)
+        if open_tier is None:
+            raise _Refused(400, "locked", f"tier {tier!r} is not open at this rank; open: "
+                           + ", ".join(u["tier"] for u in status["unlocked"]))
+        level = str(open_tier["level"])
+        if not open_tier["reverse"]:
+            return await open_room(game_id, player, "ladder", level, 0, tier, None)
+        if get_game(game_id).chance:
+            # both games of a set need the same deal, which a room cannot be given yet
+            raise _Refused(400, "reverse_chance", "reverse-match sets of games with chance "
+                           "cannot be played in the browser yet")
+        match = Match(format_vs_cpu(get_game(game_id), level, tier=tier))
+        slot = match.next_game()
+        assert slot is not None
+        return await open_room(game_id, player, "ladder", level, slot.seat_of_a, tier, match)
 
-        def store() -> None:
+    async def ladder_next(request: Request) -> Response:
+        """The next game of a reverse-match set, asked from the finished room's page with
+        that room's seat key (created once; asking again gives nothing new)."""
+        game_id = _game_id(request)
+        player = await need_player(request)
+        data = await _body(request)
+        room_id, seat, key = data.get("room"), data.get("seat"), data.get("key")
+        room = await hub().get(room_id) if isinstance(room_id, str) else None
+        if room is None or not isinstance(seat, int) or not isinstance(key, str) \
+                or not 0 <= seat < len(room.seats) or not room.check_key(seat, key):
+            raise _Refused(403, "bad_key", "that is not your seat of a ladder room")
+        ctx = await run_in_threadpool(load_context, room.id)
+
+        def load_set() -> Any:
+            with engine.connect() as conn:
+                return conn.execute(select(LADDER_SETS).where(LADDER_SETS.c.room_id == room.id)
+                                    ).mappings().first()
+        row = await run_in_threadpool(load_set)
+        if ctx is None or row is None or int(ctx["player_id"]) != int(player["id"]):
+            raise _Refused(404, "no_set", "this room is not a game of your reverse-match set")
+        if row["after"] is None:
+            raise _Refused(409, "not_over", "this game of the set has not been counted yet")
+        if row["next_room"] is not None:
+            raise _Refused(409, "started", f"the next game is room {row['next_room']}")
+        match = Match.from_json(json.loads(row["after"]))
+        slot = match.next_game()
+        if slot is None:
+            raise _Refused(409, "set_over", "the set is over")
+        res = await open_room(game_id, player, "ladder", str(ctx["level"]), slot.seat_of_a,
+                              ctx["tier"], match)
+        new_room = json.loads(bytes(res.body))["room"]
+
+        def link() -> None:
             with engine.begin() as conn:
-                conn.execute(insert(SEAT_PLAYERS).values(room_id=room.id, seat=seat,
-                                                         player_id=pid))
-                conn.execute(insert(ROOM_CONTEXT).values(
-                    room_id=room.id, player_id=pid, kind=kind, game=game_id, level=level,
-                    tier=tier, seat=seat))
-        await run_in_threadpool(store)
-        return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
-                             "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
-                            status_code=201)
+                conn.execute(LADDER_SETS.update().where(LADDER_SETS.c.room_id == room.id)
+                             .values(next_room=new_room))
+        await run_in_threadpool(link)
+        return res
 
     async def ladder_leave(request: Request) -> Response:
         game = _game_id(request)
@@ -551,6 +632,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         Route("/api/ladder/{game}/exam", h(ladder_exam), methods=["POST"]),
         Route("/api/ladder/{game}/leave", h(ladder_leave), methods=["POST"]),
         Route("/api/ladder/{game}/play", h(ladder_play), methods=["POST"]),
+        Route("/api/ladder/{game}/next", h(ladder_next), methods=["POST"]),
         Route("/api/rooms/{room}/claim", h(claim_seats), methods=["POST"]),
         Route("/api/rooms/{room}/progress", h(room_rating)),
         Route("/api/rooms/{room}/feedback", h(room_feedback), methods=["POST"]),

@@ -13,6 +13,7 @@ import pytest
 from sqlalchemy import create_engine
 from starlette.testclient import TestClient
 
+from asobiba.core import Outcome
 from asobiba.progression import Progression
 from asobiba.server import create_app
 from asobiba.server.progression_routes import COOKIE, RateLimiter
@@ -203,3 +204,53 @@ def test_rule_ladder_games_from_the_web_count_and_leaving_an_exam_fails_it(
     finish_by_resigning(client, exam_room, exam["player_seat"])
     late = wait_recorded(client, exam_room["room"])
     assert late["ladder"][0]["type"] == "not_counted"
+
+
+def climb_to(prog: Progression, pid: int, game: str, key: str) -> None:
+    """Promote a player by reporting wins and exam wins straight to the ladder."""
+    for _ in range(300):
+        st = prog.ladder(pid, game)
+        if st["rank"]["key"] == key:
+            return
+        if st["exam_due"]:
+            prog.start_exam(pid, game)
+            while (exam := prog.ladder(pid, game)["exam"]) is not None:
+                seat = exam["player_seat"]
+                scores = (1.0, 0.0) if seat == 0 else (0.0, 1.0)
+                prog.exam_game(pid, game, Outcome(scores, (1, 2) if seat == 0 else (2, 1)))
+        else:
+            top = st["unlocked"][-1]
+            prog.ladder_result(pid, game, top["level"], True, top["tier"])
+    raise AssertionError(f"never reached {key}")
+
+
+def test_rule_reverse_match_sets_from_lv5_are_two_rooms_with_colours_swapped(
+        client: TestClient, tmp_path: Any) -> None:
+    """Seed §8: from Lv.5 a ladder game is a reverse-match set — two games with colours
+    swapped; the set (not each game) counts once it is decided."""
+    me = register(client, "rokuro").json()["player"]
+    prog = Progression(create_engine(f"sqlite:///{tmp_path / 'asobiba.db'}"))
+    climb_to(prog, me["id"], "reversi", "topaz")
+    lv5 = [u for u in client.get("/api/ladder/reversi").json()["unlocked"] if u["tier"] == "lv5"]
+    assert lv5 and lv5[0]["reverse"] is True
+    first = client.post("/api/ladder/reversi/play", json={"tier": "lv5"}).json()
+    assert [k["seat"] for k in first["keys"]] == [0]
+    finish_by_resigning(client, first, 0)
+    assert wait_recorded(client, first["room"])["ladder"] == [
+        {"type": "set_continues", "wins": [0, 0]}]  # sets won: none decided yet
+    # the next game of the set needs this room's key, and swaps the colours
+    bad = client.post("/api/ladder/reversi/next",
+                      json={"room": first["room"], "seat": 0, "key": "forged"})
+    assert bad.status_code == 403
+    key = first["keys"][0]
+    second = client.post("/api/ladder/reversi/next",
+                         json={"room": first["room"], "seat": 0, "key": key["key"]}).json()
+    assert [k["seat"] for k in second["keys"]] == [1]
+    again = client.post("/api/ladder/reversi/next",
+                        json={"room": first["room"], "seat": 0, "key": key["key"]})
+    assert again.status_code == 409
+    finish_by_resigning(client, second, 1)
+    assert wait_recorded(client, second["room"])["ladder"] == []  # a lost set: no promotion
+    assert client.post("/api/ladder/reversi/next", json={
+        "room": second["room"], "seat": 1, "key": second["keys"][0]["key"]}).status_code == 409
+    assert client.get("/api/ladder/reversi").json()["wins"].get("lv5", 0) == 0

@@ -195,3 +195,31 @@ def test_progression_pages_switch_to_japanese(page: Any, server: Server) -> None
         assert not left, (path, left)
         page.click("#lang")
         page.wait_for_selector("body[data-lang=en]", timeout=WAIT)
+
+
+def test_rule_reverse_match_set_second_game_swaps_colours(page: Any, server: Server) -> None:
+    """Seed §8 from Lv.5: after the first game of a set the page offers the second, where
+    the player has the other colour."""
+    from .test_progression_api import climb_to
+
+    register(page, server.url, "saburo")
+    me = page.evaluate("fetch('/api/account').then(r => r.json())")["player"]
+    prog = Progression(create_engine(f"sqlite:///{server.data_dir / 'asobiba.db'}"))
+    climb_to(prog, me["id"], "reversi", "topaz")
+    page.goto(f"{server.url}/ladder/reversi")
+    ready(page)
+    page.click("#levels [data-play=lv5]")
+    page.wait_for_url("**/r/*", timeout=WAIT)
+    page.wait_for_selector("body[data-connected=true][data-progress=ready]", timeout=WAIT)
+    assert page.evaluate("document.body.dataset.seat") == "0"
+    page.click("#resign")
+    page.wait_for_selector("#set-next", timeout=WAIT)
+    first = page.url
+    page.click("#set-next")
+    page.wait_for_function(f"() => location.href !== '{first}'", timeout=WAIT)
+    page.wait_for_selector("body[data-connected=true][data-progress=ready]", timeout=WAIT)
+    page.wait_for_function("() => document.body.dataset.seat === '1'", timeout=WAIT)
+    page.click("#resign")
+    page.wait_for_selector("body[data-status=finished]", timeout=WAIT)
+    page.wait_for_selector("body[data-recorded=true]", timeout=WAIT)
+    assert page.locator("#set-next").count() == 0

@@ -223,6 +223,8 @@ export const STRINGS = {
     "ladder.leave_confirm": "Leaving now fails the exam. Leave?",
     "ladder.event": "{text}",
     "ladder.sign_in": "Sign in (or play as a guest) to climb the ladder.",
+    "ladder.next_game": "Next game of the set",
+    "ladder.set_continues": "Reverse match: the first game is over; the set is decided by both games together.",
     // end progression
   },
   ja: {
@@ -446,6 +448,8 @@ export const STRINGS = {
     "ladder.leave_confirm": "今やめると不合格になります。やめますか？",
     "ladder.event": "{text}",
     "ladder.sign_in": "ランクを上げるには、ログイン（またはゲストで参加）してください。",
+    "ladder.next_game": "セットの次の対局へ",
+    "ladder.set_continues": "リバースマッチ：1局目が終了。2局の合計で勝敗が決まります。",
     // end progression
   },
 };

@@ -47,7 +47,7 @@ async function draw() {
   document.getElementById("progress").textContent = Object.entries(st.wins).map(([tier, n]) => `${(st.unlocked.find((u) => u.tier === tier) || { title: tier }).title}: ${t("ladder.wins", { n })}`).join(" · ");
   document.getElementById("levels").replaceChildren(...st.unlocked.map((u) => el("li", { "data-tier": u.tier },
     `${u.title} (${u.level})${u.reverse ? ` — ${t("ladder.reverse")}` : ""} `,
-    u.reverse || st.exam ? null : el("button", { type: "button", "data-play": u.tier, onclick: () => play({ tier: u.tier }) }, t("ladder.play")))));
+    st.exam ? null : el("button", { type: "button", "data-play": u.tier, onclick: () => play({ tier: u.tier }) }, t("ladder.play")))));
   const exam = document.getElementById("exam");
   if (st.exam) {
     exam.replaceChildren(t("ladder.exam_running", { n: (st.exam.game_index || 0) + 1, level: st.exam.level, seat: st.exam.player_seat + 1 }), " ", el("button", { type: "button", id: "exam-play", class: "primary", onclick: () => play({}) }, t("ladder.play")));

@@ -3,7 +3,7 @@
 // after the game, a move-quality badge after each of the player's moves in casual games,
 // and an exam game that is left before its end fails the exam (seed §9).
 import { t } from "./i18n.js";
-import { api, el } from "./util.js";
+import { api, el, loadKeys, saveKeys } from "./util.js";
 
 const state = {
   room: null, game: null, player: null, context: null, shown: false,
@@ -131,14 +131,27 @@ function drawPanel(result) {
     }
   }
   for (const ev of (result && result.ladder) || []) {
-    const text = ev.type === "promoted" ? `⬆ ${ev[document.documentElement.lang === "ja" ? "ja" : "en"]}` : ev.type === "exam_passed" ? `✓ ${ev.rank}` : ev.type === "exam_failed" ? `✗ ${ev.rank}` : ev.reason || ev.type;
+    const text = ev.type === "promoted" ? `⬆ ${ev[document.documentElement.lang === "ja" ? "ja" : "en"]}` : ev.type === "exam_passed" ? `✓ ${ev.rank}` : ev.type === "exam_failed" ? `✗ ${ev.rank}` : ev.type === "set_continues" ? t("ladder.set_continues") : ev.reason || ev.type;
     lines.push(el("p", { "data-event": ev.type }, text));
+    if (ev.type === "set_continues") lines.push(el("button", { type: "button", id: "set-next", class: "primary", onclick: nextOfSet }, t("ladder.next_game")));
   }
   if (state.player) lines.push(el("p", {}, el("a", { href: `/player/${state.player.id}` }, t("acct.my_page"))));
   if (state.context) lines.push(el("p", {}, el("a", { href: `/ladder/${encodeURIComponent(state.game)}` }, t("nav.ladder"))));
   box.replaceChildren(...lines);
   box.hidden = false;
   document.body.dataset.recorded = result === "none" ? "false" : "true";
+}
+
+async function nextOfSet() {
+  // the second game of a reverse-match set, colours swapped; this room's key proves the seat
+  const [mine] = loadKeys(state.room);
+  try {
+    const next = await post(`/api/ladder/${encodeURIComponent(state.game)}/next`, { room: state.room, seat: mine.seat, key: mine.key });
+    saveKeys(next.room, next.keys);
+    location.href = next.url;
+  } catch (err) {
+    document.getElementById("error").textContent = t("room.error", { msg: err.message });
+  }
 }
 
 export const roomProgress = { start, update };
