@@ -267,11 +267,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                 if raw is None:
                     raw = (message.get("bytes") or b"").decode("utf-8", "replace")
                 ref = None
-                try:
-                    if budget < 1:
-                        raise ClientError("too_fast", f"at most {RATE} messages a second, "
-                                          "please; this one was ignored")
+                throttled = budget < 1  # every message spends budget, valid or not
+                if not throttled:
                     budget -= 1
+                try:
                     if len(raw) > MAX_MESSAGE:
                         raise ClientError("too_large",
                                           f"a message may be at most {MAX_MESSAGE} characters")
@@ -281,7 +280,11 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                         raise ClientError("bad_json", "the message is not valid JSON") from None
                     if not isinstance(msg, dict):
                         raise ClientError("bad_message", "a message must be a JSON object")
+                    # read the id first, so that even a throttled message is answered by name
                     ref = msg.get("id") if isinstance(msg.get("id"), (int, str)) else None
+                    if throttled:
+                        raise ClientError("too_fast", f"at most {RATE} messages a second, "
+                                          "please; this one was ignored")
                     await dispatch(room, conn, msg)
                     if ref is not None:
                         await websocket.send_json({"type": "ack", "id": ref})

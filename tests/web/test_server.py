@@ -462,3 +462,20 @@ def test_rule_a_move_that_fails_to_store_is_refused_and_a_bot_tries_again(
         assert failures == [0, 1], "the bot's first attempt failed to store as well"
         stored = Store(f"sqlite:///{tmp_path / 'asobiba.db'}").load_room(room["room"])
         assert stored is not None and [m.ply for m in stored.moves] == [0, 1]
+
+
+def test_rule_a_throttled_move_is_refused_by_its_id(tmp_path: Any) -> None:
+    """A message dropped by the rate limit is answered with its own id, so a client waiting
+    for that move's acknowledgement learns at once that it was not played."""
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            join(ws, room["keys"])
+            for i in range(60):
+                ws.send_json({"type": "ping", "id": f"p{i}"})
+            seen: list[dict[str, Any]] = []
+            read_until(ws, lambda m: m.get("type") == "error" and m.get("code") == "too_fast",
+                       seen=seen)
+            refused = [m for m in seen if m.get("code") == "too_fast"]
+            assert refused and all(isinstance(m["id"], str) and m["id"].startswith("p")
+                                   for m in refused)
