@@ -9,10 +9,11 @@ import asyncio
 import dataclasses
 import json
 import logging
+import secrets
 import time
 from collections import defaultdict, deque
 from collections.abc import Callable
-from datetime import date
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +28,11 @@ from ..core import Outcome, Record, RecordError
 from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
+from ..progression import daily as dailies
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, tiebreak_for
+from .rooms import ClientError
 
 log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -58,7 +61,7 @@ ROOM_CONTEXT = Table(
     "web_room_context", META,
     Column("room_id", String(32), primary_key=True),
     Column("player_id", Integer, nullable=False),
-    Column("kind", String(16), nullable=False),  # "ladder" or "exam"
+    Column("kind", String(16), nullable=False),  # "ladder", "exam" or "daily"
     Column("game", String(40), nullable=False),
     Column("level", String(40), nullable=False),
     Column("tier", String(16)),
@@ -73,6 +76,12 @@ LADDER_SETS = Table(
     Column("next_room", String(32)),
 )
 """Reverse-match sets of the ladder (Lv.5 up): one room per game of the set."""
+DAILY_ROOMS = Table(
+    "web_daily_rooms", META,
+    Column("room_id", String(32), primary_key=True),
+    Column("day", String(10), nullable=False),  # the challenge's date, 2026-11-29
+)
+"""Rooms playing a daily challenge: which day's challenge (the result clears that day)."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -338,9 +347,14 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             record = dataclasses.replace(record, result=_outcome(room))
         casual = bool(room.data.casual)
         ctx = load_context(room.id)
-        res = prog.record_game(players, record, rated=not casual,
+        is_daily = ctx is not None and ctx["kind"] == "daily"
+        # a daily challenge starts from a set position: its result clears (or not) the day
+        # and is kept in the history, but it is not a rated game
+        res = prog.record_game(players, record, rated=not casual and not is_daily,
                                context=ctx["kind"] if ctx else "casual" if casual else "rated")
-        if ctx:
+        if ctx and is_daily:
+            res["daily"] = report_daily(ctx, room, record.result)
+        elif ctx:
             res["ladder"] = report_ladder(ctx, room, record.result)
         with engine.begin() as conn:
             conn.execute(insert(ROOM_RATINGS).values(room_id=room.id, result=json.dumps(res)))
@@ -350,6 +364,17 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             row = conn.execute(select(ROOM_CONTEXT).where(ROOM_CONTEXT.c.room_id == room_id)
                                ).mappings().first()
         return dict(row) if row else None
+
+    def report_daily(ctx: dict[str, Any], room: Any, outcome: Outcome) -> list[Any]:
+        """A daily-challenge room: the outcome goes to that day's calendar."""
+        with engine.connect() as conn:
+            day = conn.execute(select(DAILY_ROOMS.c.day)
+                               .where(DAILY_ROOMS.c.room_id == room.id)).scalar()
+        try:
+            return prog.daily_result(int(ctx["player_id"]), str(ctx["game"]),
+                                     date.fromisoformat(str(day)), outcome)
+        except ProgressionError as exc:  # e.g. finished after midnight: another day now
+            return [{"type": "not_counted", "reason": str(exc)}]
 
     def report_ladder(ctx: dict[str, Any], room: Any, outcome: Outcome) -> list[Any]:
         """A ladder game counts for the player's ladder; an exam game goes to the exam."""
@@ -386,14 +411,23 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                                  match.to_json(), ctx["tier"])
 
     async def open_room(game_id: str, player: dict[str, Any], kind: str, level: str,
-                        seat: int, tier: str | None, match: Match | None) -> Response:
-        """A rated room against the CPU for the ladder, the player's seat claimed."""
+                        seat: int, tier: str | None, match: Match | None,
+                        seed: int | None = None, options: dict[str, Any] | None = None,
+                        opening: list[tuple[int, str]] | None = None,
+                        day: date | None = None) -> Response:
+        """A room against the CPU for the ladder or a daily challenge, the player's seat
+        claimed. ``seed`` fixes the deal (both games of a set; the day's challenge)."""
         game = get_game(game_id)
-        options = game.validate_options(dict(ladder_options(game)))
+        if options is None:
+            options = game.validate_options(dict(ladder_options(game)))
         seats: list[dict[str, Any]] = [{"kind": "bot", "level": level, "name": ""}
                                        for _ in range(2)]
         seats[seat] = {"kind": "human", "level": None, "name": str(player["name"])}
-        room, keys = await hub().create(game, options, seats, casual=False)
+        try:
+            room, keys = await hub().create(game, options, seats, casual=False, seed=seed,
+                                            opening=opening)
+        except ClientError as exc:
+            raise _Refused(400, exc.code, exc.message) from None
         pid = int(player["id"])
 
         def store() -> None:
@@ -406,6 +440,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                 if match is not None:
                     conn.execute(insert(LADDER_SETS).values(
                         room_id=room.id, before=json.dumps(match.to_json())))
+                if day is not None:
+                    conn.execute(insert(DAILY_ROOMS).values(room_id=room.id,
+                                                            day=day.isoformat()))
         await run_in_threadpool(store)
         return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
@@ -521,6 +558,24 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                                          answers, today)
         return JSONResponse({"events": events})
 
+    async def daily_play(request: Request) -> Response:
+        """Play today's opponent challenge in a room: the day's seed, options and opening,
+        the player in the challenge's seat, its CPU level in the other. Not rated; the
+        finished game goes to the day's calendar."""
+        game = _game_id(request)
+        player = await need_player(request)
+        today = datetime.now(UTC).date()  # the day record_attempt counts as today
+        try:
+            ch = await run_in_threadpool(dailies.challenge, game, today)
+        except (KeyError, ValueError) as exc:
+            raise _Refused(404, "no_daily", str(exc)) from None
+        if ch.kind != "opponent" or ch.bot_level is None:
+            raise _Refused(400, "not_playable", f"the {game} challenge is a {ch.kind}, "
+                           "not a game against the CPU")
+        return await open_room(game, player, "daily", ch.bot_level, ch.player_seat, None,
+                               None, seed=ch.seed, options=dict(ch.options),
+                               opening=list(ch.opening), day=today)
+
     # ---- ladder ------------------------------------------------------------------------------
     async def ladder(request: Request) -> Response:
         game = _game_id(request)
@@ -555,14 +610,13 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         level = str(open_tier["level"])
         if not open_tier["reverse"]:
             return await open_room(game_id, player, "ladder", level, 0, tier, None)
-        if get_game(game_id).chance:
-            # both games of a set need the same deal, which a room cannot be given yet
-            raise _Refused(400, "reverse_chance", "reverse-match sets of games with chance "
-                           "cannot be played in the browser yet")
         match = Match(format_vs_cpu(get_game(game_id), level, tier=tier))
         slot = match.next_game()
         assert slot is not None
-        return await open_room(game_id, player, "ladder", level, slot.seat_of_a, tier, match)
+        # a set's games share one seed (for games with chance: the same deal, seats swapped);
+        # ladder_next passes the first room's seed on
+        return await open_room(game_id, player, "ladder", level, slot.seat_of_a, tier, match,
+                               seed=secrets.randbits(48))
 
     async def ladder_next(request: Request) -> Response:
         """The next game of a reverse-match set, asked from the finished room's page with
@@ -593,7 +647,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         if slot is None:
             raise _Refused(409, "set_over", "the set is over")
         res = await open_room(game_id, player, "ladder", str(ctx["level"]), slot.seat_of_a,
-                              ctx["tier"], match)
+                              ctx["tier"], match, seed=room.data.seed)
         new_room = json.loads(bytes(res.body))["room"]
 
         def link() -> None:
@@ -628,6 +682,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         Route("/api/leaderboards/{game}", h(leaderboards)),
         Route("/api/daily/{game}", h(daily)),
         Route("/api/daily/{game}/answer", h(daily_answer), methods=["POST"]),
+        Route("/api/daily/{game}/play", h(daily_play), methods=["POST"]),
         Route("/api/ladder/{game}", h(ladder)),
         Route("/api/ladder/{game}/exam", h(ladder_exam), methods=["POST"]),
         Route("/api/ladder/{game}/leave", h(ladder_leave), methods=["POST"]),

@@ -13,7 +13,7 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -222,8 +222,24 @@ class Hub:
                      rematch_of: str | None = None,
                      keys: dict[int, str] | None = None,
                      room_id: str | None = None,
-                     clock: dict[str, int] | None = None) -> tuple[Room, dict[int, str]]:
-        """A new room; returns it and the plaintext key of each human seat (shown once)."""
+                     clock: dict[str, int] | None = None,
+                     seed: int | None = None,
+                     opening: Sequence[tuple[int, str]] | None = None,
+                     ) -> tuple[Room, dict[int, str]]:
+        """A new room; returns it and the plaintext key of each human seat (shown once).
+        ``seed`` fixes the deal (a daily challenge, both games of a reverse-match set);
+        ``opening`` moves are replayed to check them and stored as the room's first moves,
+        so a restart resumes after them. A bad opening is refused and creates nothing."""
+        seed = secrets.randbits(48) if seed is None else seed
+        moves: list[MoveData] = []
+        if opening:
+            try:
+                game.replay(list(opening), options, seed)
+            except MoveError as exc:
+                raise ClientError("bad_opening", f"the opening cannot be played: {exc}"
+                                  ) from None
+            now = utcnow()
+            moves = [MoveData(ply, seat, text, now) for ply, (seat, text) in enumerate(opening)]
         room_id = room_id or secrets.token_urlsafe(6)
         keys = dict(keys or {})
         seat_rows = []
@@ -234,16 +250,25 @@ class Hub:
                                       hash_key(keys[i]) if spec["kind"] == "human" else None))
         data = RoomData(
             id=room_id, game=game.id, rules_version=game.rules_version, options=options,
-            seed=secrets.randbits(48), casual=casual, hotseat=hotseat, clock=clock,
+            seed=seed, casual=casual, hotseat=hotseat, clock=clock,
             status="active", result=None, rematch_of=rematch_of, rematch_id=None,
-            created=utcnow(), seats=seat_rows, moves=[],
+            created=utcnow(), seats=seat_rows, moves=moves,
         )
         room = Room(data, game)
-        await asyncio.to_thread(self.store.create_room, data)
+        if room.state.is_over:
+            raise ClientError("bad_opening", "the opening ends the game; nothing is left "
+                              "to play")
+        await asyncio.to_thread(self._store_new, data)
         self.rooms[room_id] = room
         self.schedule_bots(room)
         self.arm_clock(room)
         return room, {k: v for k, v in keys.items() if seat_rows[k].kind == "human"}
+
+    def _store_new(self, data: RoomData) -> None:
+        """The room, then its opening moves (``Store.create_room`` writes no moves)."""
+        self.store.create_room(data)
+        for move in data.moves:
+            self.store.add_move(data.id, move, None, None)
 
     async def get(self, room_id: str) -> Room | None:
         room = self.rooms.get(room_id)

@@ -2,7 +2,7 @@
 // drawn by the game's renderer, tsume-algo answers graded on the server, and the calendar
 // of cleared days with the month's trophy.
 import { lang, pick, t } from "./i18n.js";
-import { api, el, loadRenderer } from "./util.js";
+import { api, el, loadRenderer, saveKeys } from "./util.js";
 import { gameFromPath, gameTitle, page, post, showError, whoami } from "./progress.js";
 
 const game = gameFromPath();
@@ -69,10 +69,21 @@ async function drawChallenge() {
     const renderer = await loadRenderer(game);
     const ctx = { lang: lang(), t: (k, p) => tt(renderer, k, p), room: null, seat: ch.player_seat, view: ch.view, prev: null, legal: new Set(), play: () => {} };
     board.replaceChildren(renderer.render(ch.view, ctx));
-    parts.push(el("p", { class: "hint" }, t("daily.play_note")));
+    if (ch.kind === "opponent") { // the challenge shown is always today's
+      const button = el("button", { type: "button", class: "primary", id: "play-daily" }, t("daily.play"));
+      button.addEventListener("click", () => playToday().catch(showError));
+      parts.push(player ? button : el("p", {}, el("a", { href: "/account" }, t("daily.sign_in"))));
+    }
   }
   if (verdict) parts.push(el("p", { id: "verdict", class: "status", role: "status" }, t(verdict)));
   document.getElementById("challenge").replaceChildren(...parts);
+}
+
+// A room from today's seed and opening, the CPU in the other seat; its result marks the day.
+async function playToday() {
+  const room = await post(`/api/daily/${encodeURIComponent(game)}/play`, {});
+  saveKeys(room.room, room.keys);
+  location.href = room.url;
 }
 
 async function submit(e) {

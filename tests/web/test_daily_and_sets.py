@@ -1,0 +1,202 @@
+"""Rooms from a fixed seed and opening moves, over HTTP and WebSocket: the daily challenge
+played against the CPU in a room (its result goes to the day's calendar, unrated), and
+reverse-match ladder sets of games with chance (both games dealt from one seed)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+from sqlalchemy import create_engine, text
+from starlette.testclient import TestClient
+
+from asobiba.games import get as get_game
+from asobiba.progression import Progression
+from asobiba.progression import daily as dailies
+from asobiba.server import create_app
+from tests.web.helpers import is_update, my_view, read_until, send_json
+from tests.web.test_progression_api import (
+    climb_to,
+    finish_by_resigning,
+    register,
+    wait_recorded,
+)
+
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[TestClient]:
+    with TestClient(create_app(str(tmp_path), bot_processes=0)) as c:
+        yield c
+
+
+def today() -> Any:
+    return datetime.now(UTC).date()
+
+
+def hello(ws: Any, room: dict[str, Any]) -> dict[str, Any]:
+    ws.send_json({"type": "hello", "seats": room["keys"]})
+    return read_until(ws, lambda m: is_update(m) and bool(m["you"]))
+
+
+def play_out(ws: Any, first: dict[str, Any], choose: Callable[[dict[str, Any]], str]
+             ) -> dict[str, Any]:
+    """Play ``choose(view)`` whenever it is this seat's turn, until the game ends."""
+    msg = first
+
+    def ready(m: dict[str, Any]) -> bool:
+        return is_update(m) and (my_view(m)["over"] or bool(my_view(m)["legal_moves"]))
+
+    if not ready(msg):
+        msg = read_until(ws, ready)
+    for ply in range(300):
+        view = my_view(msg)
+        if view["over"]:
+            return msg
+        send_json(ws, {"type": "move", "move": choose(view), "ply": msg["room"]["ply"],
+                       "id": ply})
+        seen: list[dict[str, Any]] = []
+        read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack"
+                   or m["type"] == "error", seen=seen)
+        assert not [m for m in seen if m["type"] == "error"], seen
+        later = [m for m in seen if ready(m) and (
+            my_view(m)["over"] or m["room"]["ply"] > msg["room"]["ply"] + 1)]
+        msg = later[-1] if later else read_until(ws, ready)
+    raise AssertionError("the game did not end")
+
+
+def test_daily_play_room_starts_after_the_opening_and_resumes_identically_after_a_restart(
+        tmp_path: Any) -> None:
+    """A room made from a seed and opening moves (today's Reversi challenge) starts after
+    the opening, in the challenge's start view for the player's seat; after a server
+    restart the same moves and view come back, and the finished record holds the seed."""
+    ch = dailies.challenge("reversi", today())
+    with TestClient(create_app(str(tmp_path), bot_processes=0)) as c:
+        assert c.post("/api/daily/reversi/play").status_code == 401
+        register(c, "ichiro")
+        public = c.get("/api/daily/reversi").json()["challenge"]
+        room = c.post("/api/daily/reversi/play").json()
+        assert [k["seat"] for k in room["keys"]] == [ch.player_seat]
+        info = c.get(f"/api/rooms/{room['room']}").json()
+        assert info["ply"] == len(ch.opening)
+        assert info["moves"] == [[s, m] for s, m in ch.opening]
+        with c.websocket_connect(f"/ws/{room['room']}") as ws:
+            first = my_view(hello(ws, room))
+        assert first == public["view"]
+    with TestClient(create_app(str(tmp_path), bot_processes=0)) as c:
+        again = c.get(f"/api/rooms/{room['room']}").json()
+        assert again["moves"] == info["moves"] and again["status"] == "active"
+        with c.websocket_connect(f"/ws/{room['room']}") as ws:
+            assert my_view(hello(ws, room)) == first
+        finish_by_resigning(c, room, ch.player_seat)
+        record = json.loads(c.get(f"/api/rooms/{room['room']}/record").text)
+        assert record["seed"] == ch.seed
+        assert [[m["seat"], m["move"]] for m in record["moves"]] == info["moves"]
+
+
+def test_a_bad_opening_is_refused_and_creates_nothing(client: TestClient,
+                                                       monkeypatch: Any) -> None:
+    """An opening that cannot be played is refused with its reason; no room is made."""
+    ch = dailies.challenge("reversi", today())
+    bad = dailies.DailyChallenge("reversi", ch.day, "opponent", {}, 7, ((0, "a1"),), 1,
+                                 "random")
+    monkeypatch.setattr(dailies, "challenge", lambda game, day: bad)
+    register(client, "jiro2")
+    res = client.post("/api/daily/reversi/play")
+    assert res.status_code == 400 and res.json()["error"] == "bad_opening"
+    assert "a1" in res.json()["message"]
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    with engine.connect() as conn:
+        for table in ("rooms", "moves", "web_room_context", "web_daily_rooms"):
+            assert conn.execute(text(f"select count(*) from {table}")).scalar() == 0, table
+
+
+def test_rule_daily_opponent_room_is_unrated_and_a_win_clears_the_day(
+        client: TestClient, monkeypatch: Any) -> None:
+    """「勝てばその日はクリア」: a daily room finished with a win marks today in the calendar;
+    the game is kept but not rated. (A fixed challenge against the random CPU level, so a
+    scripted player wins the same game every day.)"""
+    # a fixed challenge (not the day's) so the scripted game is the same every day
+    ch = dailies.DailyChallenge("reversi", today(), "opponent", {}, 11, ((0, "f5"),), 1,
+                                "random")
+    monkeypatch.setattr(dailies, "challenge", lambda game, day: ch)
+    register(client, "saburo2")
+    room = client.post("/api/daily/reversi/play").json()
+    game = get_game("reversi")
+    strong = game.make_bot("4", 1)  # depth-limited: the same moves every run
+
+    def choose(view: dict[str, Any]) -> str:
+        strong.observe(view)
+        return strong.choose(view)
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        end = play_out(ws, hello(ws, room), choose)
+    assert end["room"]["status"] == "finished"
+    result = wait_recorded(client, room["room"])
+    ranks = end["room"]["result"]["ranks"]
+    won = ranks[ch.player_seat] == 1 and list(ranks).count(1) == 1
+    assert won, f"the scripted player did not beat the random CPU: {end['room']['result']}"
+    assert result["rated"] is False
+    assert result["daily"] == [{"type": "cleared", "day": today().isoformat()}]
+    progress = client.get(f"/api/rooms/{room['room']}/progress").json()
+    assert progress["context"]["kind"] == "daily"
+    cal = client.get("/api/daily/reversi").json()["calendar"]
+    assert today().day in cal["cleared"]
+
+
+def test_rule_daily_loss_does_not_clear_and_hidden_games_get_the_days_deal(
+        client: TestClient) -> None:
+    """Memory Matrix (chance, hidden information): the room is dealt from the day's seed, so
+    the player's first view is the challenge's start view; a resignation is a loss and does
+    not clear the day. The seed is never sent during play."""
+    ch = dailies.challenge("memory_matrix", today())
+    register(client, "shiro")
+    public = client.get("/api/daily/memory_matrix").json()["challenge"]
+    assert "seed" not in public
+    room = client.post("/api/daily/memory_matrix/play").json()
+    assert [k["seat"] for k in room["keys"]] == [ch.player_seat]
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        msg = hello(ws, room)
+        if msg["room"]["ply"] == 0:
+            assert my_view(msg) == public["view"]
+        assert str(ch.seed) not in json.dumps(msg)
+    finish_by_resigning(client, room, ch.player_seat)
+    result = wait_recorded(client, room["room"])
+    assert result["rated"] is False and result["daily"] == []
+    record = json.loads(client.get(f"/api/rooms/{room['room']}/record").text)
+    assert record["seed"] == ch.seed and record["options"] == dict(ch.options)
+    assert today().day not in client.get("/api/daily/memory_matrix").json()["calendar"][
+        "cleared"]
+
+
+def test_daily_play_refuses_challenges_that_are_not_games(client: TestClient) -> None:
+    register(client, "goro2")
+    res = client.post("/api/daily/algo/play")
+    assert res.status_code == 400 and res.json()["error"] == "not_playable"
+
+
+@pytest.mark.parametrize("game", ["memory_matrix", "algo"])
+def test_rule_reverse_match_sets_of_chance_games_share_one_seed(
+        client: TestClient, tmp_path: Any, game: str) -> None:
+    """Seed §8 reverse matches for games with chance: both games of the set are dealt from
+    the same seed, with the seats swapped."""
+    me = register(client, f"rokuro-{game}").json()["player"]
+    prog = Progression(create_engine(f"sqlite:///{tmp_path / 'asobiba.db'}"))
+    climb_to(prog, me["id"], game, "topaz")
+    lv5 = [u for u in client.get(f"/api/ladder/{game}").json()["unlocked"]
+           if u["tier"] == "lv5"]
+    assert lv5 and lv5[0]["reverse"] is True
+    first = client.post(f"/api/ladder/{game}/play", json={"tier": "lv5"}).json()
+    seat = first["keys"][0]["seat"]
+    finish_by_resigning(client, first, seat)
+    assert wait_recorded(client, first["room"])["ladder"][0]["type"] == "set_continues"
+    second = client.post(f"/api/ladder/{game}/next", json={
+        "room": first["room"], "seat": seat, "key": first["keys"][0]["key"]}).json()
+    assert [k["seat"] for k in second["keys"]] == [1 - seat]
+    finish_by_resigning(client, second, 1 - seat)
+    wait_recorded(client, second["room"])
+    records = [json.loads(client.get(f"/api/rooms/{r['room']}/record").text)
+               for r in (first, second)]
+    assert records[0]["seed"] == records[1]["seed"]
+    assert records[0]["seats"] != records[1]["seats"]  # the seats swapped
