@@ -17,6 +17,7 @@ from asobiba.games import get as get_game
 from asobiba.progression import Progression
 from asobiba.progression import daily as dailies
 from asobiba.server import create_app
+from tests.web.browser import Server, launch, open_context
 from tests.web.helpers import is_update, my_view, read_until, send_json
 from tests.web.test_progression_api import (
     climb_to,
@@ -200,3 +201,45 @@ def test_rule_reverse_match_sets_of_chance_games_share_one_seed(
                for r in (first, second)]
     assert records[0]["seed"] == records[1]["seed"]
     assert records[0]["seats"] != records[1]["seats"]  # the seats swapped
+
+
+@pytest.mark.browser
+def test_daily_page_button_plays_todays_challenge_in_a_room(tmp_path: Any) -> None:
+    """In Chromium: the daily page's *Play today's challenge* opens a room in the
+    challenge's seat after its opening; a resignation shows the day as not cleared, with a
+    link back to the daily page."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    ch = dailies.challenge("reversi", today())
+    srv = Server(tmp_path).start()
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = launch(p)
+            context = open_context(browser, locale="en-US")
+            page = context.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("dialog", lambda d: d.accept())
+            page.goto(f"{srv.url}/daily/reversi")
+            page.wait_for_selector("body[data-ready=true]")
+            assert page.locator("#play-daily").count() == 0  # signed out: a sign-in link
+            page.evaluate("fetch('/api/account/guest', {method: 'POST'})")
+            page.reload()
+            page.wait_for_selector("body[data-ready=true]")
+            assert page.inner_text("#play-daily") == "Play today's challenge"
+            page.click("#play-daily")
+            page.wait_for_url("**/r/*")
+            page.wait_for_selector("body[data-connected=true][data-progress=ready]")
+            assert page.evaluate("document.body.dataset.seat") == str(ch.player_seat)
+            room = page.url.rsplit("/", 1)[-1]
+            info = page.evaluate(f"fetch('/api/rooms/{room}').then(r => r.json())")
+            assert info["ply"] == len(ch.opening)
+            page.click("#resign")
+            page.wait_for_selector("#progress-panel [data-event=not_cleared]")
+            page.click("#progress-panel a[href='/daily/reversi']")
+            page.wait_for_selector("body[data-ready=true]")
+            assert page.locator("#calendar [data-cleared=true]").count() == 0
+            context.close()
+            browser.close()
+            assert not errors, errors
+    finally:
+        srv.stop()
