@@ -59,8 +59,10 @@ def play_out(ws: Any, first: dict[str, Any], choose: Callable[[dict[str, Any]], 
         send_json(ws, {"type": "move", "move": choose(view), "ply": msg["room"]["ply"],
                        "id": ply})
         seen: list[dict[str, Any]] = []
-        read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack"
-                   or m["type"] == "error", seen=seen)
+
+        def answered(m: dict[str, Any], p: int = ply) -> bool:
+            return m.get("id") == p and m["type"] == "ack" or m["type"] == "error"
+        read_until(ws, answered, seen=seen)
         assert not [m for m in seen if m["type"] == "error"], seen
         later = [m for m in seen if ready(m) and (
             my_view(m)["over"] or m["room"]["ply"] > msg["room"]["ply"] + 1)]
