@@ -87,3 +87,62 @@ def run_arena(
         e, lo, hi = elo_difference(mean, math.sqrt(var), a.games)
         out["elo"] = {"first_minus_second": e, "low95": lo, "high95": hi}
     return out
+
+
+def run_reverse_arena(
+    game: Game,
+    specs: Sequence[str],
+    make: Callable[[str, int], Bot],
+    matches: int,
+    seed: int = 0,
+    options: dict[str, Any] | None = None,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Reverse matches between two bots: each match is two games with the same seed (so the
+    same chance), colours swapped; the summed scores decide, then the game's
+    ``match_tiebreak`` summed (ReverStarGo: captures). Who takes the first seat alternates
+    from match to match, as the seed's sets alternate colours."""
+    opts = game.validate_options(options)
+    if game.num_seats(opts) != 2 or len(specs) != 2:
+        raise ValueError("reverse matches need a two-seat game and exactly two --bot options")
+    tallies = [BotTally(s) for s in specs]
+    points_a: list[float] = []
+    for i in range(matches):
+        totals = [0.0, 0.0]
+        breaks = [0.0, 0.0]
+        first_a = i % 2 == 0  # bot A takes seat 0 in the first game of even-numbered matches
+        for g in range(2):
+            a_seat = 0 if (g == 0) == first_a else 1
+            order = [0, 1] if a_seat == 0 else [1, 0]  # order[seat] = bot index
+            bots = [make(specs[b], seed * 1_000_003 + i * 101 + g * 7 + seat)
+                    for seat, b in enumerate(order)]
+            result = play_game(game, bots, opts, seed + i)
+            final = result.states[-1]
+            outcome = final.outcome
+            assert outcome is not None
+            for seat, b in enumerate(order):
+                totals[b] += float(outcome.scores[seat])
+                breaks[b] += game.match_tiebreak(final, seat)
+        key_a, key_b = (totals[0], breaks[0]), (totals[1], breaks[1])
+        pa = 1.0 if key_a > key_b else 0.0 if key_a < key_b else 0.5
+        points_a.append(pa)
+        for b, pts in ((0, pa), (1, 1.0 - pa)):
+            t = tallies[b]
+            t.games += 1
+            t.wins += pts == 1.0
+            t.draws += pts == 0.5
+            t.losses += pts == 0.0
+            t.points += pts
+            t.points_sq += pts * pts
+            t.scores.append(totals[b])
+        if progress:
+            progress(i + 1)
+    out: dict[str, Any] = {"game": game.id, "options": opts, "format": "reverse",
+                           "matches": matches, "seed": seed,
+                           "bots": [t.to_json() for t in tallies]}
+    if matches:
+        mean = sum(points_a) / matches
+        var = max(sum(p * p for p in points_a) / matches - mean * mean, 0.0)
+        e, lo, hi = elo_difference(mean, math.sqrt(var), matches)
+        out["elo"] = {"first_minus_second": e, "low95": lo, "high95": hi}
+    return out

@@ -208,13 +208,15 @@ def bot(
 def arena(
     game_id: Annotated[str, typer.Argument(metavar="GAME")],
     bot_specs: Annotated[list[str], typer.Option("--bot", help="a bot level; one per seat")],
-    games: Annotated[int, typer.Option(min=1)] = 10,
+    games: Annotated[int, typer.Option(min=1, help="games (with --reverse: matches)")] = 10,
     seed: Annotated[int, typer.Option()] = 0,
     option: OptionArg = None,
+    reverse: Annotated[bool, typer.Option(
+        "--reverse", help="reverse matches: two games, same seed, colours swapped")] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
     """Bots against each other, seats rotated: W/D/L, mean scores, Elo difference (95%)."""
-    from .arena import run_arena
+    from .arena import run_arena, run_reverse_arena
 
     game = _load(game_id)
     try:
@@ -232,7 +234,8 @@ def arena(
         prog.start()
         progress_cb = lambda done: prog.update(task, completed=done)  # noqa: E731
     try:
-        result = run_arena(game, bot_specs, game.make_bot, games, seed, options, progress_cb)
+        runner = run_reverse_arena if reverse else run_arena
+        result = runner(game, bot_specs, game.make_bot, games, seed, options, progress_cb)
     except (AsobibaError, ValueError) as exc:
         _fail(str(exc))
     finally:
@@ -241,8 +244,10 @@ def arena(
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
         return
-    table = Table(title=f"{game_id} arena: {games} games, seats rotated")
-    for col in ("bot", "wins", "draws", "losses", "mean points", "mean score"):
+    what = f"{games} reverse matches" if reverse else f"{games} games, seats rotated"
+    table = Table(title=f"{game_id} arena: {what}")
+    for col in ("bot", "wins", "draws", "losses", "mean points",
+                "mean match total" if reverse else "mean score"):
         table.add_column(col)
     for b in result["bots"]:
         table.add_row(b["bot"], str(b["wins"]), str(b["draws"]), str(b["losses"]),

@@ -401,6 +401,11 @@ class Game(ABC):
         """Why these options cannot be played rated (learning aids switched on); [] if they can."""
         return rated_violations(self.options, options)
 
+    def match_tiebreak(self, state: State, seat: int) -> float:
+        """The second key of a reverse match after the summed scores (ReverStarGo: captured
+        stones); 0 where a game has none."""
+        return 0.0
+
     def num_seats(self, options: Mapping[str, Any]) -> int:
         players = options.get("players")
         return int(players) if players is not None else self.min_seats

@@ -97,3 +97,36 @@ def test_play_against_bot_in_terminal(tmp_path):
     assert "not played" in res.output and "undone" in res.output
     data = json.loads(save.read_text())
     assert data["game"] == "reversi" and data["moves"][0] == {"seat": 0, "move": "c4"}
+
+
+def test_arena_reverse_matches_swap_colours_with_the_same_seed():
+    res = run("arena", "reversi", "--bot", "2", "--bot", "random", "--games", "2", "--reverse",
+              "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    a, b = out["bots"]
+    assert out["format"] == "reverse" and a["games"] == b["games"] == 2
+    assert a["wins"] + a["draws"] + a["losses"] == 2 and a["wins"] == b["losses"]
+    # a match total is the sum of two games' disc counts
+    assert all(0 < x <= 128 for x in [a["mean_score"], b["mean_score"]])
+
+
+def test_arena_reverse_needs_two_seats():
+    res = run("arena", "reversi", "--bot", "1", "--bot", "1", "--bot", "1", "--reverse")
+    assert res.exit_code != 0
+
+
+def test_reverse_match_tiebreak_is_captures_for_reverstargo():
+    from asobiba.core import RandomBot
+    from asobiba.games import get
+    from asobiba.play.runner import play_game
+
+    game = get("reverstargo")
+    captured_any = False
+    for seed in range(6):
+        final = play_game(game, [RandomBot(seed), RandomBot(seed + 9)], {}, seed).states[-1]
+        shown = final.view(None)["captured"]
+        assert [game.match_tiebreak(final, s) for s in (0, 1)] == [float(c) for c in shown]
+        captured_any |= any(shown)
+    assert captured_any, "no random game captured anything: the check above proved nothing"
+    assert get("reversi").match_tiebreak(get("reversi").new_game(), 0) == 0.0
