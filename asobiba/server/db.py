@@ -164,6 +164,11 @@ class Store:
             for seat in room.seats:
                 s.add(SeatRow(room_id=room.id, seat=seat.seat, kind=seat.kind,
                               level=seat.level, name=seat.name, key_hash=seat.key_hash))
+            # an opening (a daily challenge's seeded first moves) is stored with the room, in
+            # the same transaction: a crash can never leave a room with half its opening
+            for move in room.moves:
+                s.add(MoveRow(room_id=room.id, ply=move.ply, seat=move.seat, text=move.text,
+                              at=move.at))
 
     def add_move(self, room_id: str, move: MoveData, finished_result: dict[str, Any] | None,
                  record: str | None) -> None:

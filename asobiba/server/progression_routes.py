@@ -517,7 +517,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     def _day(request: Request) -> date:
         raw = request.query_params.get("date")
         if raw is None:
-            return date.today()
+            return datetime.now(UTC).date()  # daily challenges change at midnight UTC
         try:
             return date.fromisoformat(raw)
         except ValueError:
@@ -553,7 +553,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         if not isinstance(answers, list) or not all(isinstance(a, str) and len(a) < 16
                                                     for a in answers) or len(answers) > 32:
             raise _Refused(400, "bad_field", "'answers' must be a list of short texts")
-        today = date.today()
+        today = datetime.now(UTC).date()
         events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, today,
                                          answers, today)
         return JSONResponse({"events": events})

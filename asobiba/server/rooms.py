@@ -265,10 +265,8 @@ class Hub:
         return room, {k: v for k, v in keys.items() if seat_rows[k].kind == "human"}
 
     def _store_new(self, data: RoomData) -> None:
-        """The room, then its opening moves (``Store.create_room`` writes no moves)."""
+        """The room with its opening moves, in one transaction."""
         self.store.create_room(data)
-        for move in data.moves:
-            self.store.add_move(data.id, move, None, None)
 
     async def get(self, room_id: str) -> Room | None:
         room = self.rooms.get(room_id)
