@@ -130,3 +130,30 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
         return f"sqlite:///{tmp_path / 'asobiba.db'}"
     cluster: Any = request.getfixturevalue("pg_cluster")
     return str(cluster.new_database())
+
+
+# ---- the browser tests' shared fixtures ---------------------------------------------------
+# Playwright is a dev dependency: a missing one is an import error here, never a silent skip.
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """One headless Debian Chromium per test module (see ``browser.launch``)."""
+    from playwright.sync_api import sync_playwright
+
+    from .browser import launch
+
+    with sync_playwright() as p:
+        b = launch(p)
+        yield b
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A real ``asobiba serve`` process per test module, on its own data directory."""
+    from .browser import Server
+
+    srv = Server(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])).start()
+    yield srv
+    srv.stop()

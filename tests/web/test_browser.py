@@ -14,7 +14,6 @@ from .browser import (
     Server,
     click_a_move,
     english_left,
-    launch,
     new_game,
     open_context,
     play_to_end,
@@ -22,22 +21,6 @@ from .browser import (
 )
 
 pytestmark = pytest.mark.browser
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("web")).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture

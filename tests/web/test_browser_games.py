@@ -5,7 +5,6 @@ ever hold the other's hidden numbers or colours; the hot-seat hand-over screen."
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +14,6 @@ from .browser import (
     click_a_move,
     click_listed,
     english_left,
-    launch,
     new_game,
     open_context,
     wait_any_turn,
@@ -24,22 +22,6 @@ from .browser import (
 from .helpers import pacer_for
 
 pytestmark = pytest.mark.browser
-sync_api = pytest.importorskip("playwright.sync_api")
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("games")).start()
-    yield srv
-    srv.stop()
 
 
 def new_page(browser: Any, errors: list[str]) -> tuple[Any, Any, list[dict[str, Any]]]:

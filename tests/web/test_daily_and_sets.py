@@ -210,7 +210,7 @@ def test_daily_page_button_plays_todays_challenge_in_a_room(tmp_path: Any) -> No
     """In Chromium: the daily page's *Play today's challenge* opens a room in the
     challenge's seat after its opening; a resignation shows the day as not cleared, with a
     link back to the daily page."""
-    sync_api = pytest.importorskip("playwright.sync_api")
+    from playwright import sync_api
     ch = dailies.challenge("reversi", today())
     srv = Server(tmp_path).start()
     try:

@@ -11,26 +11,10 @@ from sqlalchemy import create_engine
 
 from asobiba.progression import Progression
 
-from .browser import Server, click_a_move, english_left, launch, open_context, wait_turn
+from .browser import Server, click_a_move, english_left, open_context, wait_turn
 
 pytestmark = pytest.mark.browser
-sync_api = pytest.importorskip("playwright.sync_api")
 WAIT = 60_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("progression")).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture

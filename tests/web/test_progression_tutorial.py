@@ -11,26 +11,10 @@ import pytest
 
 from asobiba.progression.tutorials import tutorial
 
-from .browser import Server, launch, open_context
+from .browser import Server, open_context
 
 pytestmark = pytest.mark.browser
-sync_api = pytest.importorskip("playwright.sync_api")
 WAIT = 30_000
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as p:
-        b = launch(p)
-        yield b
-        b.close()
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    srv = Server(tmp_path_factory.mktemp("tutorial")).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture
