@@ -421,7 +421,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         if options is None:
             options = game.validate_options(dict(ladder_options(game)))
         seats: list[dict[str, Any]] = [{"kind": "bot", "level": level, "name": ""}
-                                       for _ in range(2)]
+                                       for _ in range(game.num_seats(options))]
         seats[seat] = {"kind": "human", "level": None, "name": str(player["name"])}
         try:
             room, keys = await hub().create(game, options, seats, casual=False, seed=seed,
@@ -559,9 +559,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return JSONResponse({"events": events})
 
     async def daily_play(request: Request) -> Response:
-        """Play today's opponent challenge in a room: the day's seed, options and opening,
-        the player in the challenge's seat, its CPU level in the other. Not rated; the
-        finished game goes to the day's calendar."""
+        """Play today's challenge in a room: an opponent challenge with the day's seed,
+        options and opening, the player in the challenge's seat and its CPU level in the
+        other; a puzzle course (Patapata) alone on the day's dice. Not rated; the finished
+        game goes to the day's calendar (a puzzle clears it at the target score)."""
         game = _game_id(request)
         player = await need_player(request)
         today = datetime.now(UTC).date()  # the day record_attempt counts as today
@@ -569,9 +570,13 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             ch = await run_in_threadpool(dailies.challenge, game, today)
         except (KeyError, ValueError) as exc:
             raise _Refused(404, "no_daily", str(exc)) from None
+        if ch.kind == "puzzle":  # a solo course (Patapata): the day's dice, no CPU seat
+            return await open_room(game, player, "daily", "", ch.player_seat, None, None,
+                                   seed=ch.seed, options=dict(ch.options), opening=[],
+                                   day=today)
         if ch.kind != "opponent" or ch.bot_level is None:
             raise _Refused(400, "not_playable", f"the {game} challenge is a {ch.kind}, "
-                           "not a game against the CPU")
+                           "not a game")
         return await open_room(game, player, "daily", ch.bot_level, ch.player_seat, None,
                                None, seed=ch.seed, options=dict(ch.options),
                                opening=list(ch.opening), day=today)

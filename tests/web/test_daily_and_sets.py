@@ -245,3 +245,43 @@ def test_daily_page_button_plays_todays_challenge_in_a_room(tmp_path: Any) -> No
             assert not errors, errors
     finally:
         srv.stop()
+
+
+def test_rule_patapata_daily_course_is_played_alone_on_the_days_dice(client: TestClient) -> None:
+    """Patapata's daily challenge is a course to score at least the target on: the room has
+    one seat (the player), is dealt from the day's seed, and a course passed task by task
+    scores too little to clear the day."""
+    ch = dailies.challenge("patapata", today())
+    assert ch.kind == "puzzle" and ch.target is not None
+    me = register(client, "nanako").json()["player"]
+    room = client.post("/api/daily/patapata/play")
+    assert room.status_code == 201, room.text
+    room = room.json()
+    assert [k["seat"] for k in room["keys"]] == [0]
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        first = hello(ws, room)
+        assert len(first["room"]["seats"]) == 1
+        final = first
+        for ply in range(40):  # alone: every update after a move is this seat's turn again
+            if my_view(final)["over"]:
+                break
+            send_json(ws, {"type": "move", "move": "pass", "ply": final["room"]["ply"],
+                           "id": ply})
+            seen: list[dict[str, Any]] = []
+            read_until(ws, lambda m, p=ply: m.get("id") == p and m["type"] == "ack"
+                       or m["type"] == "error", seen=seen)
+            assert not [m for m in seen if m["type"] == "error"], seen
+            updates = [m for m in seen if is_update(m) and m["room"]["ply"] == ply + 1]
+            final = updates[-1] if updates else read_until(
+                ws, lambda m, p=ply: is_update(m) and m["room"]["ply"] == p + 1)
+    assert final["room"]["status"] == "finished"
+    record = json.loads(client.get(f"/api/rooms/{room['room']}/record").text)
+    assert record["seed"] == ch.seed and record["options"] == dict(ch.options)
+    assert record["result"]["scores"][0] < ch.target
+    report = wait_recorded(client, room["room"])
+    assert report["daily"], report
+    events = report["daily"]
+    assert not any(e.get("type") == "cleared" for e in events), events
+    # a first attempt at a puzzle is rated as a game against the puzzle (as lichess does)
+    assert any(e.get("type") == "rating" for e in events), events
+    assert me["id"]

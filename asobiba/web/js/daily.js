@@ -69,7 +69,7 @@ async function drawChallenge() {
     const renderer = await loadRenderer(game);
     const ctx = { lang: lang(), t: (k, p) => tt(renderer, k, p), room: null, seat: ch.player_seat, view: ch.view, prev: null, legal: new Set(), play: () => {} };
     board.replaceChildren(renderer.render(ch.view, ctx));
-    if (ch.kind === "opponent") { // the challenge shown is always today's
+    if (ch.kind === "opponent" || ch.kind === "puzzle") { // the challenge shown is always today's
       const button = el("button", { type: "button", class: "primary", id: "play-daily" }, t("daily.play"));
       button.addEventListener("click", () => playToday().catch(showError));
       parts.push(player ? button : el("p", {}, el("a", { href: "/account" }, t("daily.sign_in"))));
