@@ -17,7 +17,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..core import AsobibaError, Bot, MoveEntry, Record, State, parse_option_pairs
+from ..core import AsobibaError, Bot, MoveEntry, MoveError, Record, State, parse_option_pairs
 from ..games import GAME_IDS, available, get, replay_record
 
 app = typer.Typer(
@@ -53,20 +53,18 @@ def _load(game_id: str) -> Any:
         _fail(str(exc))
 
 
-def _split_moves(game: Any, moves: list[str]) -> list[Any]:
+def _split_moves(moves: list[str]) -> list[tuple[int | None, str]]:
     """Moves on a command line: plain text, or ``SEAT:MOVE`` (needed in simultaneous games)."""
-    out: list[Any] = []
+    out: list[tuple[int | None, str]] = []
     for m in moves:
         head, sep, tail = m.partition(":")
-        if sep and head.isdigit():
-            out.append((int(head), tail))
-        else:
-            out.append(m)
+        out.append((int(head), tail) if sep and head.isdigit() else (None, m))
     return out
 
 
 def _replay(game: Any, moves: list[str], options: dict[str, Any], seed: int | None,
             record_file: Path | None) -> tuple[list[State], list[MoveEntry], int]:
+    """The states from the start (or from a record's end) through ``moves``."""
     if record_file is not None:
         try:
             record = Record.loads(record_file.read_text(encoding="utf-8"))
@@ -74,24 +72,18 @@ def _replay(game: Any, moves: list[str], options: dict[str, Any], seed: int | No
             _fail(f"cannot read {record_file}: {exc}")
         if record.game != game.id:
             _fail(f"{record_file} is a {record.game} record, not {game.id}")
-        states = replay_record(record)
-        entries = list(record.moves)
-        extra_states = states
-        seed_used = record.seed
-        options = dict(record.options)
-        state = extra_states[-1]
-        for entry in _split_moves(game, moves):
-            seat, text = entry if isinstance(entry, tuple) else (None, entry)
-            seat = state.to_move if seat is None else seat
-            state = state.play(text, seat)
-            states.append(state)
-            entries.append(MoveEntry(seat, text))
-        return states, entries, seed_used
-    seed_used = game.default_seed if seed is None else seed
-    states = game.replay(_split_moves(game, moves), options, seed_used)
-    entries = []
-    for before, entry in zip(states, _split_moves(game, moves)):
-        seat, text = entry if isinstance(entry, tuple) else (before.to_move, entry)
+        states, entries, seed_used = replay_record(record), list(record.moves), record.seed
+    else:
+        seed_used = game.default_seed if seed is None else seed
+        states, entries = [game.new_game(options, seed_used)], []
+    for seat, text in _split_moves(moves):
+        state = states[-1]
+        seat = state.to_move if seat is None else seat
+        try:
+            states.append(state.play(text, seat))
+        except MoveError as exc:
+            raise type(exc)(f"move {len(entries) + 1} ({text}): {exc}", move=text) from exc
+        assert seat is not None  # play() refuses a move when no seat is to act
         entries.append(MoveEntry(seat, text))
     return states, entries, seed_used
 
