@@ -7,8 +7,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..core import Bot, Game
+from ..core import Bot, Game, Outcome
 from ..play.runner import play_game
+
+GameHook = Callable[[list[str], Outcome, int], None]
+"""Called after every game with the bot specs by seat, the outcome and the game's seed (e.g. to
+rate the game: ``asobiba arena --rate``)."""
 
 
 @dataclass
@@ -47,6 +51,7 @@ def run_arena(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    on_game: GameHook | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` games; game ``i`` puts bot ``(seat + i) % k`` in each seat (seats
     rotated), with seed ``seed + i``. Returns per-bot tallies and, for two bots, Elo."""
@@ -61,6 +66,8 @@ def run_arena(
         result = play_game(game, bots, options, seed + i)
         outcome = result.states[-1].outcome
         assert outcome is not None
+        if on_game:
+            on_game([specs[b] for b in order], outcome, seed + i)
         for seat, b in enumerate(order):
             t = tallies[b]
             t.games += 1
@@ -97,6 +104,7 @@ def run_reverse_arena(
     seed: int = 0,
     options: dict[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
+    on_game: GameHook | None = None,
 ) -> dict[str, Any]:
     """Reverse matches between two bots: each match is two games with the same seed (so the
     same chance), colours swapped; the summed scores decide, then the game's
@@ -120,6 +128,8 @@ def run_reverse_arena(
             final = result.states[-1]
             outcome = final.outcome
             assert outcome is not None
+            if on_game:
+                on_game([specs[b] for b in order], outcome, seed + i)
             for seat, b in enumerate(order):
                 totals[b] += float(outcome.scores[seat])
                 breaks[b] += game.match_tiebreak(final, seat)

@@ -17,7 +17,16 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from ..core import AsobibaError, Bot, MoveEntry, MoveError, Record, State, parse_option_pairs
+from ..core import (
+    AsobibaError,
+    Bot,
+    MoveEntry,
+    MoveError,
+    Outcome,
+    Record,
+    State,
+    parse_option_pairs,
+)
 from ..games import GAME_IDS, available, get, replay_record
 
 app = typer.Typer(
@@ -206,6 +215,11 @@ def arena(
     reverse: Annotated[bool, typer.Option(
         "--reverse", help="reverse matches: two games, same seed, colours swapped")] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
+    rate: Annotated[str | None, typer.Option(
+        "--rate", metavar="DB_URL",
+        help="rate every game in this database's bot ratings (calibration), e.g. "
+             "sqlite:///data/asobiba.db — the web app's leaderboards and bot suggestions "
+             "read them")] = None,
 ) -> None:
     """Bots against each other, seats rotated: W/D/L, mean scores, Elo difference (95%)."""
     from .arena import run_arena, run_reverse_arena
@@ -217,6 +231,7 @@ def arena(
             game.make_bot(spec, 0)
     except (AsobibaError, ValueError) as exc:
         _fail(str(exc))
+    rater = _BotRater(rate, game_id, options) if rate else None
     progress_cb = None
     if sys.stderr.isatty() and not as_json:
         from rich.progress import Progress
@@ -227,12 +242,19 @@ def arena(
         progress_cb = lambda done: prog.update(task, completed=done)  # noqa: E731
     try:
         runner = run_reverse_arena if reverse else run_arena
-        result = runner(game, bot_specs, game.make_bot, games, seed, options, progress_cb)
+        result = runner(game, bot_specs, game.make_bot, games, seed, options, progress_cb,
+                        rater.rate if rater else None)
+        if rater:
+            result["ratings"] = rater.finish(bot_specs)
     except (AsobibaError, ValueError) as exc:
+        if rater:
+            rater.session.rollback()
         _fail(str(exc))
     finally:
         if progress_cb is not None:
             prog.stop()
+        if rater:
+            rater.session.close()
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
         return
@@ -249,6 +271,71 @@ def arena(
         e = result["elo"]
         console.print(f"Elo {bot_specs[0]} − {bot_specs[1]}: {e['first_minus_second']:+.0f} "
                       f"(95%: {e['low95']:+.0f} … {e['high95']:+.0f})")
+    if "ratings" in result:
+        if rater and rater.unrated:
+            console.print(f"{rater.unrated} game(s) had one bot level in several seats: stored, "
+                          "not rated (a rating needs distinct players)")
+        rt = Table(title=f"bot ratings in {rate} ({result['ratings'][0]['pool']})")
+        for col in ("bot", "rating", "deviation", "rated games"):
+            rt.add_column(col)
+        for r in result["ratings"]:
+            rt.add_row(r["bot"], f"{r['rating']:.0f}", f"{r['deviation']:.0f}", str(r["games"]))
+        console.print(rt)
+
+
+class _BotRater:
+    """``arena --rate``: each game is stored and rated in the game's pool with the bots'
+    ratings moving (``update_bots``), exactly as ``progression calibrate`` does; committed once
+    at the end, so a failed run leaves the database as it was."""
+
+    def __init__(self, url: str, game_id: str, options: dict[str, Any]) -> None:
+        from sqlalchemy import create_engine
+        from sqlalchemy.exc import ArgumentError
+        from sqlalchemy.orm import Session
+
+        from ..progression.models import create_all
+
+        try:
+            engine = create_engine(url)
+            create_all(engine)
+        except (ArgumentError, ImportError, OSError) as exc:
+            _fail(f"--rate: cannot open the database {url!r}: {exc}")
+        except Exception as exc:  # sqlalchemy.exc.OperationalError and kin
+            _fail(f"--rate: cannot open the database {url!r}: {exc.__class__.__name__}: "
+                  f"{str(exc).splitlines()[0]}")
+        self.session = Session(engine)
+        self.game_id, self.options = game_id, options
+        self.ids: dict[str, int] = {}
+        self.unrated = 0
+
+    def _id(self, spec: str) -> int:
+        from ..progression import accounts
+
+        if spec not in self.ids:
+            self.ids[spec] = accounts.bot_player(self.session, self.game_id, spec).id
+        return self.ids[spec]
+
+    def rate(self, seats: list[str], outcome: Outcome, seed: int) -> None:
+        from ..progression import ratings
+
+        self.unrated += len(set(seats)) < len(seats)
+        ratings.record_result(self.session, self.game_id, [self._id(s) for s in seats], outcome,
+                              options=self.options, seed=seed, context="arena",
+                              update_bots=True)
+
+    def finish(self, specs: list[str]) -> list[dict[str, Any]]:
+        from ..progression import ratings
+
+        self.session.commit()
+        n = len(specs)
+        pool, _ = ratings.pool_for(self.game_id, n, ratings.teams_for(self.game_id, self.options, n))
+        out = []
+        for spec in dict.fromkeys(specs):
+            cur = ratings.current_rating(self.session, self._id(spec), pool) or {}
+            out.append({"bot": spec, "pool": pool, "rating": float(cur.get("rating", 1500.0)),
+                        "deviation": float(cur.get("deviation", 500.0)),
+                        "games": int(cur.get("games", 0))})
+        return out
 
 
 def generic_perft(state: State, depth: int) -> int:

@@ -130,3 +130,38 @@ def test_reverse_match_tiebreak_is_captures_for_reverstargo():
         captured_any |= any(shown)
     assert captured_any, "no random game captured anything: the check above proved nothing"
     assert get("reversi").match_tiebreak(get("reversi").new_game(), 0) == 0.0
+
+
+def test_arena_rate_calibrates_bot_ratings_in_the_database(tmp_path):
+    """Issue #9: bots carry ratings, calibrated by `asobiba arena --rate`: every game is
+    stored and rated, the stronger level ends rated higher, a second run continues the pool."""
+    from sqlalchemy import create_engine, func, select
+    from sqlalchemy.orm import Session
+
+    from asobiba.progression import accounts, ratings
+    from asobiba.progression.models import GameRow
+
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    res = run("arena", "reversi", "--bot", "4", "--bot", "random", "--games", "6",
+              "--rate", url, "--json")
+    assert res.exit_code == 0, res.output
+    out = json.loads(res.output)
+    strong, weak = out["ratings"]
+    assert strong["bot"] == "4" and strong["games"] == weak["games"] == 6
+    wins = out["bots"][0]["wins"]
+    assert (strong["rating"] > weak["rating"]) == (wins > out["bots"][0]["losses"])
+    res = run("arena", "reversi", "--bot", "4", "--bot", "random", "--games", "2",
+              "--reverse", "--rate", url, "--json")
+    assert res.exit_code == 0, res.output
+    assert json.loads(res.output)["ratings"][0]["games"] == 6 + 4  # both games of 2 matches
+    with Session(create_engine(url)) as s:
+        assert s.scalar(select(func.count()).select_from(GameRow)) == 10
+        bot = accounts.bot_player(s, "reversi", "4")
+        assert ratings.current_rating(s, bot.id, "reversi")["rating"] == \
+            json.loads(res.output)["ratings"][0]["rating"]
+
+
+def test_arena_rate_refuses_a_bad_database_url():
+    res = run("arena", "reversi", "--bot", "1", "--bot", "2", "--games", "1",
+              "--rate", "nope://x")
+    assert res.exit_code == 2 and "cannot open the database" in res.output
