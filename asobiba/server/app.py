@@ -22,6 +22,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..games import available, get
+from ..progression.matches import MatchFormat
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
@@ -36,6 +37,7 @@ MAX_BODY = 64_000
 MAX_RECORD = 2_000_000
 MAX_NAME = 40
 RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
+MAX_BEST_OF = 15
 
 
 SECURITY_HEADERS = [
@@ -112,6 +114,45 @@ def _seat_specs(game: Game, n: int, raw: Any) -> list[dict[str, Any]]:
     return out
 
 
+def set_games(game: Game, options: dict[str, Any]) -> bool:
+    """Whether a game with these options may be played as a reverse match or series: two
+    seats taking turns (a set swaps the two players' colours between its games)."""
+    return game.num_seats(options) == 2 and not game.simultaneous
+
+
+def _match_format(game: Game, options: dict[str, Any], raw: Any) -> MatchFormat | None:
+    """``match``: absent / ``"single"``, ``"reverse"``, or ``{"format": "best_of",
+    "games": N}`` (odd N from 3 to MAX_BEST_OF); a string is short for ``{"format": it}``."""
+    if raw is None:
+        return None
+    if isinstance(raw, str):
+        raw = {"format": raw}
+    if not isinstance(raw, dict) or set(raw) - {"format", "games"}:
+        raise ClientError("bad_match", "'match' must be \"single\", \"reverse\" or "
+                          "{\"format\": \"best_of\", \"games\": N}")
+    kind, games = raw.get("format"), raw.get("games")
+    if kind not in ("single", "reverse", "best_of"):
+        raise ClientError("bad_match", f"unknown match format {kind!r}; formats: single, "
+                          "reverse, best_of")
+    if kind != "best_of" and games is not None:
+        raise ClientError("bad_match", f"'games' is only for best_of (a {kind} match has "
+                          f"{2 if kind == 'reverse' else 1} game(s))")
+    if kind == "single":
+        return None
+    if not set_games(game, options):
+        why = ("has simultaneous turns" if game.simultaneous
+               else f"has {game.num_seats(options)} seats with these options")
+        raise ClientError("bad_match", f"{game.id} {why}; reverse matches and series are for "
+                          "two seats taking turns")
+    if kind == "reverse":
+        return MatchFormat(1, True)
+    if (not isinstance(games, int) or isinstance(games, bool) or games % 2 == 0
+            or not 3 <= games <= MAX_BEST_OF):
+        raise ClientError("bad_match", f"best_of needs 'games': an odd number from 3 to "
+                          f"{MAX_BEST_OF}, not {games!r}")
+    return MatchFormat(games)
+
+
 def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes: int = 2,
                bot_time_limit: float = 10.0, bot_delay: float = 0.0) -> Starlette:
     """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``."""
@@ -169,9 +210,11 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         if clock and game.simultaneous:
             raise ClientError("bad_clock", f"{game.id} has simultaneous turns, so it has no "
                               "clock")
+        match = _match_format(game, options, data.get("match"))
         room, keys = await hub().create(game, options, seats,
                                         casual=bool(data.get("casual", True)),
-                                        hotseat=bool(data.get("hotseat", False)), clock=clock)
+                                        hotseat=bool(data.get("hotseat", False)), clock=clock,
+                                        match=match)
         return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                             status_code=201)
@@ -189,7 +232,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             options = game.validate_options(options)
         except OptionError as exc:
             raise ClientError("bad_options", str(exc)) from None
-        return JSONResponse({"seats": game.num_seats(options), "options": options})
+        return JSONResponse({"seats": game.num_seats(options), "options": options,
+                             "sets": set_games(game, options)})
 
     async def room_info(request: Request) -> Response:
         room = await hub().get(request.path_params["room"])
@@ -320,11 +364,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             if not conn.keys:
                 raise ClientError("not_your_seat", "spectators cannot offer a rematch")
             await h.offer_rematch(room, conn)
+        elif kind == "next":
+            await h.offer_next(room, conn)
         elif kind == "ping":
             await conn.send({"type": "pong"})
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
-                              "move, resign, undo, undo_reply, rematch, ping")
+                              "move, resign, undo, undo_reply, rematch, next, ping")
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)

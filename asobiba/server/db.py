@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    UniqueConstraint,
     create_engine,
     delete,
     event,
@@ -76,6 +77,25 @@ class MoveRow(Base):
     at: Mapped[str] = mapped_column(String(40))
 
 
+class MatchSetRow(Base):
+    """A reverse match or best-of-N series between the two seats of consecutive rooms."""
+
+    __tablename__ = "match_sets"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    state: Mapped[str] = mapped_column(Text)  # {"match": Match.to_json(), "forfeit": ...}
+    updated: Mapped[str] = mapped_column(String(40))
+
+
+class SetRoomRow(Base):
+    """Which game of which set a room plays; a set's game number is taken once."""
+
+    __tablename__ = "match_set_rooms"
+    __table_args__ = (UniqueConstraint("set_id", "game_index"),)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    set_id: Mapped[str] = mapped_column(ForeignKey("match_sets.id"), index=True)
+    game_index: Mapped[int] = mapped_column(Integer)
+
+
 class RecordRow(Base):
     __tablename__ = "records"
     room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
@@ -101,6 +121,16 @@ class MoveData:
 
 
 @dataclass
+class SetData:
+    """A set as stored: its standing (``state``) and its rooms in order. One object is
+    shared by every loaded room of the set, so each sees the current standing."""
+
+    id: str
+    state: dict[str, Any]
+    rooms: list[str]
+
+
+@dataclass
 class RoomData:
     """A room as stored: everything needed to rebuild it after a restart."""
 
@@ -119,6 +149,8 @@ class RoomData:
     created: str
     seats: list[SeatData]
     moves: list[MoveData]
+    match_set: SetData | None = None
+    set_index: int = 0
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -169,11 +201,22 @@ class Store:
             for move in room.moves:
                 s.add(MoveRow(room_id=room.id, ply=move.ply, seat=move.seat, text=move.text,
                               at=move.at))
+            # a set's first room creates the set, later rooms join it (the unique game
+            # number refuses a second room for the same game of a set)
+            if room.match_set is not None:
+                if room.set_index == 0:
+                    s.add(MatchSetRow(id=room.match_set.id,
+                                      state=json.dumps(room.match_set.state), updated=now))
+                    s.flush()
+                s.add(SetRoomRow(room_id=room.id, set_id=room.match_set.id,
+                                 game_index=room.set_index))
 
     def add_move(self, room_id: str, move: MoveData, finished_result: dict[str, Any] | None,
-                 record: str | None) -> None:
-        """Store one move (and, if it ended the game, the result and record) atomically.
-        A duplicate ply raises, so two racing writers can never both succeed."""
+                 record: str | None, set_state: tuple[str, dict[str, Any]] | None = None
+                 ) -> None:
+        """Store one move (and, if it ended the game, the result and record, and the
+        standing of the room's set) atomically. A duplicate ply raises, so two racing
+        writers can never both succeed."""
         with Session(self.engine) as s, s.begin():
             s.add(MoveRow(room_id=room_id, ply=move.ply, seat=move.seat, text=move.text,
                           at=move.at))
@@ -184,6 +227,14 @@ class Store:
             s.execute(update(RoomRow).where(RoomRow.id == room_id).values(**values))
             if record is not None:
                 s.merge(RecordRow(room_id=room_id, record=record, saved=move.at))
+            self._set_state(s, set_state, move.at)
+
+    @staticmethod
+    def _set_state(s: Session, set_state: tuple[str, dict[str, Any]] | None, now: str) -> None:
+        if set_state is not None:
+            set_id, state = set_state
+            s.execute(update(MatchSetRow).where(MatchSetRow.id == set_id).values(
+                state=json.dumps(state), updated=now))
 
     def truncate_moves(self, room_id: str, from_ply: int) -> None:
         """Undo: drop the moves from ``from_ply`` on."""
@@ -192,13 +243,15 @@ class Store:
                                             MoveRow.ply >= from_ply))
             s.execute(update(RoomRow).where(RoomRow.id == room_id).values(updated=utcnow()))
 
-    def finish(self, room_id: str, result: dict[str, Any], record: str) -> None:
-        """End a game without a move (resignation, time)."""
+    def finish(self, room_id: str, result: dict[str, Any], record: str,
+               set_state: tuple[str, dict[str, Any]] | None = None) -> None:
+        """End a game without a move (resignation, time), with its set's standing."""
         with Session(self.engine) as s, s.begin():
             now = utcnow()
             s.execute(update(RoomRow).where(RoomRow.id == room_id).values(
                 status="finished", result=json.dumps(result), updated=now))
             s.merge(RecordRow(room_id=room_id, record=record, saved=now))
+            self._set_state(s, set_state, now)
 
     def set_rematch(self, room_id: str, rematch_id: str) -> None:
         with Session(self.engine) as s, s.begin():
@@ -215,6 +268,16 @@ class Store:
                               .order_by(SeatRow.seat)).all()
             moves = s.scalars(select(MoveRow).where(MoveRow.room_id == room_id)
                               .order_by(MoveRow.ply)).all()
+            match_set, set_index = None, 0
+            link = s.get(SetRoomRow, room_id)
+            if link is not None:
+                set_row = s.get(MatchSetRow, link.set_id)
+                assert set_row is not None  # a foreign key
+                rooms = s.scalars(select(SetRoomRow.room_id)
+                                  .where(SetRoomRow.set_id == link.set_id)
+                                  .order_by(SetRoomRow.game_index)).all()
+                match_set = SetData(set_row.id, json.loads(set_row.state), list(rooms))
+                set_index = link.game_index
             return RoomData(
                 id=row.id, game=row.game, rules_version=row.rules_version,
                 options=json.loads(row.options), seed=row.seed, casual=row.casual,
@@ -223,6 +286,7 @@ class Store:
                 rematch_of=row.rematch_of, rematch_id=row.rematch_id, created=row.created,
                 seats=[SeatData(x.seat, x.kind, x.level, x.name, x.key_hash) for x in seats],
                 moves=[MoveData(m.ply, m.seat, m.text, m.at) for m in moves],
+                match_set=match_set, set_index=set_index,
             )
 
     def active_room_ids(self) -> Sequence[str]:

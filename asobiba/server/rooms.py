@@ -29,8 +29,9 @@ from ..core import (
     State,
 )
 from ..core.rng import derive_seed
+from ..progression.matches import A, B, Match, MatchFormat, tiebreak_for
 from . import clock as clocks
-from .db import MoveData, RoomData, SeatData, Store, utcnow
+from .db import MoveData, RoomData, SeatData, SetData, Store, utcnow
 
 log = logging.getLogger("asobiba.server")
 BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried again
@@ -97,6 +98,9 @@ class Room:
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
         self._views: dict[int, list[dict[str, Any]]] = {}
+        self.match_set: SetData | None = data.match_set
+        self.set_index = data.set_index
+        self.next_offers: set[int] = set()
 
     # ---- derived facts -------------------------------------------------------------------
     @property
@@ -135,6 +139,72 @@ class Room:
             return None
         return clocks.view(self.data.clock, len(self.seats), self.data.created, self.moves,
                            self.clock_running(), time.time())
+
+    # ---- the set (reverse match / best-of-N) this room is a game of ---------------------------
+    def set_match(self) -> Match | None:
+        return Match.from_json(self.match_set.state["match"]) if self.match_set else None
+
+    def set_over(self) -> bool:
+        ms = self.match_set
+        return ms is not None and (bool(ms.state.get("forfeit")) or bool(
+            Match.from_json(ms.state["match"]).is_over))
+
+    def next_room(self) -> str | None:
+        ms = self.match_set
+        return ms.rooms[self.set_index + 1] if ms and len(ms.rooms) > self.set_index + 1 \
+            else None
+
+    def set_after(self, final: State, result: dict[str, Any], forfeit: int | None = None
+                  ) -> dict[str, Any] | None:
+        """The set's standing once this game ends with ``result`` (None: not in a set).
+        The tie-break comes from the final spectator view, so it holds nothing hidden.
+        Resigning or losing on time in a reverse match loses the set: otherwise a player
+        far behind on score could resign to lose the game by a single point."""
+        match = self.set_match()
+        if match is None or len(match.games) != self.set_index:
+            return None
+        hook = tiebreak_for(self.game)
+        outcome = Outcome(tuple(result["scores"]), tuple(result["ranks"]),
+                          str(result.get("reason", "")))
+        match = match.add(outcome, hook(final.view(None)) if hook else None)
+        lost = None
+        if forfeit is not None and match.format.reverse:
+            lost = A if forfeit == match.seat_of_a(self.set_index) else B
+        return {"match": match.to_json(), "forfeit": lost}
+
+    def set_view(self) -> dict[str, Any] | None:
+        """The set's public standing: finished games' results only (already public)."""
+        ms = self.match_set
+        if ms is None:
+            return None
+        match = Match.from_json(ms.state["match"])
+        lost = ms.state.get("forfeit")
+        over = bool(lost) or match.is_over
+        winner = (B if lost == A else A) if lost else match.winner
+        a_here = match.seat_of_a(self.set_index)
+        units = match.units()
+        return {
+            "format": "reverse" if match.format.reverse else
+            "best_of" if match.format.best_of > 1 else "single",
+            "best_of": match.format.best_of,
+            "index": self.set_index,
+            "sides": {A: a_here, B: 1 - a_here},
+            "games": [{"room": ms.rooms[i] if i < len(ms.rooms) else None,
+                       "seat_of_a": g.seat_of_a, "score_a": g.score_a, "score_b": g.score_b,
+                       "points_a": g.points_a, "tiebreak_a": g.tiebreak_a,
+                       "tiebreak_b": g.tiebreak_b} for i, g in enumerate(match.games)],
+            "wins": list(match.wins()),
+            "totals": [sum(g.score_a for g in match.games),
+                       sum(g.score_b for g in match.games)],
+            "tiebreak": [sum(g.tiebreak_a for g in match.games),
+                         sum(g.tiebreak_b for g in match.games)],
+            "has_tiebreak": tiebreak_for(self.game) is not None,
+            "units": len(units),
+            "over": over,
+            "winner": winner,
+            "forfeit": lost,
+            "next": {"room": self.next_room(), "offers": sorted(self.next_offers)},
+        }
 
     def natural_result(self, state: State) -> dict[str, Any] | None:
         outcome = state.outcome
@@ -178,6 +248,7 @@ class Room:
             "notes": self.notes[-5:],
             "clock": self.clock_view(),
             "spectators": sum(1 for c in self.conns if not c.keys),
+            "set": self.set_view(),
         }
 
     def message_for(self, conn: Conn) -> dict[str, Any]:
@@ -208,6 +279,8 @@ class Hub:
         self.get_game = get_game
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
+        self.sets: dict[str, SetData] = {}
+        """One object per set, shared by its loaded rooms (so all see the same standing)."""
         self._loading = asyncio.Lock()
         self.on_finish: Callable[[Room], Any] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
@@ -215,6 +288,15 @@ class Hub:
     def _finished(self, room: Room) -> None:
         if self.on_finish is not None:
             self.on_finish(room)
+        if room.match_set is not None:  # the set's earlier rooms show the new standing too
+            others = [r for r in self.rooms.values()
+                      if r is not room and r.match_set is room.match_set]
+            if others:
+                asyncio.get_running_loop().create_task(self._broadcast_all(others))
+
+    async def _broadcast_all(self, rooms: list[Room]) -> None:
+        for other in rooms:
+            await self.broadcast(other)
 
     # ---- creating and loading --------------------------------------------------------------
     async def create(self, game: Game, options: dict[str, Any], seats: list[dict[str, Any]],
@@ -225,11 +307,17 @@ class Hub:
                      clock: dict[str, int] | None = None,
                      seed: int | None = None,
                      opening: Sequence[tuple[int, str]] | None = None,
+                     match: MatchFormat | None = None,
+                     key_hashes: dict[int, str] | None = None,
+                     match_set: SetData | None = None,
                      ) -> tuple[Room, dict[int, str]]:
         """A new room; returns it and the plaintext key of each human seat (shown once).
         ``seed`` fixes the deal (a daily challenge, both games of a reverse-match set);
         ``opening`` moves are replayed to check them and stored as the room's first moves,
-        so a restart resumes after them. A bad opening is refused and creates nothing."""
+        so a restart resumes after them. A bad opening is refused and creates nothing.
+        ``match`` (reverse / best-of-N) makes this room the first game of a new set, stored
+        with it in the same transaction; ``match_set`` with ``key_hashes`` (the seats' keys,
+        kept by their holders) makes it the set's next game."""
         seed = secrets.randbits(48) if seed is None else seed
         moves: list[MoveData] = []
         if opening:
@@ -242,27 +330,42 @@ class Hub:
             moves = [MoveData(ply, seat, text, now) for ply, (seat, text) in enumerate(opening)]
         room_id = room_id or secrets.token_urlsafe(6)
         keys = dict(keys or {})
+        hashes = dict(key_hashes or {})
         seat_rows = []
         for i, spec in enumerate(seats):
-            if spec["kind"] == "human":
+            if spec["kind"] == "human" and i not in hashes:
                 keys.setdefault(i, new_key())
+                hashes[i] = hash_key(keys[i])
             seat_rows.append(SeatData(i, spec["kind"], spec.get("level"), spec.get("name", ""),
-                                      hash_key(keys[i]) if spec["kind"] == "human" else None))
+                                      hashes[i] if spec["kind"] == "human" else None))
+        set_index = 0
+        if match is not None and match.kind != "single":
+            match_set = SetData(secrets.token_urlsafe(9),
+                                {"match": Match(match).to_json(), "forfeit": None}, [room_id])
+        elif match_set is not None:
+            set_index = len(match_set.rooms)
+            match_set = SetData(match_set.id, match_set.state, [*match_set.rooms, room_id])
         data = RoomData(
             id=room_id, game=game.id, rules_version=game.rules_version, options=options,
             seed=seed, casual=casual, hotseat=hotseat, clock=clock,
             status="active", result=None, rematch_of=rematch_of, rematch_id=None,
             created=utcnow(), seats=seat_rows, moves=moves,
+            match_set=match_set, set_index=set_index,
         )
         room = Room(data, game)
         if room.state.is_over:
             raise ClientError("bad_opening", "the opening ends the game; nothing is left "
                               "to play")
         await asyncio.to_thread(self._store_new, data)
+        if match_set is not None:  # stored: now every loaded room of the set sees this one
+            shared = self.sets.setdefault(match_set.id, match_set)
+            shared.rooms = match_set.rooms
+            room.match_set = shared
         self.rooms[room_id] = room
+        return_keys = {k: v for k, v in keys.items() if seat_rows[k].kind == "human"}
         self.schedule_bots(room)
         self.arm_clock(room)
-        return room, {k: v for k, v in keys.items() if seat_rows[k].kind == "human"}
+        return room, return_keys
 
     def _store_new(self, data: RoomData) -> None:
         """The room with its opening moves, in one transaction."""
@@ -292,6 +395,11 @@ class Hub:
             self.rooms.pop(room.id, None)
 
     def _build(self, data: RoomData) -> Room:
+        if data.match_set is not None:  # share the set with its rooms already loaded
+            shared = self.sets.setdefault(data.match_set.id, data.match_set)
+            if len(data.match_set.rooms) > len(shared.rooms):
+                shared.rooms = data.match_set.rooms
+            data.match_set = shared
         game = self.get_game(data.game)
         if game.rules_version != data.rules_version:
             raise ClientError("rules_changed",
@@ -345,6 +453,8 @@ class Hub:
         room.conns.add(conn)
         if room.rematch_id and conn.keys:
             await self._send_rematch_keys(room, conn)
+        if room.next_room() and conn.keys:
+            await self._send_next_keys(room, conn)
         return problems
 
     def seat_for(self, room: Room, conn: Conn, seat: Any) -> int:
@@ -386,11 +496,14 @@ class Hub:
                 raise ClientError(code, str(exc)) from None
             entry = MoveData(len(room.moves), seat, state.move_text(move, seat), utcnow())
             result = room.natural_result(new)
+            standing = room.set_after(new, result) if result else None
             room.moves.append(entry)
             room.states.append(new)
             record = room.record().dumps() if result else None
+            set_state = (room.match_set.id, standing) if room.match_set and standing else None
             try:
-                await asyncio.to_thread(self.store.add_move, room.id, entry, result, record)
+                await asyncio.to_thread(self.store.add_move, room.id, entry, result, record,
+                                        set_state)
             except BaseException as exc:
                 room.moves.pop()
                 room.states.pop()
@@ -404,6 +517,8 @@ class Hub:
             if result:
                 room.status = "finished"
                 room.result = result
+                if room.match_set and standing:
+                    room.match_set.state = standing
                 self._finished(room)
         self.arm_clock(room)
         await self.broadcast(room)
@@ -446,10 +561,14 @@ class Hub:
         """End the game against ``seat`` (caller holds the room lock)."""
         result = forfeit_result(len(room.seats), seat, how)
         record = room.record({how: seat, "result": result}).dumps()
-        await asyncio.to_thread(self.store.finish, room.id, result, record)
+        standing = room.set_after(room.state, result, forfeit=seat)
+        set_state = (room.match_set.id, standing) if room.match_set and standing else None
+        await asyncio.to_thread(self.store.finish, room.id, result, record, set_state)
         self._cancel_bots(room)
         room.status = "finished"
         room.result = result
+        if room.match_set and standing:
+            room.match_set.state = standing
         room.version += 1
         room.undo = None
         self._finished(room)
@@ -570,6 +689,9 @@ class Hub:
     async def offer_rematch(self, room: Room, conn: Conn) -> None:
         if room.status != "finished":
             raise ClientError("not_over", "a rematch can be offered once the game is over")
+        if room.match_set is not None and not room.set_over():
+            raise ClientError("in_set", "this game is part of a set that is not decided yet; "
+                              "play the set's next game instead")
         if room.rematch_id:
             await self._send_rematch_keys(room, conn)
             return
@@ -605,5 +727,76 @@ class Hub:
                 for seat, key in sorted(conn.keys.items())]
         try:
             await conn.send({"type": "rematch", "room": room.rematch_id, "keys": keys})
+        except Exception:  # noqa: BLE001
+            room.conns.discard(conn)
+
+    # ---- sets: the next game of a reverse match or best-of-N series ------------------------------
+    async def offer_next(self, room: Room, conn: Conn) -> None:
+        """A seat asks for the set's next game; it starts once every human seat has asked
+        (so no clock runs for someone who is not there). Asking again once it exists gives
+        this connection its seats there."""
+        if not conn.keys:
+            raise ClientError("not_your_seat", "spectators cannot start the next game")
+        if room.match_set is None:
+            raise ClientError("no_set", "this room is a single game, not a game of a set")
+        if room.status != "finished":
+            raise ClientError("not_over", "the next game of the set starts once this one "
+                              "is over")
+        async with room.lock:
+            if room.next_room() is None:
+                if room.set_over():
+                    raise ClientError("set_over", "the set is decided; there is no next game")
+                room.next_offers |= conn.seats
+                if not set(room.human_seats) - room.next_offers:
+                    await self._start_next(room)
+        if room.next_room() is not None:
+            for c in list(room.conns):
+                if c.keys:
+                    await self._send_next_keys(room, c)
+        await self.broadcast(room)
+
+    def _next_seat(self, room: Room) -> list[int]:
+        """Where each seat of this room sits in the set's next game: the side that plays
+        first in the next game is the match's ``seat_of_a`` there (colours swap)."""
+        match = room.set_match()
+        assert match is not None
+        swap = match.seat_of_a(room.set_index) != match.seat_of_a(room.set_index + 1)
+        return [1 - s if swap else s for s in range(len(room.seats))]
+
+    async def _start_next(self, room: Room) -> None:
+        """The set's next room (caller holds the room lock): same game, options, clock and
+        people; each seat's key hash moves with its holder, so every player keeps the key
+        they already hold and nobody receives anyone else's."""
+        ms = room.match_set
+        assert ms is not None
+        where = self._next_seat(room)
+        seats: list[dict[str, Any]] = [{} for _ in room.seats]
+        hashes: dict[int, str] = {}
+        for s in room.seats:
+            seats[where[s.seat]] = {"kind": s.kind, "level": s.level, "name": s.name}
+            if s.key_hash is not None:
+                hashes[where[s.seat]] = s.key_hash
+        match = room.set_match()
+        assert match is not None
+        # a reverse match replays the same deal with colours swapped -- but only where the
+        # seed hides nothing: the first game's record (public once it ends) holds its seed,
+        # which would reveal the second game's hidden cards or future dice
+        same = (match.format.reverse and room.game.perfect_information
+                and not room.game.chance)
+        await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
+                          hotseat=room.data.hotseat, clock=room.data.clock,
+                          seed=room.data.seed if same else None, key_hashes=hashes,
+                          match_set=ms)
+        room.next_offers.clear()
+
+    async def _send_next_keys(self, room: Room, conn: Conn) -> None:
+        """The next game's room and where this connection's own keys sit there."""
+        target = room.next_room()
+        if not target:
+            return
+        where = self._next_seat(room)
+        keys = [{"seat": where[seat], "key": key} for seat, key in sorted(conn.keys.items())]
+        try:
+            await conn.send({"type": "set_next", "room": target, "keys": keys})
         except Exception:  # noqa: BLE001
             room.conns.discard(conn)
