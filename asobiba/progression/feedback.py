@@ -8,6 +8,12 @@ the best move, classified with lichess's bands (inaccuracy ≥ 10 %, mistake ≥
 
 The review replays a record and marks *turning points*: moves after which the mover, who was
 at least even, is no longer favoured, by at least the mistake band.
+
+Hidden information: games where the mover does not see everything (Memory Matrix, Algo,
+Patapata) have *view evaluators* (``sees = "views"``) that receive only the mover's views from
+the start of the game up to the move (:func:`values_for` builds them), never a state, so the
+judgement — and the "best move" shown — uses only what the mover knew. The review judges
+every move the same way, by what its mover knew then.
 """
 
 from __future__ import annotations
@@ -45,7 +51,30 @@ THRESHOLDS: dict[str, Thresholds] = {
     # ReverStarGo: its search's evaluation (cell classes, captures ×5, ring, mobility); exact
     # values are ±1 000 000 + margin (search.WIN); scale fitted like Reversi's
     "reverstargo": Thresholds(scale=66.0, win_value=500_000.0),
+    # Memory Matrix: pieces face up ahead of the best rival (corners double), a won final
+    # position +1000; scale fitted like Reversi's (bench/progression_feedback_scale.py)
+    "memory_matrix": Thresholds(scale=4.0, win_value=500.0),
+    # Algo: values in cards (P(hit)·gain − P(miss)·cost, exposures): one card is a whole
+    # enemy card turned up, so a sure hit against one enemy (+1) is 88 % and a blind guess
+    # (≈ −0.2) 40 %; halving a hit chance of ½ is an inaccuracy. Justified, not fitted:
+    # these are values of one decision, not of a position (docs/progression.md)
+    "algo": Thresholds(scale=0.5),
+    # Patapata: expected final score, centred on the best move (0); with scale 5 losing
+    # ≈2 points is an inaccuracy, ≈4 a mistake, ≈7 a blunder (the score bands of the
+    # seed's ratings are 5 points apart)
+    "patapata": Thresholds(scale=5.0),
 }
+
+FLIPFLOP5 = Thresholds(scale=250.0, win_value=90_000.0)
+"""FlipFlop 5×5's thresholds (the game id is shared with 3×3, so they sit outside the
+table; :func:`thresholds_for` picks by the board option). Scale fitted by
+bench/progression_feedback_scale.py flipflop."""
+
+
+def thresholds_for(game_id: str, options: Mapping[str, Any] | None = None) -> Thresholds:
+    if game_id == "flipflop" and (options or {}).get("board", "3x3") == "5x5":
+        return FLIPFLOP5
+    return THRESHOLDS[game_id]
 
 
 def win_chance(value: float, th: Thresholds) -> float:
@@ -74,6 +103,36 @@ class Evaluator(Protocol):
     def move_values(self, state: State) -> dict[str, float]:
         """Every legal move's text → its value for the mover (higher is better)."""
         ...
+
+
+class ViewEvaluator(Protocol):
+    """An evaluator that sees only the mover's views (``sees = "views"``)."""
+
+    sees: str
+
+    def values_from_views(self, views: Sequence[Mapping[str, Any]],
+                          played: str | None = None) -> dict[str, float]:
+        """Move text → value for the mover, from its views (oldest first, the last one is
+        the position to move in). May leave out moves that are clearly not the best, but
+        always values ``played`` when it is given."""
+        ...
+
+
+AnyEvaluator = Evaluator | ViewEvaluator
+
+
+def sees_views(evaluator: Any) -> bool:
+    return getattr(evaluator, "sees", "state") == "views"
+
+
+def values_for(evaluator: AnyEvaluator, history: Sequence[State], seat: int,
+               played: str | None = None) -> dict[str, float]:
+    """Move values for ``seat`` to move in ``history[-1]``. A view evaluator gets only the
+    seat's views of ``history`` (which must start at the start of the game)."""
+    if sees_views(evaluator):
+        views = [st.view(seat) for st in history]
+        return evaluator.values_from_views(views, played)  # type: ignore[union-attr]
+    return evaluator.move_values(history[-1])  # type: ignore[union-attr]
 
 
 class ReversiEvaluator:
@@ -152,22 +211,44 @@ def _reversi(options: Mapping[str, Any]) -> Evaluator | None:
     return ReversiEvaluator()
 
 
-def _flipflop(options: Mapping[str, Any]) -> Evaluator | None:
-    return FlipFlop3Evaluator() if options.get("board", "3x3") == "3x3" else None
+def _flipflop(options: Mapping[str, Any]) -> AnyEvaluator | None:
+    from .feedback_games import FlipFlop5Evaluator
+
+    return FlipFlop3Evaluator() if options.get("board", "3x3") == "3x3" else FlipFlop5Evaluator()
 
 
-def _reverstargo(options: Mapping[str, Any]) -> Evaluator | None:
+def _reverstargo(options: Mapping[str, Any]) -> AnyEvaluator | None:
     return ReverStarGoEvaluator()
 
 
-EVALUATORS: dict[str, Callable[[Mapping[str, Any]], Evaluator | None]] = {
+def _memory_matrix(options: Mapping[str, Any]) -> AnyEvaluator | None:
+    from .feedback_games import MemoryMatrixEvaluator
+
+    return MemoryMatrixEvaluator(options)
+
+
+def _algo(options: Mapping[str, Any]) -> AnyEvaluator | None:
+    from .feedback_games import AlgoEvaluator
+
+    return AlgoEvaluator()
+
+
+def _patapata(options: Mapping[str, Any]) -> AnyEvaluator | None:
+    from .feedback_games import PatapataEvaluator
+
+    return PatapataEvaluator()
+
+
+EVALUATORS: dict[str, Callable[[Mapping[str, Any]], AnyEvaluator | None]] = {
     "reversi": _reversi, "flipflop": _flipflop, "reverstargo": _reverstargo,
+    "memory_matrix": _memory_matrix, "algo": _algo, "patapata": _patapata,
 }
 """Games with move feedback: a factory of the evaluator for the game's options (None where
-there is none, e.g. FlipFlop 5×5). A game adds itself here and in :data:`THRESHOLDS`."""
+there is none). A game adds itself here and in :data:`THRESHOLDS`."""
 
 
-def evaluator_for(game_id: str, options: Mapping[str, Any] | None = None) -> Evaluator | None:
+def evaluator_for(game_id: str, options: Mapping[str, Any] | None = None
+                  ) -> AnyEvaluator | None:
     if game_id not in EVALUATORS or game_id not in THRESHOLDS:
         return None
     return EVALUATORS[game_id](dict(options or {}))
@@ -195,18 +276,25 @@ class MoveFeedback:
 
 
 def move_feedback(state: State, move: str, ply: int = 0,
-                  evaluator: Evaluator | None = None) -> MoveFeedback:
-    """Feedback for ``move`` (text) played by the seat to move in ``state``."""
+                  evaluator: AnyEvaluator | None = None, *, seat: int | None = None,
+                  history: Sequence[State] | None = None) -> MoveFeedback:
+    """Feedback for ``move`` (text) played by ``seat`` (default: the seat to move) in
+    ``state``. ``history``: the states from the start of the game to ``state`` — needed by
+    view evaluators, which judge by what the seat saw (default: ``state`` alone)."""
     game_id = state.game.id
     evaluator = evaluator or evaluator_for(game_id, state.options)
     if evaluator is None:
         raise NotImplementedError(f"{game_id} has no move feedback for these options yet")
-    th = THRESHOLDS[game_id]
-    seat = state.to_move
-    assert seat is not None
+    th = thresholds_for(game_id, state.options)
+    seat = state.to_move if seat is None else seat
+    if seat is None:
+        raise ValueError("say which seat moved: several seats may act here")
     parsed = state.parse(move, seat)  # typed error for a bad move, before any work
     text = state.move_text(parsed, seat)
-    values = evaluator.move_values(state)
+    history = list(history) if history is not None else [state]
+    if history[-1] is not state:
+        raise ValueError("the history must end with the position the move was played in")
+    values = values_for(evaluator, history, seat, text)
     best_move = max(values, key=lambda m: values[m])
     best, played = values[best_move], values[text]
     c_best, c_played = win_chance(best, th), win_chance(played, th)
@@ -228,20 +316,22 @@ class Review:
 
 
 def review(game_id: str, moves: Sequence[tuple[int, str]], options: Mapping[str, Any] | None = None,
-           seed: int = 0, evaluator: Evaluator | None = None) -> Review:
-    """Feedback on every move of a game, and its turning points (ply numbers from 1)."""
+           seed: int = 0, evaluator: AnyEvaluator | None = None) -> Review:
+    """Feedback on every move of a game, and its turning points (ply numbers from 1). Each
+    move is judged by what its mover knew then (its views up to the move), even when the
+    finished record shows more."""
     game = get_game(game_id)
     states = game.replay(list(moves), options, seed)
     evaluator = evaluator or evaluator_for(game_id, states[0].options)
     if evaluator is None:
         raise NotImplementedError(f"{game_id} has no move feedback for these options yet")
-    th = THRESHOLDS[game_id]
+    th = thresholds_for(game_id, states[0].options)
     out = Review(game_id)
     for ply, ((seat, text), state) in enumerate(zip(moves, states, strict=False), 1):
         if len(state.legal_moves(seat)) <= 1:
             fb = MoveFeedback(ply, seat, text, "best", text, 0.0, 0.0, math.nan, math.nan)
         else:
-            fb = move_feedback(state, text, ply, evaluator)
+            fb = move_feedback(state, text, ply, evaluator, seat=seat, history=states[:ply])
             if fb.chance_before >= 0.5 > fb.chance_after and \
                     fb.chance_before - fb.chance_after >= th.mistake:
                 out.turning_points.append(ply)

@@ -177,14 +177,17 @@ class Progression:
 
     @staticmethod
     def move_feedback(game_id: str, moves: Sequence[tuple[int, str]], move: str,
-                      options: Mapping[str, Any] | None = None, seed: int = 0
-                      ) -> dict[str, Any] | None:
-        """Feedback on ``move`` played after ``moves`` (None for games without feedback)."""
+                      options: Mapping[str, Any] | None = None, seed: int = 0,
+                      seat: int | None = None) -> dict[str, Any] | None:
+        """Feedback on ``move`` played by ``seat`` (default: the seat to move) after
+        ``moves`` (None for games without feedback). Judged by what that seat knew: its
+        views of the replayed game, for games with hidden information."""
         game = get_game(game_id)
         if not feedback.has_feedback(game_id, game.validate_options(options)):
             return None
-        state = game.replay(list(moves), options, seed)[-1]
-        return feedback.move_feedback(state, move, len(moves) + 1).to_json()
+        states = game.replay(list(moves), options, seed)
+        return feedback.move_feedback(states[-1], move, len(moves) + 1, seat=seat,
+                                      history=states).to_json()
 
     @staticmethod
     def review(record: Record) -> dict[str, Any] | None:

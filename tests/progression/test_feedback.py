@@ -92,13 +92,14 @@ def test_flipflop_3x3_exact_feedback_throwing_away_a_won_game_is_a_blunder() -> 
     assert fb["Ra1-a2"].value < fb["Rb1xb3"].value
 
 
-def test_flipflop_5x5_has_no_feedback_yet() -> None:
+def test_every_game_has_feedback_and_an_unknown_game_has_none() -> None:
     from asobiba.progression.feedback import has_feedback
 
-    assert has_feedback("flipflop", {"board": "3x3"}) and not has_feedback(
-        "flipflop", {"board": "5x5"})
-    with pytest.raises(NotImplementedError):
-        move_feedback(get("flipflop").new_game({"board": "5x5"}), "Ra1-a2")
+    for game_id, options in [("reversi", {}), ("flipflop", {"board": "3x3"}),
+                             ("flipflop", {"board": "5x5"}), ("reverstargo", {}),
+                             ("memory_matrix", {}), ("algo", {}), ("patapata", {})]:
+        assert has_feedback(game_id, options), (game_id, options)
+    assert not has_feedback("no_such_game")
 
 
 def test_reverstargo_feedback_values_every_legal_move_with_its_call() -> None:

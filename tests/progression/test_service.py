@@ -70,7 +70,7 @@ def test_ladder_daily_tutorial_and_feedback_through_the_facade(prog: Progression
     assert fb is not None and fb["ply"] == 2 and fb["quality"] in (
         "best", "good", "inaccuracy", "mistake", "blunder")
     assert prog.move_feedback("flipflop", [], "Rb1-b2")["quality"] == "blunder"
-    assert prog.move_feedback("flipflop", [], "Ra1-a2", {"board": "5x5"}) is None
+    assert prog.move_feedback("flipflop", [], "Ra1-a2", {"board": "5x5"})["ply"] == 1
 
 
 def test_calibration_orders_bot_levels_by_strength(session) -> None:
