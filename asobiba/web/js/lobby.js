@@ -5,6 +5,7 @@ import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
 let games = [];
 let chosen = null;
 let seatCount = 2;
+let setsAllowed = false; // two seats taking turns: a reverse match or series may be chosen
 const renderers = new Map();
 
 async function main() {
@@ -125,6 +126,7 @@ function drawForm() {
   box.hidden = chosen.options.length === 0;
   drawClock();
   drawSeats();
+  drawMatch();
 }
 
 function readOptions() {
@@ -156,10 +158,12 @@ async function refreshSeats() {
   try {
     const res = await api("/api/seats", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ game: chosen.id, options: requestOptions() }) });
     seatCount = res.seats;
+    setsAllowed = !!res.sets;
   } catch (e) {
     err.textContent = t("lobby.error", { msg: e.message });
   }
   drawSeats();
+  drawMatch();
 }
 
 const CLOCKS = [null, [1, 0], [3, 2], [5, 0], [10, 5], [30, 0]];
@@ -170,6 +174,22 @@ function drawClock() {
   sel.replaceChildren(...CLOCKS.map((c, i) => el("option", { value: String(i) }, c ? t("lobby.clock.value", { min: c[0], inc: c[1] }) : t("lobby.clock.none"))));
   sel.value = kept || "0";
   document.getElementById("clock-row").hidden = !!chosen.simultaneous;
+}
+
+const MATCHES = [["single", null], ["reverse", null], ["best_of", 3], ["best_of", 5], ["best_of", 7]];
+
+function drawMatch() {
+  const sel = document.getElementById("match");
+  const kept = sel.value;
+  sel.replaceChildren(...MATCHES.map(([kind, n], i) => el("option", { value: String(i) }, n ? t("lobby.match.best_of", { n }) : t(`lobby.match.${kind}`))));
+  sel.value = setsAllowed ? kept || "0" : "0";
+  document.getElementById("match-row").hidden = !setsAllowed;
+}
+
+function matchChoice() {
+  const [kind, n] = MATCHES[Number(document.getElementById("match").value) || 0];
+  if (!setsAllowed || kind === "single") return undefined;
+  return n ? { format: kind, games: n } : kind;
 }
 
 function drawSeats() {
@@ -207,7 +227,7 @@ async function create(event) {
     const res = await api("/api/rooms", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ game: chosen.id, options: requestOptions(), seats, casual: document.getElementById("casual").checked, hotseat: you > 1, clock: clockChoice() }),
+      body: JSON.stringify({ game: chosen.id, options: requestOptions(), seats, casual: document.getElementById("casual").checked, hotseat: you > 1, clock: clockChoice(), match: matchChoice() }),
     });
     const mine = res.keys.filter((k) => picks[k.seat] === "you");
     const invites = res.keys.filter((k) => picks[k.seat] === "friend");

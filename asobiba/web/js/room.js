@@ -3,6 +3,7 @@
 import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
 import { roomProgress } from "./room_progress.js";
+import { drawSet } from "./room_set.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/").pop());
 let ws = null;
@@ -15,6 +16,8 @@ let msgId = 0;
 let retry = 0;
 let stopped = false;
 let rematch = null;
+let setNext = null; // the set's next room, once the server gave this browser its keys there
+let setAsked = false; // this page asked for the set's next game: go there when it exists
 
 function takeFragment() {
   // Invite links carry "#seat=N&key=K"; keep the key in this browser and drop it from the URL.
@@ -66,6 +69,12 @@ function receive(msg) {
     saveKeys(msg.room, msg.keys);
     rematch = msg.room;
     if (last) draw();
+  } else if (msg.type === "set_next") {
+    // the same keys this browser already holds, at the seats they have in the next game
+    saveKeys(msg.room, msg.keys);
+    setNext = msg.room;
+    if (setAsked) location.href = `/r/${encodeURIComponent(msg.room)}`;
+    else if (last) draw();
   } else if (msg.type === "ack") {
     showError("");
   }
@@ -223,6 +232,7 @@ function drawSide(view, seat = null) {
   drawInvites();
   drawLog();
   roomProgress.update(last, seatName);
+  drawSet(last, setNext, askNext, seatName);
   const notes = document.getElementById("notes");
   notes.hidden = !room.notes.length;
   notes.replaceChildren(el("h2", {}, t("room.notes")), ...room.notes.map((n) => el("p", {}, n)));
@@ -295,7 +305,8 @@ function drawActions() {
   const mineMoved = room.moves.some(([s]) => last.you.includes(s));
   document.getElementById("resign").hidden = !(held && active);
   document.getElementById("undo").hidden = !(held && room.can_undo && mineMoved && !room.undo);
-  document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room);
+  const inSet = room.set && !room.set.over; // the set's next game, not a rematch
+  document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room && !inSet);
   for (const id of ["record", "replay"]) document.getElementById(id).hidden = active;
   document.getElementById("record").href = `/api/rooms/${roomId}/record`;
   document.getElementById("record").setAttribute("download", `asobiba-${room.game}-${roomId}.json`);
@@ -356,6 +367,11 @@ function tickClock() {
 setInterval(tickClock, 250);
 
 // ---- actions --------------------------------------------------------------------------
+function askNext(msg) {
+  setAsked = true;
+  send(msg);
+}
+
 function actionSeat() {
   if (shownSeat !== null && last.you.includes(shownSeat)) return shownSeat;
   return last.you[0];
