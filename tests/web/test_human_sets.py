@@ -305,3 +305,56 @@ def test_hidden_information_sets_deal_each_game_afresh_and_show_only_results(
         s = client.get(f"/api/rooms/{ids}").json()["set"]
         # a resignation in a series is one lost game: A lost game 1 (seat 0), B game 2
         assert (s["wins"], s["over"]) == ([1, 1], False)
+
+
+def test_rule_a_rated_set_rates_each_game_with_its_colours(tmp_path: Any) -> None:
+    """docs/progression.md, Two-player sets: each game of a rated set is recorded and rated
+    on its own, with each account at the seat it held in that game."""
+    from asobiba.server.progression_routes import COOKIE
+
+    def wait_recorded(client: Any, room: str) -> dict[str, Any]:
+        import time
+
+        for _ in range(400):
+            body = client.get(f"/api/rooms/{room}/progress").json()
+            if body["recorded"]:
+                return body["result"]  # type: ignore[no-any-return]
+            time.sleep(0.05)
+        raise AssertionError("the finished room was never recorded")
+
+    with make_client(tmp_path) as client:
+        ids, tokens = {}, {}
+        for name in ("alice", "bob"):
+            res = client.post("/api/account/register",
+                              json={"name": name, "password": "a long password"})
+            assert res.status_code == 201, res.text
+            ids[name], tokens[name] = res.json()["player"]["id"], res.cookies[COOKIE]
+        room = create_room(client, "flipflop", [HUMAN, HUMAN], match="reverse", casual=False)
+        keys = {k["seat"]: k for k in room["keys"]}
+        holder = {"alice": keys[0], "bob": keys[1]}
+        room_id, players = room["room"], {0: ids["alice"], 1: ids["bob"]}
+        for game in range(2):
+            for name in ("alice", "bob"):
+                client.cookies.set(COOKIE, tokens[name])
+                res = client.post(f"/api/rooms/{room_id}/claim", json={"seats": [holder[name]]})
+                assert res.json()["seats"] == [holder[name]["seat"]]
+            with client.websocket_connect(f"/ws/{room_id}") as ws:
+                first = hello(ws, [holder["alice"], holder["bob"]])
+                play_game({0: ws, 1: ws}, {0: first, 1: first}, policy(0))
+                rated = wait_recorded(client, room_id)
+                assert rated["rated"] is True
+                assert {c["seat"]: c["player_id"] for c in rated["changes"]} == players
+                if game == 1:
+                    break
+                send_json(ws, {"type": "next", "id": "n"})
+                nxt = read_until(ws, lambda m: m.get("type") == "set_next")
+            room_id = nxt["room"]
+            holder = {name: next(k for k in nxt["keys"] if k["key"] == holder[name]["key"])
+                      for name in holder}
+            players = {1: ids["alice"], 0: ids["bob"]}
+        # seat 0 wins FlipFlop 3x3 on first legal moves: alice won game 1 (seat 0) and lost
+        # game 2 (seat 1); two rated games, not one set
+        page = client.get(f"/api/players/{ids['alice']}").json()
+        stats = page["stats"]["flipflop"]
+        assert (stats["games"], stats["win"], stats["loss"]) == (2, 1, 1)
+        assert sorted(h["seat"] for h in page["history"]) == [0, 1]
