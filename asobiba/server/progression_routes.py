@@ -461,20 +461,36 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     # ---- move quality ------------------------------------------------------------------------
     async def room_feedback(request: Request) -> Response:
         """The quality of the move at ``ply`` of a casual game (None for games without an
-        evaluator). Casual only: in a rated game it would be help from the engine."""
+        evaluator). Casual only: in a rated game it would be help from the engine. While
+        the game runs only the seat that made the move may ask, proving it with its seat
+        key (``seat``, ``key``), and the move is judged from that seat's views alone (hidden
+        colours, cards and dice stay hidden); once the game is over anyone may ask."""
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
-        ply = (await _body(request)).get("ply")
-        if not isinstance(ply, int) or not 0 <= ply < len(room.moves):
+        body = await _body(request)
+        ply = body.get("ply")
+        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply < len(room.moves):
             raise _Refused(400, "bad_field", f"'ply' must be a played move, 0 to "
                            f"{len(room.moves) - 1}")
-        if not room.data.casual or not room.game.perfect_information or room.game.chance:
-            raise _Refused(409, "no_feedback", "move feedback is for casual games with "
-                           "perfect information and no chance")
+        if not room.data.casual:
+            raise _Refused(409, "no_feedback", "move feedback is for casual games only")
+        mover = room.moves[ply].seat
+        if room.status != "finished":
+            seat, key = body.get("seat"), body.get("key")
+            if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(key, str):
+                raise _Refused(403, "need_key", "while the game runs, feedback is only for "
+                               "the player who made the move: send its 'seat' and 'key'")
+            if seat != mover:
+                raise _Refused(403, "not_your_move", f"move {ply} was played by seat "
+                               f"{mover}, not seat {seat}; while the game runs you get "
+                               "feedback on your own moves only")
+            if not room.check_key(seat, key):
+                raise _Refused(403, "bad_key", "that key does not hold this seat")
         before = [(m.seat, m.text) for m in room.moves[:ply]]
         data = await run_in_threadpool(prog.move_feedback, room.game.id, before,
-                                       room.moves[ply].text, room.options, room.data.seed)
+                                       room.moves[ply].text, room.options, room.data.seed,
+                                       mover)
         return JSONResponse({"feedback": data})
 
     async def review(request: Request) -> Response:

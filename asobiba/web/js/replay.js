@@ -74,7 +74,7 @@ function draw() {
       const mark = review && review.moves[i];
       const turning = review && review.turning_points.includes(i + 1);
       return el("li", turning ? { class: "turning", "data-turning": "true" } : {}, b,
-        mark ? el("span", { class: `badge ${mark.quality}`, "data-quality": mark.quality }, t(`feedback.${mark.quality}`)) : null,
+        mark ? el("span", { class: `badge ${mark.quality}`, "data-quality": mark.quality, title: mark.quality !== "best" && mark.best_move ? t("feedback.best_was", { move: mark.best_move }) : "" }, t(`feedback.${mark.quality}`)) : null,
         turning ? el("strong", { class: "turning-label" }, ` ${t("review.turning")}`) : null);
     }),
   );
@@ -98,7 +98,9 @@ async function runReview() {
     const body = await res.json();
     if (!res.ok) throw new Error(body.message);
     review = body.review;
-    box.textContent = review ? `${t("review.turning")}: ${review.turning_points.length}` : t("review.none");
+    // each move is judged by what its player knew when making it (hidden cards, colours
+    // and dice to come included), not by the finished record
+    box.textContent = review ? `${t("review.turning")}: ${review.turning_points.length} — ${t("review.fair")}` : t("review.none");
     document.body.dataset.review = review ? "done" : "none";
   } catch (err) {
     box.textContent = t("replay.error", { msg: err.message });

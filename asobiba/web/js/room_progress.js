@@ -64,14 +64,19 @@ function update(msg, seatName) {
 
 function askFeedback(msg) {
   const room = msg.room;
-  if (state.noFeedback || !room.casual || !room.perfect_information || !msg.you.length) return;
+  // every game: hidden-information games are judged on the server from this seat's views
+  // only, and a running game's feedback needs the mover's seat key
+  if (state.noFeedback || !room.casual || !msg.you.length) return;
   let ply = -1;
   room.moves.forEach(([s], i) => {
     if (msg.you.includes(s)) ply = i;
   });
   if (ply < 0 || state.asked.has(ply)) return;
+  const mover = room.moves[ply][0];
+  const held = loadKeys(state.room).find((k) => k.seat === mover);
+  if (!held) return;
   state.asked.add(ply);
-  post(`/api/rooms/${encodeURIComponent(state.room)}/feedback`, { ply }).then((res) => {
+  post(`/api/rooms/${encodeURIComponent(state.room)}/feedback`, { ply, seat: mover, key: held.key }).then((res) => {
     if (!res.feedback) {
       state.noFeedback = true;
       return;

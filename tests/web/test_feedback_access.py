@@ -1,0 +1,112 @@
+"""Who may ask for move feedback (POST /api/rooms/{room}/feedback): while a game runs only
+the seat that made the move, proved by its seat key, and the answer is judged from that
+seat's views; after the end anyone may ask. Refusals are clear and change nothing."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from tests.web.helpers import create_room, is_update, make_client, read_until, send_json
+
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[TestClient]:
+    with make_client(str(tmp_path)) as c:
+        yield c
+
+
+def _play(client: TestClient, room: dict[str, Any], plies: int) -> dict[str, Any]:
+    """Both human seats play their first legal move ``plies`` times; the last update."""
+    rid = room["room"]
+    with client.websocket_connect(f"/ws/{rid}") as ws:
+        send_json(ws, {"type": "hello", "seats": room["keys"]})
+        msg = read_until(ws, lambda m: is_update(m) and bool(m["you"]))
+        for _ in range(plies):
+            acting = [v for v in msg["views"] if v["view"]["legal_moves"]]
+            seat, view = acting[0]["seat"], acting[0]["view"]
+            ply = msg["room"]["ply"]
+            send_json(ws, {"type": "move", "seat": seat, "move": view["legal_moves"][0]})
+            msg = read_until(ws, lambda m, p=ply: is_update(m) and bool(m["you"])
+                             and m["room"]["ply"] > p)
+        return msg
+
+
+def _humans(n: int) -> list[dict[str, str]]:
+    return [{"kind": "human"} for _ in range(n)]
+
+
+def test_live_hidden_information_feedback_needs_the_movers_key(client: TestClient) -> None:
+    room = create_room(client, "algo", _humans(2))
+    msg = _play(client, room, 1)
+    assert msg["room"]["status"] == "active"
+    assert msg["room"]["moves"][0] == [0, None]  # the move itself is not public
+    keys = {k["seat"]: k["key"] for k in room["keys"]}
+    url = f"/api/rooms/{room['room']}/feedback"
+
+    res = client.post(url, json={"ply": 0})
+    assert res.status_code == 403 and res.json()["error"] == "need_key", res.text
+    res = client.post(url, json={"ply": 0, "seat": 1, "key": keys[1]})
+    assert res.status_code == 403 and res.json()["error"] == "not_your_move", res.text
+    assert "seat 0" in res.json()["message"]
+    res = client.post(url, json={"ply": 0, "seat": 0, "key": keys[1]})
+    assert res.status_code == 403 and res.json()["error"] == "bad_key", res.text
+    res = client.post(url, json={"ply": 0, "seat": 0, "key": "forged"})
+    assert res.status_code == 403 and res.json()["error"] == "bad_key"
+    res = client.post(url, json={"ply": 5, "seat": 0, "key": keys[0]})
+    assert res.status_code == 400 and res.json()["error"] == "bad_field"
+
+    res = client.post(url, json={"ply": 0, "seat": 0, "key": keys[0]})
+    assert res.status_code == 200, res.text
+    fb = res.json()["feedback"]
+    assert fb["seat"] == 0 and fb["ply"] == 1 and fb["quality"] in (
+        "best", "good", "inaccuracy", "mistake", "blunder")
+    # nothing changed: the room is where it was
+    assert client.get(f"/api/rooms/{room['room']}").json()["ply"] == msg["room"]["ply"]
+
+
+def test_feedback_in_a_rated_game_is_refused(client: TestClient) -> None:
+    room = create_room(client, "memory_matrix", _humans(2), {"players": 2}, casual=False)
+    _play(client, room, 1)
+    keys = {k["seat"]: k["key"] for k in room["keys"]}
+    res = client.post(f"/api/rooms/{room['room']}/feedback",
+                      json={"ply": 0, "seat": 0, "key": keys[0]})
+    assert res.status_code == 409 and res.json()["error"] == "no_feedback"
+
+
+def test_after_the_end_anyone_may_ask(client: TestClient) -> None:
+    room = create_room(client, "memory_matrix", _humans(2), {"players": 2, "shape": "6x6"})
+    rid = room["room"]
+    msg = _play(client, room, 3)
+    res = client.post(f"/api/rooms/{rid}/feedback", json={"ply": 1})
+    assert res.status_code == 403  # still running
+    with client.websocket_connect(f"/ws/{rid}") as ws:
+        send_json(ws, {"type": "hello", "seats": room["keys"]})
+        read_until(ws, lambda m: is_update(m) and bool(m["you"]))
+        send_json(ws, {"type": "resign", "seat": 0})
+        read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished")
+    for ply in (0, 1, 2):
+        res = client.post(f"/api/rooms/{rid}/feedback", json={"ply": ply})
+        assert res.status_code == 200, res.text
+        assert res.json()["feedback"]["seat"] == ply % 2
+    assert msg["room"]["ply"] == 3
+
+
+def test_review_of_a_hidden_information_record(client: TestClient) -> None:
+    room = create_room(client, "algo", _humans(2))
+    rid = room["room"]
+    _play(client, room, 2)
+    with client.websocket_connect(f"/ws/{rid}") as ws:
+        send_json(ws, {"type": "hello", "seats": room["keys"]})
+        read_until(ws, lambda m: is_update(m) and bool(m["you"]))
+        send_json(ws, {"type": "resign", "seat": 1})
+        read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished")
+    record = client.get(f"/api/rooms/{rid}/record")
+    assert record.status_code == 200, record.text
+    res = client.post("/api/review", content=record.content)
+    assert res.status_code == 200, res.text
+    review = res.json()["review"]
+    assert review["game"] == "algo" and len(review["moves"]) == 2
