@@ -110,3 +110,34 @@ def test_review_of_a_hidden_information_record(client: TestClient) -> None:
     assert res.status_code == 200, res.text
     review = res.json()["review"]
     assert review["game"] == "algo" and len(review["moves"]) == 2
+
+
+@pytest.mark.browser
+def test_browser_shows_feedback_on_own_moves_in_algo(browser: Any, server: Any) -> None:
+    """A real browser: a casual Algo game against a bot; after the player's move the page
+    asks with its seat key and shows the quality badge."""
+    from tests.web.browser import click_listed, open_context, wait_turn
+
+    context = open_context(browser, locale="en-US", viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(f"{server.url}/?game=algo")
+        page.wait_for_selector("body[data-ready=true]")
+        page.wait_for_selector("#seat-1")
+        page.select_option("#seat-0", "you")
+        page.select_option("#seat-1", "bot:3")
+        page.set_checked("#casual", True)
+        page.click("#create-btn")
+        page.wait_for_url("**/r/*")
+        page.wait_for_selector("body[data-connected=true][data-progress=ready]")
+        assert wait_turn(page) == "turn"
+        click_listed(page)
+        page.wait_for_selector("#feedback [data-quality]")
+        quality = page.get_attribute("#feedback [data-quality]", "data-quality")
+        assert quality in {"best", "good", "inaccuracy", "mistake", "blunder"}
+        assert "attack" in page.inner_text("#feedback")
+    finally:
+        context.close()
+    assert not errors, errors
