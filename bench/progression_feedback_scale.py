@@ -7,6 +7,11 @@ predicts the final result (win 1, draw ½, loss 0). Prints the fit and the log-l
 the value in ``asobiba.progression.feedback.THRESHOLDS`` and next to a coin flip (0.693).
 
     nice -n 10 .venv/bin/python bench/progression_feedback_scale.py [game] [games]
+
+Games: reversi, reverstargo, flipflop (the 5×5 board: 3×3 values are exact), memory_matrix
+(two players, 8×8). Algo and Patapata value single decisions, not positions, so their scales
+are argued in docs/progression.md rather than fitted. Values are taken as the evaluator
+gives them to the mover (for Memory Matrix: from the mover's views only).
 """
 
 from __future__ import annotations
@@ -17,34 +22,38 @@ import time
 
 from asobiba.games import get
 from asobiba.play.runner import play_game
-from asobiba.progression.feedback import THRESHOLDS, evaluator_for
+from asobiba.progression.feedback import evaluator_for, thresholds_for, values_for
 
 LEVELS = {"reversi": ["1", "2", "3", "4"],
-          "reverstargo": ["intermediate", "advanced", "formidable", "max"]}
+          "reverstargo": ["intermediate", "advanced", "formidable", "max"],
+          "flipflop": ["2", "3", "4", "4"],
+          "memory_matrix": ["1", "2", "3", "3"]}
+OPTIONS = {"flipflop": {"board": "5x5"}, "memory_matrix": {"players": 2}}
 
 
 def main(game_id: str = "reversi", games: int = 24) -> None:
     game = get(game_id)
-    ev = evaluator_for(game_id)
+    options = OPTIONS.get(game_id, {})
+    ev = evaluator_for(game_id, game.validate_options(options))
     assert ev is not None, f"{game_id} has no evaluator"
-    th = THRESHOLDS[game_id]
+    th = thresholds_for(game_id, options)
     levels = LEVELS[game_id]
     samples: list[tuple[float, float]] = []
     t0 = time.perf_counter()
     for i in range(games):
         a, b = levels[i % 4], levels[(i // 4 + i) % 4]
-        res = play_game(game, [game.make_bot(a, i), game.make_bot(b, 1000 + i)], {}, i)
+        res = play_game(game, [game.make_bot(a, i), game.make_bot(b, 1000 + i)], options, i)
         outcome = res.states[-1].outcome
         assert outcome is not None
         n = len(res.states) - 1
         for ply, state in enumerate(res.states[:-1]):
             if not 0.15 * n <= ply <= 0.70 * n or len(state.legal_moves()) < 2:
                 continue
-            best = max(ev.move_values(state).values())
-            if abs(best) >= th.win_value:
-                continue
             seat = state.to_move
             assert seat is not None
+            best = max(values_for(ev, res.states[: ply + 1], seat).values())
+            if abs(best) >= th.win_value:
+                continue
             samples.append((best, outcome.points(seat)))
     secs = time.perf_counter() - t0
 

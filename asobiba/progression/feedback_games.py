@@ -32,7 +32,7 @@ class MemoryMatrixEvaluator:
 
     sees = "views"
 
-    def __init__(self, options: Mapping[str, Any], depth: int = 3, endgame: int = 6) -> None:
+    def __init__(self, options: Mapping[str, Any], depth: int = 3, endgame: int = 4) -> None:
         from ..games.memory_matrix.bots import Weights
         from ..games.memory_matrix.game import config_from_raw
 
@@ -187,7 +187,7 @@ class PatapataEvaluator:
 
     sees = "views"
 
-    def __init__(self, width: int = 8, samples: int = 3, candidates: int = 6) -> None:
+    def __init__(self, width: int = 8, samples: int = 2, candidates: int = 5) -> None:
         self.width = width
         self.samples = samples
         self.candidates = candidates
@@ -281,8 +281,9 @@ def _cell_bits(names: Sequence[str]) -> int:
 
 class FlipFlop5Evaluator:
     """FlipFlop's own alpha-beta (``search.Searcher``, the default weights, no noise) run
-    to a fixed ``depth`` below each legal move — no clock, a fresh transposition table per
-    position, so the same position always gets the same values. Repetitions in the game's
+    to a fixed ``depth`` below each legal move — no clock; one transposition table per
+    position, shared by its moves in a fixed order, so the same position always gets the
+    same values. Repetitions in the game's
     history count as the game counts them. Values: the evaluation in its own units
     (a piece is 120); a forced win found ``p`` plies ahead is ±(100 000 − p)."""
 
@@ -294,6 +295,7 @@ class FlipFlop5Evaluator:
 
         out: dict[str, float] = {}
         seat = state.to_move
+        searcher = Searcher(state.n)  # type: ignore[attr-defined]
         for mv in state.legal_moves():
             child = state.child(mv)
             outcome = child.outcome
@@ -302,8 +304,8 @@ class FlipFlop5Evaluator:
             else:
                 counts = Counter(child.history)  # type: ignore[attr-defined]
                 counts[child.key] += 1  # type: ignore[attr-defined]
-                res = Searcher(child.n).search(child.tuple4(), self.depth,  # type: ignore
-                                               None, counts)
+                res = searcher.search(child.tuple4(), self.depth, None,  # type: ignore
+                                      counts)
                 value = -float(res.value)
             out[state.move_text(mv)] = value
         return out
