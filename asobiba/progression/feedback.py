@@ -52,8 +52,9 @@ THRESHOLDS: dict[str, Thresholds] = {
     # values are ±1 000 000 + margin (search.WIN); scale fitted like Reversi's
     "reverstargo": Thresholds(scale=66.0, win_value=500_000.0),
     # Memory Matrix: pieces face up ahead of the best rival (corners double), a won final
-    # position +1000; scale fitted like Reversi's (bench/progression_feedback_scale.py)
-    "memory_matrix": Thresholds(scale=4.0, win_value=500.0),
+    # position +1000; scale fitted like Reversi's (bench/progression_feedback_scale.py
+    # memory_matrix 24: 2.4 on 802 positions, log-loss 0.607, coin 0.693)
+    "memory_matrix": Thresholds(scale=2.4, win_value=500.0),
     # Algo: values in cards (P(hit)·gain − P(miss)·cost, exposures): one card is a whole
     # enemy card turned up, so a sure hit against one enemy (+1) is 88 % and a blind guess
     # (≈ −0.2) 40 %; halving a hit chance of ½ is an inaccuracy. Justified, not fitted:
@@ -65,10 +66,12 @@ THRESHOLDS: dict[str, Thresholds] = {
     "patapata": Thresholds(scale=5.0),
 }
 
-FLIPFLOP5 = Thresholds(scale=250.0, win_value=90_000.0)
+FLIPFLOP5 = Thresholds(scale=175.0, win_value=90_000.0)
 """FlipFlop 5×5's thresholds (the game id is shared with 3×3, so they sit outside the
 table; :func:`thresholds_for` picks by the board option). Scale fitted by
-bench/progression_feedback_scale.py flipflop."""
+bench/progression_feedback_scale.py flipflop 24: 174.3 on 418 positions (log-loss 0.672
+against 0.693 for a coin: the search's evaluation predicts results of these bot games only
+weakly, so the bands mostly speak when a move changes the material or the goal threats)."""
 
 
 def thresholds_for(game_id: str, options: Mapping[str, Any] | None = None) -> Thresholds:
