@@ -281,6 +281,7 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.sets: dict[str, SetData] = {}
         """One object per set, shared by its loaded rooms (so all see the same standing)."""
+        self._tasks: set[asyncio.Task[None]] = set()
         self._loading = asyncio.Lock()
         self.on_finish: Callable[[Room], Any] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
@@ -292,7 +293,9 @@ class Hub:
             others = [r for r in self.rooms.values()
                       if r is not room and r.match_set is room.match_set]
             if others:
-                asyncio.get_running_loop().create_task(self._broadcast_all(others))
+                task = asyncio.get_running_loop().create_task(self._broadcast_all(others))
+                self._tasks.add(task)  # held until done: the loop keeps only weak references
+                task.add_done_callback(self._tasks.discard)
 
     async def _broadcast_all(self, rooms: list[Room]) -> None:
         for other in rooms:
@@ -393,6 +396,9 @@ class Hub:
         """Drop a finished room nobody watches from memory (the store still has it)."""
         if room.status == "finished" and not room.conns and not room.bot_tasks:
             self.rooms.pop(room.id, None)
+            ms = room.match_set
+            if ms is not None and not any(r.match_set is ms for r in self.rooms.values()):
+                self.sets.pop(ms.id, None)  # reloaded from the store when next needed
 
     def _build(self, data: RoomData) -> Room:
         if data.match_set is not None:  # share the set with its rooms already loaded
