@@ -1,5 +1,6 @@
-"""ReverStarGo ladder: reverse matches between consecutive levels, and our MAX and FINAL
-against a rebuild of the app's FINAL (6-ply alpha-beta with the app's evaluation).
+"""ReverStarGo ladder: reverse matches between consecutive levels; as reference rows, the
+app's one-ply Formidable (``app-formidable``) against Advanced and our level 5, and our MAX
+and FINAL against a rebuild of the app's FINAL (6-ply alpha-beta with the app's evaluation).
 
 Each match is two games from the same random 3-ply opening, colours swapped; the winner has
 the higher summed total (ties: summed captures). Prints a markdown table.
@@ -20,6 +21,8 @@ from asobiba.games.reverstargo.bots import make_bot
 
 LADDER = [("beginner", "entry"), ("intermediate", "beginner"), ("advanced", "intermediate"),
           ("formidable", "advanced"), ("max", "formidable"), ("final", "max"),
+          # reference rows: the app's one-ply Formidable, our MAX and FINAL against the app's
+          ("app-formidable", "advanced"), ("formidable", "app-formidable"),
           ("max", "app-final"), ("final", "app-final")]
 
 

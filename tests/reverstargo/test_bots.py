@@ -3,10 +3,20 @@ small reverse-match ladders (the 100-match ladder is in bench/reverstargo_arena.
 
 from __future__ import annotations
 
+import json
+
 from asobiba.core import Rng
 from asobiba.games import get
 from asobiba.games.reverstargo.arena import reverse_match
-from asobiba.games.reverstargo.bots import LEVELS, REFERENCE_LEVELS, cpu_candidates, make_bot
+from asobiba.games.reverstargo.bots import (
+    LEVELS,
+    REFERENCE_LEVELS,
+    app_measure,
+    best_reply_measure,
+    cpu_candidates,
+    make_bot,
+)
+from asobiba.games.reverstargo.game import position
 from asobiba.games.reverstargo.search import AlphaBeta, final_value, our_evaluation
 from tests.reverstargo.test_rules import ONE_COLOUR
 
@@ -26,6 +36,7 @@ def _midgame(seed: int, plies: int = 10):
 
 def test_every_level_plays_legal_moves_from_views():
     s = _midgame(3)
+    assert "app-formidable" in REFERENCE_LEVELS
     for level in LEVELS[:6] + REFERENCE_LEVELS:
         bot = make_bot(level, 1)
         bot.reset(s.turn, {})
@@ -35,7 +46,7 @@ def test_every_level_plays_legal_moves_from_views():
 
 def test_bots_respect_ko_at_the_root():
     s = GAME.replay(ONE_COLOUR)[-1]
-    for level in ("advanced", "max", "app-final"):
+    for level in ("advanced", "formidable", "app-formidable", "max", "app-final"):
         bot = make_bot(level, 0)
         assert bot.choose(s.view(s.turn)) in s.legal_moves()
 
@@ -54,6 +65,55 @@ def test_entry_picks_from_the_worst_half_and_advanced_the_best():
             assert gain <= gains[max(1, len(gains) // 2) - 1]
         adv = s.parse(make_bot("advanced", 0).choose(view))
         assert dict(cpu_candidates(s))[adv] == gains[-1]
+
+
+# Black to move; White holds the top of the star (A1 A3 BQ B1 B3 BJ), Black the bottom.
+TIP_BAIT = dict(black=["A5", "A7", "A9", "AJ", "B6", "B9"],
+                white=["A1", "A3", "BQ", "B1", "B3", "BJ"])
+
+
+def test_formidable_looks_one_reply_ahead_where_the_app_does_not():
+    """C1 (1 flip, a C cell: 3 + 20 = 23) beats B2 (3 flips, a B cell: 9 + 8 = 17) for the
+    app's one-ply Formidable, but after C1 White flips onto the star tip DQ (3 + 50 = 53),
+    while White's best answer to B2 is worth 17: 23 − 53 < 17 − 17, so ours plays B2."""
+    s = position(**TIP_BAIT)
+    measures = {s.move_text(m, s.turn): app_measure(m, g) for m, g in cpu_candidates(s)}
+    assert measures == {"C1": 23, "B2": 17}
+    replies = {s.move_text(m, s.turn): best_reply_measure(s, m) for m, _ in cpu_candidates(s)}
+    assert replies == {"C1": 53, "B2": 17}
+    after_c1 = s.play("C1")
+    assert "DQ" in after_c1.legal_moves().texts()
+    view = s.view(s.turn)
+    for seed in range(4):  # no ties here, so every seed agrees
+        assert make_bot("app-formidable", seed).choose(view) == "C1"
+        assert make_bot("formidable", seed).choose(view) == "B2"
+        assert make_bot("5", seed).choose(view) == "B2"
+
+
+def test_a_reply_that_is_a_pass_counts_zero():
+    """After AJ or B4 White has no playable cell and passes: nothing to subtract."""
+    s = position(black=["A1", "A5", "A7", "A9", "BQ", "B1", "B5", "B6", "B7", "B8", "B9",
+                        "BX", "BJ", "CQ", "C2", "C5", "C6", "C7", "C8", "C9", "D4", "D6",
+                        "D8"],
+                 white=["A3", "B3"], captured=(4, 0))
+    replies = {s.move_text(m, s.turn): best_reply_measure(s, m) for m, _ in cpu_candidates(s)}
+    assert replies == {"AJ": 0, "B2": 26, "B4": 0}
+    assert s.play("B4").turn == s.turn  # White passed
+    assert make_bot("formidable", 0).choose(s.view(s.turn)) == "B4"
+
+
+def test_formidable_sees_only_the_view():
+    """The look-ahead rebuilds the position from a JSON copy of the view (ko history
+    included), and plays the same as from the live view."""
+    for seed in range(4):
+        s = _midgame(seed, 12)
+        if s.is_over:
+            continue
+        view = s.view(s.turn)
+        copy = json.loads(json.dumps(view))
+        a = make_bot("formidable", 7).choose(view)
+        b = make_bot("formidable", 7).choose(copy)
+        assert a == b and a in s.legal_moves()
 
 
 class _TooDeep(Exception):
@@ -99,9 +159,10 @@ def test_endgame_search_is_exact_against_plain_minimax():
 
 
 def test_small_ladder_stronger_policies_win():
-    """Three reverse matches per pair, for pairs far apart (the bench runs 100 per
-    consecutive pair; there Formidable and Advanced come out even)."""
-    ladder = [("beginner", "entry"), ("advanced", "beginner"), ("app-max", "formidable")]
+    """Three reverse matches per pair, for pairs far apart or clearly ordered (the bench runs
+    100 per consecutive pair)."""
+    ladder = [("beginner", "entry"), ("advanced", "beginner"), ("formidable", "advanced"),
+              ("app-max", "formidable")]
     for high, low in ladder:
         wins = sum(reverse_match(lambda s, h=high: make_bot(h, s),
                                  lambda s, lo=low: make_bot(lo, s), 50 + i).result.points(0)

@@ -1,7 +1,9 @@
-"""CPU levels. Levels 1–5 follow the app's published policies (REFERENCE § ReverStarGo) so
-the ladder means the same thing here; MAX and FINAL are our own searches. ``app-max`` and
-``app-final`` rebuild the app's 3- and 6-ply alpha-beta with its evaluation, as reference
-opponents for benchmarks.
+"""CPU levels. Levels 1–4 follow the app's published policies (REFERENCE § ReverStarGo) so
+the ladder means the same thing here. Level 5 keeps the app's Formidable measure but looks one
+reply ahead (the published one-ply policy does not beat Advanced: docs/rules/reverstargo.md
+§ 10); MAX and FINAL are our own searches. ``app-formidable`` is the app's one-ply Formidable,
+``app-max`` and ``app-final`` rebuild the app's 3- and 6-ply alpha-beta with its evaluation:
+reference opponents for benchmarks.
 
 Every bot sees views only and rebuilds the state with ``GAME.state_from_view`` (a perfect-
 information view holds everything, ko history included)."""
@@ -70,23 +72,43 @@ class ReverStarGoBot(Bot):
         raise NotImplementedError
 
 
+def app_measure(move: Move, gain: int) -> int:
+    """The app's Formidable measure of one move: 3 × (flips + captures) + the placed cell's
+    value (tips 50, C 20, B 8, A 2)."""
+    return 3 * gain + APP_CELL_VALUE[move[0]]
+
+
+def best_reply_measure(state: ReverStarGoState, move: Move) -> int:
+    """The opponent's best reply to ``move`` in the app's Formidable measure, with ko and
+    automatic passes applied (0 if the opponent passes or the game ends)."""
+    child = cast(ReverStarGoState, state.child(move))
+    if child.is_over or child.turn == state.turn:
+        return 0
+    return max(app_measure(m, g) for m, g in cpu_candidates(child))
+
+
 class AppPolicyBot(ReverStarGoBot):
-    """The app's levels 1–5: one-ply policies over flips + captures (and cell values)."""
+    """The app's levels 1–5 (one-ply policies over flips + captures and cell values), and our
+    level 5, which looks one reply ahead on the app's Formidable measure."""
 
     def __init__(self, level: str, seed: int = 0) -> None:
         super().__init__(seed)
         self.level = level
         self.name = f"reverstargo-{level}"
 
-    def pick(self, state: ReverStarGoState) -> Move:
+    def scored(self, state: ReverStarGoState) -> list[tuple[Move, int]]:
+        """The candidates with the measure this level ranks them by."""
         cands = cpu_candidates(state)
+        if self.level == "app-formidable":  # the app's published Formidable
+            return [(m, app_measure(m, g)) for m, g in cands]
+        if self.level == "formidable":  # ours: minus the opponent's best reply (2-ply)
+            return [(m, app_measure(m, g) - best_reply_measure(state, m)) for m, g in cands]
+        return cands
+
+    def pick(self, state: ReverStarGoState) -> Move:
         if self.level == "beginner":
-            return self.rng.choice(cands)[0]
-        if self.level == "formidable":
-            scored = [(m, 3 * g + APP_CELL_VALUE[m[0]]) for m, g in cands]
-        else:
-            scored = cands
-        ranked = sorted(scored, key=lambda c: c[1])  # worst first, stable in cell order
+            return self.rng.choice(cpu_candidates(state))[0]
+        ranked = sorted(self.scored(state), key=lambda c: c[1])  # worst first, cell order
         n = len(ranked)
         if self.level == "entry":  # a random move from the worst half
             pool = ranked[:max(1, n // 2)]
@@ -130,14 +152,14 @@ class SearchBot(ReverStarGoBot):
 
 
 LEVELS = ("entry", "beginner", "intermediate", "advanced", "formidable", "max", "final")
-REFERENCE_LEVELS = ("app-max", "app-final")
+REFERENCE_LEVELS = ("app-formidable", "app-max", "app-final")
 ALIASES = {str(i): name for i, name in enumerate(LEVELS, 1)}
 
 
 def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
     """A bot of the named level (``1``–``7`` also accepted)."""
     name = ALIASES.get(str(level), str(level).lower())
-    if name in LEVELS[:5]:
+    if name in LEVELS[:5] or name == "app-formidable":
         return AppPolicyBot(name, seed)
     if name == "max":
         return SearchBot("max", seed, depth=6, endgame_empties=10)

@@ -341,7 +341,7 @@ class ReverStarGo(Game):
                  "+ captures", "中級"),
         BotLevel("advanced", "Lv.4 Advanced", "the most flips + captures", "上級"),
         BotLevel("formidable", "Lv.5 Formidable", "most 3 × (flips + captures) + cell "
-                 "value", "強敵"),
+                 "value, minus the opponent's best reply in that measure", "強敵"),
         BotLevel("max", "MAX", "our alpha-beta with a transposition table", "MAX"),
         BotLevel("final", "FINAL", "our deepest search: iterative deepening within 2 s, "
                  "exact endgame", "FINAL"),
