@@ -37,7 +37,7 @@ export function drawSet(msg, next, send, seatName) {
 
   const head = el("tr", {}, el("th", {}, ""), el("th", { scope: "col" }, `${sideName("A")} (${seatName(set.sides.A)})`), el("th", { scope: "col" }, `${sideName("B")} (${seatName(set.sides.B)})`));
   const rows = set.games.map((g, i) => {
-    const mark = (p) => (g.points_a === p ? " ●" : "");
+    const mark = (p) => (g.points_a === p ? " ✓" : ""); // the game's winner
     return el("tr", { "data-set-game": i }, el("th", { scope: "row" }, g.room && g.room !== msg.room.id ? el("a", { href: `/r/${g.room}` }, t("set.game", { n: i + 1 })) : t("set.game", { n: i + 1 })), el("td", {}, fmt(g.score_a) + mark(1)), el("td", {}, fmt(g.score_b) + mark(0)));
   });
   if (set.format === "reverse" && set.games.length) {
