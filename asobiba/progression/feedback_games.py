@@ -39,7 +39,7 @@ class MemoryMatrixEvaluator:
         self.cfg = config_from_raw(options)
         self.depth = depth
         self.endgame = endgame
-        self.weights = Weights(0.0, 1.0)
+        self.weights = Weights(hidden=0.0, corner=1.0)
 
     def position(self, views: Sequence[Mapping[str, Any]]) -> Any:
         """The position as the seat of the last view remembers it (views only)."""
@@ -98,6 +98,8 @@ class AlgoEvaluator:
       hidden (the level-4 bot's ``exposure`` measure, 0–1 card). ``stay`` is 0.
     - ``use N`` / ``place N``: minus the exposure of the own row afterwards.
     - ``show N``: the partner's best hit probability after seeing that card.
+    - These three choices among own cards are centred on the best one (0), so what counts
+      is the difference: exposing half a card more than necessary is a mistake.
     - Anything else (``pass!``, the joker layout): 0 for every choice (not judged).
     """
 
@@ -156,6 +158,9 @@ class AlgoEvaluator:
                 out[m] = 0.0 if inf is None else max(
                     (pr for t, _, ts in bots._targets(view, partner)
                      for pr in inf.numbers(ts["id"]).values()), default=0.0)
+        if phase in ("use", "place", "show") and out:
+            top = max(out.values())  # a choice among own cards: centred on the best
+            out = {m: v - top for m, v in out.items()}
         return out
 
 

@@ -162,3 +162,28 @@ def test_reviews_cover_every_move_of_each_hidden_information_game() -> None:
         assert [m.move for m in rv.moves] == [m for _, m in moves]
         assert sum(sum(c.values()) for c in rv.counts.values()) == len(moves)
         assert game_id in THRESHOLDS
+
+
+def test_algo_pair_play_judges_which_card_to_show_and_to_attack_with() -> None:
+    """Pair play: ``show N`` is judged by the partner's best hit chance after seeing the
+    card, ``use N`` by how much of the own row a miss would expose — both from the mover's
+    view; a card that gives the partner nothing to go on is never 'best' over one that does."""
+    game = get("algo")
+    options = {"players": 4, "mode": "pair"}
+    res = play_game(game, [game.make_bot("4", i) for i in range(4)], options, 2)
+    moves = [(m.seat, m.move) for m in res.moves]
+    rv = review("algo", moves, options, 2)
+    kinds = {fb.move.split()[0] for fb in rv.moves}
+    assert {"pass!", "show", "use", "attack"} <= kinds
+    ev = evaluator_for("algo", options)
+    judged = 0
+    for k, (seat, text) in enumerate(moves):
+        if not text.startswith(("show", "use")) or len(res.states[k].legal_moves(seat)) < 2:
+            continue
+        values = ev.values_from_views(  # type: ignore[union-attr]
+            [st.view(seat) for st in res.states[: k + 1]], text)
+        assert set(values) == set(res.states[k].legal_moves(seat).texts())
+        fb = rv.moves[k]
+        assert fb.value == values[text] and fb.best_value == max(values.values()) == 0.0
+        judged += 1
+    assert judged >= 4
