@@ -120,7 +120,7 @@ class AlgoEvaluator:
         if phase == "attack":
             inf = infer(Knowledge.from_view(view))
             gain = 1.0 / max(1, len(_enemies(view, seat)))
-            cost = _AlgoBot4()._miss_cost(view, seat)
+            cost = _AlgoBot4().miss_cost(view, seat)
             letters = {f"{chr(65 + t)}{p + 1}": s for t in range(len(view["rows"]))
                        for p, s in enumerate(view["rows"][t])}
             for m in moves:
@@ -136,7 +136,7 @@ class AlgoEvaluator:
                 pos = int(m.split()[1]) - 1
                 if phase == "use":
                     s = view["rows"][seat][pos]
-                    kn = bots.public_knowledge(view, reveal={s["id"]: bots._known_key(s, c)})
+                    kn = bots.public_knowledge(view, reveal={s["id"]: bots.known_key(s, c)})
                 else:
                     pl = view["placing"]
                     key = pl["number"] * c + COLOUR_LETTERS.index(pl["colour"])
@@ -148,15 +148,15 @@ class AlgoEvaluator:
             for m in moves:
                 pos = int(m.split()[1]) - 1
                 s = view["rows"][seat][pos]
-                reveal = {x["id"]: bots._known_key(x, c) for x in view["rows"][seat]
+                reveal = {x["id"]: bots.known_key(x, c) for x in view["rows"][seat]
                           if x["id"] in shown or x["id"] == s["id"]}
                 kn = bots.public_knowledge(view, reveal=reveal)
-                kn.rows[partner] = [SlotInfo(x.sid, x.colour, bots._key(vx, c), x.fails)
+                kn.rows[partner] = [SlotInfo(x.sid, x.colour, bots.slot_key(vx, c), x.fails)
                                     for x, vx in zip(kn.rows[partner], view["rows"][partner],
                                                      strict=True)]
-                inf = bots._safe_infer(kn)
+                inf = bots.safe_infer(kn)
                 out[m] = 0.0 if inf is None else max(
-                    (pr for t, _, ts in bots._targets(view, partner)
+                    (pr for t, _, ts in bots.face_down_targets(view, partner)
                      for pr in inf.numbers(ts["id"]).values()), default=0.0)
         if phase in ("use", "place", "show") and out:
             top = max(out.values())  # a choice among own cards: centred on the best

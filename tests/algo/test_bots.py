@@ -86,5 +86,5 @@ def test_level_4_risks_a_card_the_table_can_already_read() -> None:
     sid = view["rows"][seat][int(pos) - 1]["id"]
     p = infer_view(view).numbers(sid)[int(number)]
     assert p < 0.5
-    delta = b4._miss_cost(view, s.turn)
+    delta = b4.miss_cost(view, s.turn)
     assert p > delta / (1 + delta)

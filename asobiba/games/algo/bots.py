@@ -26,18 +26,18 @@ def _enemies(view: Mapping[str, Any], seat: int) -> list[int]:
     return [s for s in cand if s not in view["out"]]
 
 
-def _targets(view: Mapping[str, Any], seat: int) -> list[tuple[int, int, dict[str, Any]]]:
+def face_down_targets(view: Mapping[str, Any], seat: int) -> list[tuple[int, int, dict[str, Any]]]:
     """(enemy seat, position, slot view) of every face-down enemy card."""
     return [(t, p, s) for t in _enemies(view, seat) for p, s in enumerate(view["rows"][t])
             if not s["up"]]
 
 
-def _known_key(slot: Mapping[str, Any], c: int) -> int:
+def known_key(slot: Mapping[str, Any], c: int) -> int:
     """The key of a card this seat knows (its own, or one shown to it)."""
     return int(slot["number"]) * c + COLOUR_LETTERS.index(slot["colour"])
 
 
-def _key(slot: Mapping[str, Any], c: int) -> int | None:
+def slot_key(slot: Mapping[str, Any], c: int) -> int | None:
     if "number" not in slot:
         return None
     return int(slot["number"]) * c + COLOUR_LETTERS.index(slot["colour"])
@@ -53,7 +53,7 @@ def candidates(view: Mapping[str, Any], t: int, p: int) -> list[int]:
     seen = set()
     for r in view["rows"]:
         for s in r:
-            k = _key(s, c)
+            k = slot_key(s, c)
             if k is not None:
                 seen.add(k)
     hand = view.get("hand") or {}
@@ -63,12 +63,12 @@ def candidates(view: Mapping[str, Any], t: int, p: int) -> list[int]:
     lo, hi = -1, 12 * c
     if not jokers:
         for q in range(p - 1, -1, -1):
-            k = _key(row[q], c)
+            k = slot_key(row[q], c)
             if k is not None:
                 lo = k
                 break
         for q in range(p + 1, len(row)):
-            k = _key(row[q], c)
+            k = slot_key(row[q], c)
             if k is not None:
                 hi = k
                 break
@@ -151,7 +151,7 @@ class AlgoBot(Bot):
 
     # ---- attacking ------------------------------------------------------------------------
     def _attack(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
-        targets = _targets(view, seat)
+        targets = face_down_targets(view, seat)
         can_stay = "stay" in moves
         if self.lv <= 2:
             cands = [(len(candidates(view, t, p)), t, p) for t, p, _ in targets]
@@ -183,17 +183,17 @@ class AlgoBot(Bot):
             return p >= 0.5
         # level 4: a miss turns the attack card up; staying keeps it hidden. A hit is worth
         # a whole card only against a single enemy; with several, the others share it.
-        delta = self._miss_cost(view, seat)
+        delta = self.miss_cost(view, seat)
         gain = 1.0 / max(1, len(_enemies(view, seat))) ** GAIN_SHARE
         return p > delta / (gain + delta)
 
-    def _miss_cost(self, view: Mapping[str, Any], seat: int) -> float:
+    def miss_cost(self, view: Mapping[str, Any], seat: int) -> float:
         """Exposure of my row after a miss minus after a stay (≥ 0 in practice)."""
         c = int(view["rules"]["colours"])
         hand = view.get("hand")
         if hand and "number" in hand:
             key = hand["number"] * c + COLOUR_LETTERS.index(hand["colour"])
-            row = [_key(s, c) or 0 for s in view["rows"][seat]]
+            row = [slot_key(s, c) or 0 for s in view["rows"][seat]]
             pos = insert_positions(row, key, c, bool(view["rules"]["jokers"]))[0]
             down = exposure(view, seat, public_knowledge(view, insert=(seat, pos, key, False)))
             up = exposure(view, seat, public_knowledge(view, insert=(seat, pos, key, True)))
@@ -202,7 +202,7 @@ class AlgoBot(Bot):
         if held is None:
             return 1.0
         down = exposure(view, seat, public_knowledge(view))
-        up = exposure(view, seat, public_knowledge(view, reveal={held["id"]: _known_key(held, c)}))
+        up = exposure(view, seat, public_knowledge(view, reveal={held["id"]: known_key(held, c)}))
         return max(0.0, up - down)
 
     # ---- own cards -------------------------------------------------------------------------
@@ -216,7 +216,7 @@ class AlgoBot(Bot):
         c = int(view["rules"]["colours"])
         own = self._own_hidden(view, seat)
         if self.lv == 3:
-            inf = _safe_infer(public_knowledge(view))
+            inf = safe_infer(public_knowledge(view))
             def exposed(item: tuple[int, dict]) -> float:
                 if inf is None or item[1]["id"] not in inf.counts:
                     return 0.0
@@ -225,7 +225,7 @@ class AlgoBot(Bot):
             return f"use {p + 1}"
         best = None
         for p, s in own:
-            cost = exposure(view, seat, public_knowledge(view, reveal={s["id"]: _known_key(s, c)}))
+            cost = exposure(view, seat, public_knowledge(view, reveal={s["id"]: known_key(s, c)}))
             if best is None or cost < best[0] - 1e-12:
                 best = (cost, p)
         assert best is not None
@@ -241,17 +241,17 @@ class AlgoBot(Bot):
                         if e["event"] == "show" and e["seat"] == seat}
         best = None
         for p, s in self._own_hidden(view, seat):
-            reveal = {x["id"]: _known_key(x, c) for x in view["rows"][seat]
+            reveal = {x["id"]: known_key(x, c) for x in view["rows"][seat]
                       if x["id"] in shown_before or x["id"] == s["id"]}
             kn = public_knowledge(view, reveal=reveal)
             # what I know of my partner's row (cards shown to me) the partner knows too
-            kn.rows[partner] = [SlotInfo(x.sid, x.colour, _key(vx, c), x.fails)
+            kn.rows[partner] = [SlotInfo(x.sid, x.colour, slot_key(vx, c), x.fails)
                                 for x, vx in zip(kn.rows[partner], view["rows"][partner],
                                                  strict=True)]
-            inf = _safe_infer(kn)
+            inf = safe_infer(kn)
             if inf is None:
                 continue
-            gain = max((pr for t, _, ts in _targets(view, partner)
+            gain = max((pr for t, _, ts in face_down_targets(view, partner)
                         for pr in inf.numbers(ts["id"]).values()), default=0.0)
             if best is None or gain > best[0] + 1e-12:
                 best = (gain, p)
@@ -280,7 +280,7 @@ class AlgoBot(Bot):
         return best[1]
 
 
-def _safe_infer(kn: Knowledge) -> Inference | None:
+def safe_infer(kn: Knowledge) -> Inference | None:
     try:
         return infer(kn)
     except Inconsistent:
