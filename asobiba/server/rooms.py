@@ -707,18 +707,33 @@ class Hub:
             return
         await self._start_rematch(room)
 
-    async def _start_rematch(self, room: Room) -> None:
-        """Same game and options, a fresh seed, every seat moved one place on."""
+    def _rematch_seat(self, room: Room) -> list[int]:
+        """Where each seat of this room sits in the rematch. A single game: every seat one
+        place on. The last game of a decided set: a new set of the same format whose first
+        game the other side starts, so colours alternate across sets as within them."""
         n = len(room.seats)
+        match = room.set_match()
+        if match is None:
+            return [(s + 1) % n for s in range(n)]
+        side_a = match.seat_of_a(room.set_index)  # side A of the old set moves to seat 1
+        return [1 if s == side_a else 0 for s in range(n)]
+
+    async def _start_rematch(self, room: Room) -> None:
+        """Same game and options, a fresh seed, seats moved on (``_rematch_seat``); after a
+        set, a new set of the same format."""
+        n = len(room.seats)
+        where = self._rematch_seat(room)
         seats: list[dict[str, Any]] = [{}] * n
         for s in room.seats:
-            seats[(s.seat + 1) % n] = {"kind": s.kind, "level": s.level, "name": s.name}
+            seats[where[s.seat]] = {"kind": s.kind, "level": s.level, "name": s.name}
         holders = {seat: conn.keys[seat] for conn in room.conns for seat in conn.keys}
         new_id = secrets.token_urlsafe(6)
-        keys = {(seat + 1) % n: derive_key(key, new_id) for seat, key in holders.items()}
+        keys = {where[seat]: derive_key(key, new_id) for seat, key in holders.items()}
+        match = room.set_match()
         await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
                           hotseat=room.data.hotseat, rematch_of=room.id, keys=keys,
-                          room_id=new_id, clock=room.data.clock)
+                          room_id=new_id, clock=room.data.clock,
+                          match=match.format if match else None)
         await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
         room.rematch_id = new_id
         for conn in list(room.conns):
@@ -728,8 +743,8 @@ class Hub:
     async def _send_rematch_keys(self, room: Room, conn: Conn) -> None:
         if not room.rematch_id:
             return
-        n = len(room.seats)
-        keys = [{"seat": (seat + 1) % n, "key": derive_key(key, room.rematch_id)}
+        where = self._rematch_seat(room)
+        keys = [{"seat": where[seat], "key": derive_key(key, room.rematch_id)}
                 for seat, key in sorted(conn.keys.items())]
         try:
             await conn.send({"type": "rematch", "room": room.rematch_id, "keys": keys})

@@ -358,3 +358,46 @@ def test_rule_a_rated_set_rates_each_game_with_its_colours(tmp_path: Any) -> Non
         stats = page["stats"]["flipflop"]
         assert (stats["games"], stats["win"], stats["loss"]) == (2, 1, 1)
         assert sorted(h["seat"] for h in page["history"]) == [0, 1]
+
+
+def test_rule_a_rematch_after_a_set_is_a_new_set_that_the_other_side_starts(
+        tmp_path: Any) -> None:
+    """Issue #9: "colours alternating across sets". After a decided FlipFlop 3×3 reverse
+    match, a rematch is a new reverse match whose first game is started (seat 0) by the
+    player who did not start the first set; each socket hears only of its own key."""
+    with make_client(tmp_path) as client:
+        room = create_room(client, "flipflop", [HUMAN, HUMAN], match="reverse")
+        keys = {k["seat"]: k for k in room["keys"]}
+        mine = {"A": keys[0]["key"], "B": keys[1]["key"]}
+        seat_of = {"A": 0, "B": 1}
+        room_id = room["room"]
+        for _game in range(2):
+            with client.websocket_connect(f"/ws/{room_id}") as wa, \
+                    client.websocket_connect(f"/ws/{room_id}") as wb:
+                ua = hello(wa, [{"seat": seat_of["A"], "key": mine["A"]}])
+                ub = hello(wb, [{"seat": seat_of["B"], "key": mine["B"]}])
+                end = play_game({seat_of["A"]: wa, seat_of["B"]: wb},
+                                {seat_of["A"]: ua, seat_of["B"]: ub}, policy(0))
+                s = end[seat_of["A"]]["room"]["set"]
+                if s["over"]:
+                    send_json(wa, {"type": "rematch", "id": "ra"})
+                    send_json(wb, {"type": "rematch", "id": "rb"})
+                    ra = read_until(wa, lambda m: m.get("type") == "rematch")
+                    rb = read_until(wb, lambda m: m.get("type") == "rematch")
+                    break
+                send_json(wa, {"type": "next", "id": "na"})
+                send_json(wb, {"type": "next", "id": "nb"})
+                na = read_until(wa, lambda m: m.get("type") == "set_next")
+                read_until(wb, lambda m: m.get("type") == "set_next")
+                seat_of = {"A": 1 - seat_of["A"], "B": 1 - seat_of["B"]}
+                room_id = na["room"]
+        assert s["over"] and len(s["games"]) == 2
+        assert ra["room"] == rb["room"]
+        # A started the first set at seat 0: in the new set B starts, A sits at seat 1
+        assert [k["seat"] for k in ra["keys"]] == [1] and [k["seat"] for k in rb["keys"]] == [0]
+        assert ra["keys"][0]["key"] != rb["keys"][0]["key"]
+        new = client.get(f"/api/rooms/{ra['room']}").json()
+        assert new["set"]["format"] == s["format"] and new["set"]["games"] == []
+        with client.websocket_connect(f"/ws/{ra['room']}") as ws:
+            first = hello(ws, ra["keys"] + rb["keys"])
+            assert first["room"]["set"]["sides"] == {"A": 0, "B": 1}
