@@ -29,6 +29,8 @@ class Weights:
     hidden: float = 0.0
     corner: float = 0.0
     rivals: float = 1.0  # 0: only "make my colour more" (the seed's first aim), 1: beat the best
+    contempt: float = 0.0  # if set: a board with no face up piece is a dead draw worth this less
+    shared: float = 1.0  # a first place shared by k players earns the win bonus / k**shared
 
 
 @dataclass(frozen=True)
@@ -62,11 +64,14 @@ LEVELS: dict[str, Level] = {
     "2": Level(forget=0.15, weights=Weights(0.2, 1.0)),
     # perfect recall; 2 players: 2-ply alpha-beta; more: 4 moves followed one round ahead
     "3": Level(forget=0.0, depth=2, width=4, rounds=1, weights=Weights(0.0, 1.0)),
-    # perfect recall; 2 players: 3-ply alpha-beta, exact from 7 empty cells; more: 6 moves
-    # each followed to the end of the game by 4 lines of greedy replies, the others
-    # choosing on a muddled memory (half the white pieces guessed) with a little noise
-    "4": Level(forget=0.0, depth=3, endgame=7, width=6, rounds=99, rollouts=4, noise=0.5,
-               muddle=0.5, weights=Weights(0.0, 1.0), model=Weights(0.2, 1.0)),
+    # perfect recall; 2 players: 3-ply alpha-beta, exact from 7 empty cells (transposition
+    # table); more: 8 moves each followed to the end of the game by 8 lines of greedy
+    # replies (common random numbers), the others choosing on a muddled memory (half the
+    # white pieces guessed) with a little noise. It never settles for a dead all-white
+    # board while the game is alive (contempt) and values a shared first by 1/k².
+    "4": Level(forget=0.0, depth=3, endgame=7, width=8, rounds=99, rollouts=8, noise=0.5,
+               muddle=0.5, weights=Weights(0.0, 1.0, contempt=2.5, shared=2.0),
+               model=Weights(0.2, 1.0)),
 }
 
 
@@ -94,7 +99,12 @@ def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
         if scores[seat] < best_other:
             return scores[seat] - best_other
         # a win counts extra, a shared win its share (ranks with ties shared)
-        return scores[seat] - best_other + TERMINAL / scores.count(scores[seat])
+        return scores[seat] - best_other + TERMINAL / scores.count(scores[seat]) ** w.shared
+    if w.contempt and not pos.up:
+        # nothing face up: no colour move and no white sandwich is left, so every remaining
+        # move is a white piece placed anywhere and the game will end 0-0 — a dead draw,
+        # which a stronger player should not settle for while the game is still alive
+        return -w.contempt
     values = seat_values(cfg, pos, w)
     best_value = max(v for k, v in enumerate(values) if k != seat)
     return values[seat] - w.rivals * best_value
@@ -103,11 +113,85 @@ def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
 def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
                 rng: Rng | None = None) -> int:
     """The move that leaves the mover's seat best off right away (first of equals); with
-    ``noise``, each value is blurred by a random amount (an imperfect player)."""
+    ``noise``, each value is blurred by a random amount (an imperfect player).
+
+    The same choice as evaluating every child position, computed from each move's flips
+    alone: a flip moves a piece between "face up" and "white over its colour", so each
+    colour's counts change only on the flipped cells and the new piece (the rollouts of
+    the look-ahead call this for nearly every ply, so it is the bots' hot loop)."""
     moves = rules.legal_moves(cfg, pos)
     if len(moves) == 1:
         return moves[0]
-    seat = cfg.seat_of(pos.turn)
+    colour = pos.turn
+    seat = cfg.seat_of(colour)
+    geo = cfg.geometry
+    if cfg.lost_colour_passes or (geo.valid & ~pos.occ).bit_count() == 1:
+        # a move may end the game here: score the finished positions the long way
+        return _greedy_by_children(cfg, pos, moves, seat, w, noise, rng)
+    up, neutral, idents = pos.up, pos.neutral, pos.ident
+    fixed = geo.unflippable
+    players = cfg.players
+    n = len(idents)
+    shown = [(m & up).bit_count() for m in idents]
+    hidden = [(m & ~up & ~neutral).bit_count() for m in idents] if w.hidden else [0] * n
+    corner = [(m & up & fixed).bit_count() for m in idents] if w.corner else [0] * n
+    own_up = idents[colour] & up
+    own_rest = pos.occ & ~own_up
+    white, coloured = pos.white(), pos.up
+    rays = geo.rays
+    best, best_value = moves[0], float("-inf")
+    for move in moves:
+        cell = move >> 1
+        bit = 1 << cell
+        # the pieces this move flips (as rules.flips_of), neutral pieces staying white
+        ends, runs_of = (white, coloured) if move & 1 else (own_up, own_rest)
+        flips = 0
+        for ray in rays[cell]:
+            run = 0
+            for b in ray:
+                if b & runs_of:
+                    run |= b
+                else:
+                    if b & ends:
+                        flips |= run
+                    break
+        flips &= ~neutral
+        new_up = (up ^ flips) | (0 if move & 1 else bit)
+        if w.contempt and not new_up:
+            value = -w.contempt
+        else:
+            values = [0.0] * players
+            for c in range(n):
+                s_c, h_c, k_c = shown[c], hidden[c], corner[c]
+                changed = idents[c] & flips
+                if changed:
+                    went_down = (changed & up).bit_count()
+                    s_c += changed.bit_count() - 2 * went_down
+                    h_c -= changed.bit_count() - 2 * went_down
+                    k_c += (changed & ~up & fixed).bit_count() - (changed & up & fixed).bit_count()
+                if c == colour:
+                    if move & 1:
+                        h_c += 1
+                    else:
+                        s_c += 1
+                        k_c += 1 if bit & fixed else 0
+                v = float(s_c)
+                if w.hidden:
+                    v += w.hidden * h_c
+                if w.corner:
+                    v += w.corner * k_c
+                values[c % players] += v
+            rival = max(v for k, v in enumerate(values) if k != seat)
+            value = values[seat] - w.rivals * rival
+        if noise and rng is not None:
+            value += noise * rng.random()
+        if value > best_value:
+            best, best_value = move, value
+    return best
+
+
+def _greedy_by_children(cfg: Config, pos: Pos, moves: list[int], seat: int, w: Weights,
+                        noise: float, rng: Rng | None) -> int:
     best, best_value = moves[0], float("-inf")
     for move in moves:
         value = evaluate(cfg, rules.apply(cfg, pos, move)[0], seat, w)
@@ -161,8 +245,8 @@ def paranoid(cfg: Config, pos: Pos, depth: int, alpha: float, beta: float, seat:
     """Alpha-beta where every other seat plays against ``seat`` (the paranoid reduction of
     a many-player game to two sides; exact minimax for two players), children ordered by
     the static evaluation."""
-    if pos.turn < 0 or depth == 0:
-        return evaluate(cfg, pos, seat, w)
+    if pos.turn < 0 or depth == 0 or (w.contempt and not pos.up):
+        return evaluate(cfg, pos, seat, w)  # (a dead board's value cannot change)
     mine = cfg.seat_of(pos.turn) == seat
     children = [rules.apply(cfg, pos, m)[0] for m in rules.legal_moves(cfg, pos)]
     if depth > 1:
@@ -184,6 +268,58 @@ def paranoid(cfg: Config, pos: Pos, depth: int, alpha: float, beta: float, seat:
     return best
 
 
+def dead_value(cfg: Config, w: Weights) -> float:
+    """The exact value of a board with no face up piece: it ends 0-0, every seat first."""
+    return TERMINAL / cfg.players ** w.shared
+
+
+def solve(cfg: Config, pos: Pos, alpha: float, beta: float, seat: int, w: Weights,
+          table: dict[tuple[Any, ...], tuple[float, float]]) -> float:
+    """The exact paranoid value of ``pos`` for ``seat`` (every line played to the end):
+    alpha-beta with a transposition table of value bounds (``table``, shared between calls
+    on the same position's subtree), children ordered by the static evaluation, and a board
+    with nothing face up scored at once as the 0-0 draw it must end in."""
+    if pos.turn < 0:
+        return evaluate(cfg, pos, seat, w)
+    if not pos.up:
+        return dead_value(cfg, w)
+    key = pos.key()
+    hit = table.get(key)
+    if hit is not None:
+        low, high = hit
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        alpha, beta = max(alpha, low), min(beta, high)
+    start_alpha, start_beta = alpha, beta
+    mine = cfg.seat_of(pos.turn) == seat
+    children = [rules.apply(cfg, pos, m)[0] for m in rules.legal_moves(cfg, pos)]
+    if len(children) > 2:
+        children.sort(key=lambda ch: evaluate(cfg, ch, seat, w), reverse=mine)
+    if mine:
+        best = float("-inf")
+        for child in children:
+            best = max(best, solve(cfg, child, alpha, beta, seat, w, table))
+            alpha = max(alpha, best)
+            if alpha >= beta:
+                break
+    else:
+        best = float("inf")
+        for child in children:
+            best = min(best, solve(cfg, child, alpha, beta, seat, w, table))
+            beta = min(beta, best)
+            if alpha >= beta:
+                break
+    if best <= start_alpha:
+        table[key] = (float("-inf"), best)  # an upper bound
+    elif best >= start_beta:
+        table[key] = (best, float("inf"))  # a lower bound
+    else:
+        table[key] = (best, best)
+    return best
+
+
 def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
                 rng: Rng | None = None) -> dict[int, float]:
     """Value of each legal move in one determinization."""
@@ -193,25 +329,32 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
     if cfg.players == 2:
         depth = level.depth
         empties = (cfg.geometry.valid & ~pos.occ).bit_count()
-        if level.endgame and empties <= level.endgame:
-            depth = empties + 1
+        exact = bool(level.endgame) and empties <= level.endgame
+        table: dict[tuple[Any, ...], tuple[float, float]] = {}
         out: dict[int, float] = {}
         alpha = float("-inf")
         order = sorted(moves, key=lambda m: -evaluate(cfg, children[m], seat, w))
         for m in order:
             # a window just under the best so far: a pruned move can never tie with it
-            out[m] = paranoid(cfg, children[m], depth - 1, alpha - 1e-6, float("inf"), seat,
-                              w)
+            if exact:
+                out[m] = solve(cfg, children[m], alpha - 1e-6, float("inf"), seat, w, table)
+            else:
+                out[m] = paranoid(cfg, children[m], depth - 1, alpha - 1e-6, float("inf"),
+                                  seat, w)
             alpha = max(alpha, out[m])
         return out
     values = {m: evaluate(cfg, child, seat, w) for m, child in children.items()}
     if level.width and level.rounds:
         plies = level.rounds * cfg.colours - 1
         shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
+        # common random numbers: rollout k of every move draws the same random stream, so
+        # two moves are compared under the same modelled mistakes, not different luck
+        base = rng.next64() if rng is not None and (level.noise or level.muddle) else None
         for m in shortlist:
             total = sum(look_ahead(cfg, children[m], seat, plies, w, level.model,
-                                   level.noise, rng, level.muddle)
-                        for _ in range(level.rollouts))
+                                   level.noise, rng if base is None else Rng(base, k),
+                                   level.muddle)
+                        for k in range(level.rollouts))
             values[m] = TERMINAL * 2 + total / level.rollouts
     return values
 
