@@ -118,7 +118,9 @@ def new_game(page: Any, base: str, game: str, seats: list[str],
         else:
             page.fill(sel, str(value))
         page.dispatch_event(sel, "change")
-    page.wait_for_selector(f"#seat-{len(seats) - 1}")
+    # the seat list follows the options (an /api/seats round trip): wait for its new length
+    page.wait_for_function(
+        f"() => document.querySelectorAll('[data-seat]').length === {len(seats)}")
     for i, choice in enumerate(seats):
         page.select_option(f"#seat-{i}", choice)
     page.click("#create-btn")

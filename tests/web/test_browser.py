@@ -242,3 +242,23 @@ def test_rule_the_lobby_lists_the_games_this_browser_holds_seats_in(
     page.click(f"#mine-list [data-room='{room}']")
     page.wait_for_selector("body[data-connected=true]")
     assert page.evaluate("document.body.dataset.seat") == "0"
+
+
+def test_create_right_after_an_option_change_waits_for_the_new_seat_list(
+        page: Any, server: Server) -> None:
+    """The seat list follows the options through an /api/seats round trip; a click on
+    Create in the same moment as the change must send the new number of seats (the click
+    used to send Memory Matrix's default four seats with players=2, and nothing opened)."""
+    page.goto(f"{server.url}/?game=memory_matrix")
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.locator("[data-seat]").count() == 4
+    page.evaluate("""() => {
+        const players = document.querySelector('[data-option=players]');
+        players.value = '2';
+        players.dispatchEvent(new Event('change'));
+        document.getElementById('create-btn').click();
+    }""")
+    page.wait_for_url("**/r/*")
+    room = page.url.rsplit("/", 1)[1]
+    info = page.request.get(f"{server.url}/api/rooms/{room}").json()
+    assert len(info["seats"]) == 2 and info["options"]["players"] == 2

@@ -152,7 +152,16 @@ function requestOptions() {
   return options;
 }
 
-async function refreshSeats() {
+// the seat list follows the options through /api/seats; create() waits for the latest answer,
+// so a quick click never sends the old number of seats
+let seatsReady = Promise.resolve();
+
+function refreshSeats() {
+  seatsReady = loadSeats();
+  return seatsReady;
+}
+
+async function loadSeats() {
   const err = document.getElementById("create-error");
   err.textContent = "";
   try {
@@ -217,6 +226,12 @@ async function create(event) {
   event.preventDefault();
   const btn = document.getElementById("create-btn");
   const err = document.getElementById("create-error");
+  btn.disabled = true;
+  let pending;
+  do {
+    pending = seatsReady;
+    await pending;
+  } while (pending !== seatsReady);
   err.textContent = "";
   const picks = [...document.querySelectorAll("[data-seat]")].map((s) => s.value);
   const seats = picks.map((p) => (p.startsWith("bot:") ? { kind: "bot", level: p.slice(4) } : { kind: "human" }));
