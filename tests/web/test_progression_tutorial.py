@@ -1,6 +1,6 @@
 """Tutorials in a real browser (issue 9: "tutorial steps completable in a real browser"):
-every step of the Reversi and ReverStarGo tutorials is completed by clicking the board, and
-wrong moves are refused with their message."""
+every step of the Reversi and ReverStarGo tutorials is completed by clicking the board, every
+step of the other four by typing the move, and wrong moves are refused with their message."""
 
 from __future__ import annotations
 
@@ -55,12 +55,13 @@ def type_move(page: Any, move: str) -> str:
     return str(page.evaluate("document.body.dataset.result"))
 
 
-def complete_every_step(page: Any, game: str) -> None:
+def complete_every_step(page: Any, game: str, play: Any = None) -> None:
+    play = play or click_board
     steps = tutorial(game).steps
     for i, step in enumerate(steps):
         assert page.evaluate("document.body.dataset.step") == step.key
         assert step.goal.en in page.inner_text("#goal")
-        assert click_board(page, step.solutions[0]) == "done", page.inner_text("#message")
+        assert play(page, step.solutions[0]) == "done", page.inner_text("#message")
         assert page.evaluate("document.body.dataset.stepDone") == "true"
         assert "Well done" in page.inner_text("#message")
         # the position after the move is shown, with nothing left to click
@@ -137,11 +138,11 @@ def test_tutorial_in_japanese_and_by_keyboard(browser: Any, server: Server) -> N
 
 
 @pytest.mark.parametrize("game", ["flipflop", "algo", "memory_matrix", "patapata"])
-def test_every_other_tutorial_draws_its_first_step_and_completes_it(page: Any, server: Server,
-                                                                    game: str) -> None:
-    """The other games' tutorials render with their own board and accept the first step's
-    intended move (the Reversi and ReverStarGo tests above go through every step)."""
+def test_rule_every_step_of_the_other_tutorials_completable_by_typing(page: Any, server: Server,
+                                                                      game: str) -> None:
+    """The other games' tutorials render with their own board, and every step is completed
+    with its intended move typed in the move box (the Reversi and ReverStarGo tests above
+    click the board)."""
     open_tutorial(page, server.url, game)
     assert page.locator("#board svg, #board button, #board .board").count() > 0
-    step = tutorial(game).steps[0]
-    assert type_move(page, step.solutions[0]) == "done", page.inner_text("#message")
+    complete_every_step(page, game, type_move)
