@@ -171,7 +171,9 @@ class Progression:
     @staticmethod
     def tutorial_attempt(game_id: str, step: str, move: str) -> dict[str, Any]:
         result = tutorials.tutorial(game_id).step(step).attempt(move)
-        seat = None if result.state is None else result.state.to_move
+        # the position after the move as the player sees it (the next seat's view would show
+        # the tutorial opponent's hidden cards in Algo)
+        seat = None if result.state is None else result.seat
         return {"done": result.done, "message": result.message.to_json(),
                 "view": None if result.state is None else result.state.view(seat)}
 

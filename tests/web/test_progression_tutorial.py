@@ -146,3 +146,48 @@ def test_rule_every_step_of_the_other_tutorials_completable_by_typing(page: Any,
     open_tutorial(page, server.url, game)
     assert page.locator("#board svg, #board button, #board .board").count() > 0
     complete_every_step(page, game, type_move)
+
+
+def open_step(page: Any, base: str, game: str, step: str) -> None:
+    open_tutorial(page, base, game)
+    page.click(f'#steps [data-step="{step}"]')
+    page.wait_for_function(f"() => document.body.dataset.step === '{step}'", timeout=WAIT)
+
+
+def test_rule_flipflop_blocked_step_refuses_jump_and_capture_off_the_goals(
+        page: Any, server: Server) -> None:
+    open_step(page, server.url, "flipflop", "blocked")
+    board = page.inner_html("#board")
+    assert type_move(page, "Ra1-a3") == "refused"
+    assert "cannot jump" in page.inner_text("#message")
+    assert type_move(page, "Ra1xa2") == "refused"
+    assert "goal squares" in page.inner_text("#message")
+    assert type_move(page, "Rc1-c2") == "refused"  # legal, but short of the goal: the hint
+    assert "free column" in page.inner_text("#message")
+    assert page.inner_html("#board") == board
+    assert type_move(page, "Rc1-c3") == "done"
+
+
+def test_rule_memory_matrix_run_step_hides_the_colour_and_hints(page: Any,
+                                                               server: Server) -> None:
+    """The blue under c3 is never sent to the browser: the page's data holds only W there."""
+    open_step(page, server.url, "memory_matrix", "run")
+    data = page.evaluate("() => fetch('/api/tutorials/memory_matrix').then(r => r.json())")
+    run = next(s for s in data["steps"] if s["key"] == "run")
+    assert run["view"]["board"][2] == ".RWBRB"
+    assert "under" not in run["view"]
+    assert type_move(page, "a3w") == "refused"
+    assert "blue side up" in page.inner_text("#message")
+    assert type_move(page, "a3") == "done"
+
+
+def test_algo_tutorial_shows_the_players_own_cards_after_stay(page: Any, server: Server) -> None:
+    """After a stay the turn passes to B, but the page keeps showing A's view: B's face-down
+    numbers never reach the browser."""
+    open_step(page, server.url, "algo", "stay")
+    res = page.evaluate("""() => fetch('/api/tutorials/algo/stay', {method: 'POST',
+        headers: {'content-type': 'application/json'}, body: JSON.stringify({move: 'stay'})})
+        .then(r => r.json())""")
+    assert res["done"] and res["view"]["seat"] == 0
+    assert all("number" not in c for c in res["view"]["rows"][1] if not c["up"])
+    assert type_move(page, "stay") == "done"
