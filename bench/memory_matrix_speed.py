@@ -57,21 +57,21 @@ def main() -> None:
         p_sec, _ = protocol_games(options, games)
         print(f"| {label} | {games / e_sec:.0f} | {games / p_sec:.0f} | "
               f"{p_sec / e_sec:.1f}× | {1e6 * e_sec / e_plies:.0f} |", flush=True)
-    print("\n| level | 4p s/decision | 2p s/decision |")
+    print("\n| level | 4p s/decision (mean, max) | 2p s/decision (mean, max) |")
     print("|---|---|---|")
     for level in GAME.level_names():
         cells = []
         for players in (4, 2):
-            tally = [0.0, 0.0]
+            tally = [0.0, 0.0, 0.0]
             bots = [Timed(GAME.make_bot(level, seed=s), tally) for s in range(players)]
             for seed in range(3):
                 play_game(GAME, bots, {"players": players}, seed)
-            cells.append(f"{tally[0] / tally[1]:.3f}")
+            cells.append(f"{tally[0] / tally[1]:.3f}, {tally[2]:.3f}")
         print(f"| {level} | {cells[0]} | {cells[1]} |", flush=True)
 
 
 class Timed(Bot):
-    """Wraps a bot and adds its thinking time to ``tally`` = [seconds, decisions]."""
+    """Wraps a bot and adds its thinking time to ``tally`` = [seconds, decisions, longest]."""
 
     def __init__(self, inner: Bot, tally: list[float]) -> None:
         super().__init__(inner.seed)
@@ -86,8 +86,10 @@ class Timed(Bot):
     def choose(self, view: Mapping[str, Any]) -> str:
         start = time.perf_counter()
         move = self.inner.choose(view)
-        self.tally[0] += time.perf_counter() - start
+        took = time.perf_counter() - start
+        self.tally[0] += took
         self.tally[1] += 1
+        self.tally[2] = max(self.tally[2], took)
         return move
 
 

@@ -68,9 +68,10 @@ LEVELS: dict[str, Level] = {
     # table); more: 8 moves each followed to the end of the game by 8 lines of greedy
     # replies (common random numbers), the others choosing on a muddled memory (half the
     # white pieces guessed) with a little noise. It never settles for a dead all-white
-    # board while the game is alive (contempt) and values a shared first by 1/k².
+    # board while the game is alive (contempt), values a shared first by 1/k², and counts
+    # a corner three times (corners decide two-player endings with white any time).
     "4": Level(forget=0.0, depth=3, endgame=7, width=8, rounds=99, rollouts=8, noise=0.5,
-               muddle=0.5, weights=Weights(0.0, 1.0, contempt=2.5, shared=2.0),
+               muddle=0.5, weights=Weights(0.0, 2.0, contempt=2.5, shared=2.0),
                model=Weights(0.2, 1.0)),
 }
 

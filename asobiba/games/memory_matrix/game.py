@@ -113,7 +113,8 @@ class MemoryMatrixGame(Game):
                  "うっかり"),
         BotLevel("3", "Attentive", "perfect memory; looks one round ahead", "しっかり"),
         BotLevel("4", "Elephant", "perfect memory; 3-ply search and exact endgame for two "
-                 "players, greedy-reply rollouts to the end for more", "象"),
+                 "players, greedy-reply rollouts to the end for more; never settles for a "
+                 "dead all-white draw", "象"),
     )
 
     def num_seats(self, options: Mapping[str, Any]) -> int:
