@@ -10,6 +10,7 @@ from asobiba.games import get
 from asobiba.games.reverstargo.arena import reverse_match
 from asobiba.games.reverstargo.bots import (
     LEVELS,
+    MAX_DEPTH,
     REFERENCE_LEVELS,
     app_measure,
     best_reply_measure,
@@ -168,3 +169,30 @@ def test_small_ladder_stronger_policies_win():
                                  lambda s, lo=low: make_bot(lo, s), 50 + i).result.points(0)
                    for i in range(3))
         assert wins >= 2, (high, low, wins)
+
+
+def test_min_depth_is_completed_whatever_the_clock():
+    """FINAL never stops shallower than MAX: with no time at all the search still completes
+    ``min_depth`` (and no more), and picks what a fixed search of that depth picks; without
+    it the clock (checked every 256 nodes) stops the search earlier."""
+    s = _midgame(5, 12)
+    node = (s.black, s.white, s.captured[0], s.captured[1], s.turn)
+    hurried = AlphaBeta(our_evaluation)
+    rushed = hurried.search(hurried.children(node), 99, 30, time_limit=0.0, min_depth=5)
+    assert rushed.depth == 5
+    fixed = AlphaBeta(our_evaluation)
+    plain = fixed.search(fixed.children(node), 99, 5)
+    assert (rushed.move, rushed.value) == (plain.move, plain.value)
+    none = AlphaBeta(our_evaluation)
+    assert none.search(none.children(node), 99, 30, time_limit=0.0).depth < 5
+
+
+def test_max_and_final_depths():
+    """MAX searches MAX_DEPTH plies in the midgame; FINAL at least as many."""
+    s = _midgame(2, 10)
+    assert not s.is_over
+    for level in ("max", "final"):
+        bot = make_bot(level, 0)
+        bot.choose(s.view(s.turn))
+        assert bot.last is not None and bot.last.depth >= MAX_DEPTH, level
+    assert bot.min_depth == MAX_DEPTH

@@ -125,12 +125,14 @@ class SearchBot(ReverStarGoBot):
 
     def __init__(self, level: str, seed: int = 0, depth: int = 4,
                  time_limit: float | None = None, app: bool = False,
-                 endgame_empties: int = 0, weights: Weights | None = None) -> None:
+                 endgame_empties: int = 0, weights: Weights | None = None,
+                 min_depth: int = 0) -> None:
         super().__init__(seed)
         self.level = level
         self.name = f"reverstargo-{level}"
         self.depth = depth
         self.time_limit = time_limit
+        self.min_depth = min_depth
         self.app = app
         if app:
             self.engine = AlphaBeta(lambda n: app_evaluation(n, n[4]), auto_only=True,
@@ -146,11 +148,13 @@ class SearchBot(ReverStarGoBot):
         if len(kids) == 1:
             return kids[0][0]
         empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()
-        self.last = self.engine.search(kids, empties, self.depth, self.time_limit)
+        self.last = self.engine.search(kids, empties, self.depth, self.time_limit,
+                                       self.min_depth)
         assert self.last.move is not None
         return self.last.move
 
 
+MAX_DEPTH = 7  # MAX's fixed depth (6 only drew with app-final: docs/benchmarks.md)
 LEVELS = ("entry", "beginner", "intermediate", "advanced", "formidable", "max", "final")
 REFERENCE_LEVELS = ("app-formidable", "app-max", "app-final")
 ALIASES = {str(i): name for i, name in enumerate(LEVELS, 1)}
@@ -162,9 +166,10 @@ def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
     if name in LEVELS[:5] or name == "app-formidable":
         return AppPolicyBot(name, seed)
     if name == "max":
-        return SearchBot("max", seed, depth=6, endgame_empties=10)
-    if name == "final":
-        return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=14)
+        return SearchBot("max", seed, depth=MAX_DEPTH, endgame_empties=10)
+    if name == "final":  # never shallower than MAX, however loaded the machine
+        return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=14,
+                         min_depth=MAX_DEPTH)
     if name == "app-max":
         return SearchBot("app-max", seed, depth=3, app=True)
     if name == "app-final":

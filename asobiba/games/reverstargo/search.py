@@ -268,19 +268,21 @@ class AlphaBeta:
         return best_move, best
 
     def search(self, root_moves: list[Child], empties: int, max_depth: int,
-               time_limit: float | None = None) -> SearchResult:
+               time_limit: float | None = None, min_depth: int = 0) -> SearchResult:
         """Iterative deepening to ``max_depth`` (or the end of the game when few cells
-        remain), keeping the last completed depth if ``time_limit`` runs out."""
+        remain), keeping the last completed depth if ``time_limit`` runs out; the depths up
+        to ``min_depth`` are always completed, whatever the clock says."""
         start = time.perf_counter()
         self.nodes = 0
         self.tt.clear()
         self.kids.clear()
-        self.deadline = None if time_limit is None else start + time_limit
+        deadline = None if time_limit is None else start + time_limit
         if empties <= self.endgame_empties:
             max_depth = max(max_depth, empties + 4)
         result = SearchResult(root_moves[0][0], 0.0, 0, 0)
         first = None
         for depth in range(1, max_depth + 1):
+            self.deadline = None if depth <= min_depth else deadline
             try:
                 move, value = self.root(root_moves, depth, first)
             except Timeout:
