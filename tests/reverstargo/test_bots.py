@@ -8,6 +8,7 @@ import json
 from asobiba.core import Rng
 from asobiba.games import get
 from asobiba.games.reverstargo.arena import reverse_match
+from asobiba.games.reverstargo.board import STONE_CELLS
 from asobiba.games.reverstargo.bots import (
     LEVELS,
     MAX_DEPTH,
@@ -187,12 +188,47 @@ def test_min_depth_is_completed_whatever_the_clock():
     assert none.search(none.children(node), 99, 30, time_limit=0.0).depth < 5
 
 
+def test_hard_limit_stops_even_the_min_depth():
+    """FINAL ≤ 2 s a move (issue #4): past ``hard_limit`` even the depths up to
+    ``min_depth`` stop, keeping the last completed one."""
+    s = _midgame(5, 12)
+    node = (s.black, s.white, s.captured[0], s.captured[1], s.turn)
+    engine = AlphaBeta(our_evaluation)
+    r = engine.search(engine.children(node), 99, 30, time_limit=0.0, min_depth=5,
+                      hard_limit=0.0)
+    assert r.depth < 5 and r.move is not None
+
+
+def test_node_limit_bounds_the_search_beyond_min_depth_exactly():
+    """MAX's exact endgame is bounded by nodes, not seconds, so its moves do not depend on
+    the load: the same search twice gives the same depth and nodes; it completes
+    ``min_depth``, and beyond it stops within one check (256 nodes) of the budget."""
+    s = _midgame(11, 26)
+    node = (s.black, s.white, s.captured[0], s.captured[1], s.turn)
+    empties = (STONE_CELLS & ~(s.black | s.white)).bit_count()
+    full = AlphaBeta(our_evaluation, endgame_empties=empties)
+    unbounded = full.search(full.children(node), empties, 4)
+    at_min = AlphaBeta(our_evaluation, endgame_empties=empties)
+    n4 = at_min.search(at_min.children(node), 99, 4).nodes
+    limit = n4 + (unbounded.nodes - n4) // 3
+    runs = []
+    for _ in range(2):
+        e = AlphaBeta(our_evaluation, endgame_empties=empties)
+        runs.append(e.search(e.children(node), empties, 4, min_depth=4, node_limit=limit))
+    a, b = runs
+    assert (a.move, a.value, a.depth, a.nodes) == (b.move, b.value, b.depth, b.nodes)
+    assert 4 <= a.depth < unbounded.depth
+    assert a.nodes <= limit + 256
+
+
 def test_max_and_final_depths():
-    """MAX searches MAX_DEPTH plies in the midgame; FINAL at least as many."""
+    """MAX searches MAX_DEPTH plies in the midgame (nodes, not seconds, bound it); FINAL is
+    built to complete as many unless its hard limit (< 2 s) passes."""
     s = _midgame(2, 10)
     assert not s.is_over
-    for level in ("max", "final"):
-        bot = make_bot(level, 0)
-        bot.choose(s.view(s.turn))
-        assert bot.last is not None and bot.last.depth >= MAX_DEPTH, level
-    assert bot.min_depth == MAX_DEPTH
+    bot = make_bot("max", 0)
+    bot.choose(s.view(s.turn))
+    assert bot.last is not None and bot.last.depth >= MAX_DEPTH
+    final = make_bot("final", 0)
+    assert final.min_depth == MAX_DEPTH and final.hard_limit is not None
+    assert final.hard_limit < 2.0 and final.time_limit < final.hard_limit

@@ -126,13 +126,16 @@ class SearchBot(ReverStarGoBot):
     def __init__(self, level: str, seed: int = 0, depth: int = 4,
                  time_limit: float | None = None, app: bool = False,
                  endgame_empties: int = 0, weights: Weights | None = None,
-                 min_depth: int = 0) -> None:
+                 min_depth: int = 0, hard_limit: float | None = None,
+                 node_limit: int | None = None) -> None:
         super().__init__(seed)
         self.level = level
         self.name = f"reverstargo-{level}"
         self.depth = depth
         self.time_limit = time_limit
         self.min_depth = min_depth
+        self.hard_limit = hard_limit
+        self.node_limit = node_limit
         self.app = app
         if app:
             self.engine = AlphaBeta(lambda n: app_evaluation(n, n[4]), auto_only=True,
@@ -149,12 +152,14 @@ class SearchBot(ReverStarGoBot):
             return kids[0][0]
         empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()
         self.last = self.engine.search(kids, empties, self.depth, self.time_limit,
-                                       self.min_depth)
+                                       self.min_depth, self.hard_limit, self.node_limit)
         assert self.last.move is not None
         return self.last.move
 
 
 MAX_DEPTH = 7  # MAX's fixed depth (6 only drew with app-final: docs/benchmarks.md)
+MAX_ENDGAME_NODES = 60_000  # ≈ 1 s at 61 k nodes/s (10 empties: mean 0.28 s, most 3.7 s)
+FINAL_HARD_LIMIT = 1.9  # seconds: the "FINAL ≤ 2 s per move"
 LEVELS = ("entry", "beginner", "intermediate", "advanced", "formidable", "max", "final")
 REFERENCE_LEVELS = ("app-formidable", "app-max", "app-final")
 ALIASES = {str(i): name for i, name in enumerate(LEVELS, 1)}
@@ -166,10 +171,13 @@ def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
     if name in LEVELS[:5] or name == "app-formidable":
         return AppPolicyBot(name, seed)
     if name == "max":
-        return SearchBot("max", seed, depth=MAX_DEPTH, endgame_empties=10)
-    if name == "final":  # never shallower than MAX, however loaded the machine
+        # 7 plies always; the exact endgame beyond them only within MAX_ENDGAME_NODES (an
+        # unbounded solve from 10 empties took up to 9.5 s on a loaded machine)
+        return SearchBot("max", seed, depth=MAX_DEPTH, endgame_empties=10,
+                         min_depth=MAX_DEPTH, node_limit=MAX_ENDGAME_NODES)
+    if name == "final":  # MAX's depth first, unless that alone would pass 2 s a move
         return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=14,
-                         min_depth=MAX_DEPTH)
+                         min_depth=MAX_DEPTH, hard_limit=FINAL_HARD_LIMIT)
     if name == "app-max":
         return SearchBot("app-max", seed, depth=3, app=True)
     if name == "app-final":

@@ -190,6 +190,7 @@ class AlphaBeta:
         self.kids: dict[tuple[int, int, int], list[Delta]] = {}
         self.nodes = 0
         self.deadline: float | None = None
+        self.node_limit: int | None = None
 
     def children(self, node: Node) -> list[Child]:
         black, white, cb, cw, turn = node
@@ -204,11 +205,14 @@ class AlphaBeta:
             return [(m, (b, w, cb + c, cw, 1), g) for m, b, w, c, g in deltas]
         return [(m, (b, w, cb, cw + c, 0), g) for m, b, w, c, g in deltas]
 
+    def _out_of_budget(self) -> bool:
+        return (self.node_limit is not None and self.nodes > self.node_limit) or \
+            (self.deadline is not None and time.perf_counter() > self.deadline)
+
     def negamax(self, node: Node, depth: int, alpha: float, beta: float,
                 passed: bool = False) -> float:
         self.nodes += 1
-        if self.deadline is not None and not self.nodes & 255 \
-                and time.perf_counter() > self.deadline:
+        if not self.nodes & 255 and self._out_of_budget():
             raise Timeout
         if depth <= 0:
             b, w = node[0], node[1]
@@ -268,21 +272,27 @@ class AlphaBeta:
         return best_move, best
 
     def search(self, root_moves: list[Child], empties: int, max_depth: int,
-               time_limit: float | None = None, min_depth: int = 0) -> SearchResult:
+               time_limit: float | None = None, min_depth: int = 0,
+               hard_limit: float | None = None, node_limit: int | None = None
+               ) -> SearchResult:
         """Iterative deepening to ``max_depth`` (or the end of the game when few cells
-        remain), keeping the last completed depth if ``time_limit`` runs out; the depths up
-        to ``min_depth`` are always completed, whatever the clock says."""
+        remain), keeping the last completed depth when a budget runs out. Depths beyond
+        ``min_depth`` stop at ``time_limit`` seconds or after ``node_limit`` nodes in all
+        (a budget that does not depend on the machine's load); the depths up to
+        ``min_depth`` are always completed, unless ``hard_limit`` seconds pass."""
         start = time.perf_counter()
         self.nodes = 0
         self.tt.clear()
         self.kids.clear()
         deadline = None if time_limit is None else start + time_limit
+        hard = None if hard_limit is None else start + hard_limit
         if empties <= self.endgame_empties:
             max_depth = max(max_depth, empties + 4)
         result = SearchResult(root_moves[0][0], 0.0, 0, 0)
         first = None
         for depth in range(1, max_depth + 1):
-            self.deadline = None if depth <= min_depth else deadline
+            self.deadline = hard if depth <= min_depth else deadline
+            self.node_limit = None if depth <= min_depth else node_limit
             try:
                 move, value = self.root(root_moves, depth, first)
             except Timeout:
@@ -294,4 +304,5 @@ class AlphaBeta:
         result.nodes = self.nodes
         result.seconds = time.perf_counter() - start
         self.deadline = None
+        self.node_limit = None
         return result
