@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import functools
 import json
 import logging
 import secrets
@@ -17,6 +18,8 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
@@ -183,6 +186,14 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     META.create_all(engine)
     limiter = RateLimiter()
     pending: set[asyncio.Task[None]] = set()
+    # move feedback and reviews run engine searches in this process's threads: one at a time,
+    # so however many players ask at once the event loop keeps its share of the interpreter
+    # (a pile of CPU-bound threads slowed moves and WebSocket answers for every room)
+    engine_work = anyio.CapacityLimiter(1)
+
+    async def in_engine_thread(fn: Callable[..., Any], *args: Any) -> Any:
+        return await anyio.to_thread.run_sync(functools.partial(fn, *args),
+                                              limiter=engine_work)
 
     def set_cookie(response: Response, request: Request, token: str) -> None:
         response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
@@ -488,9 +499,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             if not room.check_key(seat, key):
                 raise _Refused(403, "bad_key", "that key does not hold this seat")
         before = [(m.seat, m.text) for m in room.moves[:ply]]
-        data = await run_in_threadpool(prog.move_feedback, room.game.id, before,
-                                       room.moves[ply].text, room.options, room.data.seed,
-                                       mover)
+        data = await in_engine_thread(prog.move_feedback, room.game.id, before,
+                                      room.moves[ply].text, room.options, room.data.seed,
+                                      mover)
         return JSONResponse({"feedback": data})
 
     async def review(request: Request) -> Response:
@@ -503,7 +514,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             record.replay(get_game)
         except (RecordError, ValueError, KeyError) as exc:
             raise _Refused(400, "bad_record", str(exc)) from None
-        return JSONResponse({"review": await run_in_threadpool(prog.review, record)})
+        return JSONResponse({"review": await in_engine_thread(prog.review, record)})
 
     # ---- pages of players and games ----------------------------------------------------------
     async def player_page(request: Request) -> Response:

@@ -7,7 +7,7 @@ import { api, el, loadKeys, saveKeys } from "./util.js";
 
 const state = {
   room: null, game: null, player: null, context: null, shown: false,
-  asked: new Set(), noFeedback: false, feedback: null, last: null, seatName: null, polling: false,
+  asked: new Set(), inflight: false, noFeedback: false, feedback: null, last: null, seatName: null, polling: false,
 };
 
 function post(path, body) {
@@ -67,6 +67,8 @@ function askFeedback(msg) {
   // every game: hidden-information games are judged on the server from this seat's views
   // only, and a running game's feedback needs the mover's seat key
   if (state.noFeedback || !room.casual || !msg.you.length) return;
+  badge(); // its line is kept from the start, so the board and move list never shift under a click
+  if (state.inflight) return; // one question at a time; the answer asks again for the latest
   let ply = -1;
   room.moves.forEach(([s], i) => {
     if (msg.you.includes(s)) ply = i;
@@ -76,14 +78,18 @@ function askFeedback(msg) {
   const held = loadKeys(state.room).find((k) => k.seat === mover);
   if (!held) return;
   state.asked.add(ply);
+  state.inflight = true;
   post(`/api/rooms/${encodeURIComponent(state.room)}/feedback`, { ply, seat: mover, key: held.key }).then((res) => {
+    state.inflight = false;
     if (!res.feedback) {
       state.noFeedback = true;
       return;
     }
     if (!state.feedback || res.feedback.ply >= state.feedback.ply) state.feedback = res.feedback;
     drawFeedback();
+    if (state.last) askFeedback(state.last);
   }).catch(() => {
+    state.inflight = false;
     state.noFeedback = true;
   });
 }
