@@ -139,24 +139,13 @@ def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
     own_up = idents[colour] & up
     own_rest = pos.occ & ~own_up
     white, coloured = pos.white(), pos.up
-    rays = geo.rays
     best, best_value = moves[0], float("-inf")
     for move in moves:
         cell = move >> 1
         bit = 1 << cell
-        # the pieces this move flips (as rules.flips_of), neutral pieces staying white
+        # the pieces this move flips, neutral pieces staying white
         ends, runs_of = (white, coloured) if move & 1 else (own_up, own_rest)
-        flips = 0
-        for ray in rays[cell]:
-            run = 0
-            for b in ray:
-                if b & runs_of:
-                    run |= b
-                else:
-                    if b & ends:
-                        flips |= run
-                    break
-        flips &= ~neutral
+        flips = rules.sandwiched_runs(geo, cell, ends, runs_of) & ~neutral
         new_up = (up ^ flips) | (0 if move & 1 else bit)
         if w.contempt and not new_up:
             value = -w.contempt
