@@ -645,8 +645,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         match = Match(format_vs_cpu(get_game(game_id), level, tier=tier))
         slot = match.next_game()
         assert slot is not None
-        # a set's games share one seed (for games with chance: the same deal, seats swapped);
-        # ladder_next passes the first room's seed on
+        # a set's games share one seed where the seed hides nothing; ladder_next decides
         return await open_room(game_id, player, "ladder", level, slot.seat_of_a, tier, match,
                                seed=secrets.randbits(48))
 
@@ -678,8 +677,13 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         slot = match.next_game()
         if slot is None:
             raise _Refused(409, "set_over", "the set is over")
+        # the same deal with seats swapped only where the seed hides nothing: in Algo the
+        # player would hold the CPU's cards knowing its own old hand, in Patapata know the
+        # dice to come, and the first game's public record holds the seed (as for two-player
+        # sets, rooms.Hub._start_next)
+        same = room.game.perfect_information and not room.game.chance
         res = await open_room(game_id, player, "ladder", str(ctx["level"]), slot.seat_of_a,
-                              ctx["tier"], match, seed=room.data.seed)
+                              ctx["tier"], match, seed=room.data.seed if same else None)
         new_room = json.loads(bytes(res.body))["room"]
 
         def link() -> None:

@@ -1,6 +1,6 @@
 """Rooms from a fixed seed and opening moves, over HTTP and WebSocket: the daily challenge
 played against the CPU in a room (its result goes to the day's calendar, unrated), and
-reverse-match ladder sets of games with chance (both games dealt from one seed)."""
+reverse-match ladder sets of games with chance (each game dealt afresh)."""
 
 from __future__ import annotations
 
@@ -180,10 +180,12 @@ def test_daily_play_refuses_challenges_that_are_not_games(client: TestClient) ->
 
 
 @pytest.mark.parametrize("game", ["memory_matrix", "algo"])
-def test_rule_reverse_match_sets_of_chance_games_share_one_seed(
+def test_rule_reverse_match_sets_of_chance_games_deal_each_game_afresh(
         client: TestClient, tmp_path: Any, game: str) -> None:
-    """Seed §8 reverse matches for games with chance: both games of the set are dealt from
-    the same seed, with the seats swapped."""
+    """Seed §8 reverse matches in games with hidden information or chance: the seats swap,
+    but the second game is dealt afresh — the same deal would hand the player the CPU's
+    cards (they held them in game 1) and the first game's record, public once it ends,
+    holds its seed."""
     me = register(client, f"rokuro-{game}").json()["player"]
     prog = Progression(create_engine(f"sqlite:///{tmp_path / 'asobiba.db'}"))
     climb_to(prog, me["id"], game, "topaz")
@@ -201,7 +203,7 @@ def test_rule_reverse_match_sets_of_chance_games_share_one_seed(
     wait_recorded(client, second["room"])
     records = [json.loads(client.get(f"/api/rooms/{r['room']}/record").text)
                for r in (first, second)]
-    assert records[0]["seed"] == records[1]["seed"]
+    assert records[0]["seed"] != records[1]["seed"]
     assert records[0]["seats"] != records[1]["seats"]  # the seats swapped
 
 
