@@ -80,13 +80,6 @@ class MemoryMatrixEvaluator:
 # ---- Algo ---------------------------------------------------------------------------------
 
 
-def _enemies(view: Mapping[str, Any], seat: int) -> list[int]:
-    n = len(view["rows"])
-    cand = [(seat + 1) % 4, (seat + 3) % 4] if view["rules"]["mode"] == "pair" else \
-        [s for s in range(n) if s != seat]
-    return [s for s in cand if s not in view["out"]]
-
-
 class AlgoEvaluator:
     """Exact deduction from the mover's view (``infer``: every deal consistent with what
     the seat has seen, equally likely). Values are in *cards*:
@@ -119,7 +112,7 @@ class AlgoEvaluator:
         out = dict.fromkeys(moves, 0.0)
         if phase == "attack":
             inf = infer(Knowledge.from_view(view))
-            gain = 1.0 / max(1, len(_enemies(view, seat)))
+            gain = 1.0 / max(1, len(bots.enemies_in(view, seat)))
             cost = _AlgoBot4().miss_cost(view, seat)
             letters = {f"{chr(65 + t)}{p + 1}": s for t in range(len(view["rows"]))
                        for p, s in enumerate(view["rows"][t])}

@@ -203,6 +203,15 @@ VIEW_TIEBREAKS: dict[str, Callable[[Mapping[str, Any]], tuple[float, ...]]] = {
 }
 
 
+def replays_the_deal(game: Game) -> bool:
+    """Whether a set's later games replay the first game's seed (the same game with colours
+    swapped). Only where the seed hides nothing: with hidden information or chance the same
+    deal with seats swapped would hand a person what they saw from the other seat (Algo's
+    cards, Patapata's dice to come), and the first game's record, public once it ends, holds
+    the seed. Two-player sets and the ladder's CPU sets both follow this."""
+    return game.perfect_information and not game.chance
+
+
 def tiebreak_for(game: Game) -> Callable[[Mapping[str, Any]], tuple[float, ...]] | None:
     """A game's reverse-match tie-break from its final spectator view: the game package's own
     ``match_tiebreak(view)`` if it exposes one, else the table above, else none."""

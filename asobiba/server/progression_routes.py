@@ -34,7 +34,7 @@ from ..progression import Progression
 from ..progression import daily as dailies
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
-from ..progression.matches import Match, format_vs_cpu, tiebreak_for
+from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
 from .rooms import ClientError
 
 log = logging.getLogger("asobiba.server.progression")
@@ -677,13 +677,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         slot = match.next_game()
         if slot is None:
             raise _Refused(409, "set_over", "the set is over")
-        # the same deal with seats swapped only where the seed hides nothing: in Algo the
-        # player would hold the CPU's cards knowing its own old hand, in Patapata know the
-        # dice to come, and the first game's public record holds the seed (as for two-player
-        # sets, rooms.Hub._start_next)
-        same = room.game.perfect_information and not room.game.chance
         res = await open_room(game_id, player, "ladder", str(ctx["level"]), slot.seat_of_a,
-                              ctx["tier"], match, seed=room.data.seed if same else None)
+                              ctx["tier"], match,
+                              seed=room.data.seed if replays_the_deal(room.game) else None)
         new_room = json.loads(bytes(res.body))["room"]
 
         def link() -> None:

@@ -29,7 +29,7 @@ from ..core import (
     State,
 )
 from ..core.rng import derive_seed
-from ..progression.matches import A, B, Match, MatchFormat, tiebreak_for
+from ..progression.matches import A, B, Match, MatchFormat, replays_the_deal, tiebreak_for
 from . import clock as clocks
 from .db import MoveData, RoomData, SeatData, SetData, Store, utcnow
 
@@ -145,9 +145,9 @@ class Room:
         return Match.from_json(self.match_set.state["match"]) if self.match_set else None
 
     def set_over(self) -> bool:
-        ms = self.match_set
-        return ms is not None and (bool(ms.state.get("forfeit")) or bool(
-            Match.from_json(ms.state["match"]).is_over))
+        ms, match = self.match_set, self.set_match()
+        return ms is not None and match is not None and (
+            bool(ms.state.get("forfeit")) or match.is_over)
 
     def next_room(self) -> str | None:
         ms = self.match_set
@@ -174,12 +174,11 @@ class Room:
 
     def set_view(self) -> dict[str, Any] | None:
         """The set's public standing: finished games' results only (already public)."""
-        ms = self.match_set
-        if ms is None:
+        ms, match = self.match_set, self.set_match()
+        if ms is None or match is None:
             return None
-        match = Match.from_json(ms.state["match"])
         lost = ms.state.get("forfeit")
-        over = bool(lost) or match.is_over
+        over = self.set_over()
         winner = (B if lost == A else A) if lost else match.winner
         a_here = match.seat_of_a(self.set_index)
         units = match.units()
@@ -799,11 +798,7 @@ class Hub:
                 hashes[where[s.seat]] = s.key_hash
         match = room.set_match()
         assert match is not None
-        # a reverse match replays the same deal with colours swapped -- but only where the
-        # seed hides nothing: the first game's record (public once it ends) holds its seed,
-        # which would reveal the second game's hidden cards or future dice
-        same = (match.format.reverse and room.game.perfect_information
-                and not room.game.chance)
+        same = match.format.reverse and replays_the_deal(room.game)
         await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
                           hotseat=room.data.hotseat, clock=room.data.clock,
                           seed=room.data.seed if same else None, key_hashes=hashes,

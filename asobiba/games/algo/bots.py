@@ -17,7 +17,8 @@ from .infer import Inconsistent, Inference, Knowledge, SlotInfo, infer
 from .state import seat_letter
 
 
-def _enemies(view: Mapping[str, Any], seat: int) -> list[int]:
+def enemies_in(view: Mapping[str, Any], seat: int) -> list[int]:
+    """The seats ``seat`` plays against that are still in (pair play: the two opponents)."""
     n = len(view["rows"])
     if view["rules"]["mode"] == "pair":
         cand = [(seat + 1) % 4, (seat + 3) % 4]
@@ -28,7 +29,7 @@ def _enemies(view: Mapping[str, Any], seat: int) -> list[int]:
 
 def face_down_targets(view: Mapping[str, Any], seat: int) -> list[tuple[int, int, dict[str, Any]]]:
     """(enemy seat, position, slot view) of every face-down enemy card."""
-    return [(t, p, s) for t in _enemies(view, seat) for p, s in enumerate(view["rows"][t])
+    return [(t, p, s) for t in enemies_in(view, seat) for p, s in enumerate(view["rows"][t])
             if not s["up"]]
 
 
@@ -184,7 +185,7 @@ class AlgoBot(Bot):
         # level 4: a miss turns the attack card up; staying keeps it hidden. A hit is worth
         # a whole card only against a single enemy; with several, the others share it.
         delta = self.miss_cost(view, seat)
-        gain = 1.0 / max(1, len(_enemies(view, seat))) ** GAIN_SHARE
+        gain = 1.0 / max(1, len(enemies_in(view, seat))) ** GAIN_SHARE
         return p > delta / (gain + delta)
 
     def miss_cost(self, view: Mapping[str, Any], seat: int) -> float:
