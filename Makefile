@@ -27,13 +27,15 @@ test: $(STAMP) browser-deps
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
 
 ## Debian's chromium for the Playwright tests (the Playwright browser download is unreachable),
-## CJK fonts so Japanese renders, and PostgreSQL's server binaries for the store tests
+## CJK fonts so Japanese renders, PostgreSQL's and Redis's server binaries for the store and
+## multi-process tests (throwaway instances on free ports), poppler's pdftoppm for the paper tests
 browser-deps:
 	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi 'noto sans cjk' \
-	    || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	    || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
+	    || [ ! -x /usr/bin/redis-server ] || [ ! -x /usr/bin/pdftoppm ]; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && \
-	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium fonts-noto-cjk postgresql; \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium fonts-noto-cjk postgresql redis-server poppler-utils; \
 	fi
 
 ## make bench: every benchmark with its quick defaults (peers need: pip install -e '.[bench]')
