@@ -16,7 +16,6 @@ the game's tie-break (ReverStarGo: summed captures) → still equal: a drawn set
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -194,15 +193,6 @@ class Match:
 
 # ---- per-game tie-break and CPU defaults -------------------------------------------------------
 
-def _captures(view: Mapping[str, Any]) -> tuple[float, ...]:
-    return tuple(float(x) for x in view["captured"])
-
-
-VIEW_TIEBREAKS: dict[str, Callable[[Mapping[str, Any]], tuple[float, ...]]] = {
-    "reverstargo": _captures,  # REFERENCE: "ties broken by summed captures"
-}
-
-
 def replays_the_deal(game: Game) -> bool:
     """Whether a set's later games replay the first game's seed (the same game with colours
     swapped). Only where the seed hides nothing: with hidden information or chance the same
@@ -213,11 +203,9 @@ def replays_the_deal(game: Game) -> bool:
 
 
 def tiebreak_for(game: Game) -> Callable[[Mapping[str, Any]], tuple[float, ...]] | None:
-    """A game's reverse-match tie-break from its final spectator view: the game package's own
-    ``match_tiebreak(view)`` if it exposes one, else the table above, else none."""
-    module = importlib.import_module(type(game).__module__.rsplit(".", 1)[0])
-    hook = getattr(module, "match_tiebreak", None)
-    return hook if callable(hook) else VIEW_TIEBREAKS.get(game.id)
+    """A game's reverse-match tie-break from its final spectator view (its ``view_tiebreak``
+    hook; ReverStarGo: captured stones), or None."""
+    return game.progression().view_tiebreak
 
 
 def format_vs_cpu(game: Game, level: str, best_of: int = 1, tier: str | None = None
@@ -230,18 +218,13 @@ def format_vs_cpu(game: Game, level: str, best_of: int = 1, tier: str | None = N
 
 # ---- seeded openings and playing from them -----------------------------------------------------
 
-OPENING_PLIES: dict[str, tuple[int, int]] = {
-    "reversi": (4, 10), "reverstargo": (2, 6), "flipflop": (0, 2),
-}
-"""Seeded random plies before the players take over: (fewest, most). Daily challenges start
-from them, and calibration uses them so that deterministic bots do not replay one game."""
-
-
 def random_opening(game: Game, options: Mapping[str, Any], seed: int,
                    plies: tuple[int, int] | None = None) -> tuple[tuple[int, str], ...]:
     """Seeded random (seat, move) plies from the start; a line that ends the game or leaves
-    a single move is redrawn. ``plies`` defaults to :data:`OPENING_PLIES` (none if absent)."""
-    lo, hi = plies if plies is not None else OPENING_PLIES.get(game.id, (0, 0))
+    a single move is redrawn. ``plies`` defaults to the game's ``opening_plies`` hook: (fewest,
+    most) seeded random plies before the players take over — daily challenges start from
+    them, and calibration uses them so that deterministic bots do not replay one game."""
+    lo, hi = plies if plies is not None else game.progression().opening_plies
     rng = Rng(seed, "opening")
     for _ in range(50):
         state = game.new_game(options, seed)

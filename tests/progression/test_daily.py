@@ -8,6 +8,7 @@ import pytest
 
 from asobiba.core import Outcome
 from asobiba.games import available, get
+from asobiba.games.algo.progression import WEEKDAY_TSUME_LEVEL
 from asobiba.progression import accounts, daily, ratings
 from asobiba.progression.daily import DailyError, challenge
 
@@ -135,7 +136,7 @@ def test_tsume_algo_daily_shows_no_hidden_number_and_grades_answers(session, has
     assert ch.kind == "tsume"
     public = ch.public_json()
     assert "seed" not in public and "seed" not in public["puzzle"]
-    pz = generate(daily.WEEKDAY_TSUME_LEVEL[DAY.weekday()], ch.seed)
+    pz = generate(WEEKDAY_TSUME_LEVEL[DAY.weekday()], ch.seed)
     shown = sum("number" in card for row in public["puzzle"]["rows"] for card in row)
     assert shown == sum(sum(up) for up in pz.up) < sum(len(r) for r in pz.rows)
     right = [pz.answer(q) for q in pz.questions]

@@ -8,9 +8,9 @@ import json
 import pytest
 
 from asobiba.games import available
-from asobiba.progression.tutorials import TUTORIALS, tutorial
+from asobiba.progression.tutorials import games_with_tutorials, tutorial
 
-STEPS = [(g, s.key) for g in TUTORIALS if g in available() for s in tutorial(g).steps]
+STEPS = [(g, s.key) for g in games_with_tutorials() for s in tutorial(g).steps]
 
 
 @pytest.mark.parametrize("game_id,key", STEPS)
