@@ -113,9 +113,6 @@ def games(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
                       f"{d['seats'][0]}–{d['seats'][1]}", opts or "-",
                       ", ".join(d["variants"]) or "-", ", ".join(b["level"] for b in d["bots"]))
     console.print(table)
-    missing = [g for g in GAME_IDS if g not in available()]
-    if missing:
-        console.print(f"not built yet: {', '.join(missing)}")
 
 
 @app.command()
