@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core import Bot, Game, Outcome, Rng, State, derive_seed
+from ..play.reverse import reverse_winner
 from ..play.runner import GameResult, play_game
 from .errors import MatchError
 from .ladder_data import REVERSE_FROM_TIER, TIERS, tier_of_level
@@ -155,8 +156,9 @@ class Match:
             if n == 1:
                 p = gs[0].points_a
                 winner = A if p > 0.5 else B if p < 0.5 else None
-            else:
-                winner = (A if (sa, ta) > (sb, tb) else B if (sa, ta) < (sb, tb) else None)
+            else:  # a reverse set: the one scorer of play/reverse.py
+                won = reverse_winner((sa, sb), (ta, tb))
+                winner = None if won is None else (A, B)[won]
             out.append(UnitResult(winner, sa, sb, ta, tb))
         return out
 
@@ -243,22 +245,10 @@ def random_opening(game: Game, options: Mapping[str, Any], seed: int,
 
 def play_from(game: Game, bots: Sequence[Bot], options: Mapping[str, Any] | None, seed: int,
               opening: Sequence[tuple[int, str]] = ()) -> list[State]:
-    """Replay ``opening`` and let the bots play on; each bot sees only its own views (from
-    the start, so bots that remember see the opening too). Returns every state."""
-    state = game.new_game(options, seed)
-    for seat, bot in enumerate(bots):
-        bot.reset(seat, state.options)
-        bot.observe(state.view(seat))
-    states = [state]
-    moves = list(opening)
-    while not state.is_over:
-        seat = state.acting_seats[0]
-        text = moves.pop(0)[1] if moves else bots[seat].choose(state.view(seat))
-        state = state.play(text, seat)
-        states.append(state)
-        for s, bot in enumerate(bots):
-            bot.observe(state.view(s))
-    return states
+    """Replay ``opening`` and let the bots play on (the one game loop, ``play_game``); each
+    bot sees only its own views, from the start, so bots that remember see the opening too.
+    Returns every state."""
+    return play_game(game, bots, options, seed, opening=opening).states
 
 
 # ---- playing a whole match between bots (CLI, arena, calibration) ---------------------------
