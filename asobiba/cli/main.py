@@ -31,7 +31,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 import typer.main
@@ -129,7 +129,7 @@ err: Any = _LazyConsole(stderr=True)
 OptionArg = Annotated[list[str] | None, typer.Option("--option", "-o", help="k=v game option")]
 
 
-def _fail(message: str, code: int = 2) -> None:
+def _fail(message: str, code: int = 2) -> NoReturn:
     err.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
     raise typer.Exit(code)
 

@@ -78,8 +78,11 @@ AnyEvaluator = Evaluator | ViewEvaluator
 class Puzzle(Protocol):
     """A daily puzzle that is answered, not played (Algo's tsume-algo)."""
 
-    level: int
-    questions: Sequence[Any]
+    @property
+    def level(self) -> int: ...
+
+    @property
+    def questions(self) -> Sequence[Any]: ...
 
     def answer(self, question: Any) -> str: ...
 

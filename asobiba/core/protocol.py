@@ -132,7 +132,7 @@ class LegalMoves(Sequence[Move]):
             return item in self.texts()
         return item in self._moves
 
-    def count(self, value: Any = None) -> int:  # type: ignore[override]
+    def count(self, value: Any = None) -> int:  # type: ignore[override,unused-ignore]
         """Number of legal moves (python-chess style); with an argument, list.count."""
         if value is None:
             return len(self._moves)
@@ -490,11 +490,11 @@ class Game(ABC):
                 raise
             hooks = GameProgression(package=package)
         else:
-            hooks = getattr(module, "PROGRESSION", None)
-            if not isinstance(hooks, GameProgression):
+            found = getattr(module, "PROGRESSION", None)
+            if not isinstance(found, GameProgression):
                 raise TypeError(f"{name}.PROGRESSION must be a GameProgression, "
-                                f"not {type(hooks).__name__}")
-            hooks = replace(hooks, package=package)
+                                f"not {type(found).__name__}")
+            hooks = replace(found, package=package)
         _PROGRESSION[type(self)] = hooks
         return hooks
 

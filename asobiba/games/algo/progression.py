@@ -77,20 +77,14 @@ class AlgoEvaluator:
                 kn.rows[partner] = [SlotInfo(x.sid, x.colour, bots.slot_key(vx, c), x.fails)
                                     for x, vx in zip(kn.rows[partner], view["rows"][partner],
                                                      strict=True)]
-                inf = bots.safe_infer(kn)
-                out[m] = 0.0 if inf is None else max(
+                seen = bots.safe_infer(kn)
+                out[m] = 0.0 if seen is None else max(
                     (pr for t, _, ts in bots.face_down_targets(view, partner)
-                     for pr in inf.numbers(ts["id"]).values()), default=0.0)
+                     for pr in seen.numbers(ts["id"]).values()), default=0.0)
         if phase in ("use", "place", "show") and out:
             top = max(out.values())  # a choice among own cards: centred on the best
             out = {m: v - top for m, v in out.items()}
         return out
-
-
-def _AlgoBot4() -> Any:  # noqa: N802 - a constructor
-    from .bots import AlgoBot
-
-    return AlgoBot(4)
 
 
 def _AlgoBot4() -> Any:  # noqa: N802 - a constructor

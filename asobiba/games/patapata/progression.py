@@ -118,15 +118,6 @@ def _cell_bits(names: Sequence[str]) -> int:
     return bits
 
 
-def _cell_bits(names: Sequence[str]) -> int:
-    from .geometry import parse_cell
-
-    bits = 0
-    for name in names:
-        bits |= 1 << parse_cell(name)
-    return bits
-
-
 def _sheet(view: Mapping[str, Any]) -> Mapping[str, Any]:
     """The first seat's sheet of a view."""
     sheet: Mapping[str, Any] = view["sheets"][0]
