@@ -99,6 +99,8 @@ class Daily:
 
     kind: str
     puzzle: Callable[[int, int], Puzzle] | None = None
+    name: Mapping[str, str] = field(default_factory=dict)
+    """The puzzle's name in each language (``{"en": "Tsume-algo", "ja": "詰めアルゴ"}``)."""
     options: Mapping[str, Any] = field(default_factory=dict)
     target_level: str | None = None
 

@@ -74,7 +74,7 @@ class DailyChallenge:
     def start(self) -> State:
         """The position the player starts from (the opening replayed through the protocol)."""
         if self.kind == "tsume":
-            raise DailyError("a tsume-algo challenge is answered, not played: use grade()")
+            raise DailyError(f"the {self.game} puzzle is answered, not played: use grade()")
         return get_game(self.game).replay(list(self.opening), self.options, self.seed)[-1]
 
     def grade(self, answers: Sequence[str]) -> Outcome:
@@ -87,7 +87,7 @@ class DailyChallenge:
             raise DailyError(f"give {len(pz.questions)} answers, one per question")
         right = sum(str(a).strip().lower() == pz.answer(q).lower()
                     for a, q in zip(answers, pz.questions, strict=True))
-        return Outcome((float(right),), (1,), "tsume-algo answers")
+        return Outcome((float(right),), (1,), "puzzle answers")
 
     def cleared_by(self, outcome: Outcome) -> bool:
         """A win (sole first place) for opponent challenges; score ≥ target for puzzles."""
@@ -146,9 +146,10 @@ def challenge(game_id: str, day: date) -> DailyChallenge:
         n = len(pz.questions)
         return DailyChallenge(game_id, day, "tsume", {}, seed, target=float(n),
                               rules_version=game.rules_version, puzzle=public, description={
-                                  "en": f"Tsume-algo, level {pz.level}: answer all {n} "
-                                        "questions.",
-                                  "ja": f"詰めアルゴ（レベル{pz.level}）：{n}問すべてに答えよう"})
+                                  "en": f"{hook.name.get('en', 'Puzzle')}, level {pz.level}: "
+                                        f"answer all {n} questions.",
+                                  "ja": f"{hook.name.get('ja', 'パズル')}（レベル{pz.level}）："
+                                        f"{n}問すべてに答えよう"})
     if hook is not None and hook.kind == "puzzle":
         options = game.validate_options(hook.options)
         level = hook.target_level or game.level_names()[-1]

@@ -273,9 +273,9 @@ def play_match(game: Game, make_a: Callable[[int], Bot], make_b: Callable[[int],
     results = []
     while (slot := match.next_game()) is not None:
         s = unit_seed(seed, slot.unit)
-        bots: list[Bot] = [None, None]  # type: ignore[list-item]
-        bots[slot.seat_of_a] = make_a(derive_seed(s, "A", slot.leg) >> 1)
-        bots[slot.seat_of_b] = make_b(derive_seed(s, "B", slot.leg) >> 1)
+        bot_a = make_a(derive_seed(s, "A", slot.leg) >> 1)
+        bot_b = make_b(derive_seed(s, "B", slot.leg) >> 1)
+        bots = [bot_a, bot_b] if slot.seat_of_a == 0 else [bot_b, bot_a]
         result = play_game(game, bots, options, s)
         final = result.states[-1]
         outcome = final.outcome

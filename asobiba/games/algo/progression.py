@@ -125,5 +125,5 @@ PROGRESSION = GameProgression(
     tutorial_functions={"up": _up},
     ladder_options={"players": 2},
     teams=_teams,
-    daily=Daily("tsume", puzzle=_tsume),
+    daily=Daily("tsume", puzzle=_tsume, name={"en": "Tsume-algo", "ja": "詰めアルゴ"}),
 )
