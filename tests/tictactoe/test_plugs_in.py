@@ -129,3 +129,19 @@ def test_browser_plays_the_game_it_has_no_renderer_for(tmp_path: Any) -> None:
     finally:
         server.stop()
     assert not errors, errors
+
+
+def test_conformance_random_games_and_record_roundtrip(registered: None) -> None:
+    """Checklist item 9: the conformance checks every shipped game runs, on the plug-in."""
+    from tests.conformance import check_random_games
+
+    check_random_games("tictactoe", [{}], games=6)
+
+
+def test_rule_three_in_a_row_wins_and_a_full_board_draws(registered: None) -> None:
+    game = games.get("tictactoe")
+    won = game.replay(["a1", "a2", "b1", "b2", "c1"])[-1]
+    assert won.outcome is not None and won.outcome.winners == (0,)
+    assert won.outcome.reason == "three in a row"
+    drawn = game.replay(["b2", "a1", "c3", "a3", "a2", "c2", "b3", "b1", "c1"])[-1]
+    assert drawn.outcome is not None and drawn.outcome.is_draw
