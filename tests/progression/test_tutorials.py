@@ -246,3 +246,61 @@ def test_patapata_reuse_and_pass_steps() -> None:
     done = score.attempt(score.solutions[0]).state
     assert done is not None and done.outcome is not None
     assert done.view(0)["sheets"][0]["score"]["pass_points"] == 5
+
+
+# ---- tutorials are data: the file format and its safe check expressions --------------------
+
+def _file(check: str, **extra: object) -> str:
+    step = {"key": "k", "rule": "placing and flipping", "title": {"en": "t", "ja": "t"},
+            "explain": {"en": "e", "ja": "e"}, "goal": {"en": "g", "ja": "g"},
+            "solutions": ["d3"], "check": check, **extra}
+    return json.dumps({"game": "reversi", "steps": [step]})
+
+
+def test_every_shipped_tutorial_is_a_data_file_naming_the_rule_of_each_step() -> None:
+    from importlib import resources
+
+    from asobiba.games import get
+
+    for game_id in games_with_tutorials():
+        hooks = get(game_id).progression()
+        assert hooks.tutorial and hooks.tutorial.endswith(".json")
+        data = json.loads(resources.files(hooks.package).joinpath(hooks.tutorial).read_text())
+        assert data["game"] == game_id
+        assert all(step["rule"] and step["check"] for step in data["steps"])
+
+
+def test_a_check_expression_reads_the_views_and_the_game_helpers() -> None:
+    from asobiba.progression.tutorials import load_tutorial
+
+    step = load_tutorial("reversi", _file(
+        "after.counts.white < before.counts.white and disc(after, 'd3') == 'B'")).steps[0]
+    assert step.attempt("d3").done and not step.attempt("c4").done
+
+
+@pytest.mark.parametrize("check", [
+    "__import__('os').system('true')",          # unknown name
+    "(lambda: 1)()",                             # no lambdas
+    "[x for x in after.board]",                  # no comprehensions
+    "after.board.count('B') > 0",                # no method calls, only named helpers
+    "open('/etc/passwd')",                       # not a helper
+    "after.counts.white <",                      # not an expression
+])
+def test_a_check_that_is_not_in_the_safe_subset_is_refused_when_read(check: str) -> None:
+    from asobiba.progression.tutorials import TutorialFileError, load_tutorial
+
+    with pytest.raises(TutorialFileError, match="check"):
+        load_tutorial("reversi", _file(check))
+
+
+def test_a_malformed_tutorial_file_names_the_problem() -> None:
+    from asobiba.progression.tutorials import TutorialFileError, load_tutorial
+
+    with pytest.raises(TutorialFileError, match="not JSON"):
+        load_tutorial("reversi", "{")
+    with pytest.raises(TutorialFileError, match="unknown field"):
+        load_tutorial("reversi", _file("after.over", bogus=1))
+    with pytest.raises(TutorialFileError, match="not both"):
+        load_tutorial("reversi", _file("after.over", view={"board": []}, position="x"))
+    with pytest.raises(TutorialFileError, match="expected"):
+        load_tutorial("reversi", json.dumps({"game": "flipflop", "steps": []}))
