@@ -1,5 +1,5 @@
 """The app's record text, both ways (docs/rules/reverstargo.md § 9, "The app's record
-text"): the eight records the app itself wrote (tests/reverstargo/data/app_records/, origin
+text"): the eight records the app itself wrote (tests/reverstargo/app_records/, origin
 in its README) import, replay to their header and export back byte for byte; every other
 form the app's ``generateNotationText`` can write is produced and read back here."""
 
@@ -30,7 +30,7 @@ from asobiba.play.runner import play_game
 from tests.reverstargo.test_rules import KO_END
 
 GAME = get("reverstargo")
-DATA = Path(__file__).parent / "data" / "app_records"
+DATA = Path(__file__).parent / "app_records"
 APP_FILES = sorted(DATA.glob("app_*.txt"))
 
 
