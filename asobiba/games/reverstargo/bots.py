@@ -35,12 +35,12 @@ APP_RANK: tuple[int, ...] = tuple(APP_CELL_ORDER.index(i) for i in range(len(APP
 
 
 def cpu_candidates(state: ReverStarGoState) -> list[tuple[Move, int]]:
-    """One move per playable cell, in the app's cell order, as the app's CPU plays it: the
+    """One move per playable cell (in our cell order), as the app's CPU plays it: the
     automatic CP colour, the other only if ko forbids it. The number is the app's measure
     of the move (its ``evaluateMove``): flips + captures with the automatic colour, which
     the app computes without regard to ko."""
     out = []
-    for spot in sorted(state.spots(), key=lambda s: APP_RANK[s.option.cell]):
+    for spot in state.spots():
         opt = spot.option
         allowed = opt.valid if state.mode == EXCEPTION else spot.free
         if not allowed:
@@ -54,10 +54,11 @@ def cpu_candidates(state: ReverStarGoState) -> list[tuple[Move, int]]:
 
 def app_pool(level: str, cands: list[tuple[Move, int]]) -> list[tuple[Move, int]]:
     """The moves the app's Entry or Intermediate draws from (docs/rules/reverstargo.md § 10):
-    the candidates in the app's cell order, stably sorted by the measure — worst first for
-    Entry, best first for Intermediate — and the first ceil(50 %) or ceil(60 %) kept (at
+    the candidates put in the app's cell order, stably sorted by the measure — worst first
+    for Entry, best first for Intermediate — and the first ceil(50 %) or ceil(60 %) kept (at
     least one). A stable sort keeps tied moves in cell order, so ties are cut by it."""
     n = len(cands)
+    cands = sorted(cands, key=lambda c: APP_RANK[c[0][0]])  # the app lists cells this way
     if level == "entry":
         return sorted(cands, key=lambda c: c[1])[:max(1, math.ceil(n * 0.5))]
     if level == "intermediate":
