@@ -35,6 +35,8 @@ class Thresholds:
     """Evaluation units at which the winning chance is 1/(1+e⁻¹) ≈ 73 %."""
     win_value: float = math.inf
     """Values at or beyond this are exact wins (losses below its negative)."""
+    draw_value: float = math.inf
+    """Values from this up to ``win_value`` are exact draws (chance ½)."""
     good: float = 0.02
     inaccuracy: float = 0.10
     mistake: float = 0.20
@@ -53,8 +55,10 @@ THRESHOLDS: dict[str, Thresholds] = {
     "reverstargo": Thresholds(scale=66.0, win_value=500_000.0),
     # Memory Matrix: pieces face up ahead of the best rival (corners double), a won final
     # position +1000; scale fitted like Reversi's (bench/progression_feedback_scale.py
-    # memory_matrix 24: 2.4 on 802 positions, log-loss 0.607, coin 0.693)
-    "memory_matrix": Thresholds(scale=2.4, win_value=500.0),
+    # memory_matrix 24: 2.4 on 802 positions, log-loss 0.607, coin 0.693). An exact
+    # two-player end scores margin + 1000 for a win (≥ 1001) and 1000/2 = 500 for a draw
+    # (bots.evaluate): a draw is ½, not a win (a won endgame thrown into a draw is a blunder)
+    "memory_matrix": Thresholds(scale=2.4, win_value=1000.5, draw_value=500.0),
     # Algo: values in cards (P(hit)·gain − P(miss)·cost, exposures): one card is a whole
     # enemy card turned up, so a sure hit against one enemy (+1) is 88 % and a blind guess
     # (≈ −0.2) 40 %; halving a hit chance of ½ is an inaccuracy. Justified, not fitted:
@@ -83,6 +87,8 @@ def thresholds_for(game_id: str, options: Mapping[str, Any] | None = None) -> Th
 def win_chance(value: float, th: Thresholds) -> float:
     if value >= th.win_value:
         return 1.0
+    if value >= th.draw_value:
+        return 0.5
     if value <= -th.win_value:
         return 0.0
     return 1.0 / (1.0 + math.exp(-value / th.scale))

@@ -490,9 +490,11 @@ def _algo() -> Tutorial:
 
 # ---- Memory Matrix ---------------------------------------------------------------------------
 
-MM_OPTIONS = {"variant": "2p"}
+MM_OPTIONS = {"variant": "2p", "start_pieces": 1}
 MM_SEED = 1
-"""Two players, seed 1: blue on d4 and red on e4, blue to move (checked by the tests)."""
+"""Two players with one start piece each (the two-player default starts with two: the
+simplest position teaches best), seed 1: blue on d4 and red on e4, blue to move (checked by
+the tests)."""
 
 
 def _mm_cell(view: View, cell: str) -> str:
