@@ -164,7 +164,8 @@ def test_small_ladder_stronger_policies_win():
     """Three reverse matches per pair, for pairs far apart or clearly ordered (the bench runs
     100 per consecutive pair)."""
     # beginner vs entry is no longer "clearly ordered" in 3 matches: the app's Entry pool
-    # (the worst half rounded up) scored 39% against Beginner over 100 (docs/benchmarks.md)
+    # (the worst half rounded up) scored 28–39% against Beginner in two runs of 100
+    # (docs/benchmarks.md)
     ladder = [("formidable", "entry"), ("advanced", "beginner"), ("formidable", "advanced"),
               ("app-max", "formidable")]
     for high, low in ladder:
