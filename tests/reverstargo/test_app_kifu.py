@@ -189,6 +189,16 @@ def test_the_older_builds_players_line_is_read():
     assert record_to_app_text(record) == old
 
 
+def test_a_copy_whose_tabs_became_spaces_still_reads():
+    raw = APP_FILES[3].read_text(encoding="utf-8")
+    spaced = raw.replace("\t", "    ")
+    assert read_app_text(spaced)[0][-1].to_json() == read_app_text(raw)[0][-1].to_json()
+    # and back out, the app's own layout with its tabs
+    assert record_to_app_text(kifu_to_record(spaced)) == raw
+    with pytest.raises(RecordError, match=r"entry 3: cannot read 'XX'"):
+        import_kifu(raw.replace(" 3.●CX[B]", "XX"))
+
+
 def _app_text() -> str:
     return APP_FILES[3].read_text(encoding="utf-8")  # has a pass and an omitted colour
 

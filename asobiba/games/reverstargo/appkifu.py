@@ -50,6 +50,8 @@ LABEL_OF_LEVEL = {level: label for label, level in CPU_LABELS.items()}
 LABEL_OF_LEVEL.update({"1": "Lv.1", "2": "Lv.2", "3": "Lv.3", "4": "Lv.4", "5": "Lv.5",
                        "6": "MAX", "7": "FINAL"})
 
+_IN_LINE = re.compile(
+    r"\d+\s*\.\s*[●○]\s*(?:--|[A-Za-z][A-Za-z0-9](?:\s*\[\s*[BWbw]\s*\])?(?:\s*\+\s*\d+)?)")
 _ENTRY = re.compile(
     r"^(\d+)\s*\.\s*([●○])\s*(?:(--)|([A-Za-z][A-Za-z0-9])\s*(?:\[\s*([BWbw])\s*\])?"
     r"(?:\s*\+\s*(\d+))?)$")
@@ -265,11 +267,17 @@ def parse_app_text(text: str) -> tuple[Header, Players]:
     for row in lines[i + 1:]:
         if not row.strip():
             continue
-        for part in row.split("\t"):
-            part = part.strip()
-            if not part:
-                continue
-            header.entries.append(_entry(part, len(header.entries) + 1))
+        # the app separates the two entries of a line by a tab; a copy that turned the tab
+        # into spaces reads the same, so entries are found by their own shape
+        end = 0
+        for m in _IN_LINE.finditer(row):
+            if row[end:m.start()].strip():
+                break
+            header.entries.append(_entry(m.group(0).strip(), len(header.entries) + 1))
+            end = m.end()
+        if row[end:].strip():
+            bad = row[end:].strip().split("\t")[0]
+            raise RecordError(f"entry {len(header.entries) + 1}: cannot read {bad!r}")
     return header, players
 
 
