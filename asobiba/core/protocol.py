@@ -371,6 +371,10 @@ class Game(ABC):
     summary: ClassVar[str] = ""
     rules_version: ClassVar[int] = 1
     """Bumped only when a rule change makes an old record replay differently."""
+    legacy_options: ClassVar[Mapping[int, Mapping[str, Any]]] = {}
+    """Per older rules version, the options that make its records replay as they were
+    under the current version (e.g. a default that changed, made explicit); a version not
+    listed is refused."""
     options: ClassVar[tuple[Option, ...]] = ()
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option presets, e.g. ``{"5x5": {"board": "5x5"}}``."""

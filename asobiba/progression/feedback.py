@@ -41,6 +41,8 @@ def thresholds_for(game_id: str, options: Mapping[str, Any] | None = None) -> Th
 def win_chance(value: float, th: Thresholds) -> float:
     if value >= th.win_value:
         return 1.0
+    if value >= th.draw_value:
+        return 0.5
     if value <= -th.win_value:
         return 0.0
     return 1.0 / (1.0 + math.exp(-value / th.scale))
