@@ -38,36 +38,48 @@ CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
 WIN = 100_000
 
 
+Pos = tuple[int, int, int]
+
+
 class ReversiAdapter:
     """Search positions are ``(mine, theirs, seat)``; passes are moves, so turns alternate."""
 
-    def moves(self, pos: tuple[int, int, int]) -> Sequence[int]:
+    def moves(self, pos: Pos) -> Sequence[int]:
         p, o, _ = pos
         mask = bb.legal_mask(p, o)
         return bb.squares(mask) if mask else [PASS]
 
-    def order(self, pos: tuple[int, int, int], moves: list[int]) -> list[int]:
-        return sorted(moves, key=lambda m: -_W[m] if m >= 0 else 0)
+    def order(self, pos: Pos, moves: Sequence[int], first: int | None) -> list[int]:
+        """The table's move first, then by square weight (corners first)."""
+        ordered = sorted(moves, key=lambda m: -_W[m] if m >= 0 else 0)
+        if first is not None and first in ordered:
+            ordered.remove(first)
+            ordered.insert(0, first)
+        return ordered
 
-    def play(self, pos: tuple[int, int, int], move: int) -> tuple[int, int, int]:
+    def play(self, pos: Pos, move: int) -> Pos:
         p, o, seat = pos
         if move == PASS:
             return (o, p, 1 - seat)
         f = bb.flips(p, o, move)
         return (o ^ f, p | f | (1 << move), 1 - seat)
 
-    def player(self, pos: tuple[int, int, int]) -> int:
-        return pos[2]
-
-    def is_terminal(self, pos: tuple[int, int, int]) -> bool:
+    def is_terminal(self, pos: Pos) -> bool:
         p, o, _ = pos
         return not bb.legal_mask(p, o) and not bb.legal_mask(o, p)
 
-    def terminal_value(self, pos: tuple[int, int, int]) -> float:
+    def decided(self, pos: Pos) -> float | None:
+        """The exact value when neither side can place a disc."""
+        p, o, _ = pos
+        if bb.legal_mask(p, o) or bb.legal_mask(o, p):
+            return None
+        return self.terminal_value(pos)
+
+    def terminal_value(self, pos: Pos) -> float:
         diff = pos[0].bit_count() - pos[1].bit_count()
         return diff + (WIN if diff > 0 else -WIN if diff < 0 else 0)
 
-    def evaluate(self, pos: tuple[int, int, int]) -> float:
+    def evaluate(self, pos: Pos) -> float:
         p, o, _ = pos
         score = 0
         for w, m in _MASKS:
@@ -84,7 +96,7 @@ class ReversiAdapter:
         score += 8 * (mp - mo)
         return score
 
-    def key(self, pos: tuple[int, int, int]) -> tuple[int, int]:
+    def key(self, pos: Pos) -> tuple[int, int]:
         return pos[0], pos[1]
 
 
