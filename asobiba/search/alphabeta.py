@@ -17,7 +17,9 @@ positions). The engine brings the rest, each switched on by the game that wants 
 * budgets: a node budget (deterministic) and wall-clock limits checked every
   ``check_every`` nodes — a few hundred microseconds of work, so a move keeps its limit
   even when the process gets only a fraction of a core — and iterative deepening that
-  does not start an iteration the last iteration's cost says cannot finish in time.
+  does not start an iteration the last iteration's cost says cannot finish in time;
+  the garbage collector waits while a search runs (its full passes over a big table are
+  pauses no clock check can interrupt).
 
 Values are from the point of view of the side to move; when a side moves twice in a row
 (``player`` hook) the sign is kept instead of negated.
@@ -25,6 +27,7 @@ Values are from the point of view of the side to move; when a side moves twice i
 
 from __future__ import annotations
 
+import gc
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -280,7 +283,7 @@ class AlphaBeta(Generic[P, M]):
             line.append(move)
             pos = self.a.play(pos, move)
             key = self.a.key(pos)
-            if key in seen or not self.a.moves(pos):
+            if key in seen:
                 break
             seen.add(key)
             entry = self.tt.get(key)
@@ -320,6 +323,22 @@ class AlphaBeta(Generic[P, M]):
         unless ``stop_when_complete`` is off) or, from ``decided_depth`` on, when a won or
         lost value (beyond ``win_bound``) is found."""
         start = self.clock() if started is None else started
+        collecting = gc.isenabled()
+        if collecting:  # a full collection over a big table is a pause the clock cannot
+            gc.disable()  # interrupt; the search makes no reference cycles of its own
+        try:
+            return self._deepen(pos, max_depth, time_limit, root_moves, reorder_root,
+                                min_depth, hard_limit, node_limit, history, decided_depth,
+                                stop_when_complete, start)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _deepen(self, pos: P, max_depth: int, time_limit: float | None,
+                root_moves: Sequence[M] | None, reorder_root: bool, min_depth: int,
+                hard_limit: float | None, node_limit: int | None,
+                history: Mapping[Hashable, int] | None, decided_depth: int,
+                stop_when_complete: bool, start: float) -> SearchResult[M]:
         soft = start + time_limit if time_limit is not None else INF
         hard = start + hard_limit if hard_limit is not None else INF
         self.nodes = self.checks = 0
@@ -338,7 +357,7 @@ class AlphaBeta(Generic[P, M]):
             self._deadline = min(soft, hard) if beyond else hard
             self._node_limit = node_limit if beyond and node_limit is not None else INF
             began = self.clock()
-            if beyond and self._deadline < INF and last_cost > 0:
+            if self._deadline < INF and last_cost > 0:
                 growth = min(max(last_cost / prev_cost, 1.0), GROWTH_CAP) if prev_cost else 1.0
                 if began + last_cost * growth > self._deadline:
                     result.stopped = "predicted"

@@ -10,6 +10,7 @@ position has already occurred twice, so the repetition rule is respected exactly
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -46,6 +47,9 @@ PLANS: dict[int, dict[str, Plan | None]] = {
     },
 }
 LEVELS = ("1", "2", "3", "4", "5")
+SEARCH_SHARE = 0.85
+"""Share of a time limit the search may use, counted from the moment the bot was asked to
+move; the rest covers rebuilding the state (its history included) and a busy machine."""
 
 
 def _state(view: Mapping[str, Any]) -> Any:
@@ -82,6 +86,7 @@ class FlipFlopBot(Bot):
         self._searcher = None
 
     def choose(self, view: Mapping[str, Any]) -> str:
+        started = time.perf_counter()
         state = _state(view)
         legal = list(state.legal_moves())
         if not legal:
@@ -104,7 +109,9 @@ class FlipFlopBot(Bot):
         if self.max_depth is not None:
             limit = self.time_limit
         depth = self.max_depth if self.max_depth is not None else plan.depth
-        res = self._searcher.search(state.tuple4(), depth, limit, counts, order)
+        if limit is not None:  # the whole move, set-up included, within the limit
+            limit *= SEARCH_SHARE
+        res = self._searcher.search(state.tuple4(), depth, limit, counts, order, started)
         self.last_info = {"depth": res.depth, "nodes": res.nodes, "value": res.value,
                           "seconds": res.seconds}
         assert res.move is not None

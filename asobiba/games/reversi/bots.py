@@ -7,11 +7,12 @@ it and the search runs on bitboard tuples ``(mine, theirs, seat)``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core import Bot, RandomBot
-from ...search.alphabeta import AlphaBeta
+from ...search.alphabeta import AlphaBeta, SearchResult
 from . import bitboard as bb
 from .game import PASS, Reversi
 
@@ -34,6 +35,9 @@ for _w in sorted(set(_W)):
         if _v == _w:
             _m |= 1 << _sq
     _MASKS.append((_w, _m))
+SEARCH_SHARE = 0.85
+"""Share of a time-limited bot's limit its search may use, counted from the moment it was
+asked to move; the rest covers rebuilding the state, the move's text and a busy machine."""
 CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
 WIN = 100_000
 
@@ -114,15 +118,13 @@ class AlphaBetaBot(Bot):
         from .game import GAME
 
         self.game = GAME
-        self.last_result: Any = None
+        self.last_result: SearchResult[int] | None = None
 
     def choose(self, view: Mapping[str, Any]) -> str:
-        import time
-
         started = time.perf_counter()
         legal = view["legal_moves"]
         if len(legal) == 1:
-            return legal[0]
+            return str(legal[0])
         state = self.game.state_from_view(view)
         mine, theirs = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
         empties = 64 - (mine | theirs).bit_count()
@@ -130,8 +132,9 @@ class AlphaBetaBot(Bot):
         self.searcher.reset()
         limit = None
         if self.time_limit is not None:  # the whole move, set-up included, within the limit
-            limit = max(0.8 * self.time_limit - (time.perf_counter() - started), 0.01)
-        result = self.searcher.search((mine, theirs, state.turn), depth, limit)
+            limit = self.time_limit * SEARCH_SHARE
+        result = self.searcher.search((mine, theirs, state.turn), depth, limit,
+                                      started=started)
         self.last_result = result
         return state.move_text(result.move)
 

@@ -11,6 +11,7 @@ information view holds everything, ko history included)."""
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -62,11 +63,17 @@ def root_children(state: ReverStarGoState, auto_only: bool) -> list[Child]:
 
 class ReverStarGoBot(Bot):
     level = ""
+    started = 0.0
+    """Clock reading when the current move was asked for (time limits count from it)."""
 
     def choose(self, view: Mapping[str, Any]) -> str:
-        state = GAME.state_from_view(view)
-        move = self.pick(state)
-        return state.move_text(move, state.turn)
+        self.started = time.perf_counter()
+        try:
+            state = GAME.state_from_view(view)
+            move = self.pick(state)
+            return state.move_text(move, state.turn)
+        finally:
+            self.started = 0.0
 
     def pick(self, state: ReverStarGoState) -> Move:
         raise NotImplementedError
@@ -151,15 +158,21 @@ class SearchBot(ReverStarGoBot):
         if len(kids) == 1:
             return kids[0][0]
         empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()
+        node = (state.black, state.white, state.captured[0], state.captured[1], state.turn)
         self.last = self.engine.search(kids, empties, self.depth, self.time_limit,
-                                       self.min_depth, self.hard_limit, self.node_limit)
+                                       self.min_depth, self.hard_limit, self.node_limit,
+                                       started=self.started or None, node=node)
         assert self.last.move is not None
         return self.last.move
 
 
 MAX_DEPTH = 7  # MAX's fixed depth (6 only drew with app-final: docs/benchmarks.md)
 MAX_ENDGAME_NODES = 60_000  # ≈ 1 s at 61 k nodes/s (10 empties: mean 0.28 s, most 3.7 s)
-FINAL_HARD_LIMIT = 1.9  # seconds: the issue's "FINAL ≤ 2 s per move"
+MAX_ENDGAME_SECONDS = 1.0  # ... and within this many seconds from the start of the move
+MAX_LIMIT = 10.0  # seconds: MAX's stated limit per move, the server's limit for any bot
+MAX_HARD_LIMIT = 9.0  # even the 7 plies stop here (the rest is for set-up and reply)
+FINAL_LIMIT = 2.0  # seconds: FINAL's stated limit per move, whatever the load
+FINAL_HARD_LIMIT = 1.8  # seconds from the start of the move: the rest is for set-up/reply
 LEVELS = ("entry", "beginner", "intermediate", "advanced", "formidable", "max", "final")
 REFERENCE_LEVELS = ("app-formidable", "app-max", "app-final")
 ALIASES = {str(i): name for i, name in enumerate(LEVELS, 1)}
@@ -173,8 +186,11 @@ def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
     if name == "max":
         # 7 plies always; the exact endgame beyond them only within MAX_ENDGAME_NODES (an
         # unbounded solve from 10 empties took up to 9.5 s on a loaded machine)
+        # and MAX_ENDGAME_SECONDS; on a machine so busy that even the 7 plies pass
+        # MAX_HARD_LIMIT, the last completed depth (the server allows a bot 10 s)
         return SearchBot("max", seed, depth=MAX_DEPTH, endgame_empties=10,
-                         min_depth=MAX_DEPTH, node_limit=MAX_ENDGAME_NODES)
+                         min_depth=MAX_DEPTH, node_limit=MAX_ENDGAME_NODES,
+                         time_limit=MAX_ENDGAME_SECONDS, hard_limit=MAX_HARD_LIMIT)
     if name == "final":  # MAX's depth first, unless that alone would pass 2 s a move
         return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=14,
                          min_depth=MAX_DEPTH, hard_limit=FINAL_HARD_LIMIT)
