@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from ...core import Bot
+from ...search.budget import MoveClock
 from . import board as bd
 from . import solver3
 from .notation import FFMove, move_text
@@ -47,9 +48,6 @@ PLANS: dict[int, dict[str, Plan | None]] = {
     },
 }
 LEVELS = ("1", "2", "3", "4", "5")
-SEARCH_SHARE = 0.85
-"""Share of a time limit the search may use, counted from the moment the bot was asked to
-move; the rest covers rebuilding the state (its history included) and a busy machine."""
 
 
 def _state(view: Mapping[str, Any]) -> Any:
@@ -79,6 +77,7 @@ class FlipFlopBot(Bot):
         self.name = f"flipflop-{level}"
         self.time_limit = time_limit
         self._searcher: Searcher | None = None
+        self._clock: MoveClock | None = None
         self.last_info: dict[str, Any] = {}
 
     def reset(self, seat: int, options: Mapping[str, Any]) -> None:
@@ -109,13 +108,20 @@ class FlipFlopBot(Bot):
         if self.max_depth is not None:
             limit = self.time_limit
         depth = self.max_depth if self.max_depth is not None else plan.depth
+        clock = None
         if limit is not None:  # the whole move, set-up included, within the limit
-            limit *= SEARCH_SHARE
+            if self._clock is None or self._clock.limit != limit:
+                self._clock = MoveClock(limit)
+            clock = self._clock
+            limit = clock.budget()
         res = self._searcher.search(state.tuple4(), depth, limit, counts, order, started)
         self.last_info = {"depth": res.depth, "nodes": res.nodes, "value": res.value,
                           "seconds": res.seconds}
         assert res.move is not None
-        return move_text(n, _to_move(state, res.move))
+        text = move_text(n, _to_move(state, res.move))
+        if clock is not None:
+            clock.done(started)
+        return text
 
     def _level1(self, state: Any, legal: list[FFMove]) -> FFMove:
         """Random, except that it takes a move that wins at once and retakes its goal."""

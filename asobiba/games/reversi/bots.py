@@ -13,6 +13,7 @@ from typing import Any
 
 from ...core import Bot, RandomBot
 from ...search.alphabeta import AlphaBeta, SearchResult
+from ...search.budget import MoveClock
 from . import bitboard as bb
 from .game import PASS, Reversi
 
@@ -35,9 +36,6 @@ for _w in sorted(set(_W)):
         if _v == _w:
             _m |= 1 << _sq
     _MASKS.append((_w, _m))
-SEARCH_SHARE = 0.85
-"""Share of a time-limited bot's limit its search may use, counted from the moment it was
-asked to move; the rest covers rebuilding the state, the move's text and a busy machine."""
 CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
 WIN = 100_000
 
@@ -112,6 +110,7 @@ class AlphaBetaBot(Bot):
         self.level = str(level)
         self.depth = level
         self.time_limit = time_limit
+        self.clock = MoveClock(time_limit) if time_limit is not None else None
         self.name = f"reversi-ab{level}"
         # levels 1-3 break ties between equal moves at random, for variety
         self.searcher = AlphaBeta(ReversiAdapter(), rng=self.rng if level <= 3 else None)
@@ -130,13 +129,15 @@ class AlphaBetaBot(Bot):
         empties = 64 - (mine | theirs).bit_count()
         depth = empties + 4 if empties <= 2 * self.depth else self.depth
         self.searcher.reset()
-        limit = None
-        if self.time_limit is not None:  # the whole move, set-up included, within the limit
-            limit = self.time_limit * SEARCH_SHARE
+        # the whole move, set-up included, within the limit
+        limit = self.clock.budget() if self.clock is not None else None
         result = self.searcher.search((mine, theirs, state.turn), depth, limit,
                                       started=started)
         self.last_result = result
-        return state.move_text(result.move)
+        text = state.move_text(result.move)
+        if self.clock is not None:
+            self.clock.done(started)
+        return text
 
 
 def make_bot(game: Reversi, level: str, seed: int = 0) -> Bot:
