@@ -23,16 +23,22 @@ MEMORY = 32
 """Moves whose lateness is remembered."""
 
 
+PROCESS_LATENESS: deque[float] = deque(maxlen=MEMORY)
+
+
 class MoveClock:
     """One per bot: ``budget(started)`` before a search, ``done(deadline)`` after the
     move's answer is ready."""
 
-    def __init__(self, limit: float, clock: Callable[[], float] = time.perf_counter) -> None:
+    def __init__(self, limit: float, clock: Callable[[], float] = time.perf_counter,
+                 late: deque[float] | None = None) -> None:
         if limit <= 0:
             raise ValueError(f"a move's time limit must be positive, not {limit}")
         self.limit = limit
         self.clock = clock
-        self.late: deque[float] = deque(maxlen=MEMORY)
+        self.late = PROCESS_LATENESS if late is None else late
+        """Recent lateness in seconds: by default shared by every bot of the process (it
+        measures the machine, and a bot made for a new game should not start naive)."""
 
     def reserve(self) -> float:
         """Seconds kept back from the search."""

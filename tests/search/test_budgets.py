@@ -194,10 +194,12 @@ def test_every_engine_gives_the_answers_recorded_before_the_search_library(engin
 def test_move_clock_keeps_back_what_late_moves_needed() -> None:
     """A bot's search budget: 85% of the limit at first; after a move answered 0.2 s past
     its search deadline, 1.5 × 0.2 s are kept back; never more than half the limit."""
+    from collections import deque
+
     from asobiba.search.budget import MoveClock
 
     now = [0.0]
-    clock = MoveClock(1.0, clock=lambda: now[0])
+    clock = MoveClock(1.0, clock=lambda: now[0], late=deque(maxlen=8))
     assert clock.budget() == pytest.approx(0.85)
     now[0] = 0.85 + 0.2  # the answer came 0.2 s after the search's deadline
     clock.done(0.0)
