@@ -57,9 +57,11 @@ class Decides(Protocol[P_contra]):
 
 class Orders(Protocol[P_contra, M]):
     """Optional: the order to try ``moves`` in; ``first`` is the transposition table's best
-    move (or ``None``). Without it the engine just tries ``first`` first."""
+    move (or ``None``), ``depth`` the plies left (ordering may not pay near the leaves).
+    Without it the engine just tries ``first`` first."""
 
-    def order(self, pos: P_contra, moves: Sequence[M], first: M | None) -> Sequence[M]: ...
+    def order(self, pos: P_contra, moves: Sequence[M], first: M | None, depth: int
+              ) -> Sequence[M]: ...
 
 
 class Passes(Protocol[P]):

@@ -99,6 +99,8 @@ class AlphaBeta(Generic[P, M]):
         self.draw_repeats = draw_repeats
         self._repeats = draw_repeats or 0
         self.solved_entries = solved_entries
+        self._keyed = bool(tt_size) or draw_repeats is not None or rng is not None
+        """Whether nodes need their key (a table, repetitions or the root's shuffle)."""
         self.probe_at_horizon = probe_at_horizon
         self.check_every = max(1, check_every)
         self.clock = clock
@@ -113,7 +115,7 @@ class AlphaBeta(Generic[P, M]):
         self._path: set[Hashable] | None = None
         self._history: Mapping[Hashable, int] = {}
         self._decided: Callable[[P], float | None] | None = getattr(adapter, "decided", None)
-        self._order: Callable[[P, Sequence[M], M | None], Sequence[M]] | None = getattr(
+        self._order: Callable[[P, Sequence[M], M | None, int], Sequence[M]] | None = getattr(
             adapter, "order", None)
         self._pass: Callable[[P], P | None] | None = getattr(adapter, "pass_move", None)
         self._cutoff: Callable[[M, int], None] | None = getattr(adapter, "on_cutoff", None)
@@ -156,11 +158,12 @@ class AlphaBeta(Generic[P, M]):
             if leaf is not None:
                 self._hit_horizon = True
                 return self._mate_in(leaf, ply) if mate else leaf
-        key = a.key(pos)
         path = self._path
+        keyed = self._keyed
+        key = a.key(pos) if keyed else None
         if path is not None and (key in path or self._history.get(key, 0) >= self._repeats):
             return 0.0  # a repetition: a draw
-        entry = self.tt.get(key)
+        entry = self.tt.get(key) if keyed else None
         first: M | None = None
         if entry is not None:
             e_depth, e_value, e_flag, first = entry
@@ -192,7 +195,7 @@ class AlphaBeta(Generic[P, M]):
             if self.rng is not None and key == self._root_key:
                 moves = list(moves)
                 self.rng.shuffle(moves)
-            moves = self._order(pos, moves, first)
+            moves = self._order(pos, moves, first, depth)
         elif first is not None and first in moves:
             moves = [first] + [m for m in moves if m != first]
         elif self.rng is not None and key == self._root_key:
@@ -233,7 +236,7 @@ class AlphaBeta(Generic[P, M]):
             if path is not None:
                 path.discard(key)
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        if self.tt_size:
+        if self.tt_size and keyed:
             if len(self.tt) >= self.tt_size:
                 self.tt.clear()
             stored = best
@@ -372,7 +375,7 @@ class AlphaBeta(Generic[P, M]):
                 else:
                     if reorder_root and self._order is not None:
                         order = list(self._order(pos, given, result.move if depth > 1
-                                                 else None))
+                                                 else None, depth))
                     move, value = self._root(pos, order, depth)
                     if not reorder_root:
                         order.remove(move)

@@ -236,4 +236,4 @@ def test_max_and_final_depths(monkeypatch):
     assert bot.last is not None and bot.last.depth >= MAX_DEPTH
     final = make_bot("final", 0)
     assert final.min_depth == MAX_DEPTH and final.hard_limit is not None
-    assert final.hard_limit < 2.0 and final.time_limit < final.hard_limit
+    assert final.move_limit == 2.0 and final.hard_limit < 2.0

@@ -15,6 +15,19 @@ from asobiba.games import get
 from asobiba.search.alphabeta import CHECK_EVERY, AlphaBeta
 
 
+@pytest.fixture(autouse=True)
+def _fresh_lateness() -> Any:
+    """The bots share the process's record of late moves; the fake clocks here must not
+    leave theirs to other tests."""
+    from asobiba.search.budget import PROCESS_LATENESS
+
+    saved = list(PROCESS_LATENESS)
+    PROCESS_LATENESS.clear()
+    yield
+    PROCESS_LATENESS.clear()
+    PROCESS_LATENESS.extend(saved)
+
+
 class Nim:
     """Take 1-3 stones; taking the last stone wins. Positions: (stones, player)."""
 
@@ -192,18 +205,18 @@ def test_every_engine_gives_the_answers_recorded_before_the_search_library(engin
 
 
 def test_move_clock_keeps_back_what_late_moves_needed() -> None:
-    """A bot's search budget: 85% of the limit at first; after a move answered 0.2 s past
-    its search deadline, 1.5 × 0.2 s are kept back; never more than half the limit."""
+    """A bot's search budget: 80% of the limit at first; after a move answered 0.2 s past
+    its search deadline, 2 × 0.2 s are kept back; never more than half the limit."""
     from collections import deque
 
     from asobiba.search.budget import MoveClock
 
     now = [0.0]
     clock = MoveClock(1.0, clock=lambda: now[0], late=deque(maxlen=8))
-    assert clock.budget() == pytest.approx(0.85)
-    now[0] = 0.85 + 0.2  # the answer came 0.2 s after the search's deadline
+    assert clock.budget() == pytest.approx(0.8)
+    now[0] = 0.8 + 0.2  # the answer came 0.2 s after the search's deadline
     clock.done(0.0)
-    assert clock.budget() == pytest.approx(1.0 - 1.5 * 0.2)
+    assert clock.budget() == pytest.approx(1.0 - 2.0 * 0.2)
     now[0] = 10.0
     clock.done(0.0)
     assert clock.budget() == pytest.approx(0.5)

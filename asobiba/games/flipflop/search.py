@@ -134,7 +134,8 @@ class FlipFlopAdapter:
             return [m for m in moves if m & 31 == home]
         return moves
 
-    def order(self, pos: Pos, moves: Sequence[int], first: int | None) -> Sequence[int]:
+    def order(self, pos: Pos, moves: Sequence[int], first: int | None, depth: int = 0
+              ) -> Sequence[int]:
         """Table move, goal moves, captures of a goal square, then history order (retakes,
         when forced, in generation order)."""
         w, b, _, t = pos

@@ -51,7 +51,8 @@ class ReversiAdapter:
         mask = bb.legal_mask(p, o)
         return bb.squares(mask) if mask else [PASS]
 
-    def order(self, pos: Pos, moves: Sequence[int], first: int | None) -> list[int]:
+    def order(self, pos: Pos, moves: Sequence[int], first: int | None, depth: int
+              ) -> list[int]:
         """The table's move first, then by square weight (corners first)."""
         ordered = sorted(moves, key=lambda m: -_W[m] if m >= 0 else 0)
         if first is not None and first in ordered:

@@ -215,7 +215,7 @@ class ReverStarGoAdapter:
         after = (black, white, cb, cw, 1 - turn)
         return after if self.children(after) else None
 
-    def order(self, node: Node, moves: Sequence[Child], first: Child | None
+    def order(self, node: Node, moves: Sequence[Child], first: Child | None, depth: int = 0
               ) -> Sequence[Child]:
         """Most flips + captures first (stable: cell order among equals), the table's move
         before all."""
