@@ -57,6 +57,7 @@ def _state(view: Mapping[str, Any]) -> Any:
 
 
 def _to_move(state: Any, pair: tuple[int, int]) -> FFMove:
+    mv: FFMove
     for mv in state.legal_moves():
         if (mv.frm, mv.to) == pair:
             return mv

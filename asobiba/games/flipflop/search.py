@@ -206,7 +206,7 @@ class Searcher:
             wanted = [f << 5 | to for f, to in root_order]
             moves = [m for m in wanted if m in moves] + [m for m in moves if m not in wanted]
         res = self.engine.search(pos, max_depth, time_limit, root_moves=moves,
-                                 history=dict(history or {}), started=started)
+                                 history={k: v for k, v in (history or {}).items()}, started=started)
         move = res.move
         result = Result((move >> 5, move & 31), int(res.value), res.depth, res.nodes,
                         seconds=res.seconds)

@@ -101,7 +101,8 @@ def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
         if scores[seat] < best_other:
             return scores[seat] - best_other
         # a win counts extra, a shared win its share (ranks with ties shared)
-        return scores[seat] - best_other + TERMINAL / scores.count(scores[seat]) ** w.shared
+        share: float = scores.count(scores[seat]) ** w.shared
+        return scores[seat] - best_other + TERMINAL / share
     if w.contempt and not pos.up:
         # nothing face up: no colour move and no white sandwich is left, so every remaining
         # move is a white piece placed anywhere and the game will end 0-0 — a dead draw,
@@ -299,13 +300,14 @@ class ParanoidAdapter:
 
 
 def _engine(cfg: Config, seat: int, w: Weights, exact: bool,
-            table: dict[Any, Any] | None = None) -> AlphaBeta[Node, Child]:
+            table: dict[Any, Any] | None = None
+            ) -> tuple[AlphaBeta[Node, Child], ParanoidAdapter]:
+    adapter = ParanoidAdapter(cfg, seat, w, exact)
     engine: AlphaBeta[Node, Child] = AlphaBeta(
-        ParanoidAdapter(cfg, seat, w, exact), tt_size=10_000_000 if exact else 0,
-        solved_entries=False)
+        adapter, tt_size=10_000_000 if exact else 0, solved_entries=False)
     if table is not None:
         engine.tt = table
-    return engine
+    return engine, adapter
 
 
 def _seat_value(engine: AlphaBeta[Node, Child], node: Node, depth: int, alpha: float,
@@ -322,13 +324,14 @@ def paranoid(cfg: Config, pos: Pos, depth: int, alpha: float, beta: float, seat:
     """Alpha-beta where every other seat plays against ``seat`` (the paranoid reduction of
     a many-player game to two sides; exact minimax for two players), ``depth`` plies,
     children ordered by the static evaluation."""
-    engine = _engine(cfg, seat, w, exact=False)
-    return _seat_value(engine, engine.a.node(pos), depth, alpha, beta)  # type: ignore[attr-defined]
+    engine, adapter = _engine(cfg, seat, w, exact=False)
+    return _seat_value(engine, adapter.node(pos), depth, alpha, beta)
 
 
 def dead_value(cfg: Config, w: Weights) -> float:
     """The exact value of a board with no face up piece: it ends 0-0, every seat first."""
-    return TERMINAL / cfg.players ** w.shared
+    share: float = cfg.players ** w.shared
+    return TERMINAL / share
 
 
 def solve(cfg: Config, pos: Pos, alpha: float, beta: float, seat: int, w: Weights,
@@ -337,8 +340,8 @@ def solve(cfg: Config, pos: Pos, alpha: float, beta: float, seat: int, w: Weight
     alpha-beta with a transposition table (``table``, shared between calls on the same
     position's subtree), children ordered by the static evaluation, and a board with
     nothing face up scored at once as the 0-0 draw it must end in."""
-    engine = _engine(cfg, seat, w, exact=True, table=table)
-    return _seat_value(engine, engine.a.node(pos), SOLVE_DEPTH, alpha, beta)  # type: ignore[attr-defined]
+    engine, adapter = _engine(cfg, seat, w, exact=True, table=table)
+    return _seat_value(engine, adapter.node(pos), SOLVE_DEPTH, alpha, beta)
 
 
 SOLVE_DEPTH = 1 << 20
@@ -355,9 +358,7 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
         depth = level.depth
         empties = (cfg.geometry.valid & ~pos.occ).bit_count()
         exact = bool(level.endgame) and empties <= level.endgame
-        engine = _engine(cfg, seat, w, exact)
-        adapter = engine.a
-        assert isinstance(adapter, ParanoidAdapter)
+        engine, adapter = _engine(cfg, seat, w, exact)
         out: dict[int, float] = {}
         alpha = float("-inf")
         order = sorted(moves, key=lambda m: -evaluate(cfg, children[m], seat, w))
