@@ -4,7 +4,9 @@ plays whole games against a weaker bot (seats alternating, two random opening pl
 game, everything seeded) until it has made ``--moves`` moves, and every one of its
 ``choose`` calls is timed from the outside: wall time (what a player waits) and CPU time
 (what the process got). Prints, per bot, the maximum and the 99th percentile of the wall
-time beside its stated limit, how many moves passed it, and the load average.
+time beside its stated limit, how many moves passed it, the longest part of a move after
+its search ended (unwinding, writing the reply, waiting for the scheduler; the search's
+seconds count from the start of the move), and the load average.
 
     nice -n 5 .venv/bin/python bench/deadlines_under_load.py [--moves 300] [--jobs 1]
         [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max]
@@ -57,6 +59,7 @@ def measure(name: str, moves_wanted: int) -> dict[str, Any]:
     walls: list[float] = []
     cpus: list[float] = []
     depths: list[int] = []
+    after: list[float] = []  # wall time of a move after its search ended (the reply)
     games = 0
     load_start = os.getloadavg()
     while len(walls) < moves_wanted:
@@ -87,6 +90,10 @@ def measure(name: str, moves_wanted: int) -> dict[str, Any]:
                 depth = getattr(last, "depth", None) if last is not None else (
                     info.get("depth") if info else None)
                 depths.append(int(depth) if depth is not None else -1)
+                searched = getattr(last, "seconds", None) if last is not None else (
+                    info.get("seconds") if info else None)
+                if searched is not None:
+                    after.append(walls[-1] - float(searched))
             else:
                 text = bots[seat].choose(view)
             state = state.play(text, seat)
@@ -99,6 +106,7 @@ def measure(name: str, moves_wanted: int) -> dict[str, Any]:
             "max_wall": max(walls), "p99_wall": p99, "mean_wall": sum(walls) / len(walls),
             "over": sum(w > limit for w in walls), "mean_cpu": sum(cpus) / len(cpus),
             "max_cpu": max(cpus), "cpu_share": sum(cpus) / sum(walls),
+            "max_after_search": max(after, default=0.0),
             "mean_depth": sum(d for d in depths if d >= 0) / max(1, sum(d >= 0 for d in depths)),
             "load_start": load_start, "load_end": os.getloadavg()}
 
@@ -124,8 +132,9 @@ def main() -> int:
     print(f"two busy loops started; load average {os.getloadavg()}; {os.cpu_count()} CPUs",
           flush=True)
     print("| bot | stated limit | moves | longest move | 99th pct | mean | over the limit "
-          "| mean CPU | CPU share | mean depth | load avg (1 min) start → end |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
+          "| longest after the search | mean CPU | CPU share | mean depth "
+          "| load avg (1 min) start → end |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|", flush=True)
     bad = 0
     try:
         with mp.Pool(args.jobs) as pool:
@@ -133,7 +142,8 @@ def main() -> int:
                 bad += r["over"]
                 print(f"| {r['bot']} | {r['limit']:.2f} s | {r['moves']} "
                       f"| {r['max_wall']:.3f} s | {r['p99_wall']:.3f} s "
-                      f"| {r['mean_wall']:.3f} s | {r['over']} | {r['mean_cpu']:.3f} s "
+                      f"| {r['mean_wall']:.3f} s | {r['over']} "
+                      f"| {r['max_after_search']:.3f} s | {r['mean_cpu']:.3f} s "
                       f"| {r['cpu_share']:.0%} | {r['mean_depth']:.1f} "
                       f"| {r['load_start'][0]:.1f} → {r['load_end'][0]:.1f} |", flush=True)
                 if args.jsonl:

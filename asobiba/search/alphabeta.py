@@ -17,9 +17,7 @@ positions). The engine brings the rest, each switched on by the game that wants 
 * budgets: a node budget (deterministic) and wall-clock limits checked every
   ``check_every`` nodes — a few hundred microseconds of work, so a move keeps its limit
   even when the process gets only a fraction of a core — and iterative deepening that
-  does not start an iteration the last iteration's cost says cannot finish in time;
-  the garbage collector waits while a search runs (its full passes over a big table are
-  pauses no clock check can interrupt).
+  does not start an iteration the last iteration's cost says cannot finish in time.
 
 Values are from the point of view of the side to move; when a side moves twice in a row
 (``player`` hook) the sign is kept instead of negated.
@@ -27,7 +25,6 @@ Values are from the point of view of the side to move; when a side moves twice i
 
 from __future__ import annotations
 
-import gc
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -326,16 +323,11 @@ class AlphaBeta(Generic[P, M]):
         unless ``stop_when_complete`` is off) or, from ``decided_depth`` on, when a won or
         lost value (beyond ``win_bound``) is found."""
         start = self.clock() if started is None else started
-        collecting = gc.isenabled()
-        if collecting:  # a full collection over a big table is a pause the clock cannot
-            gc.disable()  # interrupt; the search makes no reference cycles of its own
-        try:
-            return self._deepen(pos, max_depth, time_limit, root_moves, reorder_root,
-                                min_depth, hard_limit, node_limit, history, decided_depth,
-                                stop_when_complete, start)
-        finally:
-            if collecting:
-                gc.enable()
+        # (the garbage collector keeps running: paused, it would owe a pass over every
+        # tuple the search made, and pay it right after the deadline, on every move)
+        return self._deepen(pos, max_depth, time_limit, root_moves, reorder_root, min_depth,
+                            hard_limit, node_limit, history, decided_depth,
+                            stop_when_complete, start)
 
     def _deepen(self, pos: P, max_depth: int, time_limit: float | None,
                 root_moves: Sequence[M] | None, reorder_root: bool, min_depth: int,
