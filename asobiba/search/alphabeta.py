@@ -112,6 +112,11 @@ class AlphaBeta(Generic[P, M]):
         self._path: set[Hashable] | None = None
         self._history: Mapping[Hashable, int] = {}
         self._decided: Callable[[P], float | None] | None = getattr(adapter, "decided", None)
+        is_terminal: Callable[[P], bool] | None = getattr(adapter, "is_terminal", None)
+        if self._decided is None and is_terminal is not None:  # the older adapter shape
+            def decided(pos: P) -> float | None:
+                return adapter.terminal_value(pos) if is_terminal(pos) else None
+            self._decided = decided
         self._order: Callable[[P, Sequence[M], M | None, int], Sequence[M]] | None = getattr(
             adapter, "order", None)
         self._pass: Callable[[P], P | None] | None = getattr(adapter, "pass_move", None)
