@@ -5,8 +5,8 @@ is not over then: the bot still unwinds, writes its move, and — on a busy mach
 for the scheduler, which may leave a process that gets a few per cent of a core idle for
 hundreds of milliseconds. :class:`MoveClock` keeps a reserve for that: a fixed share of
 the limit at first, then as much as the latest moves actually needed between their search
-deadline and their answer (twice that), never more than half the limit. A quiet
-machine keeps almost the whole limit for search; a loaded one learns to stop earlier.
+deadline and their answer (twice that), never more than three quarters of the limit. A
+quiet machine keeps most of the limit for search; a loaded one learns to stop earlier.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 BASE_RESERVE = 0.2
 """Share of the limit kept back before anything has been measured."""
-MAX_RESERVE = 0.5
+MAX_RESERVE = 0.75
 SAFETY = 2.0
 MEMORY = 64
 """Moves whose lateness is remembered."""

@@ -206,7 +206,7 @@ def test_every_engine_gives_the_answers_recorded_before_the_search_library(engin
 
 def test_move_clock_keeps_back_what_late_moves_needed() -> None:
     """A bot's search budget: 80% of the limit at first; after a move answered 0.2 s past
-    its search deadline, 2 × 0.2 s are kept back; never more than half the limit."""
+    its search deadline, 2 × 0.2 s are kept back; never more than three quarters of it."""
     from collections import deque
 
     from asobiba.search.budget import MoveClock
@@ -219,6 +219,6 @@ def test_move_clock_keeps_back_what_late_moves_needed() -> None:
     assert clock.budget() == pytest.approx(1.0 - 2.0 * 0.2)
     now[0] = 10.0
     clock.done(0.0)
-    assert clock.budget() == pytest.approx(0.5)
+    assert clock.budget() == pytest.approx(0.25)
     with pytest.raises(ValueError, match="positive"):
         MoveClock(0.0)
