@@ -224,14 +224,19 @@ def test_node_limit_bounds_the_search_beyond_min_depth_exactly():
     assert a.nodes <= limit + 256
 
 
-def test_max_and_final_depths():
-    """MAX searches MAX_DEPTH plies in the midgame (nodes, not seconds, bound it); FINAL is
-    built to complete as many unless its hard limit (< 2 s) passes."""
+def test_max_and_final_depths(monkeypatch):
+    """MAX searches MAX_DEPTH plies in the midgame (nodes, not seconds, bound it, unless
+    even they would pass its 10 s: on a frozen clock here, so the machine's load cannot
+    matter); FINAL is built to complete as many unless its hard limit (< 2 s) passes."""
+    import time
+
     s = _midgame(2, 10)
     assert not s.is_over
+    monkeypatch.setattr(time, "perf_counter", lambda: 0.0)
     bot = make_bot("max", 0)
+    bot.engine.engine.clock = time.perf_counter
     bot.choose(s.view(s.turn))
     assert bot.last is not None and bot.last.depth >= MAX_DEPTH
     final = make_bot("final", 0)
     assert final.min_depth == MAX_DEPTH and final.hard_limit is not None
-    assert final.hard_limit < 2.0 and final.time_limit < final.hard_limit
+    assert final.move_limit == 2.0 and final.hard_limit < 2.0
