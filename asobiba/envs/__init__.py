@@ -43,7 +43,17 @@ def gym_env(game_id: str, opponent: str = "3", seat: int = 0, **options: Any) ->
 
 
 def register_gym() -> None:
-    """Register :data:`GYM_IDS` with Gymnasium (done on import of ``asobiba.envs.single``)."""
-    from .single import register
+    """Register :data:`GYM_IDS` with Gymnasium (idempotent; done when this package is
+    imported, so ``gymnasium.make("asobiba.envs:asobiba/Reversi-v0")`` works too)."""
+    import gymnasium
 
-    register()
+    for game_id, env_id in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="asobiba.envs.single:AsobibaGym",
+                               kwargs={"game_id": game_id})
+
+
+try:  # the rl extra may be missing: then only the error of the function called says so
+    register_gym()
+except ImportError:
+    pass

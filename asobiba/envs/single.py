@@ -17,7 +17,6 @@ import numpy as np
 
 from ..core import Bot, RandomBot
 from ..core.rng import derive_seed
-from . import GYM_IDS
 from .session import Session
 
 
@@ -112,14 +111,3 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
         if self.render_mode == "ansi":
             return self.session.state.render(self.seat)
         return None
-
-
-def register() -> None:
-    """Register every game under :data:`asobiba.envs.GYM_IDS` (idempotent)."""
-    for game_id, env_id in GYM_IDS.items():
-        if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point="asobiba.envs.single:AsobibaGym",
-                               kwargs={"game_id": game_id}, disable_env_checker=True)
-
-
-register()
