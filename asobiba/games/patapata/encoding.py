@@ -7,7 +7,8 @@ environments play the game's one-move form ``clear <writes>``: the step-by-step 
 (``write``, ``switch``, ``rotate``) reach the same sheets (scoring never depends on the
 switches or the rotation left on the sheet), so they are left out of the action space, and an
 episode has exactly one action per seat and task. Several occurrences needing the same
-writes are the same move; the mask marks every one of them.
+writes are the same move: only the first of them is legal, so every legal action is a
+different move (OpenSpiel requires it).
 
 Patapata is simultaneous: every seat works on the same task at once. In PettingZoo's AEC
 model the seats that still have to act on the task take their turns one after another; what
@@ -42,11 +43,14 @@ def _task_text(rows: tuple[str, ...]) -> str:
 def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, tuple[Any, ...]]:
     occupied = marks[0] | marks[1] | marks[2]
     free = ~occupied
-    out = {}
+    out: dict[int, tuple[Any, ...]] = {}
+    seen = set()
     for k, occ in enumerate(occurrences(task)):
         if fits(occ, marks):
             writes = (occ.req[0] & free, occ.req[1] & free, occ.req[2] & free)
-            out[1 + k] = ("clear", writes)
+            if writes not in seen:  # one action per distinct move: the first occurrence
+                seen.add(writes)
+                out[1 + k] = ("clear", writes)
     return out
 
 
