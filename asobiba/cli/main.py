@@ -431,6 +431,11 @@ from .play_cmd import play  # noqa: E402  (registers the `play` command)
 
 app.command()(play)
 
+from .records_cmd import export, import_  # noqa: E402  (records in other notations)
+
+app.command("export")(export)
+app.command("import")(import_)
+
 for _gid in GAME_IDS:
     try:
         _mod = _game_cli(_gid)
