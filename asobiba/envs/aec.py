@@ -72,19 +72,21 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        self.session.step(int(action))
+        session = self.session
+        session.step(int(action))
         self._cumulative_rewards[agent] = 0.0
-        if self.session.over:
-            for a, r in zip(self.possible_agents, self.session.rewards()):
+        if session.over:
+            for a, r in zip(self.possible_agents, session.rewards()):
                 if a in self.rewards:
                     self.rewards[a] = r
                     self.terminations[a] = True
-            self.infos = {a: {"outcome": self.session.state.outcome.to_json()}  # type: ignore[union-attr]
+            self.infos = {a: {"outcome": session.state.outcome.to_json()}  # type: ignore[union-attr]
                           for a in self.agents}
+            self._accumulate_rewards()
         else:
-            self.rewards = {a: 0.0 for a in self.agents}
-            self.agent_selection = self.possible_agents[self.session.to_move]  # type: ignore[index]
-        self._accumulate_rewards()
+            # rewards come only at the end: during play every entry stays 0, so the
+            # per-step bookkeeping is just whose turn it is
+            self.agent_selection = self.possible_agents[session.to_move]  # type: ignore[index]
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

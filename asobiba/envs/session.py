@@ -35,6 +35,7 @@ class Session:
         self.state: State = self.game.new_game(self.options, 0)
         self.seed = 0
         self._legal: dict[int, Any] | None = None
+        self._seat: int | None = None
 
     # ---- lifecycle -----------------------------------------------------------------------
     def reset(self, seed: int) -> None:
@@ -53,16 +54,16 @@ class Session:
     def legal(self) -> dict[int, Any]:
         """Action -> move for the seat to move (state path; never shown to an agent)."""
         if self._legal is None:
-            seat = self.state.to_move
+            seat = self._seat = self.state.to_move
             self._legal = {} if seat is None else self.codec.legal_actions(self.state, seat)
         return self._legal
 
     def step(self, action: int) -> None:
         """Apply the seat-to-move's ``action``; an illegal one raises and changes nothing."""
-        seat = self.state.to_move
+        move = self.legal().get(int(action))
+        seat = self._seat
         if seat is None:
             raise IllegalMoveError("the game is over; no more moves can be played")
-        move = self.legal().get(int(action))
         if move is None:
             raise IllegalMoveError(
                 f"action {action} is not legal for seat {seat} here; legal actions: "

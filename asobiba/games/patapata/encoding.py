@@ -113,11 +113,11 @@ class Codec(_Base):
         return found[0] if found else None
 
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
-        legal = state.legal_moves(seat)
-        out: dict[int, Any] = {}
-        if ("pass",) in legal:
-            out[0] = ("pass",)
-            sheet = state.sheets[seat]  # type: ignore[attr-defined]
-            for a, m in _clear_moves(state.task, sheet.marks).items():  # type: ignore[attr-defined]
-                out[a] = m
+        # straight from the sheet, without the game's full move list (which also holds the
+        # step-by-step moves): pass and clear are legal while nothing is pending this task
+        sheet = state.sheets[seat]  # type: ignore[attr-defined]
+        if state.is_over or seat not in state.acting_seats or sheet.pending:
+            return {}
+        out: dict[int, Any] = {0: ("pass",)}
+        out.update(_clear_moves(state.task, sheet.marks))  # type: ignore[attr-defined]
         return out
