@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from ..core import IllegalMoveError
 from .session import Session
 
 
@@ -48,6 +49,12 @@ class VectorRollout:
     def step(self, actions: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """Apply ``actions[i]`` in game ``i``. Returns (rewards of the seat that moved,
         done flags); finished games restart at once."""
+        if len(actions) != self.num_envs:
+            raise ValueError(f"{len(actions)} actions for {self.num_envs} games")
+        for i, (s, a) in enumerate(zip(self.sessions, actions)):
+            if int(a) not in s.legal():  # check all first: a bad action changes nothing
+                raise IllegalMoveError(f"game {i}: action {a} is not legal for seat "
+                                       f"{s.to_move} here")
         rewards = np.zeros(self.num_envs, np.float32)
         dones = np.zeros(self.num_envs, bool)
         for i, (s, a) in enumerate(zip(self.sessions, actions)):

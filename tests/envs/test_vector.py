@@ -37,5 +37,7 @@ def test_vector_observations_are_the_seats_views() -> None:
 
 def test_vector_step_refuses_an_illegal_action() -> None:
     vec = VectorRollout("reversi", 2)
-    with pytest.raises(IllegalMoveError):
-        vec.step([0, 0])  # a1 is never legal at the start
+    before = [s.state.to_json() for s in vec.sessions]
+    with pytest.raises(IllegalMoveError, match="game 1"):
+        vec.step([19, 0])  # d3 is legal in game 0, a1 never at the start
+    assert [s.state.to_json() for s in vec.sessions] == before  # nothing half-applied
