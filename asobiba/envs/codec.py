@@ -152,3 +152,26 @@ def planes(rows: Sequence[str], symbols: Sequence[str]) -> np.ndarray:
     """One 0/1 plane per symbol over a board given as text rows."""
     grid = np.array([list(r) for r in rows])
     return np.stack([(grid == s) for s in symbols]).astype(np.float32)
+
+
+def markdown(game: Game, options: Mapping[str, Any] | None = None) -> str:
+    """The encoding of ``game`` as a Markdown table (docs/python-api.md is checked
+    against this, so the documentation cannot drift from the code)."""
+    codec = codec_for(game, options)
+    opts = ", ".join(f"{k}={v}" for k, v in (options or {}).items()) or "default options"
+    lines = [f"{codec.num_actions} actions, {codec.obs_size} observation values "
+             f"({opts}).", "",
+             "| field | size | range | meaning |", "|---|---|---|---|"]
+    at = 0
+    for f in codec.fields:
+        lines.append(f"| `{f.name}` | {f.size} (at {at}) | {f.low:g}–{f.high:g} | "
+                     f"{f.description} |")
+        at += f.size
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":  # python -m asobiba.envs.codec: every game's table
+    from ..games import all_games
+
+    for g in all_games():
+        print(f"<!-- fields:{g.id} -->\n{markdown(g)}\n<!-- /fields -->\n")
