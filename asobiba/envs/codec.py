@@ -118,6 +118,11 @@ class Codec:
                 out.setdefault(a, move)
         return out
 
+    @staticmethod
+    def moves(state: State, seat: int) -> Sequence[Any]:
+        """The seat's legal move objects (typed loosely: each game has its own kind)."""
+        return state.legal_moves(seat)
+
     def move_text(self, state: State, seat: int, action: int) -> str:
         """The move text of a legal ``action`` (for logs and the Gym ``info``)."""
         move = self.legal_actions(state, seat).get(action)

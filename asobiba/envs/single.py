@@ -69,7 +69,7 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
                 bot.observe(state.state.view(other))
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict]:
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
@@ -85,7 +85,7 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
         self._others_move()
         return self.session.observe(self.seat), {"seed": game_seed}
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
         s = self.session
         if s.over:
             raise RuntimeError("the episode is over; call reset()")

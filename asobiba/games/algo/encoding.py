@@ -179,7 +179,7 @@ class Codec(_Base):
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
         phase = state.phase  # type: ignore[attr-defined]
         out = {}
-        for m in state.legal_moves(seat):
+        for m in self.moves(state, seat):
             a = self._number(m, seat, phase)
             if a is not None:
                 out[a] = m

@@ -64,4 +64,4 @@ class Codec(_Base):
 
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
         cells = self.n * self.n
-        return {m.frm * cells + m.to: m for m in state.legal_moves(seat)}
+        return {m.frm * cells + m.to: m for m in self.moves(state, seat)}

@@ -84,7 +84,7 @@ class Codec(_Base):
 
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
         out = {}
-        for m in state.legal_moves(seat):
+        for m in self.moves(state, seat):
             if m == PASS:
                 out[self.pass_action] = m
             else:

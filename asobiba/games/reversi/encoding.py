@@ -43,4 +43,4 @@ class Codec(_Base):
         return 8 * (int(text[1]) - 1) + _FILES.index(text[0])
 
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
-        return {PASS_ACTION if m == PASS else m: m for m in state.legal_moves(seat)}
+        return {PASS_ACTION if m == PASS else m: m for m in self.moves(state, seat)}

@@ -63,4 +63,4 @@ class Codec(_Base):
 
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
         return {PASS_ACTION if m[0] == PASS_CELL else 2 * m[0] + m[1]: m
-                for m in state.legal_moves(seat)}
+                for m in self.moves(state, seat)}
