@@ -97,3 +97,15 @@ def test_agent_sees_only_its_seat() -> None:
     obs, _ = env.reset(seed=8)
     session = env.unwrapped.session
     assert np.array_equal(obs["observation"], session.codec.observe(session.state.view(0)))
+
+
+def test_every_cpu_level_of_every_game_can_be_the_opponent() -> None:
+    from asobiba.games import get
+
+    for game_id in GAME_IDS:
+        opts = {"players": 2} if game_id == "patapata" else {}
+        for level in get(game_id).level_names():
+            env = gym_env(game_id, opponent=level, **opts)
+            obs, info = env.reset(seed=1)
+            assert obs["action_mask"].any(), (game_id, level)
+            assert env.level == level

@@ -174,3 +174,27 @@ def test_patapata_future_dice_and_others_current_moves_never_show(opt, seed, pli
         b = b.child(legal[moves[1] % len(legal)], o)
     assume(a.to_json() != b.to_json())
     _same_observation("patapata", {**opt, "course": "dice"}, a, b, seat)
+
+
+# ---- controls: the same tests do see a change in what the seat may see ------------------
+def test_control_a_change_to_the_seats_own_cards_shows() -> None:
+    state = get("algo").new_game({}, 5)
+    rows = list(state.rows)
+    sid, card, up = rows[0][0]
+    colours = state.colours
+    other_number = (card // colours + 1) % 12
+    rows[0] = ((sid, other_number * colours + card % colours, up),) + rows[0][1:]
+    other = state._copy(rows=tuple(rows))
+    codec = codec_for(get("algo"), {})
+    assert not np.array_equal(codec.observe(state.view(0)), codec.observe(other.view(0)))
+    assert np.array_equal(codec.observe(state.view(1)), codec.observe(other.view(1)))
+
+
+def test_control_the_current_task_shows_in_patapata() -> None:
+    from asobiba.games.patapata.game import PatapataState
+
+    state = get("patapata").new_game({"course": "dice"}, 3)
+    rows = ((state.rows[0] + 1) % 3,) + state.rows[1:]
+    other = PatapataState(state.options, rows, state.round, state.sheets)
+    codec = codec_for(get("patapata"), {"course": "dice"})
+    assert not np.array_equal(codec.observe(state.view(0)), codec.observe(other.view(0)))
