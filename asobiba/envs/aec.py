@@ -75,7 +75,8 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         session = self.session
         session.step(int(action))
         self._cumulative_rewards[agent] = 0.0
-        if session.over:
+        to_move = session.to_move
+        if to_move is None:
             for a, r in zip(self.possible_agents, session.rewards()):
                 if a in self.rewards:
                     self.rewards[a] = r
@@ -86,7 +87,7 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         else:
             # rewards come only at the end: during play every entry stays 0, so the
             # per-step bookkeeping is just whose turn it is
-            self.agent_selection = self.possible_agents[session.to_move]  # type: ignore[index]
+            self.agent_selection = self.possible_agents[to_move]
 
     def render(self) -> str | None:
         if self.render_mode == "ansi":

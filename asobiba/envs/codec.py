@@ -120,8 +120,10 @@ class Codec:
 
     @staticmethod
     def moves(state: State, seat: int) -> Sequence[Any]:
-        """The seat's legal move objects (typed loosely: each game has its own kind)."""
-        return state.legal_moves(seat)
+        """The legal move objects of ``seat``, which must be acting (the environment knows
+        it is). The codec is the game's own code, so it may call the game's own hook and
+        skip the public wrapper's checks; typed loosely, each game has its own moves."""
+        return state._legal(seat)
 
     def move_text(self, state: State, seat: int, action: int) -> str:
         """The move text of a legal ``action`` (for logs and the Gym ``info``)."""

@@ -37,6 +37,12 @@ class Codec(_Base):
         self.count = geo.count
         self.pass_action = 2 * self.cells
         self.num_actions = self.pass_action + 1
+        # move int -> action, for the environment's step
+        self._action_of: dict[int, int] = {PASS: self.pass_action}
+        for cell in geo.cells:
+            r, col = divmod(cell, geo.stride)
+            for side in (0, 1):
+                self._action_of[cell << 1 | side] = 2 * (geo.width * r + col) + side
         c, k = self.colours, self.cells
         self.fields = (
             Field("holes", k, "1 where the shape has no cell (row-major, row 0 = rank 1)"),
@@ -83,11 +89,5 @@ class Codec(_Base):
         return 2 * (self.width * r + col) + white
 
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
-        out = {}
-        for m in self.moves(state, seat):
-            if m == PASS:
-                out[self.pass_action] = m
-            else:
-                r, col = divmod(m >> 1, self.stride)
-                out[2 * (self.width * r + col) + (m & 1)] = m
-        return out
+        table = self._action_of
+        return {table[m]: m for m in self.moves(state, seat)}
