@@ -125,6 +125,13 @@ class Codec:
         skip the public wrapper's checks; typed loosely, each game has its own moves."""
         return state._legal(seat)
 
+    def move_of(self, state: State, seat: int, action: int) -> Any | None:
+        """The legal move that ``action`` stands for, or None: what an environment step
+        needs. The default looks it up in :meth:`legal_actions`; a game whose action
+        decodes straight into a move object may override it (decode, then check the move
+        is among the seat's legal moves), which saves building the whole map."""
+        return self.legal_actions(state, seat).get(action)
+
     def move_text(self, state: State, seat: int, action: int) -> str:
         """The move text of a legal ``action`` (for logs and the Gym ``info``)."""
         move = self.legal_actions(state, seat).get(action)

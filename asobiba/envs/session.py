@@ -60,14 +60,18 @@ class Session:
 
     def step(self, action: int) -> None:
         """Apply the seat-to-move's ``action``; an illegal one raises and changes nothing."""
-        move = self.legal().get(int(action))
-        seat = self._seat
+        seat = self._seat if self._legal is not None else self.state.to_move
         if seat is None:
             raise IllegalMoveError("the game is over; no more moves can be played")
+        if self._legal is not None:  # the mask was asked for already: use it
+            move = self._legal.get(int(action))
+        else:
+            move = self.codec.move_of(self.state, seat, int(action))
         if move is None:
+            legal = sorted(self.legal())
             raise IllegalMoveError(
                 f"action {action} is not legal for seat {seat} here; legal actions: "
-                f"{sorted(self.legal())[:20]}{' …' if len(self.legal()) > 20 else ''}")
+                f"{legal[:20]}{' …' if len(legal) > 20 else ''}")
         self.state = self.state.child(move, seat)
         self._legal = None
 

@@ -40,6 +40,10 @@ def test_state_path_matches_view_path(case: tuple[str, dict]) -> None:
                     text = state.move_text(move, seat)
                     assert text in view["legal_moves"]
                     assert action in codec.actions_of(text, view)
+                    assert codec.move_of(state, seat, action) == move
+                for _ in range(10):  # the step's direct decoding refuses what is not legal
+                    action = rng.below(codec.num_actions)
+                    assert codec.move_of(state, seat, action) == legal.get(action)
             seat = state.to_move
             legal = codec.legal_actions(state, seat)
             actions = sorted(legal)

@@ -43,6 +43,7 @@ class Codec(_Base):
             r, col = divmod(cell, geo.stride)
             for side in (0, 1):
                 self._action_of[cell << 1 | side] = 2 * (geo.width * r + col) + side
+        self._move_of = {a: m for m, a in self._action_of.items()}
         c, k = self.colours, self.cells
         self.fields = (
             Field("holes", k, "1 where the shape has no cell (row-major, row 0 = rank 1)"),
@@ -91,3 +92,7 @@ class Codec(_Base):
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
         table = self._action_of
         return {table[m]: m for m in self.moves(state, seat)}
+
+    def move_of(self, state: State, seat: int, action: int) -> Any | None:
+        move = self._move_of.get(action)
+        return move if move is not None and move in self.moves(state, seat) else None

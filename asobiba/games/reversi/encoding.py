@@ -44,3 +44,7 @@ class Codec(_Base):
 
     def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
         return {PASS_ACTION if m == PASS else m: m for m in self.moves(state, seat)}
+
+    def move_of(self, state: State, seat: int, action: int) -> Any | None:
+        move = PASS if action == PASS_ACTION else action
+        return move if 0 <= action <= PASS_ACTION and move in self.moves(state, seat) else None
