@@ -1,6 +1,7 @@
 """Learning environments for every asobiba game (optional extra: ``pip install 'asobiba[rl]'``).
 
-* :func:`pettingzoo_env` — a PettingZoo AEC environment, every seat an agent;
+* :func:`pettingzoo_env` — a PettingZoo AEC environment, every seat an agent
+  (:func:`parallel_env` — the Parallel API, for the simultaneous Patapata);
 * :func:`gym_env` — a Gymnasium single-agent environment against the game's CPU levels,
   also registered as ``asobiba/Reversi-v0`` … (see :data:`GYM_IDS`);
 * :mod:`asobiba.envs.openspiel` — ``register()`` makes every game a pyspiel game;
@@ -30,6 +31,13 @@ GYM_IDS: dict[str, str] = {
 def pettingzoo_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
     """A PettingZoo AEC environment of ``game_id``; ``options`` are the game's options."""
     from .aec import pettingzoo_env as make
+
+    return make(game_id, render_mode=render_mode, **options)
+
+
+def parallel_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
+    """A PettingZoo Parallel environment of a simultaneous game (Patapata)."""
+    from .aec import parallel_env as make
 
     return make(game_id, render_mode=render_mode, **options)
 

@@ -28,7 +28,10 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
     def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
         self.session = Session(game_id, options)
-        self.metadata = {**self.metadata, "name": f"asobiba_{self.session.game.id}"}
+        # a simultaneous game (Patapata) gives every seat exactly one action per task, in
+        # seat order, and no seat sees another's until the task ends: safe as Parallel
+        self.metadata = {**self.metadata, "name": f"asobiba_{self.session.game.id}",
+                         "is_parallelizable": self.session.game.simultaneous}
         self.render_mode = render_mode
         n = self.session.num_seats
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -101,3 +104,14 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
 def pettingzoo_env(game_id: str, render_mode: str | None = None, **options: Any) -> AsobibaAEC:
     """A PettingZoo AEC environment of ``game_id`` with game ``options`` (or ``variant=``)."""
     return AsobibaAEC(game_id, render_mode=render_mode, **options)
+
+
+def parallel_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
+    """A PettingZoo Parallel environment, for the simultaneous games (Patapata): every seat
+    acts on the current task at once."""
+    from pettingzoo.utils.conversions import aec_to_parallel
+
+    env = AsobibaAEC(game_id, render_mode=render_mode, **options)
+    if not env.session.game.simultaneous:
+        raise ValueError(f"{game_id} is played in turns; use pettingzoo_env (AEC)")
+    return aec_to_parallel(env)
