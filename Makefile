@@ -23,7 +23,7 @@ run: $(STAMP)
 ## make test: install (Python packages; Debian chromium, CJK fonts, PostgreSQL), then every check
 test: $(STAMP) browser-deps
 	$(BIN)/ruff check .
-	$(BIN)/mypy asobiba/core asobiba/search
+	$(BIN)/mypy asobiba
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
 
 ## Debian's chromium for the Playwright tests (the Playwright browser download is unreachable),

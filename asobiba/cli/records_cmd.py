@@ -8,13 +8,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
-
-err = Console(stderr=True)
 
 
 def _fail(message: str) -> None:
-    err.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
+    # plain text: importing this module (at every CLI start) must not pull in rich
+    typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
 
 

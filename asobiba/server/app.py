@@ -21,7 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
-from ..games import available, get
+from ..games import GameImportError, available, get
 from ..progression.matches import MatchFormat
 from .bots import BotPool
 from .clock import check_clock
@@ -172,6 +172,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         holder["hub"] = Hub(store, pool, get, bot_delay)
         holder["hub"].on_finish = progression.on_finish
+        for game_id in available():  # a game that fails to import stops the start, loudly
+            get(game_id)
         pool.warm(available())
         resumed = await hub().resume_all()
         if resumed:
@@ -378,7 +380,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         return _error(status, exc.code, exc.message)
 
     async def asobiba_error(request: Request, exc: Exception) -> Response:
-        return _error(400, type(exc).__name__, str(exc))
+        # a game that fails to import is the server's fault, said loudly, never the client's
+        status = 500 if isinstance(exc, GameImportError) else 400
+        return _error(status, type(exc).__name__, str(exc))
 
     routes = [
         page_route("/", "index.html"),

@@ -57,7 +57,8 @@ def _state(view: Mapping[str, Any]) -> Any:
 def _to_move(state: Any, pair: tuple[int, int]) -> FFMove:
     for mv in state.legal_moves():
         if (mv.frm, mv.to) == pair:
-            return mv
+            move: FFMove = mv
+            return move
     raise ValueError(f"search returned {pair}, which is not a legal move")
 
 

@@ -209,8 +209,8 @@ class FlipFlop(Game):
         n = board_size(options)
         return FlipFlopState(n, *bd.start_position(n), options)
 
-    def from_position(self, fen: str, history: Sequence[str] = (),
-                      moves: Sequence[str] = ()) -> FlipFlopState:
+    def from_position(self, fen: str, options: Mapping[str, Any] | None = None, *,
+                      history: Sequence[str] = (), moves: Sequence[str] = ()) -> FlipFlopState:
         """A state from a position string and the earlier positions (for repetition)."""
         try:
             n, w, b, x, t = from_fen(fen)
@@ -228,8 +228,8 @@ class FlipFlop(Game):
         return FlipFlopState(n, w, b, x, t, {"board": f"{n}x{n}"}, tuple(keys), tuple(moves))
 
     def state_from_view(self, view: Mapping[str, Any]) -> FlipFlopState:
-        return self.from_position(view["position"], view.get("history", ()),
-                                  view.get("moves", ()))
+        return self.from_position(view["position"], history=view.get("history", ()),
+                                  moves=view.get("moves", ()))
 
     def render_view(self, view: Mapping[str, Any]) -> str:
         n = view["board_size"]

@@ -100,7 +100,7 @@ def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
         if scores[seat] < best_other:
             return scores[seat] - best_other
         # a win counts extra, a shared win its share (ranks with ties shared)
-        return scores[seat] - best_other + TERMINAL / scores.count(scores[seat]) ** w.shared
+        return float(scores[seat] - best_other + TERMINAL / scores.count(scores[seat]) ** w.shared)
     if w.contempt and not pos.up:
         # nothing face up: no colour move and no white sandwich is left, so every remaining
         # move is a white piece placed anywhere and the game will end 0-0 — a dead draw,
@@ -260,7 +260,7 @@ def paranoid(cfg: Config, pos: Pos, depth: int, alpha: float, beta: float, seat:
 
 def dead_value(cfg: Config, w: Weights) -> float:
     """The exact value of a board with no face up piece: it ends 0-0, every seat first."""
-    return TERMINAL / cfg.players ** w.shared
+    return float(TERMINAL / cfg.players ** w.shared)
 
 
 def solve(cfg: Config, pos: Pos, alpha: float, beta: float, seat: int, w: Weights,

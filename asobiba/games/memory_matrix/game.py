@@ -183,6 +183,16 @@ class MemoryMatrixGame(Game):
         pos = Pos(occ, up, tuple(ident), neutral, tuple(hand), turn)
         return MemoryMatrixState(cfg, pos, opts)
 
+    def from_position(self, position: str, options: Mapping[str, Any] | None = None
+                      ) -> MemoryMatrixState:
+        """:meth:`from_layout` from one line of text: the rows joined by ``/``, a space and
+        the colour to move (``"BR./RBR/r*b B"``); hidden colours included (lower case)."""
+        rows, _, to_move = position.strip().partition(" ")
+        try:
+            return self.from_layout(rows.split("/"), to_move or "B", options)
+        except ValueError as exc:
+            raise OptionError(f"position {position!r}: {exc}", option="position") from None
+
     def render_view(self, view: Mapping[str, Any]) -> str:
         from .render import render
 

@@ -110,7 +110,7 @@ class AlphaBetaBot(Bot):
         started = time.perf_counter()
         legal = view["legal_moves"]
         if len(legal) == 1:
-            return legal[0]
+            return str(legal[0])
         state = self.game.state_from_view(view)
         mine, theirs = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
         empties = 64 - (mine | theirs).bit_count()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import typer
 
@@ -45,7 +45,7 @@ def import_cmd(kifu: Path, out: OutOption = None) -> None:
         print(f"wrote {out} ({len(record.moves)} moves)")
 
 
-def solve(options: dict, moves: list[str], as_json: bool) -> int:
+def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
     """``asobiba solve reverstargo MOVES...``: FINAL's search from the position after
     ``moves`` — exact when few cells remain, else its best move at the depth reached."""
     import json

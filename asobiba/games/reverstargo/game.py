@@ -198,7 +198,7 @@ class ReverStarGoState(State):
         spot = self.spot(cell)
         if spot is not None and spot.option.call_matters:
             return f"{LABELS[cell]}[{COLOUR_LETTER[colour]}]"
-        return LABELS[cell]
+        return str(LABELS[cell])
 
     def _parse(self, text: str, seat: int) -> Move:
         t = text.strip()
