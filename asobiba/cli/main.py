@@ -528,6 +528,12 @@ from .play_cmd import play  # noqa: E402  (registers the `play` command)
 
 app.command()(play)
 
+from .records_cmd import export, import_  # noqa: E402  (records in other notations)
+
+app.command("export")(export)
+app.command("import")(import_)
+
+
 def main() -> None:
     app()
 
