@@ -58,7 +58,10 @@ def draw_record(doc: Document, record: Record, paper: GamePaper) -> None:
     doc.text(MARGIN, y + 4, doc.t("Final position", "最終局面"), 10)
     y = paper.position(doc, final.view(None), MARGIN, y + 6, doc.width - 2 * MARGIN)
     header = doc.t(f"Moves ({len(record.moves)})", f"指し手（{len(record.moves)}手）")
-    entries = [f"{n}. [{m.seat + 1}] {m.move}" for n, m in enumerate(record.moves, 1)]
+    own = getattr(paper, "moves", None)  # a game may write moves its own way (a kifu)
+    entries = own(final.view(None)) if own else None
+    if not entries:
+        entries = [f"{n}. [{m.seat + 1}] {m.move}" for n, m in enumerate(record.moves, 1)]
     _moves(doc, entries, header, y + 4, title)
 
 
