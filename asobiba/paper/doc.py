@@ -8,6 +8,7 @@ ever referenced, so a printer or viewer substitutes nothing.
 from __future__ import annotations
 
 import io
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -28,10 +29,18 @@ LANGS = ("en", "ja")
 MARGIN = 12.0
 
 
+_font_lock = threading.Lock()
+
+
 @cache
-def _register_font() -> str:
+def _load_font() -> str:
     pdfmetrics.registerFont(TTFont(FONT, str(FONT_FILE)))
     return FONT
+
+
+def _register_font() -> str:
+    with _font_lock:  # the web app renders in worker threads
+        return _load_font()
 
 
 @dataclass(frozen=True)

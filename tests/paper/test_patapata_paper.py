@@ -20,7 +20,7 @@ from asobiba.games.patapata.scoring import STANDARD
 from asobiba.games.patapata.tasks import TASK_SHEET, course_rows
 from asobiba.paper import parse_request, print_game
 
-from .pdfread import Stroke, page_size_mm, pixel, reader, render, strokes, texts
+from .pdfread import page_size_mm, pixel, reader, render, strokes, texts
 
 CELL_RE = re.compile(r"^[a-h][1-4]$")
 SWITCH_RE = re.compile(r"^[1-4][LR]$")

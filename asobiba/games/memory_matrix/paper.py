@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...paper import Document, PrintOption, PrintRequest
+from ...paper import Document, PrintRequest
 from ...paper.boards import piece, square_board
 from ...paper.doc import MARGIN
 from . import GAME

@@ -12,8 +12,8 @@ from typing import Any
 from ...paper import Document, PrintOption, PrintRequest
 from ...paper.boards import move_sheet
 from ...paper.doc import MARGIN, SOLID, LineStyle
-from .board import CUBES, LABELS
 from . import GAME
+from .board import CUBES, LABELS
 
 SYMBOL = ("●", "○")
 CP_FILL = (0.95, 0.85, 0.5)
