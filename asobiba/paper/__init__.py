@@ -97,8 +97,8 @@ def parse_request(game_id: str, raw: Mapping[str, str], seed: int | None = None,
                   paper: str = "a4", lang: str = "en") -> PrintRequest:
     """Split ``--name value`` pairs into the game's options and the print options; any
     unknown name is an error that lists both."""
-    game = get_game(game_id) if game_id else None
-    printer = hook(game_id)
+    printer = hook(game_id)  # first: an unknown game is a PaperError naming the games
+    game = get_game(game_id)
     own = {o.name: o for o in printer.options}
     game_names = {o.name for o in game.options} if game else set()
     game_raw: dict[str, Any] = {}
@@ -119,7 +119,6 @@ def parse_request(game_id: str, raw: Mapping[str, str], seed: int | None = None,
     if lang not in LANGS:
         raise PaperError(f"option 'lang': {lang!r} is not allowed; allowed values: "
                          + ", ".join(LANGS), option="lang")
-    assert game is not None
     options = game.validate_options(game_raw)
     return PrintRequest(game_id, options, extra, game.default_seed if seed is None else seed,
                         paper, lang, seed is not None, dict(raw))
