@@ -63,7 +63,7 @@ def move_sheet(doc: Document, y: float, columns: Sequence[str], lines: int,
         rows = [list(columns)] + [[str(b * per_block + i + 1)] + [""] * (len(columns) - 1)
                                   for i in range(per_block) if b * per_block + i < lines]
         doc.table(bx, y, widths, rows, row_h=row_h, size=8)
-    return y + (per_block + 1) * row_h + 3
+    return float(y + (per_block + 1) * row_h + 3)
 
 
 def thin_box(doc: Document, x: float, y: float, w: float, h: float) -> None:

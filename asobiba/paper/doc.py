@@ -115,7 +115,7 @@ class Document:
 
     # ---- drawing -------------------------------------------------------------------------
     def _y(self, y: float) -> float:
-        return (self.height - y) * mm
+        return float((self.height - y) * mm)
 
     def _stroke(self, style: LineStyle) -> None:
         self.c.setStrokeColorRGB(*style.colour)
@@ -176,7 +176,7 @@ class Document:
             self.c.drawString(x * mm, self._y(y), s)
 
     def text_width(self, s: str, size: float) -> float:
-        return pdfmetrics.stringWidth(s, FONT, size) / mm
+        return float(pdfmetrics.stringWidth(s, FONT, size) / mm)
 
     def paragraph(self, x: float, y: float, width: float, s: str, size: float = 9,
                   leading: float = 1.45) -> float:

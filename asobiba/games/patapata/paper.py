@@ -46,7 +46,7 @@ def sheet_lines() -> list[tuple[LineStyle, float, float, float, float]]:
     on each outer edge of a fin, a mountain fold along its middle, and a cut along each fin
     edge that borders the next row's fin (the seed's three dotted lines per mountain)."""
     lines: list[tuple[LineStyle, float, float, float, float]] = []
-    fin_cells = set()
+    fin_cells: set[int] = set()
     for row, _idx, left, right in fins():
         lc, rc = left % COLS, right % COLS
         fin_cells.update((left, right))
