@@ -57,12 +57,20 @@ def cell_rects(data: bytes, page: int, colour=(0.0, 0.0, 0.0)):
                                   "patapata"])
 @pytest.mark.parametrize("paper, size", [("a4", (210, 297)), ("letter", (215.9, 279.4))])
 def test_every_game_prints_on_both_papers_with_embedded_fonts(game, paper, size):
-    for lang in ("en", "ja"):
-        data = pdf(game, paper=paper, lang=lang)
+    variants = {"flipflop": {"board": "5x5"}, "memory_matrix": {"shape": "10x10", "players": "8"},
+                "algo": {"level": "4", "count": "5"}}
+    for lang, options in (("en", {}), ("ja", variants.get(game, {}))):
+        data = pdf(game, paper=paper, lang=lang, **options)
         for i in range(len(reader(data).pages)):
             w, h = page_size_mm(data, i)
             assert abs(w - size[0]) < 0.5 and abs(h - size[1]) < 0.5
         assert embedded_fonts_only(data) == [], "every font is embedded"
+        for i in range(len(reader(data).pages)):  # nothing falls off the printable page
+            for t in texts(data, i):
+                assert 4 <= t.x <= size[0] - 4 and 4 <= t.y <= size[1] - 4, (i, t)
+            for s in strokes(data, i):
+                assert min(s.x1, s.x2) >= 4 and max(s.x1, s.x2) <= size[0] - 4, (i, s)
+                assert min(s.y1, s.y2) >= 4 and max(s.y1, s.y2) <= size[1] - 4, (i, s)
         text = all_text(data)
         assert ("asobiba" in text)
         if lang == "ja":
@@ -201,9 +209,10 @@ def test_tsume_algo_sheets_with_answers_on_a_separate_page(level, count, tmp_pat
 
 
 # ---- records: every game -----------------------------------------------------------------------
-def random_record(game_id: str, seed: int = 3, limit: int = 400) -> Record:
+def random_record(game_id: str, seed: int = 3, limit: int = 400,
+                  options: dict | None = None) -> Record:
     game = get(game_id)
-    state = game.new_game(None, seed)
+    state = game.new_game(options, seed)
     states, moves, rng = [state], [], random.Random(seed)
     while not state.is_over and len(moves) < limit:
         seat = state.acting_seats[0]
@@ -259,3 +268,19 @@ def test_a_record_with_an_illegal_move_is_refused():
                  (*record.moves[:1], MoveEntry(1, "Rz9-a1")), record.seats)
     with pytest.raises(Exception, match="Rz9"):
         print_record(bad)
+
+
+@pytest.mark.parametrize("game, options", [("patapata", {"players": 8}),
+                                           ("memory_matrix", {"players": 8}),
+                                           ("algo", {"players": 8})])
+def test_record_with_the_most_seats_stays_on_the_page(game, options):
+    record = random_record(game, options=options, limit=300)
+    for paper, size in (("a4", (210, 297)), ("letter", (215.9, 279.4))):
+        data = print_record(record, paper, "en")
+        for i in range(len(reader(data).pages)):
+            for t in texts(data, i):
+                assert 4 <= t.x <= size[0] - 4 and 4 <= t.y <= size[1] - 4, (i, t)
+            for s in strokes(data, i):
+                assert max(s.y1, s.y2) <= size[1] - 4 and max(s.x1, s.x2) <= size[0] - 4, (i, s)
+        text = all_text(data)
+        assert f"{len(record.moves)}. [" in text, "the last move is printed"

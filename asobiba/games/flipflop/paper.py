@@ -42,15 +42,14 @@ def draw_board(doc: Document, view: Mapping[str, Any], x: float, y: float, cell:
 
     def draw(ch: str, cx: float, cy: float, size: float) -> None:
         if ch != ".":
-            face(doc, cx, cy, size, ch.isupper(), ch.lower() == "b")
+            face(doc, cx, cy + size * 0.05, size * 0.85, ch.isupper(), ch.lower() == "b")
 
     bottom = square_board(doc, x, y, cell, view["board"], names, draw, shade=shade)
-    for sq, who in goals.items():
+    for sq in goals:
         c, r = "abcde".index(sq[0]), n - int(sq[1:])
-        label = doc.t("goal", "ゴール")
-        doc.text(x + (c + 0.5) * cell, y + r * cell + cell * 0.93, label,
-                 max(5, cell * 0.16), anchor="middle", colour=(0.55, 0.35, 0.0))
-        del who
+        size = min(8.0, cell * 0.28)
+        doc.text(x + c * cell + 0.8, y + r * cell + size * 0.4, doc.t("goal", "ゴール"), size,
+                 colour=(0.55, 0.35, 0.0))
     return bottom
 
 
@@ -66,6 +65,9 @@ def pieces_to_cut(doc: Document, y: float, count: int, cell: float) -> float:
         for _ in range(count):
             if x + 2 * cell > doc.width - MARGIN:
                 x, y = MARGIN, y + cell + 4
+            if y + cell > doc.height - MARGIN - 4:  # the rest on a page of its own
+                y = doc.page(doc.t("FlipFlop — pieces", "フリップフロップ — 駒")) + 4
+                x = MARGIN
             doc.rect(x, y, 2 * cell, cell, CUT)
             doc.line(x + cell, y, x + cell, y + cell, VALLEY)
             face(doc, x + cell / 2, y + cell / 2, cell, white, False)

@@ -272,14 +272,18 @@ class PatapataPaper:
 
     def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
                  width: float) -> float:
-        cell = min(9.0, (width - 20) / COLS)
-        for sheet in view["sheets"]:
+        sheets = view["sheets"]
+        cols = 1 if len(sheets) == 1 else 2
+        col_w = width / cols
+        cell = min(9.0, (col_w - 24) / COLS)
+        block = 6 + ROWS * cell + 6
+        for i, sheet in enumerate(sheets):
+            sx, sy = x + (i % cols) * col_w, y + (i // cols) * block
             sc = sheet.get("score") or {}
-            doc.text(x, y + 4, doc.t(f"seat {sheet['seat'] + 1}: score {sc.get('total', '?')}",
-                                     f"席{sheet['seat'] + 1}：{sc.get('total', '?')}点"), 9)
-            draw_sheet(doc, x + 10, y + 6, cell, marks=sheet.get("marks"), cuts=False)
-            y += 6 + ROWS * cell + 6
-        return y
+            doc.text(sx, sy + 4, doc.t(f"seat {sheet['seat'] + 1}: score {sc.get('total', '?')}",
+                                       f"席{sheet['seat'] + 1}：{sc.get('total', '?')}点"), 9)
+            draw_sheet(doc, sx + 10, sy + 6, cell, marks=sheet.get("marks"), cuts=False)
+        return y + -(-len(sheets) // cols) * block
 
 
 PAPER = PatapataPaper()
