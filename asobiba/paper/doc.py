@@ -55,11 +55,11 @@ class LineStyle:
 
 SOLID = LineStyle("solid", 0.3, (0.0, 0.0, 0.0))
 THIN = LineStyle("thin", 0.15, (0.45, 0.45, 0.45))
-GRID = LineStyle("grid", 0.35, (0.25, 0.6, 0.85))  # the seed's light-blue cell frames
+GRID = LineStyle("grid", 0.25, (0.45, 0.72, 0.92))  # the seed's light-blue cell frames
 #: Print-and-play conventions: dotted = cut, dashed = valley fold, dash-dot = mountain fold.
-CUT = LineStyle("cut", 0.45, (0.8, 0.1, 0.1), (0.6, 1.2))
-VALLEY = LineStyle("valley", 0.45, (0.1, 0.3, 0.7), (3.0, 2.0))
-MOUNTAIN = LineStyle("mountain", 0.45, (0.1, 0.55, 0.2), (3.0, 1.2, 0.6, 1.2))
+CUT = LineStyle("cut", 0.55, (0.8, 0.1, 0.1), (0.6, 1.0))
+VALLEY = LineStyle("valley", 0.55, (0.1, 0.3, 0.7), (3.0, 2.0))
+MOUNTAIN = LineStyle("mountain", 0.55, (0.1, 0.55, 0.2), (3.0, 1.2, 0.6, 1.2))
 STYLES = {s.name: s for s in (SOLID, THIN, GRID, CUT, VALLEY, MOUNTAIN)}
 
 

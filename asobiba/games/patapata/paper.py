@@ -84,7 +84,10 @@ def draw_sheet(doc: Document, x0: float, y0: float, cell: float = CELL,
         if marks is not None and marks[row][col] != ".":
             draw_mark(doc, marks[row][col], x + cell / 2, y + cell * 0.55, cell)
     if cuts:
+        paper_white = LineStyle("erase", 0.8, (1.0, 1.0, 1.0))
         for style, xa, ya, xb, yb in sheet_lines():
+            # blank out the cell frame under the line first, so its dashes read clearly
+            doc.line(x0 + xa * cell, y0 + ya * cell, x0 + xb * cell, y0 + yb * cell, paper_white)
             doc.line(x0 + xa * cell, y0 + ya * cell, x0 + xb * cell, y0 + yb * cell, style)
         doc.rect(x0, y0, COLS * cell, ROWS * cell, CUT)
     for row in range(ROWS):
