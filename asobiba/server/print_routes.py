@@ -10,6 +10,8 @@ names the problem, and nothing is rendered.
 
 from __future__ import annotations
 
+from collections import OrderedDict
+
 import anyio.to_thread
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
@@ -19,6 +21,11 @@ from ..core import AsobibaError, Record
 
 MAX_RECORD = 1_000_000
 RESERVED = {"lang", "paper", "seed"}
+CACHE_SIZE = 64
+_cache: OrderedDict[tuple[object, ...], bytes] = OrderedDict()
+"""Blank material is a pure function of its request, so repeated downloads (every visitor's
+lobby link) are served from memory instead of rendered again (tsume-algo sheets cost
+seconds of CPU)."""
 
 
 def _bad(code: str, message: str, status: int = 400) -> JSONResponse:
@@ -44,7 +51,17 @@ async def print_game_pdf(request: Request) -> Response:
         return _bad("bad_option", f"seed must be a whole number, not {seed_text!r}")
     try:
         req = parse_request(game_id, raw, seed, q.get("paper", "a4"), q.get("lang", "en"))
-        data = await anyio.to_thread.run_sync(print_game, req)
+        key = (game_id, tuple(sorted(req.options.items(), key=str)),
+               tuple(sorted(req.extra.items(), key=str)), req.seed, req.seed_given, req.paper,
+               req.lang)
+        data = _cache.get(key) or b""
+        if data:
+            _cache.move_to_end(key)
+        else:
+            data = await anyio.to_thread.run_sync(print_game, req)
+            _cache[key] = data
+            while len(_cache) > CACHE_SIZE:
+                _cache.popitem(last=False)
     except AsobibaError as exc:
         status = 404 if getattr(exc, "option", None) == "game" else 400
         return _bad("bad_option" if status == 400 else "no_print", str(exc), status)

@@ -65,7 +65,7 @@ class AlgoPaper:
     options = (
         PrintOption("level", 1, "choice", (1, 2, 3, 4),
                     description="tsume-algo level: 1 (2 rows) … 4 (4 rows, case analysis)"),
-        PrintOption("count", 3, "int", minimum=1, maximum=24,
+        PrintOption("count", 3, "int", minimum=1, maximum=12,
                     description="how many puzzles (seeds seed, seed+1, …)"),
     )
 
