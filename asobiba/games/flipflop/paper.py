@@ -73,8 +73,7 @@ def pieces_to_cut(doc: Document, y: float, count: int, cell: float) -> float:
             face(doc, x + cell / 2, y + cell / 2, cell, white, False)
             face(doc, x + 1.5 * cell, y + cell / 2, cell, white, True)
             x += 2 * cell + 4
-        x, y = MARGIN, y + cell + 4
-    return y
+    return y + cell + 4
 
 
 class FlipFlopPaper:
@@ -92,10 +91,10 @@ class FlipFlopPaper:
                          doc.t("White (white pieces) moves first. Captures only on the two goal "
                                "squares; hold the opponent's goal to win.",
                                "白が先手。取れるのはゴールの2マスの上の駒だけ。相手のゴールを占めれば勝ち。"))
-            cell = 40.0 if n == 3 else 28.0
+            cell = 40.0 if n == 3 else 24.0
             x = (doc.width - n * cell) / 2
             y = draw_board(doc, view, x, y + 8, cell)
-            pieces_to_cut(doc, y + 2, n, min(cell * 0.8, 24.0))
+            pieces_to_cut(doc, y + 2, n, 24.0 if n == 3 else 18.0)
         if which in ("all", "score"):
             y = doc.page(doc.t(f"FlipFlop {n}×{n} — score sheet", f"フリップフロップ {n}×{n} — 棋譜用紙"),
                          doc.t("Notation: the face before moving (R + / B ×), from, - (move) or "
