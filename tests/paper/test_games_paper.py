@@ -284,3 +284,40 @@ def test_record_with_the_most_seats_stays_on_the_page(game, options):
                 assert max(s.y1, s.y2) <= size[1] - 4 and max(s.x1, s.x2) <= size[0] - 4, (i, s)
         text = all_text(data)
         assert f"{len(record.moves)}. [" in text, "the last move is printed"
+
+
+def test_memory_matrix_every_named_shape_and_layout_prints_its_cells():
+    from asobiba.games.memory_matrix.game import LAYOUTS
+    from asobiba.games.memory_matrix.shapes import SHAPES
+
+    for shape in SHAPES:
+        for layout in LAYOUTS:
+            options = {"shape": shape, "layout": layout, "players": "2"}
+            try:
+                view = get("memory_matrix").new_game(options, 2).view(None)
+            except Exception as exc:  # a layout the engine refuses on this shape
+                with pytest.raises(type(exc)):
+                    pdf("memory_matrix", seed=2, **options)
+                continue
+            data = pdf("memory_matrix", seed=2, **options)
+            cells = sum(ch != "-" for row in view["board"] for ch in row)
+            assert len(cell_rects(data, 0)) == cells, (shape, layout)
+
+
+def test_record_of_an_unfinished_hidden_game_prints_only_the_public_view():
+    """Hidden information stays hidden on paper: an Algo record cut short prints a number
+    on exactly the cards its public view shows face up."""
+    record = random_record("algo", seed=4, limit=6)
+    final = record.replay(get)[-1]
+    assert not final.is_over
+    view = final.view(None)
+    up = sum(1 for row in view["rows"] for c in row if c.get("up"))
+    hidden = sum(1 for row in view["rows"] for c in row if not c.get("up"))
+    assert hidden > 0 and up > 0
+    data = print_record(record)
+    cards = [s for s in strokes(data, 0) if s.kind == "rect" and s.colour == (0, 0, 0)
+             and (s.y2 - s.y1) > 15]
+    assert len(cards) == up + hidden
+    numbers = [t for t in texts(data, 0) if t.text.isdigit()
+               and any(c.x1 <= t.x <= c.x2 and c.y1 <= t.y <= c.y2 for c in cards)]
+    assert len(numbers) == up
