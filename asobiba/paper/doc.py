@@ -75,7 +75,7 @@ class Document:
                              + ", ".join(LANGS), option="lang")
         self.paper, self.lang = paper, lang
         size = PAPERS[paper]
-        self.width, self.height = size[0] / mm, size[1] / mm
+        self.width, self.height = float(size[0] / mm), float(size[1] / mm)
         self._buf = io.BytesIO()
         font = _register_font()
         self.c = rl_canvas.Canvas(self._buf, pagesize=size, initialFontName=font,

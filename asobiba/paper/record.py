@@ -20,7 +20,7 @@ def _seat_name(record: Record, seat: int, doc: Document) -> str:
         if info.kind == "bot":
             return f"{info.name or 'CPU'} ({doc.t('bot', 'CPU')} {info.level or ''})".strip()
         if info.name:
-            return info.name
+            return info.name if len(info.name) <= 32 else info.name[:31] + "…"
     return doc.t(f"seat {seat + 1}", f"席{seat + 1}")
 
 

@@ -219,7 +219,11 @@ def test_task_sheet_names_the_course(tmp_path):
         data = pdf(course=course, sheets="tasks")
         page = " ".join(t.text for t in texts(data, 0))
         assert f"course {course}" in page
-        assert all(str(n) in page for n in range(1, 13))
+        assert all(str(n) in page.split() for n in range(1, 13))
+        marks = sum(ch != "." for t in TASK_SHEET[int(course) - 1] for ch in t if ch != "/")
+        filled = [s for s in strokes(data, 0) if s.kind == "rect"
+                  and s.colour == (0.45, 0.45, 0.45) and 7 < (s.x2 - s.x1) < 10]
+        assert len(filled) == marks == 48, "the course's 12 tasks, 4 marks each"
     data = pdf(course="dice", sheets="tasks", seed="7")
     page = " ".join(t.text for t in texts(data, 0))
     assert "dice course" in page and "seed 7" in page

@@ -166,6 +166,43 @@ def task_sheet(doc: Document, request: PrintRequest) -> None:
                     "カバーシートで隠し、お題を1つずつ見せます。")
         rows = [r]
     y = doc.page(title, sub)
+    if course != "dice":
+        y = fixed_course(doc, rows[0], y)
+    else:
+        y = dice_rows(doc, request, y)
+    doc.paragraph(MARGIN, y + 6, doc.width - 2 * MARGIN, doc.t(
+        "A task is cleared when its four marks appear in the 4×4 window in this orientation "
+        "or turned by 90°, 180° or 270° (never mirrored). Dotted cells are not part of the "
+        "task. You may reuse marks already written, switch and turn the sheet; write only "
+        "marks the task needs.",
+        "お題は4×4の窓に、この向きか90°・180°・270°回転した向きで現れればクリアです（鏡像は不可）。"
+        "点線のマスはお題に含まれません。書いたマークの再利用、スイッチ、回転は自由です。お題に使わない"
+        "マークは書けません。"), 9)
+
+
+def fixed_course(doc: Document, r: int, y: float) -> float:
+    """One row of the task sheet, large: two lines of six numbered tasks."""
+    per_line = 6
+    box_w = (doc.width - 2 * MARGIN - 16) / per_line
+    cell = min(8.0, (box_w - 4) / 3)
+    box_h = 3 * cell + 9
+    dice_pips(doc, MARGIN, y + 2, 6, 2 * r + 1)
+    dice_pips(doc, MARGIN + 7, y + 2, 6, 2 * r + 2)
+    for i, text in enumerate(TASK_SHEET[r]):
+        bx = MARGIN + 16 + (i % per_line) * box_w
+        by = y + (i // per_line) * (box_h + 3)
+        doc.rect(bx, by, box_w, box_h, THIN)
+        doc.text(bx + 2, by + 4.5, str(i + 1), 10)
+        pat = pattern(text)
+        draw_task(doc, text, bx + (box_w - pat.width * cell) / 2,
+                  by + 7 + (3 * cell - pat.height * cell) / 2, cell)
+    return y + 2 * (box_h + 3)
+
+
+def dice_rows(doc: Document, request: PrintRequest, y: float) -> float:
+    """All three rows of the task sheet, each headed by its dice faces."""
+    rows = [0, 1, 2]
+    course = "dice"
     col_w = (doc.width - 2 * MARGIN - 16) / COURSE_LENGTH
     cell = min(4.6, (col_w - 1.5) / 3)
     for i in range(COURSE_LENGTH):
@@ -198,15 +235,7 @@ def task_sheet(doc: Document, request: PrintRequest) -> None:
             pat = pattern(TASK_SHEET[r][i])
             draw_task(doc, TASK_SHEET[r][i], bx + (col_w - pat.width * cell) / 2, y + 14, cell)
         y += 14 + 3 * cell + 4
-    y += 6
-    doc.paragraph(MARGIN, y, doc.width - 2 * MARGIN, doc.t(
-        "A task is cleared when its four marks appear in the 4×4 window in this orientation "
-        "or turned by 90°, 180° or 270° (never mirrored). Dotted cells are not part of the "
-        "task. You may reuse marks already written, switch and turn the sheet; write only "
-        "marks the task needs.",
-        "お題は4×4の窓に、この向きか90°・180°・270°回転した向きで現れればクリアです（鏡像は不可）。"
-        "点線のマスはお題に含まれません。書いたマークの再利用、スイッチ、回転は自由です。お題に使わない"
-        "マークは書けません。"), 9)
+    return y
 
 
 def score_sheet(doc: Document, request: PrintRequest) -> None:
