@@ -23,7 +23,7 @@ DPI = 80
 SHOTS = [  # (file stem, game, options, seed, lang, pages wanted)
     ("patapata-play-ja", "patapata", {"course": "1"}, None, "ja", [1]),
     ("patapata-tasks-dice", "patapata", {"course": "dice"}, 7, "en", [2]),
-    ("patapata-score", "patapata", {"course": "1"}, None, "en", [3]),
+    ("patapata-course1", "patapata", {"course": "1"}, None, "en", [2, 3]),
     ("flipflop-3x3", "flipflop", {}, None, "en", [1, 2]),
     ("flipflop-5x5-ja", "flipflop", {"board": "5x5"}, None, "ja", [1]),
     ("reverstargo", "reverstargo", {}, None, "ja", [1, 2]),
