@@ -9,6 +9,7 @@ registry, parses the print options, and lays out records; it names no game.
 from __future__ import annotations
 
 import importlib
+import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -77,16 +78,23 @@ class PrintRequest:
     raw: Mapping[str, str] = field(default_factory=dict)
 
 
+def _package_of(game: object) -> str:
+    """The package a game lives in (wherever the registry found it)."""
+    module = sys.modules[type(game).__module__]
+    return module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
+
+
 def hook(game_id: str) -> GamePaper:
-    """The game's paper, or a PaperError naming what is printable."""
+    """The game's paper (``paper.py`` beside its rules), or a PaperError naming the game."""
     try:
-        get_game(game_id)
+        game = get_game(game_id)
     except AsobibaError as exc:
         raise PaperError(str(exc), option="game") from exc
+    name = f"{_package_of(game)}.paper"
     try:
-        module = importlib.import_module(f"asobiba.games.{game_id}.paper")
+        module = importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"asobiba.games.{game_id}"):
+        if exc.name and name.startswith(exc.name):
             raise PaperError(f"game {game_id!r} has no print material", option="game") from exc
         raise
     paper: GamePaper = module.PAPER
