@@ -257,3 +257,13 @@ def test_bad_print_option_is_refused_and_names_the_allowed_ones():
         pdf(colour="red")
     with pytest.raises(Exception, match="course"):
         pdf(course="4")
+
+
+def test_enough_play_and_score_sheets_for_the_players():
+    """Option players: three sheets a page, as the designer prints them."""
+    for players, pages in ((1, 3), (3, 3), (4, 5), (8, 7)):
+        data = pdf(players=str(players))
+        assert len(reader(data).pages) == pages
+        names = [t.text for i in range(pages) for t in texts(data, i)
+                 if t.text.startswith("Player ")]
+        assert len(names) >= players and f"Player {players}: ____________" in names

@@ -109,19 +109,22 @@ def legend(doc: Document, x: float, y: float) -> float:
 
 
 def play_sheets(doc: Document, request: PrintRequest) -> None:
-    y = doc.page(doc.t("Patapata Kamipen — play sheets", "パタパタ紙ペン — プレイ用紙"),
-                 doc.t("Cut out one sheet per player. Fold each row's two fins (valley, "
-                       "mountain, valley), then cut the dotted lines between the fins: "
-                       "8 switches, 1L–4R.",
-                       "1人1枚切り取ります。各行の谷折り・山折り・谷折りで山を2つ作り、山の点線を"
-                       "切ると8つのスイッチ（1L〜4R）ができます。"))
-    y = legend(doc, MARGIN, y + 4)
-    x0 = (doc.width - COLS * CELL) / 2
-    for n in range(SHEETS_PER_PAGE):
-        doc.text(x0, y + 4, doc.t(f"Player {n + 1}: ____________",
-                                  f"プレイヤー {n + 1}：____________"), 9)
-        draw_sheet(doc, x0, y + 6)
-        y += 6 + ROWS * CELL + 8
+    """Three sheets a page, as the designer's print; enough pages for ``--players``."""
+    players = int(request.options.get("players", 1))
+    for first in range(0, players, SHEETS_PER_PAGE):
+        y = doc.page(doc.t("Patapata Kamipen — play sheets", "パタパタ紙ペン — プレイ用紙"),
+                     doc.t("Cut out one sheet per player. Fold each row's two fins (valley, "
+                           "mountain, valley), then cut the dotted lines between the fins: "
+                           "8 switches, 1L–4R.",
+                           "1人1枚切り取ります。各行の谷折り・山折り・谷折りで山を2つ作り、山の点線を"
+                           "切ると8つのスイッチ（1L〜4R）ができます。"))
+        y = legend(doc, MARGIN, y + 4)
+        x0 = (doc.width - COLS * CELL) / 2
+        for n in range(first, first + SHEETS_PER_PAGE):
+            doc.text(x0, y + 4, doc.t(f"Player {n + 1}: ____________",
+                                      f"プレイヤー {n + 1}：____________"), 9)
+            draw_sheet(doc, x0, y + 6)
+            y += 6 + ROWS * CELL + 8
 
 
 def draw_task(doc: Document, text: str, x: float, y: float, cell: float) -> None:
@@ -239,13 +242,20 @@ def dice_rows(doc: Document, request: PrintRequest, y: float) -> float:
 
 
 def score_sheet(doc: Document, request: PrintRequest) -> None:
+    """Three players a page (enough pages for ``--players``)."""
+    for first in range(0, int(request.options.get("players", 1)), SHEETS_PER_PAGE):
+        score_page(doc, request, first)
+
+
+def score_page(doc: Document, request: PrintRequest, first: int) -> None:
     table = TABLES[request.options["scores"]]
     y = doc.page(doc.t("Patapata Kamipen — score sheet", "パタパタ紙ペン — 得点表"),
                  doc.t(f"Score table: {request.options['scores']}",
                        f"得点表：{request.options['scores']}"))
-    players = 3
-    head = [doc.t("scoring line", "得点項目")] + [doc.t(f"player {n + 1}", f"プレイヤー{n + 1}")
-                                              for n in range(players)]
+    players = SHEETS_PER_PAGE
+    numbers = range(first + 1, first + players + 1)
+    head = [doc.t("scoring line", "得点項目")] + [doc.t(f"player {n}", f"プレイヤー{n}")
+                                              for n in numbers]
     lines = [
         doc.t("6-1 largest 〇 group: size → points", "6-1 〇の最大の塊：個数 → 点"),
         doc.t("6-1 largest × group: size → points", "6-1 ×の最大の塊：個数 → 点"),
@@ -263,8 +273,8 @@ def score_sheet(doc: Document, request: PrintRequest) -> None:
                                   "お題：クリアは〇、パスはP"), 9)
     y += 6
     rows = [[doc.t("task", "お題")] + [str(i + 1) for i in range(COURSE_LENGTH)]]
-    rows += [[doc.t(f"player {n + 1}", f"プレイヤー{n + 1}")] + [""] * COURSE_LENGTH
-             for n in range(players)]
+    rows += [[doc.t(f"player {n}", f"プレイヤー{n}")] + [""] * COURSE_LENGTH
+             for n in numbers]
     y = doc.table(MARGIN, y, [30] + [12] * COURSE_LENGTH, rows, row_h=8, size=8)
     y += 3
     groups = [[doc.t("group size", "塊の個数")] + [str(n) for n in range(2, len(table.group))]
