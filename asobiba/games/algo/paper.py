@@ -96,10 +96,12 @@ class AlgoPaper:
                 y = doc.page(doc.t("Tsume-algo — answers", "詰めアルゴ — 答え"))
             doc.text(MARGIN, y + 5, doc.t(f"Puzzle {n}: ", f"問題 {n}：") + answers, 10)
             y += 7
-            if doc.lang == "en":
-                steps = explain(pz)
-                text = " ".join(steps[:6]) + (" …" if len(steps) > 6 else "")
-                y = doc.paragraph(MARGIN + 4, y, doc.width - 2 * MARGIN - 4, text, 8)
+            if doc.lang == "en":  # the solver's reasoning, step by step (English only)
+                for step in explain(pz):
+                    if y > doc.height - MARGIN - 12:
+                        y = doc.page(doc.t("Tsume-algo — answers", "詰めアルゴ — 答え"))
+                    y = doc.paragraph(MARGIN + 4, y, doc.width - 2 * MARGIN - 4, "· " + step, 8,
+                                      leading=1.3)
 
     def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
                  width: float) -> float:
