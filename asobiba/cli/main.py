@@ -509,6 +509,24 @@ def puzzle(ctx: typer.Context,
     raise typer.Exit(mod.puzzle(list(ctx.args)) or 0)
 
 
+@app.command("print", context_settings={"allow_extra_args": True,
+                                        "ignore_unknown_options": True})
+def print_(ctx: typer.Context,
+           target: Annotated[str, typer.Argument(metavar="GAME|record")],
+           output: Annotated[Path, typer.Option("--output", "-o", help="the PDF to write")],
+           seed: Annotated[int | None, typer.Option(help="seed (dealt layouts, dice)")] = None,
+           paper: Annotated[str, typer.Option(help="a4 or letter")] = "a4",
+           lang: Annotated[str, typer.Option(help="en or ja")] = "en") -> None:
+    """Print-and-play PDFs (docs/paper.md): `print GAME [--name value …] -o F.pdf`, or
+    `print record RECORD.json -o F.pdf`. Game options and print options go as --name value."""
+    from ..paper.cli import run  # lazy: reportlab loads only when printing
+
+    try:
+        console.print(run(target, list(ctx.args), output, seed, paper, lang), highlight=False)
+    except AsobibaError as exc:
+        _fail(str(exc))
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option()] = "127.0.0.1",

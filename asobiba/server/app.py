@@ -26,6 +26,7 @@ from ..progression.matches import MatchFormat
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
+from .print_routes import print_routes
 from .progression_routes import progression_routes
 from .rooms import ClientError, Conn, Hub
 
@@ -396,6 +397,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/replay", replay, methods=["POST"]),
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
+        *print_routes(),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

@@ -70,6 +70,7 @@ function drawGames() {
           "div",
           { class: "game-links" },
           ...[["tutorial", "nav.tutorial"], ["daily", "nav.daily"], ["ladder", "nav.ladder"], ["leaderboard", "nav.leaderboard"]].map(([path, key]) => el("a", { href: `/${path}/${encodeURIComponent(g.id)}`, "data-link": `${path}-${g.id}` }, t(key))),
+          el("a", { href: `/api/print/${encodeURIComponent(g.id)}?lang=${lang()}`, "data-link": `print-${g.id}`, download: "" }, t("nav.print")),
         ),
       );
     }),

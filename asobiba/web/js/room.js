@@ -144,6 +144,9 @@ function draw() {
   document.body.dataset.ply = String(room.ply);
   document.body.dataset.myMoves = String(room.moves.filter(([s]) => last.you.includes(s)).length);
   document.getElementById("game-title").textContent = pick(room.title, room.game);
+  const printLink = document.getElementById("print-link"); // the game's paper, same options (never the seed)
+  printLink.href = `/api/print/${encodeURIComponent(room.game)}?` + new URLSearchParams({ lang: lang(), ...Object.fromEntries(Object.entries(room.options || {}).filter(([, v]) => v !== null && typeof v !== "object").map(([k, v]) => [k, String(v)])) });
+  printLink.hidden = false;
   document.title = `${pick(room.title, room.game)} — ${t("app.name")}`;
   const picked = pickView();
   const board = document.getElementById("board");
