@@ -94,6 +94,12 @@ class Room:
         self.version = 0
         self.undo: dict[str, Any] | None = None
         self.rematch_offers: set[int] = set()
+        self.rematch_next: str | None = None
+        """The rematch's room id, chosen at the first offer so that each offering seat's
+        new key can be fixed (as a hash) while its holder is still connected."""
+        self.rematch_hashes: dict[int, str] = {}
+        """Old seat -> hash of the rematch key derived from that seat's key, taken when the
+        seat offered: the rematch no longer depends on the offerer staying connected."""
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
@@ -700,6 +706,10 @@ class Hub:
         if room.rematch_id:
             await self._send_rematch_keys(room, conn)
             return
+        if room.rematch_next is None:
+            room.rematch_next = secrets.token_urlsafe(6)
+        for seat, key in conn.keys.items():
+            room.rematch_hashes[seat] = hash_key(derive_key(key, room.rematch_next))
         room.rematch_offers |= conn.seats
         if set(room.human_seats) - room.rematch_offers:
             await self.broadcast(room)
@@ -725,14 +735,16 @@ class Hub:
         seats: list[dict[str, Any]] = [{}] * n
         for s in room.seats:
             seats[where[s.seat]] = {"kind": s.kind, "level": s.level, "name": s.name}
-        holders = {seat: conn.keys[seat] for conn in room.conns for seat in conn.keys}
-        new_id = secrets.token_urlsafe(6)
-        keys = {where[seat]: derive_key(key, new_id) for seat, key in holders.items()}
+        # every human seat offered, and each offer fixed the hash of that seat's new key
+        # (derived from its old key): the keys reach their holders whether or not they are
+        # still connected now (one who left gets theirs on reconnecting with the old key)
+        new_id = room.rematch_next or secrets.token_urlsafe(6)
+        hashes = {where[seat]: h for seat, h in room.rematch_hashes.items()}
         match = room.set_match()
         await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
-                          hotseat=room.data.hotseat, rematch_of=room.id, keys=keys,
+                          hotseat=room.data.hotseat, rematch_of=room.id,
                           room_id=new_id, clock=room.data.clock,
-                          match=match.format if match else None)
+                          match=match.format if match else None, key_hashes=hashes)
         await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
         room.rematch_id = new_id
         for conn in list(room.conns):
