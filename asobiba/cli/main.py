@@ -449,6 +449,11 @@ if _progression_app is not None:
                   help="ranks, daily challenges, matches, reviews, bot calibration")
 
 
+from .admin import app as _admin_app  # noqa: E402  (typer only; the rest loads lazily)
+
+app.add_typer(_admin_app, name="admin", help="operator tools: suspicious pairs (fair play)")
+
+
 def main() -> None:
     app()
 

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ..core import Outcome, Record
 from ..games import get as get_game
-from . import accounts, daily, feedback, ladder, ratings, tutorials
+from . import accounts, daily, fairplay, feedback, ladder, ratings, tutorials
 from .errors import ProgressionError
 from .matches import Match
 from .models import create_all
@@ -86,12 +86,23 @@ class Progression:
         outcome: Outcome = record.result
 
         def go(s: Session) -> dict[str, Any]:
+            # the fair-play policy is asked inside the same transaction as the rating, so
+            # two games finishing at once cannot both slip under the daily pair limit check
+            why = fairplay.unrated_reason(s, players, record) if rated else None
             res = ratings.record_result(
                 s, record.game, players, outcome, options=record.options, seed=record.seed,
-                record=record.to_json(), rated=rated, context=context, match_id=match_id)
-            return {"game_row_id": res.game_row_id, "pool": res.pool, "rated": res.rated,
-                    "changes": [vars(c) for c in res.changes]}
+                record=record.to_json(), rated=rated and why is None,
+                context=why.code if why else context, match_id=match_id)
+            out = {"game_row_id": res.game_row_id, "pool": res.pool, "rated": res.rated,
+                   "changes": [vars(c) for c in res.changes]}
+            if why is not None:
+                out["unrated"] = why.to_json()
+            return out
         return self._run(go)
+
+    def suspicious_pairs(self, days: int = 7, min_games: int = 4) -> list[dict[str, Any]]:
+        """Pairs of accounts an operator should look at (``asobiba admin pairs``)."""
+        return self._run(lambda s: fairplay.suspicious_pairs(s, days, min_games))
 
     def leaderboard(self, pool: str, limit: int = 50, include_provisional: bool = False
                     ) -> list[dict[str, Any]]:

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..games import available, get
 from ..progression.matches import MatchFormat
+from . import fairplay
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
@@ -82,6 +83,15 @@ async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
         return json.loads(body or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError):
         raise ClientError("bad_json", "the request body is not valid JSON") from None
+
+
+def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
+    """A yes/no field: a JSON boolean, nothing else (``"false"`` is not false)."""
+    value = data.get(name, default)
+    if not isinstance(value, bool):
+        raise ClientError("bad_field", f"'{name}' must be true or false (a JSON boolean), "
+                          f"not {value!r}")
+    return value
 
 
 def _game(game_id: Any) -> Game:
@@ -154,8 +164,11 @@ def _match_format(game: Game, options: dict[str, Any], raw: Any) -> MatchFormat 
 
 
 def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes: int = 2,
-               bot_time_limit: float = 10.0, bot_delay: float = 0.0) -> Starlette:
-    """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``."""
+               bot_time_limit: float = 10.0, bot_delay: float = 0.0,
+               claim_after: float = fairplay.CLAIM_AFTER) -> Starlette:
+    """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
+    ``claim_after``: seconds a person must be gone before the others may claim the game."""
+    policy = fairplay.Policy(claim_after)
     if db_url is None:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         db_url = f"sqlite:///{Path(data_dir) / 'asobiba.db'}"
@@ -211,9 +224,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             raise ClientError("bad_clock", f"{game.id} has simultaneous turns, so it has no "
                               "clock")
         match = _match_format(game, options, data.get("match"))
-        room, keys = await hub().create(game, options, seats,
-                                        casual=bool(data.get("casual", True)),
-                                        hotseat=bool(data.get("hotseat", False)), clock=clock,
+        casual = _flag(data, "casual", True)
+        fairplay.check_rated_timing(game, seats, casual, clock)
+        room, keys = await hub().create(game, options, seats, casual=casual,
+                                        hotseat=_flag(data, "hotseat", False), clock=clock,
                                         match=match)
         return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
@@ -297,6 +311,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             return
         conn = Conn(websocket.send_json)
         room.conns.add(conn)
+        fairplay.note_presence(room)
         await hub().broadcast(room)
         budget, refilled = float(BURST), time.monotonic()
         try:
@@ -339,6 +354,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             pass
         finally:
             room.conns.discard(conn)
+            fairplay.note_presence(room)
             await hub().broadcast(room)
             hub().forget_if_idle(room)
 
@@ -347,6 +363,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         h = hub()
         if kind == "hello":
             problems = await h.hello(room, conn, msg.get("seats", []))
+            fairplay.note_presence(room)
             await h.broadcast(room)
             if problems:
                 raise ClientError("bad_key", "; ".join(problems))
@@ -366,11 +383,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await h.offer_rematch(room, conn)
         elif kind == "next":
             await h.offer_next(room, conn)
+        elif kind == "claim":
+            await fairplay.claim(h, room, conn, policy)
         elif kind == "ping":
             await conn.send({"type": "pong"})
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
-                              "move, resign, undo, undo_reply, rematch, next, ping")
+                              "move, resign, undo, undo_reply, rematch, next, claim, ping")
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)

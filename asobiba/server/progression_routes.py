@@ -292,6 +292,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
+        if player.get("kind") == "guest" and not room.data.casual:
+            raise _Refused(403, "guest_casual", "guest accounts play casual games only; "
+                           "register (your history is kept) to play rated games")
         claims = (await _body(request)).get("seats")
         if not isinstance(claims, list) or len(claims) > 16:
             raise _Refused(400, "bad_field", "'seats' must be a list of {seat, key}")

@@ -94,6 +94,8 @@ class Room:
         self.version = 0
         self.undo: dict[str, Any] | None = None
         self.rematch_offers: set[int] = set()
+        self.away_since: dict[int, float] = {}
+        """Person's seat -> since when no connection holds it (server.fairplay)."""
         self.rematch_next: str | None = None
         """The rematch's room id, chosen at the first offer so that each offering seat's
         new key can be fixed (as a hash) while its holder is still connected."""
@@ -268,7 +270,9 @@ def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
     last, every other seat shares first place."""
     ranks = tuple(2 if s == seat else 1 for s in range(n))
     scores = tuple(0.0 if s == seat else 1.0 for s in range(n))
-    reason = f"seat {seat} resigned" if how == "resigned" else f"seat {seat} ran out of time"
+    reason = {"resigned": f"seat {seat} resigned",
+              "abandoned": f"seat {seat} left the game"}.get(how,
+                                                             f"seat {seat} ran out of time")
     out = Outcome(scores, ranks, reason).to_json()
     out[how] = seat
     return out
@@ -570,9 +574,14 @@ class Hub:
 
     async def _forfeit(self, room: Room, seat: int, how: str) -> None:
         """End the game against ``seat`` (caller holds the room lock)."""
-        result = forfeit_result(len(room.seats), seat, how)
-        record = room.record({how: seat, "result": result}).dumps()
-        standing = room.set_after(room.state, result, forfeit=seat)
+        await self.end(room, forfeit_result(len(room.seats), seat, how), {how: seat}, seat)
+
+    async def end(self, room: Room, result: dict[str, Any], extra: dict[str, Any],
+                  forfeit: int | None = None) -> None:
+        """End the game with ``result`` though the rules have not (a forfeit, an abort;
+        caller holds the room lock): stored in one transaction, then the room is finished."""
+        record = room.record({**extra, "result": result}).dumps()
+        standing = room.set_after(room.state, result, forfeit=forfeit)
         set_state = (room.match_set.id, standing) if room.match_set and standing else None
         await asyncio.to_thread(self.store.finish, room.id, result, record, set_state)
         self._cancel_bots(room)

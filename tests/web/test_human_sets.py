@@ -329,7 +329,9 @@ def test_rule_a_rated_set_rates_each_game_with_its_colours(tmp_path: Any) -> Non
                               json={"name": name, "password": "a long password"})
             assert res.status_code == 201, res.text
             ids[name], tokens[name] = res.json()["player"]["id"], res.cookies[COOKIE]
-        room = create_room(client, "flipflop", [HUMAN, HUMAN], match="reverse", casual=False)
+        # rated games between people need a clock (docs/fair-play.md): a correspondence one
+        room = create_room(client, "flipflop", [HUMAN, HUMAN], match="reverse", casual=False,
+                           clock={"per_move": 86400})
         keys = {k["seat"]: k for k in room["keys"]}
         holder = {"alice": keys[0], "bob": keys[1]}
         room_id, players = room["room"], {0: ids["alice"], 1: ids["bob"]}

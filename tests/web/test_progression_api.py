@@ -82,9 +82,14 @@ def test_rate_limiter_forgets_after_the_window() -> None:
 def test_a_guest_who_registers_keeps_their_history(client: TestClient) -> None:
     guest = client.post("/api/account/guest").json()["player"]
     assert guest["kind"] == "guest"
-    room = client.post("/api/rooms", json={"game": "reversi", "options": {}, "casual": False,
-                                           "seats": [{"kind": "human"},
-                                                     {"kind": "bot", "level": "random"}]}).json()
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    rated = client.post("/api/rooms", json={"game": "reversi", "options": {}, "casual": False,
+                                            "seats": seats}).json()
+    # fair play: guests play casual games only (docs/fair-play.md)
+    assert client.post(f"/api/rooms/{rated['room']}/claim", json={"seats": rated["keys"]}
+                       ).status_code == 403
+    room = client.post("/api/rooms", json={"game": "reversi", "options": {}, "casual": True,
+                                           "seats": seats}).json()
     claimed = client.post(f"/api/rooms/{room['room']}/claim", json={"seats": room["keys"]})
     assert claimed.json()["seats"] == [0]
     assert client.get(f"/api/rooms/{room['room']}/progress").json()["expected"] is True
@@ -96,15 +101,12 @@ def test_a_guest_who_registers_keeps_their_history(client: TestClient) -> None:
             if msg.get("type") == "update" and msg["room"]["status"] == "finished":
                 break
     result = wait_recorded(client, room["room"])
-    assert result["rated"] and result["pool"] == "reversi"
+    assert not result["rated"] and result["pool"] == "reversi"
     me = register(client, "jiro").json()["player"]
     assert me["id"] == guest["id"]
     page = client.get("/api/players/me").json()
     assert page["player"]["name"] == "jiro"
     assert page["stats"]["reversi"]["loss"] == 1
-    assert page["ratings"][0]["provisional"] is True
-    boards = client.get("/api/leaderboards/reversi").json()["pools"]["reversi"]
-    assert [row["name"] for row in boards][-1] == "jiro"
 
 
 def test_seat_claims_need_the_key_and_a_finished_room_without_accounts_is_not_rated(
@@ -182,7 +184,9 @@ def test_rule_ladder_games_from_the_web_count_and_leaving_an_exam_fails_it(
     assert [k["seat"] for k in room["keys"]] == [0]
     finish_by_resigning(client, room, 0)
     result = wait_recorded(client, room["room"])
-    assert result["rated"] and result["ladder"] == []
+    # resigned before moving: aborted, so unrated (docs/fair-play.md); the ladder counts it
+    assert not result["rated"] and result["unrated"]["code"] == "aborted"
+    assert result["ladder"] == []
     progress = client.get(f"/api/rooms/{room['room']}/progress").json()
     assert progress["context"] == {"kind": "ladder", "game": "reversi", "level": "random",
                                    "tier": "lv1"}
