@@ -15,6 +15,7 @@ from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..core import Outcome, Record
@@ -28,10 +29,39 @@ T = TypeVar("T")
 
 
 class Progression:
-    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None) -> None:
+    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None,
+                 daily_key: bytes | None = None) -> None:
         self.engine = engine
         self.hasher = hasher or accounts.DEFAULT_HASHER
+        self._daily_key = daily_key
         create_all(engine)
+
+    @property
+    def daily_secret(self) -> bytes:
+        """The key of the daily challenges' seeds: the configured one, else the database's
+        (created on first use; a second process racing to create it reads the winner's)."""
+        if self._daily_key is None:
+            try:
+                self._daily_key = self._run(daily.server_secret)
+            except IntegrityError:
+                self._daily_key = self._run(daily.server_secret)
+        return self._daily_key
+
+    def daily_public(self, game_id: str, day: date, today: date) -> dict[str, Any]:
+        """A day's challenge as anyone may see it: nothing for a coming day; today's without
+        its seed (it would give the deal and the CPU's choices) but with the seed's
+        commitment; a finished day's with its seed, to check against that commitment."""
+        if day > today:
+            raise daily.DailyError(f"the {day.isoformat()} challenge is not out yet "
+                                   f"(today is {today.isoformat()}, UTC)")
+        ch = daily.challenge(game_id, day, self.daily_secret)
+        out = ch.public_json()
+        out.pop("seed", None)
+        out["commitment"] = daily.commitment(ch.seed)
+        out["revealed"] = day < today
+        if day < today:
+            out["seed"] = ch.seed
+        return out
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -154,20 +184,24 @@ class Progression:
         return self._run(lambda s: ladder.abandon_exam(s, player_id, game_id))
 
     # ---- daily -------------------------------------------------------------------------------
-    @staticmethod
-    def daily_challenge(game_id: str, day: date) -> dict[str, Any]:
+    def daily_challenge(self, game_id: str, day: date) -> dict[str, Any]:
         """The day's challenge as a client may see it (no seed where it would reveal a deal)."""
-        return daily.challenge(game_id, day).public_json()
+        return daily.challenge(game_id, day, self.daily_secret).public_json()
+
+    def daily_full(self, game_id: str, day: date) -> daily.DailyChallenge:
+        """The challenge with its seed: for the server only (opening a daily room)."""
+        return daily.challenge(game_id, day, self.daily_secret)
 
     def daily_result(self, player_id: int, game_id: str, day: date, outcome: Outcome,
                      today: date | None = None) -> list[dict[str, Any]]:
+        key = self.daily_secret
         return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
-                                                        today))
+                                                        today, key))
 
     def daily_answer(self, player_id: int, game_id: str, day: date, answers: Sequence[str],
                      today: date | None = None) -> list[dict[str, Any]]:
         """Answers to a tsume-algo daily (graded on the server; the answers never go out)."""
-        outcome = daily.challenge(game_id, day).grade(answers)
+        outcome = daily.challenge(game_id, day, self.daily_secret).grade(answers)
         return self.daily_result(player_id, game_id, day, outcome, today)
 
     def daily_calendar(self, player_id: int, game_id: str, year: int, month: int

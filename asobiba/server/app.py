@@ -8,7 +8,8 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ from . import fairplay
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
-from .progression_routes import progression_routes
+from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub
 
 log = logging.getLogger("asobiba.server")
@@ -165,7 +166,9 @@ def _match_format(game: Game, options: dict[str, Any], raw: Any) -> MatchFormat 
 
 def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes: int = 2,
                bot_time_limit: float = 10.0, bot_delay: float = 0.0,
-               claim_after: float = fairplay.CLAIM_AFTER) -> Starlette:
+               claim_after: float = fairplay.CLAIM_AFTER,
+               today: Callable[[], date] | None = None,
+               daily_key: bytes | None = None) -> Starlette:
     """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
     ``claim_after``: seconds a person must be gone before the others may claim the game."""
     policy = fairplay.Policy(claim_after)
@@ -179,7 +182,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     def hub() -> Hub:
         return holder["hub"]
 
-    progression = progression_routes(store.engine, hub)
+    progression = progression_routes(store.engine, hub, today=today or _utc_today,
+                                     daily_key=daily_key)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -263,6 +267,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         if room.status != "finished":
             return _error(409, "not_over", "the record is available once the game is over "
                           "(it holds the seed, which would reveal hidden information)")
+        embargo = await progression.record_embargo(room_id)
+        if embargo:
+            return _error(409, "not_yet", embargo)
         text = await asyncio.to_thread(hub().store.record, room_id)
         return Response(text or "", media_type="application/json", headers={
             "content-disposition": f'attachment; filename="asobiba-{room.game.id}-{room_id}.json"'})

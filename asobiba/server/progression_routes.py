@@ -13,7 +13,7 @@ import logging
 import secrets
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,6 @@ from ..core import Outcome, Record, RecordError
 from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
-from ..progression import daily as dailies
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
@@ -170,6 +169,8 @@ class ProgressionWeb:
     routes: list[Route]
     on_finish: Callable[[Any], None]
     """For ``Hub.on_finish``: record (and rate) a finished room in the background."""
+    record_embargo: Callable[[str], Awaitable[str | None]]
+    """Why a finished room's record (which holds its seed) may not be given out yet."""
 
 
 def _outcome(room: Any) -> Outcome:
@@ -178,11 +179,18 @@ def _outcome(room: Any) -> Outcome:
     return Outcome(tuple(r["scores"]), tuple(r["ranks"]), str(r.get("reason", "")))
 
 
+def _utc_today() -> date:
+    return datetime.now(UTC).date()  # daily challenges change at midnight UTC
+
+
 def progression_routes(engine: Engine, hub: Callable[[], Any],
-                       prog: Progression | None = None) -> ProgressionWeb:
+                       prog: Progression | None = None,
+                       today: Callable[[], date] = _utc_today,
+                       daily_key: bytes | None = None) -> ProgressionWeb:
     """Routes to mount in the app and the hook for finished rooms; ``hub`` gives the rooms'
-    Hub; ``prog`` lets tests pass a cheap password hasher."""
-    prog = prog or Progression(engine)
+    Hub; ``prog`` lets tests pass a cheap password hasher; ``today`` is the server's date
+    (tests move it); ``daily_key`` replaces the database's daily secret."""
+    prog = prog or Progression(engine, daily_key=daily_key)
     META.create_all(engine)
     limiter = RateLimiter()
     pending: set[asyncio.Task[None]] = set()
@@ -386,7 +394,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                                .where(DAILY_ROOMS.c.room_id == room.id)).scalar()
         try:
             return prog.daily_result(int(ctx["player_id"]), str(ctx["game"]),
-                                     date.fromisoformat(str(day)), outcome)
+                                     date.fromisoformat(str(day)), outcome, today())
         except ProgressionError as exc:  # e.g. finished after midnight: another day now
             return [{"type": "not_counted", "reason": str(exc)}]
 
@@ -547,27 +555,25 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     def _day(request: Request) -> date:
         raw = request.query_params.get("date")
         if raw is None:
-            return datetime.now(UTC).date()  # daily challenges change at midnight UTC
+            return today()
         try:
             return date.fromisoformat(raw)
         except ValueError:
             raise _Refused(400, "bad_date", "date must look like 2026-11-29") from None
 
     async def daily(request: Request) -> Response:
+        """A day's challenge: a coming day's is refused; today's comes without its seed (the
+        seed gives the deal and the CPU's choices) but with the seed's commitment; a past
+        day's comes with its seed, which anyone can check against the commitment."""
         game = _game_id(request)
         day = _day(request)
+        if day > today():
+            raise _Refused(404, "not_yet", f"the {day.isoformat()} challenge is not out yet "
+                           f"(today is {today().isoformat()}, UTC)")
         try:
-            challenge = await run_in_threadpool(prog.daily_challenge, game, day)
+            challenge = await run_in_threadpool(prog.daily_public, game, day, today())
         except (KeyError, ValueError) as exc:
             raise _Refused(404, "no_daily", str(exc)) from None
-        if "view" not in challenge and challenge.get("kind") == "opponent":
-            # perfect information: the start position is public; draw it from the opening
-            def start_view() -> dict[str, Any]:
-                g = get_game(game)
-                moves = [(m["seat"], m["move"]) for m in challenge["opening"]]
-                state = g.replay(moves, challenge["options"], challenge["seed"])[-1]
-                return state.view(challenge["player_seat"])
-            challenge["view"] = await run_in_threadpool(start_view)
         player = await current(request)
         calendar = None
         if player:
@@ -583,9 +589,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         if not isinstance(answers, list) or not all(isinstance(a, str) and len(a) < 16
                                                     for a in answers) or len(answers) > 32:
             raise _Refused(400, "bad_field", "'answers' must be a list of short texts")
-        today = datetime.now(UTC).date()
-        events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, today,
-                                         answers, today)
+        day = today()
+        events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, day,
+                                         answers, day)
         return JSONResponse({"events": events})
 
     async def daily_play(request: Request) -> Response:
@@ -595,21 +601,21 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         game goes to the day's calendar (a puzzle clears it at the target score)."""
         game = _game_id(request)
         player = await need_player(request)
-        today = datetime.now(UTC).date()  # the day record_attempt counts as today
+        day = today()  # the day record_attempt counts as today
         try:
-            ch = await run_in_threadpool(dailies.challenge, game, today)
+            ch = await run_in_threadpool(prog.daily_full, game, day)
         except (KeyError, ValueError) as exc:
             raise _Refused(404, "no_daily", str(exc)) from None
         if ch.kind == "puzzle":  # a solo course (Patapata): the day's dice, no CPU seat
             return await open_room(game, player, "daily", "", ch.player_seat, None, None,
                                    seed=ch.seed, options=dict(ch.options), opening=[],
-                                   day=today)
+                                   day=day)
         if ch.kind != "opponent" or ch.bot_level is None:
             raise _Refused(400, "not_playable", f"the {game} challenge is a {ch.kind}, "
                            "not a game")
         return await open_room(game, player, "daily", ch.bot_level, ch.player_seat, None,
                                None, seed=ch.seed, options=dict(ch.options),
-                               opening=list(ch.opening), day=today)
+                               opening=list(ch.opening), day=day)
 
     # ---- ladder ------------------------------------------------------------------------------
     async def ladder(request: Request) -> Response:
@@ -698,6 +704,18 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         events = await run_in_threadpool(prog.leave_exam, int(player["id"]), game)
         return JSONResponse({"events": events})
 
+    async def record_embargo(room_id: str) -> str | None:
+        """A daily room's seed is the day's seed: its record waits until the day is over."""
+        def load() -> str | None:
+            with engine.connect() as conn:
+                return conn.execute(select(DAILY_ROOMS.c.day)
+                                    .where(DAILY_ROOMS.c.room_id == room_id)).scalar()
+        day = await run_in_threadpool(load)
+        if day is not None and date.fromisoformat(day) >= today():
+            return (f"this game played the {day} daily challenge; its record (with the "
+                    "day's seed) is published once that day is over (UTC)")
+        return None
+
     h = _handled
     return ProgressionWeb([
         Route("/tutorial/{game}", _page("tutorial.html")),
@@ -727,7 +745,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         Route("/api/rooms/{room}/progress", h(room_rating)),
         Route("/api/rooms/{room}/feedback", h(room_feedback), methods=["POST"]),
         Route("/api/review", h(review), methods=["POST"]),
-    ], on_finish)
+    ], on_finish, record_embargo)
 
 
 __all__ = ["ProgressionWeb", "RateLimiter", "progression_routes"]
