@@ -31,7 +31,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -57,6 +57,8 @@ PUZZLE_KINDS = ("puzzle", "tsume")
 
 class DailyError(ProgressionError):
     """A daily-challenge action on the wrong day or for a game without challenges."""
+
+    code: ClassVar[str] = "daily_refused"
 
 
 @dataclass(frozen=True)

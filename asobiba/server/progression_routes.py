@@ -11,8 +11,6 @@ import functools
 import json
 import logging
 import secrets
-import time
-from collections import defaultdict, deque
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
@@ -34,7 +32,9 @@ from ..progression import Progression
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
+from .limits import Limits
 from .rooms import ClientError
+from .security import BadJSON, parse_json
 
 log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -42,7 +42,7 @@ COOKIE = "asobiba_session"
 COOKIE_AGE = 30 * 24 * 3600  # the progression layer's session lifetime
 MAX_BODY = 16_000
 MAX_MOVE = 64
-LOGIN_WINDOW, LOGIN_TRIES = 60.0, 5  # per client address and per account name
+REVIEW_BUDGET = 30.0  # seconds a review may take (queueing included) before 503 ``busy``
 
 
 META = MetaData()
@@ -87,7 +87,8 @@ DAILY_ROOMS = Table(
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}``."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 class _Refused(Exception):
@@ -96,35 +97,14 @@ class _Refused(Exception):
         self.response = _error(status, code, message)
 
 
-class RateLimiter:
-    """At most ``tries`` attempts per key in a sliding ``window`` (seconds): slows password
-    guessing without locking the real owner out for long."""
-
-    def __init__(self, tries: int = LOGIN_TRIES, window: float = LOGIN_WINDOW) -> None:
-        self.tries, self.window = tries, window
-        self.seen: dict[str, deque[float]] = defaultdict(deque)
-
-    def allow(self, *keys: str) -> bool:
-        now = time.monotonic()
-        for key in keys:
-            q = self.seen[key]
-            while q and now - q[0] > self.window:
-                q.popleft()
-        if any(len(self.seen[k]) >= self.tries for k in keys):
-            return False
-        for key in keys:
-            self.seen[key].append(now)
-        return True
-
-
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes")
     try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise _Refused(400, "bad_json", "the request body is not valid JSON") from None
+        data = parse_json(raw, empty={})
+    except BadJSON as exc:
+        raise _Refused(400, "bad_json", str(exc)) from None
     if not isinstance(data, dict):
         raise _Refused(400, "bad_json", "the request must be a JSON object")
     return data
@@ -151,10 +131,8 @@ def _handled(fn: Any) -> Any:
             return await fn(request)  # type: ignore[no-any-return]
         except _Refused as exc:
             return exc.response
-        except AuthError as exc:
-            return _error(401, "auth", str(exc))
-        except ProgressionError as exc:
-            return _error(400, type(exc).__name__, str(exc))
+        except ProgressionError as exc:  # each class states its code and status
+            return _error(exc.status, exc.code, str(exc))
     return endpoint
 
 
@@ -186,13 +164,21 @@ def _utc_today() -> date:
 def progression_routes(engine: Engine, hub: Callable[[], Any],
                        prog: Progression | None = None,
                        today: Callable[[], date] = _utc_today,
-                       daily_key: bytes | None = None) -> ProgressionWeb:
+                       daily_key: bytes | None = None,
+                       limits: Limits | None = None) -> ProgressionWeb:
     """Routes to mount in the app and the hook for finished rooms; ``hub`` gives the rooms'
     Hub; ``prog`` lets tests pass a cheap password hasher; ``today`` is the server's date
     (tests move it); ``daily_key`` replaces the database's daily secret."""
     prog = prog or Progression(engine, daily_key=daily_key)
     META.create_all(engine)
-    limiter = RateLimiter()
+    limits = limits or Limits()
+
+    def limited(request: Request, rule: str, *key: str) -> None:
+        ip = str(request.scope.get("state", {}).get("client_ip") or "?")
+        if not limits.hit(rule, ip, *key):
+            r = limits.rules[rule]
+            raise _Refused(429, "too_many", f"too many requests of this kind ({r.tries} per "
+                           f"{r.window:g} s from your address); wait and try again")
     pending: set[asyncio.Task[None]] = set()
     # move feedback and reviews run engine searches in this process's threads: one at a time,
     # so however many players ask at once the event loop keeps its share of the interpreter
@@ -200,8 +186,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     engine_work = anyio.CapacityLimiter(1)
 
     async def in_engine_thread(fn: Callable[..., Any], *args: Any) -> Any:
+        # abandon_on_cancel: a time budget (fail_after) answers at once; the thread then
+        # finishes on its own and its result is dropped
         return await anyio.to_thread.run_sync(functools.partial(fn, *args),
-                                              limiter=engine_work)
+                                              limiter=engine_work, abandon_on_cancel=True)
 
     def set_cookie(response: Response, request: Request, token: str) -> None:
         response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
@@ -250,6 +238,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return JSONResponse({"player": public(player) if player else None})
 
     async def register(request: Request) -> Response:
+        limited(request, "register")
         data = await _body(request)
         name, password = _text(data, "name", 64), _text(data, "password")
         token = request.cookies.get(COOKIE) or ""
@@ -266,16 +255,17 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     async def login(request: Request) -> Response:
         data = await _body(request)
         name, password = _text(data, "name", 64), _text(data, "password")
-        client = request.client.host if request.client else "?"
-        if not limiter.allow(f"ip:{client}", f"name:{name.casefold()}"):
-            raise _Refused(429, "too_many", "too many sign-in attempts; wait a minute and "
-                           "try again")
+        # per (address, name) — someone elsewhere cannot lock the owner out — and per
+        # address over all names
+        limited(request, "login_ip")
+        limited(request, "login", name.casefold())
         player, token = await run_in_threadpool(prog.login, name, password)
         response = JSONResponse({"player": public(player)})
         set_cookie(response, request, token)
         return response
 
     async def guest(request: Request) -> Response:
+        limited(request, "guest")
         player, token = await run_in_threadpool(prog.guest)
         response = JSONResponse({"player": public(player)}, status_code=201)
         set_cookie(response, request, token)
@@ -487,6 +477,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         the game runs only the seat that made the move may ask, proving it with its seat
         key (``seat``, ``key``), and the move is judged from that seat's views alone (hidden
         colours, cards and dice stay hidden); once the game is over anyone may ask."""
+        limited(request, "feedback")
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
@@ -516,23 +507,37 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return JSONResponse({"feedback": data})
 
     async def review(request: Request) -> Response:
-        """A finished game's review with its turning points, from its record."""
+        """A finished game's review with its turning points, from its record. A bad record
+        is the sender's fault (400 ``bad_record``); running out of the time budget is the
+        server's (503 ``busy``), and says so — never blamed on the record."""
+        limited(request, "review")
         raw = await request.body()
         if len(raw) > 2_000_000:
             raise _Refused(413, "too_large", "a record may be at most 2000000 bytes")
+
+        def check() -> Record:
+            try:
+                parse_json(raw)
+                record = Record.loads(raw)
+                record.replay(get_game)
+            except (BadJSON, RecordError, ValueError, KeyError, TypeError) as exc:
+                raise _Refused(400, "bad_record", str(exc)[:500]) from None
+            return record
+        record = await run_in_threadpool(check)
         try:
-            record = Record.loads(raw)
-            record.replay(get_game)
-        except (RecordError, ValueError, KeyError) as exc:
-            raise _Refused(400, "bad_record", str(exc)) from None
-        return JSONResponse({"review": await in_engine_thread(prog.review, record)})
+            with anyio.fail_after(REVIEW_BUDGET):
+                data = await in_engine_thread(prog.review, record)
+        except TimeoutError:
+            raise _Refused(503, "busy", f"the review took over {REVIEW_BUDGET:g} s: the "
+                           "server is busy; try again later (your record is fine)") from None
+        return JSONResponse({"review": data})
 
     # ---- pages of players and games ----------------------------------------------------------
     async def player_page(request: Request) -> Response:
         raw = request.path_params["player"]
         if raw == "me":
             pid = int((await need_player(request))["id"])
-        elif raw.isdigit():
+        elif raw.isdigit() and len(raw) <= 12:
             pid = int(raw)
         else:
             raise _Refused(404, "no_player", "there is no such player")
@@ -748,4 +753,4 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     ], on_finish, record_embargo)
 
 
-__all__ = ["ProgressionWeb", "RateLimiter", "progression_routes"]
+__all__ = ["ProgressionWeb", "progression_routes"]

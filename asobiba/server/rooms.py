@@ -40,10 +40,11 @@ BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried a
 class ClientError(Exception):
     """A request refused with a reason the person can read; nothing was changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.status = status or (413 if code == "too_large" else 400)
 
 
 def new_key() -> str:
@@ -506,9 +507,7 @@ class Hub:
                 move = state.parse(text, seat)
                 new = state.play(move, seat)
             except MoveError as exc:
-                code = "not_your_turn" if "turn" in type(exc).__name__.lower() else (
-                    "malformed" if "Malformed" in type(exc).__name__ else "illegal")
-                raise ClientError(code, str(exc)) from None
+                raise ClientError(exc.code, str(exc)) from None
             entry = MoveData(len(room.moves), seat, state.move_text(move, seat), utcnow())
             result = room.natural_result(new)
             standing = room.set_after(new, result) if result else None

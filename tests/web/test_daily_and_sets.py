@@ -121,8 +121,8 @@ def test_a_bad_opening_is_refused_and_creates_nothing(client: TestClient, tmp_pa
     monkeypatch.setattr(dailies, "challenge", lambda game, day, secret=b"": bad)
     register(client, "jiro2")
     res = client.post("/api/daily/reversi/play")
-    assert res.status_code == 400 and res.json()["error"] == "bad_opening"
-    assert "a1" in res.json()["message"]
+    assert res.status_code == 400 and res.json()["error"]["code"] == "bad_opening"
+    assert "a1" in res.json()["error"]["message"]
     engine = client.app.state.store.engine  # type: ignore[attr-defined]
     with engine.connect() as conn:
         for table in ("rooms", "moves", "web_room_context", "web_daily_rooms"):
@@ -189,7 +189,7 @@ def test_rule_daily_loss_does_not_clear_and_hidden_games_get_the_days_deal(
 def test_daily_play_refuses_challenges_that_are_not_games(client: TestClient) -> None:
     register(client, "goro2")
     res = client.post("/api/daily/algo/play")
-    assert res.status_code == 400 and res.json()["error"] == "not_playable"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "not_playable"
 
 
 @pytest.mark.parametrize("game", ["memory_matrix", "algo"])

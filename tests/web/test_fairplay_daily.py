@@ -81,7 +81,7 @@ def test_attack_tomorrows_deal_is_given_by_no_endpoint(client: TestClient, tmp_p
     login(client)
     tomorrow = DAY + timedelta(days=1)
     res = client.get(f"/api/daily/{game}?date={tomorrow.isoformat()}")
-    assert res.status_code == 404 and res.json()["error"] == "not_yet"
+    assert res.status_code == 404 and res.json()["error"]["code"] == "not_yet"
     far = client.get(f"/api/daily/{game}?date=2027-06-01")
     assert far.status_code == 404
     secret = server_secret(tmp_path)
@@ -131,7 +131,7 @@ def test_attack_a_daily_rooms_record_waits_for_the_day_to_end(
         send_json(ws, {"type": "resign", "id": "r"})
         read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished")
     res = client.get(f"/api/rooms/{room['room']}/record")
-    assert res.status_code == 409 and res.json()["error"] == "not_yet"
+    assert res.status_code == 409 and res.json()["error"]["code"] == "not_yet"
     calendar.day = DAY + timedelta(days=1)
     res = client.get(f"/api/rooms/{room['room']}/record")
     assert res.status_code == 200

@@ -106,7 +106,7 @@ def test_rule_guests_play_casual_games_only(client: TestClient) -> None:
                                            "casual": False, "clock": CLOCK}).json()
     res = as_(client, g1).post(f"/api/rooms/{room['room']}/claim",
                                json={"seats": room["keys"][:1]})
-    assert res.status_code == 403 and res.json()["error"] == "guest_casual"
+    assert res.status_code == 403 and res.json()["error"]["code"] == "guest_casual"
     assert as_(client, g2).post(f"/api/rooms/{room['room']}/claim",
                                 json={"seats": room["keys"][1:]}).status_code == 403
     play(client, room, 2, loser=1)
@@ -173,7 +173,7 @@ def test_rule_repeated_rated_games_between_two_accounts_stop_moving_ratings(
 
 def test_rule_rated_games_between_people_need_a_clock(client: TestClient) -> None:
     res = client.post("/api/rooms", json={"game": "reversi", "seats": PEOPLE, "casual": False})
-    assert res.status_code == 400 and res.json()["error"] == "rated_needs_clock"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "rated_needs_clock"
     ok = client.post("/api/rooms", json={"game": "reversi", "seats": PEOPLE, "casual": False,
                                          "clock": {"per_move": 86400}})
     assert ok.status_code == 201, ok.text

@@ -125,7 +125,7 @@ def test_bad_match_formats_are_refused_and_create_nothing(
         res = client.post("/api/rooms", json={"game": game, "options": options,
                                               "seats": [HUMAN] * seats, "match": match})
         assert res.status_code == 400, res.text
-        assert res.json()["error"] == "bad_match" and words in res.json()["message"]
+        assert res.json()["error"]["code"] == "bad_match" and words in res.json()["error"]["message"]
         assert count(client, RoomRow) == 0 and count(client, MatchSetRow) == 0
 
 
