@@ -552,6 +552,11 @@ app.command("export")(export)
 app.command("import")(import_)
 
 
+from .admin import app as _admin_app  # noqa: E402  (typer only; the rest loads lazily)
+
+app.add_typer(_admin_app, name="admin", help="operator tools: suspicious pairs (fair play)")
+
+
 def main() -> None:
     app()
 

@@ -40,10 +40,11 @@ BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried a
 class ClientError(Exception):
     """A request refused with a reason the person can read; nothing was changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.status = status or (413 if code == "too_large" else 400)
 
 
 def new_key() -> str:
@@ -94,6 +95,14 @@ class Room:
         self.version = 0
         self.undo: dict[str, Any] | None = None
         self.rematch_offers: set[int] = set()
+        self.away_since: dict[int, float] = {}
+        """Person's seat -> since when no connection holds it (server.fairplay)."""
+        self.rematch_next: str | None = None
+        """The rematch's room id, chosen at the first offer so that each offering seat's
+        new key can be fixed (as a hash) while its holder is still connected."""
+        self.rematch_hashes: dict[int, str] = {}
+        """Old seat -> hash of the rematch key derived from that seat's key, taken when the
+        seat offered: the rematch no longer depends on the offerer staying connected."""
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
@@ -262,7 +271,9 @@ def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
     last, every other seat shares first place."""
     ranks = tuple(2 if s == seat else 1 for s in range(n))
     scores = tuple(0.0 if s == seat else 1.0 for s in range(n))
-    reason = f"seat {seat} resigned" if how == "resigned" else f"seat {seat} ran out of time"
+    reason = {"resigned": f"seat {seat} resigned",
+              "abandoned": f"seat {seat} left the game"}.get(how,
+                                                             f"seat {seat} ran out of time")
     out = Outcome(scores, ranks, reason).to_json()
     out[how] = seat
     return out
@@ -496,9 +507,7 @@ class Hub:
                 move = state.parse(text, seat)
                 new = state.play(move, seat)
             except MoveError as exc:
-                code = "not_your_turn" if "turn" in type(exc).__name__.lower() else (
-                    "malformed" if "Malformed" in type(exc).__name__ else "illegal")
-                raise ClientError(code, str(exc)) from None
+                raise ClientError(exc.code, str(exc)) from None
             entry = MoveData(len(room.moves), seat, state.move_text(move, seat), utcnow())
             result = room.natural_result(new)
             standing = room.set_after(new, result) if result else None
@@ -564,9 +573,14 @@ class Hub:
 
     async def _forfeit(self, room: Room, seat: int, how: str) -> None:
         """End the game against ``seat`` (caller holds the room lock)."""
-        result = forfeit_result(len(room.seats), seat, how)
-        record = room.record({how: seat, "result": result}).dumps()
-        standing = room.set_after(room.state, result, forfeit=seat)
+        await self.end(room, forfeit_result(len(room.seats), seat, how), {how: seat}, seat)
+
+    async def end(self, room: Room, result: dict[str, Any], extra: dict[str, Any],
+                  forfeit: int | None = None) -> None:
+        """End the game with ``result`` though the rules have not (a forfeit, an abort;
+        caller holds the room lock): stored in one transaction, then the room is finished."""
+        record = room.record({**extra, "result": result}).dumps()
+        standing = room.set_after(room.state, result, forfeit=forfeit)
         set_state = (room.match_set.id, standing) if room.match_set and standing else None
         await asyncio.to_thread(self.store.finish, room.id, result, record, set_state)
         self._cancel_bots(room)
@@ -700,6 +714,10 @@ class Hub:
         if room.rematch_id:
             await self._send_rematch_keys(room, conn)
             return
+        if room.rematch_next is None:
+            room.rematch_next = secrets.token_urlsafe(6)
+        for seat, key in conn.keys.items():
+            room.rematch_hashes[seat] = hash_key(derive_key(key, room.rematch_next))
         room.rematch_offers |= conn.seats
         if set(room.human_seats) - room.rematch_offers:
             await self.broadcast(room)
@@ -725,14 +743,16 @@ class Hub:
         seats: list[dict[str, Any]] = [{}] * n
         for s in room.seats:
             seats[where[s.seat]] = {"kind": s.kind, "level": s.level, "name": s.name}
-        holders = {seat: conn.keys[seat] for conn in room.conns for seat in conn.keys}
-        new_id = secrets.token_urlsafe(6)
-        keys = {where[seat]: derive_key(key, new_id) for seat, key in holders.items()}
+        # every human seat offered, and each offer fixed the hash of that seat's new key
+        # (derived from its old key): the keys reach their holders whether or not they are
+        # still connected now (one who left gets theirs on reconnecting with the old key)
+        new_id = room.rematch_next or secrets.token_urlsafe(6)
+        hashes = {where[seat]: h for seat, h in room.rematch_hashes.items()}
         match = room.set_match()
         await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
-                          hotseat=room.data.hotseat, rematch_of=room.id, keys=keys,
+                          hotseat=room.data.hotseat, rematch_of=room.id,
                           room_id=new_id, clock=room.data.clock,
-                          match=match.format if match else None)
+                          match=match.format if match else None, key_hashes=hashes)
         await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
         room.rematch_id = new_id
         for conn in list(room.conns):
