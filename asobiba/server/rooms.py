@@ -752,6 +752,7 @@ class Hub:
         if room is None:
             return
         kind = event.get("kind")
+        had_rematch, had_next = room.rematch_id, room.next_room()
         async with room.lock:
             if kind == "table":
                 self._adopt_table(room, event)
@@ -765,6 +766,23 @@ class Hub:
             else:
                 await self._reload(room)
             room.notes.extend(str(n) for n in event.get("notes") or ())
+            # every seat has now asked, counting the asks made at other processes
+            if (room.status == "finished" and room.match_set is not None
+                    and room.next_room() is None and not room.set_over()
+                    and not set(room.human_seats) - room.next_offers):
+                await self._start_next(room)
+        if (room.status == "finished" and not room.rematch_id and room.rematch_offers
+                and not set(room.human_seats) - room.rematch_offers
+                and (room.match_set is None or room.set_over())):
+            await self._start_rematch(room)
+        elif room.rematch_id and room.rematch_id != had_rematch:
+            for conn in list(room.conns):
+                if conn.keys:
+                    await self._send_rematch_keys(room, conn)
+        if room.next_room() and room.next_room() != had_next:
+            for conn in list(room.conns):
+                if conn.keys:
+                    await self._send_next_keys(room, conn)
         self.arm_clock(room)
         await self.broadcast(room)
         if room.status == "active":
