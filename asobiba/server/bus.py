@@ -99,12 +99,22 @@ class RedisBus:
         try:
             while True:
                 event = await self._out.get()
-                try:
-                    await client.publish(CHANNEL, json.dumps(event))
-                except Exception:  # noqa: BLE001 - Redis away: the database has the change
-                    self.dropped += 1
-                    log.warning("room event not published (Redis unavailable); the other "
-                                "processes resync when it is back")
+                data = json.dumps(event)
+                for attempt in range(4):
+                    try:
+                        await client.publish(CHANNEL, data)
+                        break
+                    except Exception:  # noqa: BLE001 - a dropped connection: a new one
+                        with contextlib.suppress(Exception):
+                            await client.aclose()
+                        client = self._client()
+                        if attempt == 3 or not self._out.empty():
+                            # Redis away: the database has the change, and every process
+                            # reloads what it holds once Redis is back
+                            self.dropped += 1
+                            log.warning("room event not published (Redis unavailable)")
+                            break
+                        await asyncio.sleep(0.2)
         finally:
             with contextlib.suppress(Exception):
                 await client.aclose()

@@ -131,7 +131,7 @@ class Consumer:
             for entry_id, fields in entries:
                 if fields:
                     self.reclaimed += 1
-                    log.info("took over job %s from a worker that stopped", entry_id)
+                    print(f"took over job {entry_id} from a worker that stopped", flush=True)
                     return entry_id, fields
                 await self.redis.xack(STREAM, GROUP, entry_id)  # deleted meanwhile
         got = await self.redis.xreadgroup(GROUP, self.name, {STREAM: ">"}, count=1,
