@@ -314,7 +314,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                        "message": "there is no such room"})
             await websocket.close(4404)
             return
-        conn = Conn(websocket.send_json)
+        conn = Conn(websocket.send_json, send_text=websocket.send_text)
         room.conns.add(conn)
         await hub().broadcast(room)
         budget, refilled = float(BURST), time.monotonic()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -74,6 +75,8 @@ class Conn:
 
     send: Callable[[dict[str, Any]], Awaitable[None]]
     keys: dict[int, str] = field(default_factory=dict)
+    send_text: Callable[[str], Awaitable[None]] | None = None
+    """Sends an already serialised message (a broadcast serialises each message once)."""
 
     @property
     def seats(self) -> set[int]:
@@ -261,11 +264,13 @@ class Room:
             "set": self.set_view(),
         }
 
-    def message_for(self, conn: Conn) -> dict[str, Any]:
+    def message_for(self, conn: Conn, public: dict[str, Any] | None = None
+                    ) -> dict[str, Any]:
         seats = sorted(conn.seats)
         views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
             {"seat": None, "view": self.state.view(None)}]
-        return {"type": "update", "room": self.public(), "you": seats, "views": views}
+        return {"type": "update", "room": public if public is not None else self.public(),
+                "you": seats, "views": views}
 
 
 def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
@@ -452,7 +457,33 @@ class Hub:
             room.conns.discard(conn)
 
     async def broadcast(self, room: Room) -> None:
-        await asyncio.gather(*(self.send_to(room, c) for c in list(room.conns)))
+        """Every connection gets the room and its seats' views. The public part is built
+        once, and each distinct message serialised once (connections holding the same seats
+        — e.g. every spectator — share one text)."""
+        conns = list(room.conns)
+        if not conns:
+            return
+        public = room.public()
+        texts: dict[tuple[int, ...], str] = {}
+
+        async def one(conn: Conn) -> None:
+            try:
+                if conn.send_text is None:
+                    await conn.send(room.message_for(conn, public))
+                    return
+                seats = tuple(sorted(conn.seats))
+                text = texts.get(seats)
+                if text is None:
+                    text = texts[seats] = json.dumps(room.message_for(conn, public),
+                                                     separators=(",", ":"), ensure_ascii=False)
+                await conn.send_text(text)
+            except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
+                room.conns.discard(conn)
+
+        if len(conns) == 1:
+            await one(conns[0])
+        else:
+            await asyncio.gather(*(one(c) for c in conns))
 
     async def hello(self, room: Room, conn: Conn, claims: Any) -> list[str]:
         """Take the seats whose keys match; return a refusal per forged or unknown key."""
