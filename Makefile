@@ -13,7 +13,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev,postgres,rl]'
+	$(BIN)/python -m pip install -q -e '.[dev,postgres,scale,rl]'
 	touch $(STAMP)
 
 ## make run: install, then start the web app on SQLite (data/asobiba.db) and print its address

@@ -533,13 +533,31 @@ def serve(
     port: Annotated[int, typer.Option()] = 8000,
     data_dir: Annotated[str, typer.Option(help="where the SQLite database lives")] = "data",
     db: Annotated[str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql://…")] = None,
+    redis: Annotated[str | None, typer.Option(
+        help="redis://HOST:PORT/N: run as one of many web processes (bots: asobiba worker)")
+    ] = None,
 ) -> None:
     """Start the web app (every game in the browser)."""
     try:
         server = importlib.import_module("asobiba.server")
     except ModuleNotFoundError as exc:
         _fail(f"the web server is not available: {exc}")
-    server.run(host=host, port=port, data_dir=data_dir, db_url=db)
+    server.run(host=host, port=port, data_dir=data_dir, db_url=db, redis_url=redis)
+
+
+@app.command()
+def worker(
+    db: Annotated[str, typer.Option(help="the web processes' database URL")],
+    redis: Annotated[str, typer.Option(help="the web processes' redis://HOST:PORT/N")],
+    processes: Annotated[int, typer.Option(help="bot processes (moves at a time)")] = 2,
+    time_limit: Annotated[float, typer.Option(help="seconds a bot move may run")] = 10.0,
+) -> None:
+    """Run bot workers for `asobiba serve --redis` (the scaled mode's bot queue)."""
+    try:
+        mod = importlib.import_module("asobiba.server.worker")
+    except ModuleNotFoundError as exc:
+        _fail(f"the bot worker needs the 'scale' extra (pip install 'asobiba[scale]'): {exc}")
+    mod.run(db, redis, processes, time_limit)
 
 
 from .play_cmd import play  # noqa: E402  (registers the `play` command)
