@@ -368,9 +368,25 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await h.offer_next(room, conn)
         elif kind == "ping":
             await conn.send({"type": "pong"})
+        elif kind in ("history", "abort", "draw"):
+            await table_message(h, room, conn, kind, msg)
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
-                              "move, resign, undo, undo_reply, rematch, next, ping")
+                              "move, resign, undo, undo_reply, rematch, next, ping, history, "
+                              "abort, draw")
+
+    async def table_message(h: Any, room: Any, conn: Conn, kind: str,
+                            msg: dict[str, Any]) -> None:
+        from . import table
+
+        if kind == "history":
+            await conn.send(table.history(room, conn))
+        elif kind == "abort":
+            await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
+        else:
+            accept = msg.get("accept")
+            await table.offer_draw(h, room, h.seat_for(room, conn, msg.get("seat")),
+                                   None if accept is None else bool(accept))
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)

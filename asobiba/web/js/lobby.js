@@ -92,13 +92,28 @@ function optionLabel(o) {
   return d || o.name;
 }
 
+/** An option value in the page's language: the renderer's "value:<option>:<value>", yes/no
+ * for booleans, else the value itself (numbers, board sizes). */
+function valueLabel(o, c) {
+  const r = renderers.get(chosen.id);
+  const local = r && r.strings && r.strings[lang()] && r.strings[lang()][`value:${o.name}:${c}`];
+  if (local) return local;
+  if (c === true || c === false) return t(c ? "lobby.yes" : "lobby.no");
+  return String(c);
+}
+
+function variantLabel(v) {
+  const r = renderers.get(chosen.id);
+  return (r && r.strings && r.strings[lang()] && r.strings[lang()][`variant:${v}`]) || v;
+}
+
 function drawForm() {
   document.getElementById("create-title").textContent = gameTitle(chosen);
   const variants = Object.keys(chosen.variants || {});
   const vrow = document.getElementById("variant-row");
   vrow.replaceChildren();
   if (variants.length) {
-    const sel = el("select", { id: "variant", onchange: refreshSeats }, el("option", { value: "" }, t("lobby.variant.none")), ...variants.map((v) => el("option", { value: v }, v)));
+    const sel = el("select", { id: "variant", onchange: refreshSeats }, el("option", { value: "" }, t("lobby.variant.none")), ...variants.map((v) => el("option", { value: v }, variantLabel(v))));
     vrow.append(el("label", { for: "variant" }, t("lobby.variant")), sel);
   }
   const box = document.getElementById("options");
@@ -110,9 +125,9 @@ function drawForm() {
     const value = o.name in kept ? kept[o.name] : o.default;
     if (o.default === null && (o.kind === "bool" || o.kind === "choice")) {
       const values = o.kind === "bool" ? [true, false] : o.choices;
-      input = el("select", { id, "data-option": o.name }, el("option", { value: "null" }, t("lobby.variant.none")), ...values.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, String(c))));
+      input = el("select", { id, "data-option": o.name }, el("option", { value: "null" }, t("lobby.variant.none")), ...values.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, valueLabel(o, c))));
     } else if (o.kind === "choice") {
-      input = el("select", { id, "data-option": o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, String(c))));
+      input = el("select", { id, "data-option": o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, valueLabel(o, c))));
     } else if (o.kind === "bool") {
       input = el("input", { id, type: "checkbox", "data-option": o.name, checked: !!value });
     } else if (o.kind === "int") {
@@ -124,6 +139,10 @@ function drawForm() {
     box.append(el("div", { class: "row" }, el("label", { for: id, title: o.name }, optionLabel(o)), input));
   }
   box.hidden = chosen.options.length === 0;
+  // undo exists only where taking a move back reveals nothing (perfect information, no
+  // chance); elsewhere "casual" means unrated and nothing more
+  const undoable = chosen.perfect_information && !chosen.chance;
+  document.getElementById("casual-label").textContent = t(undoable ? "lobby.casual_undo" : "lobby.casual_only");
   drawClock();
   drawSeats();
   drawMatch();
