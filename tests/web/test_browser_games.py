@@ -12,6 +12,7 @@ import pytest
 from .browser import (
     Server,
     click_a_move,
+    click_first,
     click_listed,
     english_left,
     new_game,
@@ -132,7 +133,7 @@ def test_rule_online_algo_never_shows_a_player_the_others_hidden_numbers(
                 break
             ply = mover.evaluate("document.body.dataset.ply")
             pacer_for(mover).wait()
-            mover.locator("#legal [data-move]").first.click()
+            click_first(mover)
             for p in (a, b):
                 p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
         assert checked > 20
@@ -207,9 +208,20 @@ def test_rule_hot_seat_hides_the_previous_players_secrets_between_turns(
         for _ in range(30):
             click_listed(page)
             state = wait_turn(page)
-            if state == "handover":
+            if state in ("handover", "review"):
                 break
+        # issue 15: the player who guessed sees their own miss first (their view, no moves)
+        # and hands over themselves; only then does the hand-over screen come up
+        assert state == "review"
+        assert page.evaluate("document.body.dataset.seat") == "0"
+        assert page.locator("#board [data-owner]").count() > 0, "the mover's own board"
+        assert page.locator("#board [data-move], #legal [data-move]").count() == 0
+        log = page.inner_text("#board .algo-log")
+        assert "miss" in log
+        page.click("#review-done")
+        state = wait_turn(page)
         assert state == "handover"
+        assert page.locator("#feedback [data-quality]").count() == 0, "no badge for the next"
         # the hand-over screen shows nothing of either player's cards
         assert page.locator("#board *").count() == 0
         assert page.locator("#legal [data-move]").count() == 0

@@ -40,7 +40,9 @@ export function watchFocus() {
 export function restoreFocus() {
   if (!remembered) return;
   const active = document.activeElement;
-  if (active && active !== document.body && active.isConnected) return; // it is somewhere real
+  const board = document.getElementById("board");
+  // the board itself holds the focus only while it offers nothing (the other side's turn)
+  if (active && active !== document.body && active !== board && active.isConnected) return;
   const want = remembered;
   const box = document.getElementById(want.region);
   let node = null;
@@ -54,7 +56,8 @@ export function restoreFocus() {
     }
   }
   if (!node && want.region !== "movelog") node = document.querySelector("#board [data-move], #board [tabindex='0'], #legal [data-move]");
-  if (!node) node = box && box.closest(".board-col") ? document.getElementById("board") : box;
+  if (!node) node = want.region === "movelog" ? box : board;
+  if (node === active) return;
   if (node) {
     node.focus({ preventScroll: true });
     remembered = describe(node) || want;

@@ -202,6 +202,8 @@ function draw() {
     document.getElementById("score-panel").hidden = true;
     handover.hidden = false;
     document.body.dataset.handover = "true";
+    document.body.dataset.review = "false";
+    document.getElementById("stepping").hidden = true;
     document.body.dataset.myTurn = "false";
     document.getElementById("handover-title").textContent = tt("room.handover", { name: seatName(handoverTo) });
     const go = document.getElementById("handover-go");
@@ -243,6 +245,7 @@ function draw() {
 
 function drawStepping(stepping, review) {
   const banner = document.getElementById("stepping");
+  document.body.dataset.review = String(!!review);
   if (review) {
     banner.hidden = false;
     banner.replaceChildren(
