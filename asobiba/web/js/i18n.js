@@ -626,5 +626,13 @@ export function applyStatic(root = document) {
 
 /** The language switch button in every page header. */
 export function mountSwitch(button) {
+  // the button's visible text ("日本語" / "English") is its name, in that language's own
+  // script; the title says what it does in the page's language
+  const mark = () => {
+    button.setAttribute("lang", current === "ja" ? "en" : "ja");
+    button.title = t("lang.label");
+  };
+  mark();
+  onLangChange(mark);
   button.addEventListener("click", () => setLang(current === "ja" ? "en" : "ja"));
 }

@@ -322,7 +322,7 @@ function drawSide(view, seat = null) {
       el(
         "li",
         { class: `seat${acting.includes(s.seat) ? " acting" : ""}`, "data-seat": s.seat },
-        el("span", { class: `dot ${s.online ? "on" : "off"}`, title: t(s.online ? "room.online" : "room.offline"), "aria-label": t(s.online ? "room.online" : "room.offline") }),
+        el("span", { class: `dot ${s.online ? "on" : "off"}`, role: "img", title: t(s.online ? "room.online" : "room.offline"), "aria-label": t(s.online ? "room.online" : "room.offline") }),
         el("span", {}, seatName(s.seat)),
         you.includes(s.seat) ? el("span", { class: "you" }, ` — ${t("room.you")}`) : null,
         room.clock ? el("span", { class: `clock${room.clock.running === s.seat ? " running" : ""}`, "data-clock": s.seat, "aria-label": t("room.clock") }, fmtClock(room.clock.remaining[s.seat])) : null,
