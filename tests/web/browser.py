@@ -242,7 +242,13 @@ ENGLISH_PATTERNS = """async (games) => {
   const pairs = Object.keys(STRINGS.en).map(k => [STRINGS.en[k], STRINGS.ja[k]]);
   for (const g of games) {
     const mod = (await import(`/static/games/${g}.js`)).default;
-    for (const k of Object.keys(mod.strings.en)) pairs.push([mod.strings.en[k], mod.strings.ja[k]]);
+    for (const k of Object.keys(mod.strings.en)) {
+      const en = mod.strings.en[k];
+      const ja = mod.strings.ja[k];
+      // the rules panel's lines are lists: each English line against its Japanese one
+      if (Array.isArray(en)) en.forEach((line, i) => pairs.push([line, (ja || [])[i]]));
+      else pairs.push([en, ja]);
+    }
   }
   return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en))
               .map(([en]) => en);
