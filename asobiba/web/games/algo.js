@@ -33,7 +33,6 @@ export default {
   strings: {
     en: {
       "value:mode:basic": "basic", "value:mode:pair": "pair play",
-      summary: "Deduce your opponents' hidden numbered cards from their sorted rows; a miss reveals your own card. Basic game, pair play, 5–8 players, jokers, two sets, three colours, chip scoring.",
       player: "Player {l}", pile: "Pile: {n}", hand: "Drawn card", placing: "Card to place",
       stay: "Stay", pass: "Pass!", show: "Show your card {n} to your partner", use: "Use card {n}", place: "Place at {n}",
       attack: "Guess {target} = {value}", hit: "hit", miss: "miss", shown: "Shown by partner",
@@ -57,7 +56,6 @@ export default {
     },
     ja: {
       "value:mode:basic": "基本ルール", "value:mode:pair": "ペア戦",
-      summary: "相手の伏せたカードの数字を、並び順から推理して当てる。外すと自分のカードが1枚表に。基本ルール、ペア戦、5〜8人、ジョーカー、2セット、3色、チップ得点。",
       player: "プレイヤー{l}", pile: "山札：{n}枚", hand: "引いたカード", placing: "並べるカード",
       stay: "ステイ", pass: "パス！", show: "パートナーに{n}番目のカードを見せる", use: "{n}番目のカードでアタック", place: "{n}番目に置く",
       attack: "{target}は{value}", hit: "当たり", miss: "はずれ", shown: "パートナーが見せたカード",
@@ -78,15 +76,6 @@ export default {
         "当たればそのカードが表に。続けてアタックするかステイ（引いたカードを伏せて自分の列へ）。外れたら引いたカードを表にして自分の列へ。",
         "カードがすべて表になった人は脱落。最後まで伏せ札を残した人が勝ち。",
       ],
-      // the engine's options lack Japanese descriptions; these stand in until it has them
-      "option:players": "人数",
-      "option:sets": "カードのセット数（既定：7人以上なら2、それ以外は1）",
-      "option:colours": "色の数：2（黒・白）または3（黒・白・赤、36枚）",
-      "option:jokers": "両方の6をジョーカーにする",
-      "option:chips": "チップ得点（得点はチップ）",
-      "option:hand": "1人に配る枚数（既定は人数で決まる）",
-      "option:first": "最初の手番の席（親）",
-      "option:aid": "初心者向けの推理補助：自分の視点での正確な確率を表示（レーティング戦では使わない）",
     },
   },
   seatName(seat, ctx) {

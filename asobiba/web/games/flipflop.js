@@ -12,7 +12,6 @@ let selectedFor = "";
 export default {
   strings: {
     en: {
-      summary: "Rook/bishop pieces flip after every move; capture only on the goal squares; win by holding the opponent's goal. 3×3 or 5×5.",
       white: "White", black: "Black", rook: "rook", bishop: "bishop", goal: "goal", threat: "Goal threatened: {sq}",
       repetitions: "This position has occurred {n}×",
       "reason:holds": "{colour} holds the goal on {sq}",
@@ -31,7 +30,6 @@ export default {
       ],
     },
     ja: {
-      summary: "駒は動くたびに＋（飛車）と×（角行）が裏返る。取れるのはゴールの駒だけ。相手のゴールを守り切れば勝ち。3×3と5×5。",
       white: "白", black: "黒", rook: "飛車", bishop: "角行", goal: "ゴール", threat: "ゴールが狙われています：{sq}",
       repetitions: "この局面は{n}回目です",
       "reason:holds": "{colour}が{sq}のゴールを守り切りました",

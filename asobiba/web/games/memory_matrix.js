@@ -56,7 +56,6 @@ export default {
   strings: {
     en: {
       "value:shape:cross": "cross", "value:shape:diamond": "diamond", "value:shape:octagon": "octagon", "value:shape:custom": "custom (mask)", "value:layout:random": "random", "value:layout:windmill": "windmill", "value:layout:butterfly": "butterfly", "value:lost_colour:white": "white (children's rule)", "value:lost_colour:pass": "pass (adults' rule)", "variant:4p": "4 players", "variant:3p": "3 players", "variant:2p": "2 players", "variant:2p2c": "2 players, 2 colours each", "variant:2p2c-adults": "2 players, 2 colours, adults' rule", "variant:cross": "cross board", "variant:windmill": "windmill start", "variant:butterfly": "butterfly start",
-      summary: "Multi-colour reversi for any number of players: a flipped piece shows white, and only your memory knows the colour beneath.",
       seat: "Player {n}", white: "white side", neutral: "neutral", showing: "showing", in_hand: "in hand", pass: "Pass",
       "reason:the board is full": "the board is full",
       "reason:no colour left can move (adults' rule)": "no colour left can move (adults' rule)",
@@ -77,7 +76,6 @@ export default {
     },
     ja: {
       "value:shape:cross": "十字", "value:shape:diamond": "ひし形", "value:shape:octagon": "八角形", "value:shape:custom": "自由な形（mask）", "value:layout:random": "ランダム", "value:layout:windmill": "風車", "value:layout:butterfly": "蝶々", "value:lost_colour:white": "白で打つ（子どもルール）", "value:lost_colour:pass": "パス（大人ルール）", "variant:4p": "4人", "variant:3p": "3人", "variant:2p": "2人", "variant:2p2c": "2人・各2色", "variant:2p2c-adults": "2人・各2色・大人ルール", "variant:cross": "十字の盤", "variant:windmill": "風車の配置", "variant:butterfly": "蝶々の配置",
-      summary: "何人でも遊べる多色リバーシ。裏返った駒は白になり、その下の色は記憶だけが頼り。",
       seat: "プレイヤー{n}", white: "白面", neutral: "中立", showing: "表", in_hand: "手持ち", pass: "パス",
       "reason:the board is full": "盤面が埋まりました",
       "reason:no colour left can move (adults' rule)": "どの色も打てなくなりました（大人ルール）",
@@ -95,11 +93,6 @@ export default {
         "表の色がなくなった色は白で打つ（子どもルール）か、パス（大人ルール）。",
         "終局ですべての白いピースを表に戻し、自分の色のピースが最も多い人が勝ち。",
       ],
-      // the engine's options lack Japanese descriptions; these stand in until it has them
-      "option:mask": "カスタム盤：'#'（マス）と'.'（穴）の行を'/'で区切る",
-      "option:layout": "初期配置：random（シードで決定）、windmill 風車、butterfly 蝶々",
-      "option:white_any_time": "白での挟みをいつでも認める（既定：2人で各1色ならオン）",
-      "option:memory_aid": "自分の色の白い駒の下の色を表示（小さな子ども向け。レーティング戦では使わない）",
     },
   },
   seatName(seat, ctx) {

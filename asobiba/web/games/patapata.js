@@ -32,7 +32,6 @@ export default {
   strings: {
     en: {
       "value:course:dice": "dice (random course)", "value:scores:standard": "standard", "value:scores:steep": "steep",
-      summary: "A folding paper puzzle: flip 8 switches and turn the sheet so that each task's pattern of 〇 × ■ appears in the 4×4 window; score big groups and blanks.",
       seat: "Sheet {n}", window: "Your window", flaps: "Flaps (switches)", rotate: "Turn the sheet", sheet: "Printed sheet",
       tasks: "Tasks", task: "Task {n} of {total}", pass: "Pass", clear: "Clear", write: "Write {mark} on {cell}", switch: "Flip switch {s}",
       rotate_to: "Turn {deg}°", groups: "Largest group {mark}", blanks: "Blanks", passes: "Passes", total: "Total",
@@ -51,7 +50,6 @@ export default {
     },
     ja: {
       "value:course:dice": "サイコロ（ランダムなコース）", "value:course:1": "コース1", "value:course:2": "コース2", "value:course:3": "コース3", "value:scores:standard": "標準", "value:scores:steep": "急な配点",
-      summary: "折りたたみ紙パズル。8つのスイッチをめくり、紙を回して、お題の〇×■の形を4×4の窓に出す。大きなまとまりと空白で得点。",
       seat: "シート{n}", window: "あなたの窓", flaps: "フラップ（スイッチ）", rotate: "紙を回す", sheet: "印刷面",
       tasks: "お題", task: "お題 {n}／{total}", pass: "パス", clear: "クリア", write: "{cell}に{mark}を書く", switch: "スイッチ{s}をめくる",
       rotate_to: "{deg}°回す", groups: "最大のまとまり {mark}", blanks: "空白", passes: "パス", total: "合計",

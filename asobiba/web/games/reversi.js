@@ -9,7 +9,6 @@ const PAD = 16; // small margins: on a 390 px phone each square stays ≥ 44 px
 export default {
   strings: {
     en: {
-      summary: "Classic 8×8 Reversi/Othello: bracket runs of the other colour to flip them.",
       black: "Black", white: "White", pass: "Pass", board: "Reversi board",
       "reason:neither player can move": "neither player can move",
       "reason:the board is full": "the board is full",
@@ -23,7 +22,6 @@ export default {
       ],
     },
     ja: {
-      summary: "定番の8×8リバーシ（オセロ）。相手の石をはさんで裏返します。",
       black: "黒", white: "白", pass: "パス", board: "リバーシの盤",
       "reason:neither player can move": "両者とも打てる場所がありません",
       "reason:the board is full": "盤面が埋まりました",

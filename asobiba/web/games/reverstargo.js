@@ -37,7 +37,6 @@ function hexPath(cx, cy, r) {
 export default {
   strings: {
     en: {
-      summary: "Reversi flips meet Go captures on a 37-cell star, with a Core Point that takes whichever colour you call and a superko rule.",
       black: "Black", white: "White", pass: "Pass", captured: "captured", points: "points",
       call_black: "{cell}, calling the CP black", call_white: "{cell}, calling the CP white",
       exception: "Ko exception: every cell is ko-blocked, so any may be played",
@@ -61,7 +60,6 @@ export default {
       ],
     },
     ja: {
-      summary: "リバーシの「挟んで返す」と囲碁の「囲んで取る」を、37マスの星形の盤で。中央のコアポイントはコールした色になり、同形反復は禁止。",
       black: "黒", white: "白", pass: "パス", captured: "取った石", points: "ポイント",
       call_black: "{cell}（CPを黒とコール）", call_white: "{cell}（CPを白とコール）",
       exception: "コウの例外：すべてのマスがコウで制限されているため、どこにでも置けます",

@@ -644,3 +644,30 @@ export function mountSwitch(button) {
   onLangChange(mark);
   button.addEventListener("click", () => setLang(current === "ja" ? "en" : "ja"));
 }
+
+// ---- the page frame ----------------------------------------------------------------------
+// One header for every page (it was copied into eight HTML files): the brand, the page's
+// title slot, the navigation and the language switch. Built when this module loads, before
+// any page script looks for #lang or its title element.
+function buildFrame() {
+  const header = document.querySelector("header.top[data-frame]");
+  if (!header || header.childElementCount) return;
+  const make = (tag, attrs, ...kids) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    node.append(...kids);
+    return node;
+  };
+  const brand = make("a", { class: "brand", href: "/" }, make("span", { class: "kanji" }, "遊び場"), " ", make("span", { "data-i18n": "app.name" }, "asobiba"));
+  const parts = [brand];
+  const d = header.dataset;
+  if (d.titleId) parts.push(make("h1", { id: d.titleId }));
+  else if (d.titleKey) parts.push(make("h1", { "data-i18n": d.titleKey }));
+  const links = [["/", "nav.home"], ["/replay", "nav.replay"], ["/account", "nav.account"]].filter(([href]) => !(d.home && href === "/"));
+  const nav = make("nav", {}, ...links.map(([href, key]) => make("a", { href, "data-i18n": key })));
+  nav.append(make("button", { id: "lang", class: "lang", type: "button", "data-i18n": "lang.switch" }, "日本語"));
+  parts.push(nav);
+  header.append(...parts);
+}
+
+if (typeof document !== "undefined") buildFrame();

@@ -50,7 +50,7 @@ function drawGames() {
   list.replaceChildren(
     ...games.map((g) => {
       const r = renderers.get(g.id);
-      const summary = (r.strings && r.strings[lang()] && r.strings[lang()].summary) || g.summary;
+      const summary = pick({ en: g.summary, ja: g.summary_ja || g.summary }); // describe() is the one source
       const seats = g.seats[0] === g.seats[1] ? t("lobby.seats_fixed", { n: g.seats[0] }) : t("lobby.seats_count", { min: g.seats[0], max: g.seats[1] });
       const tags = [seats];
       if (!g.perfect_information) tags.push(t("lobby.hidden"));
@@ -86,9 +86,7 @@ function choose(id) {
 }
 
 function optionLabel(o) {
-  const r = renderers.get(chosen.id);
-  const local = r && r.strings && r.strings[lang()] && r.strings[lang()][`option:${o.name}`];
-  const d = lang() === "ja" ? o.description_ja || local || o.description : o.description;
+  const d = lang() === "ja" ? o.description_ja || o.description : o.description;
   return d || o.name;
 }
 
