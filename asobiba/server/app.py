@@ -167,6 +167,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         return holder["hub"]
 
     progression = progression_routes(store.engine, hub)
+    from .lobby import Lobby, who_from_accounts
+
+    lobby = Lobby(hub, get, who_from_accounts(store.engine))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -406,6 +409,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/record", room_record),
         Route("/api/replay", replay, methods=["POST"]),
+        *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),

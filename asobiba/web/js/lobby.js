@@ -1,6 +1,7 @@
 // The lobby: every game the server offers (from describe()), and a form to start one.
 import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
+import { openSeek, startMeet } from "./lobby_meet.js";
 
 let games = [];
 let chosen = null;
@@ -14,13 +15,22 @@ async function main() {
   games = (await api("/api/games")).games;
   await Promise.all(games.map(async (g) => renderers.set(g.id, await loadRenderer(g.id))));
   drawGames();
+  startMeet(games);
   await drawMine();
   onLangChange(() => {
     drawMine();
     drawGames();
+    startMeet(games);
     if (chosen) drawForm();
   });
   document.getElementById("create-form").addEventListener("submit", create);
+  document.getElementById("seek-btn").addEventListener("click", () => {
+    const err = document.getElementById("create-error");
+    err.textContent = "";
+    openSeek({ game: chosen.id, options: requestOptions(), casual: document.getElementById("casual").checked, clock: clockChoice() }).catch((e) => {
+      err.textContent = t("lobby.error", { msg: e.message });
+    });
+  });
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) choose(wanted);
   document.body.dataset.ready = "true";
@@ -210,6 +220,8 @@ function drawMatch() {
   sel.replaceChildren(...MATCHES.map(([kind, n], i) => el("option", { value: String(i) }, n ? t("lobby.match.best_of", { n }) : t(`lobby.match.${kind}`))));
   sel.value = setsAllowed ? kept || "0" : "0";
   document.getElementById("match-row").hidden = !setsAllowed;
+  // an open game is one game between two people taking turns (the same test as a set)
+  document.getElementById("seek-btn").hidden = !setsAllowed;
 }
 
 function matchChoice() {
