@@ -250,7 +250,8 @@ ENGLISH_PATTERNS = """async (games) => {
       else pairs.push([en, ja]);
     }
   }
-  return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en))
+  // a string is English only by its own words: "{sq}: {colour} {face}" has none
+  return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en.replace(/\{\w+\}/g, "")))
               .map(([en]) => en);
 }"""
 

@@ -164,7 +164,7 @@ def test_rule_online_memory_matrix_never_shows_the_others_hidden_colours(
                 break
             ply = mover.evaluate("document.body.dataset.ply")
             pacer_for(mover).wait()
-            mover.locator("#board [data-move]").first.click()
+            click_first(mover)
             for p in (a, b):
                 p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
             aided += a.locator("#board [data-piece=W] .aid").count()

@@ -227,13 +227,15 @@ def test_issue15_memory_matrix_move_log_steps_back_and_forth(pages: Any, server:
     page.click("#movelog [data-step='1']")
     page.wait_for_selector("body[data-stepping='1']")
     assert page.locator("#stepping").is_visible()
-    assert page.locator("#board [data-move]").count() == 0, "no moves from a past position"
+    assert page.locator("#board [data-move], #board [data-pick]").count() == 0, \
+        "no moves from a past position"
     assert page.eval_on_selector_all("#board [data-piece]", "els => els.length") < before
     page.click("#step-forward")
     page.wait_for_selector("body[data-stepping='2']")
     page.click("#step-live")
     page.wait_for_function("() => document.body.dataset.stepping === ''")
-    assert page.locator("#board [data-move]").count() > 0, "back in the game, moves again"
+    assert page.locator("#board [data-move], #board [data-pick]").count() > 0, \
+        "back in the game, moves again"
 
 
 def test_issue15_keyboard_play_keeps_the_focus_on_the_board(pages: Any, server: Server) -> None:
@@ -303,6 +305,14 @@ def test_issue15_a_resigned_reversi_game_shows_the_discs(pages: Any, server: Ser
     values = table.locator("dd").all_inner_texts()
     discs = page.evaluate("() => document.querySelectorAll('#board [data-disc]').length")
     assert sum(int(v) for v in values) == discs, (values, discs)
+    # the text export beside the JSON record: Reversi's transcript of squares
+    with page.expect_download() as got:
+        page.click("#notation")
+    text = open(got.value.path(), encoding="utf-8").read()
+    moves = page.evaluate("() => [...document.querySelectorAll('#movelog [data-ply]')]"
+                          ".map(li => li.textContent.split(': ').pop())")
+    assert text.rstrip().endswith("".join(m for m in moves if m != "Pass")), (text, moves)
+    assert '[Game "reversi"]' in text
 
 
 def test_issue15_abort_before_every_seat_has_moved(pages: Any, server: Server) -> None:
