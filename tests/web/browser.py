@@ -237,7 +237,7 @@ VISIBLE_TEXTS = """() => {
   return out;
 }"""
 
-ENGLISH_PATTERNS = """async (games) => {
+ENGLISH_PATTERNS = r"""async (games) => {
   const {STRINGS} = await import('/static/js/i18n.js');
   const pairs = Object.keys(STRINGS.en).map(k => [STRINGS.en[k], STRINGS.ja[k]]);
   for (const g of games) {
