@@ -325,3 +325,20 @@ def test_issue15_abort_before_every_seat_has_moved(pages: Any, server: Server) -
     page.wait_for_selector("body[data-status=finished]")
     assert "aborted" in page.inner_text("#result")
     assert page.locator("#abort").is_hidden()
+
+
+def test_issue15_sound_is_off_until_chosen_then_plays_on_moves(
+        pages: Any, server: Server) -> None:
+    page = pages()
+    new_game(page, server.url, "reversi", ["you", "bot:1"])
+    assert wait_turn(page) == "turn"
+    click_a_move(page)
+    assert wait_turn(page) == "turn"
+    assert page.evaluate("document.body.dataset.lastSound") is None, "silent by default"
+    page.check("#sound")
+    page.evaluate("() => { delete document.body.dataset.lastSound; }")
+    click_a_move(page)  # my move, then the CPU's reply: tones made with WebAudio
+    page.wait_for_function("() => !!document.body.dataset.lastSound")
+    page.reload()
+    page.wait_for_selector("body[data-connected=true]")
+    assert page.is_checked("#sound"), "the choice is remembered"
