@@ -371,7 +371,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await h.offer_next(room, conn)
         elif kind == "ping":
             await conn.send({"type": "pong"})
-        elif kind in ("history", "abort", "draw"):
+        elif kind in ("history", "abort", "draw", "hint"):
             await table_message(h, room, conn, kind, msg)
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
@@ -386,6 +386,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await conn.send(table.history(room, conn))
         elif kind == "abort":
             await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
+        elif kind == "hint":
+            await table.take_hint(h, room, h.seat_for(room, conn, msg.get("seat")))
         else:
             accept = msg.get("accept")
             await table.offer_draw(h, room, h.seat_for(room, conn, msg.get("seat")),

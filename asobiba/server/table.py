@@ -18,6 +18,22 @@ from .rooms import ClientError, Conn, Hub, Room
 _draws: WeakKeyDictionary[Room, tuple[int, set[int]]] = WeakKeyDictionary()
 
 
+# room → hints taken per seat: a hint costs a visible marker (everyone at the table sees it)
+_hints: WeakKeyDictionary[Room, dict[int, int]] = WeakKeyDictionary()
+
+
+async def take_hint(hub: Hub, room: Room, seat: int) -> None:
+    """Count a hint for ``seat`` and say so at the table. The hint itself is drawn by the
+    page from the seat's own view; what the server keeps is the marker."""
+    if room.status != "active":
+        raise ClientError("game_over", "the game is already over")
+    counts = _hints.setdefault(room, {})
+    counts[seat] = counts.get(seat, 0) + 1
+    room.notes.append(f"seat {seat + 1} took a hint ({counts[seat]} so far)")
+    room.version += 1
+    await hub.broadcast(room)
+
+
 def draw_offers(room: Room) -> set[int]:
     ply, offers = _draws.get(room, (-1, set()))
     return offers if ply == len(room.moves) and room.status == "active" else set()
@@ -113,4 +129,5 @@ async def offer_draw(hub: Hub, room: Room, seat: int, accept: bool | None = None
 def public(room: Room) -> dict[str, Any]:
     """What the page shows of these: which actions are open and who offered a draw."""
     return {"can_abort": can_abort(room) and room.match_set is None,
-            "can_draw": can_offer_draw(room), "draw_offers": sorted(draw_offers(room))}
+            "can_draw": can_offer_draw(room), "draw_offers": sorted(draw_offers(room)),
+            "hints": {str(s): n for s, n in sorted(_hints.get(room, {}).items())}}

@@ -166,8 +166,13 @@ def test_issue15_patapata_actions_never_list_a_solution_and_a_hint_leaves_a_mark
     assert page.locator("#board [data-write]").count() > 0
     assert page.inner_text("#hints-used").endswith("0")
     page.click("#hint")
-    assert page.inner_text("#hints-used").endswith("1")
-    assert page.inner_text("#hint-text")
+    assert page.inner_text("#hint-text"), "the hint is shown"
+    page.wait_for_function("() => document.getElementById('hints-used').dataset.hints === '1'")
+    # the marker is the table's: a spectator sees it in the notes
+    watcher = pages()
+    watcher.goto(page.url)
+    watcher.wait_for_selector("body[data-connected=true]")
+    assert "took a hint" in watcher.inner_text("#notes")
     page.reload()
     page.wait_for_selector("body[data-connected=true]")
     wait_turn(page)

@@ -278,18 +278,17 @@ function drawLegal(view, ctx, myTurn) {
   document.getElementById("moves-panel").hidden = !myTurn;
 }
 
-// A hint costs a visible marker: the count is shown beside the score for the whole game.
-function hintKey() {
-  return `asobiba.hints.${roomId}.${shownSeat}`;
-}
+// A hint costs a visible marker: the server counts it and tells the whole table (a note and
+// the count beside the actions); the hint itself comes from the seat's own view.
+let hintShown = null;
 
 function hintButton(view, ctx) {
-  const used = Number(localStorage.getItem(hintKey()) || 0);
-  const out = el("p", { id: "hint-text", class: "hint", "aria-live": "polite" });
+  const used = Number(((last.room.table || {}).hints || {})[String(shownSeat)] || 0);
+  const out = el("p", { id: "hint-text", class: "hint", "aria-live": "polite" }, hintShown && hintShown.ply === last.room.ply ? hintShown.text : "");
   const button = el("button", { type: "button", id: "hint", onclick: () => {
-    localStorage.setItem(hintKey(), String(used + 1));
-    out.textContent = renderer.hint(view, ctx);
-    document.getElementById("hints-used").textContent = tt("room.hints_used", { n: used + 1 });
+    hintShown = { ply: last.room.ply, text: renderer.hint(view, ctx) };
+    out.textContent = hintShown.text;
+    send({ type: "hint", seat: shownSeat });
   } }, tt("room.hint"));
   return el("div", { class: "hint-box" }, button, el("span", { id: "hints-used", class: "badge", "data-hints": used }, tt("room.hints_used", { n: used })), out);
 }
