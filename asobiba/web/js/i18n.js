@@ -697,6 +697,8 @@ function buildFrame() {
   else if (d.titleKey) parts.push(make("h1", { "data-i18n": d.titleKey }));
   const links = [["/", "nav.home"], ["/replay", "nav.replay"], ["/account", "nav.account"]].filter(([href]) => !(d.home && href === "/"));
   const nav = make("nav", {}, ...links.map(([href, key]) => make("a", { href, "data-i18n": key })));
+  // a game page's paper (the print helper fills its address and shows it)
+  if (d.print) nav.insertBefore(make("a", { id: "print-link", href: "#", "data-i18n": "nav.print", download: "", hidden: "" }), nav.lastChild);
   nav.append(make("button", { id: "lang", class: "lang", type: "button", "data-i18n": "lang.switch" }, "日本語"));
   parts.push(nav);
   header.append(...parts);
