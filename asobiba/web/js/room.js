@@ -521,6 +521,7 @@ function tickClock() {
   const left = c.remaining[c.running] - (performance.now() - clockBase.at) / 1000;
   const node = document.querySelector(`[data-clock="${c.running}"]`);
   if (node) node.textContent = fmtClock(left);
+  if (left <= 10 && last.you.includes(c.running)) sounds.lowTime(last.room.ply);
 }
 setInterval(tickClock, 250);
 

@@ -3,7 +3,7 @@
 // board), low time (10 s left on the player's own clock) and the end of the game.
 const KEY = "asobiba.sound";
 let ctx = null;
-let lowWarned = new Set();
+const lowWarned = new Set();
 
 function on() {
   return localStorage.getItem(KEY) === "1";
@@ -66,10 +66,11 @@ export const sounds = {
       if (b0 && b1 && changed(b0, b1)) SOUNDS.capture();
       else SOUNDS.move();
     }
-    const c = msg.room.clock;
-    if (c && c.running !== null && c.running !== undefined && msg.you.includes(c.running) && c.remaining[c.running] <= 10 && !lowWarned.has(msg.room.ply)) {
-      lowWarned.add(msg.room.ply);
-      SOUNDS.low();
-    }
+  },
+  /** Once per turn, when the player's own clock is down to 10 seconds. */
+  lowTime(ply) {
+    if (lowWarned.has(ply)) return;
+    lowWarned.add(ply);
+    SOUNDS.low();
   },
 };
