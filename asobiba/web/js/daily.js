@@ -1,7 +1,7 @@
 // The daily challenge of a game: today's challenge (same for everyone), its start position
 // drawn by the game's renderer, tsume-algo answers graded on the server, and the calendar
 // of cleared days with the month's trophy.
-import { lang, pick, t } from "./i18n.js";
+import { lang, localized, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveKeys } from "./util.js";
 import { gameFromPath, gameTitle, page, post, showError, whoami } from "./progress.js";
 
@@ -60,7 +60,7 @@ async function goalText(ch) {
   const games = (await api("/api/games")).games;
   const info = games.find((g) => g.id === game);
   const bot = info && (info.bots || []).find((b) => b.level === ch.bot_level);
-  const level = bot ? (lang() === "ja" ? bot.title_ja || bot.title : bot.title) : ch.bot_level;
+  const level = bot ? localized(bot, "title") : ch.bot_level;
   return t("daily.goal_opponent", { side, level });
 }
 

@@ -633,6 +633,12 @@ export function t(key, params = {}, extra = null) {
   return text;
 }
 
+/** A server object's field in the current language: ``o.title_ja`` in Japanese (when it has
+ * one), else ``o.title`` — bot titles, option descriptions (the describe() shape). */
+export function localized(o, field) {
+  return (current === "ja" && o[`${field}_ja`]) || o[field];
+}
+
 /** Pick the current language from a {en, ja} object (game titles, bot levels). */
 export function pick(obj, fallback = "") {
   if (!obj) return fallback;

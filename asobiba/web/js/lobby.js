@@ -1,5 +1,5 @@
 // The lobby: every game the server offers (from describe()), and a form to start one.
-import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { applyStatic, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
 import { openSeek, startMeet } from "./lobby_meet.js";
 
@@ -96,7 +96,7 @@ function choose(id) {
 }
 
 function optionLabel(o) {
-  const d = lang() === "ja" ? o.description_ja || o.description : o.description;
+  const d = localized(o, "description");
   return d || o.name;
 }
 
@@ -238,7 +238,7 @@ function drawSeats() {
   for (let i = 0; i < seatCount; i++) {
     const id = `seat-${i}`;
     const choices = [el("option", { value: "you" }, t("lobby.you")), el("option", { value: "friend" }, t("lobby.friend"))];
-    for (const b of bots) choices.push(el("option", { value: `bot:${b.level}` }, t("lobby.cpu", { level: lang() === "ja" ? b.title_ja || b.title : b.title })));
+    for (const b of bots) choices.push(el("option", { value: `bot:${b.level}` }, t("lobby.cpu", { level: localized(b, "title") })));
     const sel = el("select", { id, "data-seat": i }, ...choices);
     const fallback = i === 0 || bots.length === 0 ? "you" : `bot:${bots[0].level}`;
     sel.value = before[i] || fallback;

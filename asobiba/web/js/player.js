@@ -1,6 +1,6 @@
 // A player page: ratings per pool (provisional marked), statistics per game (and per CPU
 // level), recent games with rating changes, daily-challenge trophies.
-import { lang, t } from "./i18n.js";
+import { lang, localized, t } from "./i18n.js";
 import { api, el } from "./util.js";
 import { gameTitle, page, rating } from "./progress.js";
 import { lineChart } from "./charts.js";
@@ -14,7 +14,7 @@ async function opponentName(name) {
   games = games || (await api("/api/games")).games;
   const g = games.find((x) => x.id === m[1]);
   const bot = g && (g.bots || []).find((b) => b.level === m[2]);
-  return t("player.bot", { level: bot ? (lang() === "ja" ? bot.title_ja || bot.title : bot.title) : m[2] });
+  return t("player.bot", { level: bot ? localized(bot, "title") : m[2] });
 }
 
 /** One line per game: the rating after each rated game, oldest first. */

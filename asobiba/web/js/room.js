@@ -1,6 +1,6 @@
 // The game page: one WebSocket to the room, the generic frame (status, seats, score, legal
 // moves, actions, result, move log) around the game's own SVG renderer.
-import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { applyStatic, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
 import { roomProgress } from "./room_progress.js";
 import { drawSet } from "./room_set.js";
@@ -144,7 +144,7 @@ function seatName(seat) {
 function levelTitle(level) {
   const bot = (window.__gameInfo && window.__gameInfo.bots || []).find((b) => b.level === level);
   if (!bot) return level;
-  return lang() === "ja" ? bot.title_ja || bot.title : bot.title;
+  return localized(bot, "title");
 }
 
 function pickView() {

@@ -2,7 +2,7 @@
 // holds (so the finished game is recorded and rated), the rating changes and ladder events
 // after the game, a move-quality badge after each of the player's moves in casual games,
 // and an exam game that is left before its end fails the exam (seed §9).
-import { t } from "./i18n.js";
+import { pick, t } from "./i18n.js";
 import { api, el, loadKeys, saveKeys } from "./util.js";
 
 const state = {
@@ -153,7 +153,7 @@ function drawPanel(result) {
     }
   }
   for (const ev of (result && result.ladder) || []) {
-    const text = ev.type === "promoted" ? `⬆ ${ev[document.documentElement.lang === "ja" ? "ja" : "en"]}` : ev.type === "exam_passed" ? `✓ ${ev.rank}` : ev.type === "exam_failed" ? `✗ ${ev.rank}` : ev.type === "set_continues" ? t("ladder.set_continues") : ev.reason || ev.type;
+    const text = ev.type === "promoted" ? `⬆ ${pick(ev)}` : ev.type === "exam_passed" ? `✓ ${ev.rank}` : ev.type === "exam_failed" ? `✗ ${ev.rank}` : ev.type === "set_continues" ? t("ladder.set_continues") : ev.reason || ev.type;
     lines.push(el("p", { "data-event": ev.type }, text));
     if (ev.type === "set_continues") lines.push(el("button", { type: "button", id: "set-next", class: "primary", onclick: nextOfSet }, t("ladder.next_game")));
   }
