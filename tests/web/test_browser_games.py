@@ -69,6 +69,13 @@ def test_rule_a_full_game_against_a_bot_ends_with_the_result(
         text = result.inner_text()
         assert "Winner" in text or "Draw" in text
         assert page.locator("#record").is_visible()
+        if game == "algo":
+            # issue 15: the result table says what the score panel says (cards still face
+            # down), not the rank keys (0 vs 2 beside 0/9 vs 4/9)
+            table = result.locator("dl.score")
+            assert table.get_attribute("data-from") == "view"
+            assert table.locator("dd").all_inner_texts() == \
+                page.locator("#score dd").all_inner_texts()
     finally:
         context.close()
     assert not errors, errors

@@ -365,3 +365,20 @@ def test_issue15_a_draw_offered_in_one_browser_is_accepted_in_the_other(
     for p in (a, b):
         p.wait_for_selector("body[data-status=finished]")
         assert "Drawn by agreement" in p.inner_text("#result")
+
+
+def test_issue15_the_algo_tutorial_highlights_the_cards_it_asks_to_click(
+        pages: Any, server: Server) -> None:
+    page = pages()
+    page.goto(f"{server.url}/tutorial/algo")
+    page.wait_for_selector("body[data-ready=true]")
+    steps = page.locator("#steps [data-step]")
+    highlighted = 0
+    for i in range(steps.count()):
+        steps.nth(i).click()
+        page.wait_for_function(f"() => document.body.dataset.stepIndex === '{i}'")
+        if "highlighted" in page.inner_text("#message"):
+            clickable = page.locator("#board .guessable, #board [data-move], #legal [data-move]")
+            assert clickable.count() > 0, f"step {i + 1} asks for a highlighted place"
+            highlighted += page.locator("#board .guessable").count()
+    assert highlighted > 0, "some step asks to guess a card, and the cards are marked"
