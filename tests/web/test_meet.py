@@ -42,7 +42,8 @@ def lobby(page: Any, base: str, game: str | None = None) -> None:
 
 def test_issue15_an_open_game_is_pushed_to_other_lobbies_and_taken(
         people: Any, server: Server) -> None:
-    a, b = people(), people()
+    a, b, c = people(), people(), people()
+    lobby(c, server.url)  # a third person's lobby is open all along: nothing is reloaded
     lobby(b, server.url)
     lobby(a, server.url, "flipflop")
     a.wait_for_selector("#seek-btn:not([hidden])")
@@ -62,16 +63,13 @@ def test_issue15_an_open_game_is_pushed_to_other_lobbies_and_taken(
                             "document.body.dataset.seat !== ''")
     seats = {a.evaluate("document.body.dataset.seat"), b.evaluate("document.body.dataset.seat")}
     assert seats == {"0", "1"}, "one seat each"
-    # a third person's lobby lists the live game and can watch it
-    c = people()
-    lobby(c, server.url)
-    c.wait_for_selector("#live-list [data-watch]")
+    # the third lobby hears of the live game over its WebSocket and can watch it
     room = a.url.rsplit("/", 1)[1]
+    c.wait_for_selector(f"#live-list [data-watch='{room}']")
+    assert c.locator("#seek-list [data-take]").count() == 0, "the taken seek is gone"
     c.click(f"#live-list [data-watch='{room}']")
     c.wait_for_selector("body[data-connected=true]")
     assert "watching" in c.inner_text("#status")
-    # and the open game is gone from every lobby
-    assert c.locator("#seek-list [data-take]").count() == 0
 
 
 def test_issue15_quick_pairing_pairs_two_people(people: Any, server: Server) -> None:
