@@ -64,8 +64,10 @@ def can_abort(room: Room) -> bool:
 
 def can_offer_draw(room: Room) -> bool:
     """Draw offers exist in two-seat turn-based games between people (a bot cannot answer
-    one) and only while the game runs."""
+    one), only while the game runs, and only in games that can end drawn (a game class says
+    ``draws = False`` when it cannot: Algo always has a last player standing)."""
     return (room.status == "active" and len(room.seats) == 2 and not room.game.simultaneous
+            and getattr(room.game, "draws", True)
             and all(s.kind == "human" for s in room.seats))
 
 

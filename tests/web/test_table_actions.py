@@ -124,3 +124,13 @@ def test_rule_no_draw_offers_against_a_bot_or_from_a_spectator(tmp_path: Any) ->
             expect_error(ws, {"type": "draw", "seat": 0}, "not_your_seat")
             expect_error(ws, {"type": "abort", "seat": 0}, "not_your_seat")
         assert json.dumps(client.get(f"/api/rooms/{room2['room']}").json()["status"]) == '"active"'
+
+
+def test_rule_no_draw_offers_in_a_game_that_cannot_be_drawn(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "algo", [HUMAN, HUMAN])
+        k0, _ = room["keys"]
+        with client.websocket_connect(f"/ws/{room['room']}") as ws:
+            msg = join(ws, [k0])
+            assert msg["room"]["table"]["can_draw"] is False
+            expect_error(ws, {"type": "draw", "seat": 0}, "cannot_draw")
