@@ -382,3 +382,18 @@ def test_issue15_the_algo_tutorial_highlights_the_cards_it_asks_to_click(
             assert clickable.count() > 0, f"step {i + 1} asks for a highlighted place"
             highlighted += page.locator("#board .guessable").count()
     assert highlighted > 0, "some step asks to guess a card, and the cards are marked"
+
+
+@pytest.mark.parametrize("path", ["/replay", "/account", "/tutorial/reverstargo",
+                                  "/tutorial/algo", "/daily/reversi", "/ladder/flipflop",
+                                  "/leaderboard/memory_matrix"])
+def test_issue15_every_other_page_fits_a_phone(pages: Any, server: Server, path: str) -> None:
+    page = pages("phone")
+    page.goto(server.url + path)
+    if path == "/replay":  # the replay viewer waits for a record; its page is drawn
+        page.wait_for_selector("#lang")
+    else:
+        page.wait_for_function("() => document.body.dataset.ready !== undefined && "
+                               "document.body.dataset.ready !== 'false'")
+    page.wait_for_timeout(300)
+    assert_fits_the_phone(page)
