@@ -369,6 +369,7 @@ class Game(ABC):
     title_en: ClassVar[str]
     title_ja: ClassVar[str]
     summary: ClassVar[str] = ""
+    summary_ja: ClassVar[str] = ""  # the lobby's Japanese summary (one source with the English)
     rules_version: ClassVar[int] = 1
     """Bumped only when a rule change makes an old record replay differently."""
     legacy_options: ClassVar[Mapping[int, Mapping[str, Any]]] = {}
@@ -508,6 +509,7 @@ class Game(ABC):
             "id": self.id,
             "title": {"en": self.title_en, "ja": self.title_ja},
             "summary": self.summary,
+            "summary_ja": self.summary_ja,
             "rules_version": self.rules_version,
             "seats": [self.min_seats, self.max_seats],
             "perfect_information": self.perfect_information,

@@ -197,6 +197,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     progression = progression_routes(store.engine, hub, today=today or _utc_today,
                                      daily_key=daily_key, limits=limits)
+    from .lobby import Lobby, who_from_accounts
+
+    lobby = Lobby(hub, get, who_from_accounts(store.engine))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -436,9 +439,27 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await fairplay.claim(h, room, conn, policy)
         elif kind == "ping":
             await conn.send({"type": "pong"})
+        elif kind in ("history", "abort", "draw", "hint"):
+            await table_message(h, room, conn, kind, msg)
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
-                              "move, resign, undo, undo_reply, rematch, next, claim, ping")
+                              "move, resign, undo, undo_reply, rematch, next, claim, ping, "
+                              "history, abort, draw, hint")
+
+    async def table_message(h: Any, room: Any, conn: Conn, kind: str,
+                            msg: dict[str, Any]) -> None:
+        from . import table
+
+        if kind == "history":
+            await conn.send(table.history(room, conn))
+        elif kind == "abort":
+            await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
+        elif kind == "hint":
+            await table.take_hint(h, room, h.seat_for(room, conn, msg.get("seat")))
+        else:
+            accept = msg.get("accept")
+            await table.offer_draw(h, room, h.seat_for(room, conn, msg.get("seat")),
+                                   None if accept is None else bool(accept))
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)
@@ -470,6 +491,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/record", room_record),
         Route("/api/replay", replay, methods=["POST"]),
+        *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
         *print_routes(),

@@ -266,7 +266,14 @@ class Room:
             "clock": self.clock_view(),
             "spectators": sum(1 for c in self.conns if not c.keys),
             "set": self.set_view(),
+            "table": self.table_view(),
         }
+
+    def table_view(self) -> dict[str, Any]:
+        """Abort and draw offers (asobiba.server.table, kept out of the room core)."""
+        from .table import public
+
+        return public(self)
 
     def message_for(self, conn: Conn, public: dict[str, Any] | None = None
                     ) -> dict[str, Any]:

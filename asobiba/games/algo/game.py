@@ -55,6 +55,8 @@ class AlgoGame(Game):
     summary = ("Deduce your opponents' hidden numbered cards from their sorted rows; a miss "
                "reveals your own card. Basic game, pair play, 5–8 players, jokers, two sets, "
                "three colours, chip scoring.")
+    summary_ja = "相手の伏せたカードの数字を、並び順から推理して当てる。外すと自分のカードが1枚表に。基本ルール、ペア戦、5〜8人、ジョーカー、2セット、3色、チップ得点。"
+    draws = False  # someone always keeps the last face-down card: no draw offers
     rules_version = 1
     perfect_information = False
     chance = True

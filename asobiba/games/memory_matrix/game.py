@@ -75,6 +75,7 @@ class MemoryMatrixGame(Game):
     title_ja = "メモリー・マトリックス（メモマト）"
     summary = ("Multi-colour reversi for any number of players: a flipped piece shows white, "
                "and only your memory knows the colour beneath.")
+    summary_ja = "何人でも遊べる多色リバーシ。裏返った駒は白になり、その下の色は記憶だけが頼り。"
     rules_version = 2  # 2: two players start with two pieces each (issue 16 item 4)
     legacy_options = {1: {"start_pieces": 1}}  # version 1 started every colour with one
     perfect_information = False
