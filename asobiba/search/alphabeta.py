@@ -83,7 +83,7 @@ class AlphaBeta(Generic[P, M]):
                  win_bound: float | None = None, mate_distance: bool = False,
                  draw_repeats: int | None = None, solved_entries: bool = True,
                  probe_at_horizon: bool = False, check_every: int = CHECK_EVERY,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.a = adapter
         self.rng = rng
         self.tt: dict[Hashable, tuple[int, float, int, M | None]] = {}
@@ -100,7 +100,7 @@ class AlphaBeta(Generic[P, M]):
         """Whether nodes need their key (a table, repetitions or the root's shuffle)."""
         self.probe_at_horizon = probe_at_horizon
         self.check_every = max(1, check_every)
-        self.clock = clock
+        self.clock = clock if clock is not None else time.perf_counter
         self.nodes = 0
         self.checks = 0
         """How many times the budget was consulted in the last search."""

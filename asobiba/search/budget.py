@@ -30,12 +30,12 @@ class MoveClock:
     """One per bot: ``budget(started)`` before a search, ``done(deadline)`` after the
     move's answer is ready."""
 
-    def __init__(self, limit: float, clock: Callable[[], float] = time.perf_counter,
+    def __init__(self, limit: float, clock: Callable[[], float] | None = None,
                  late: deque[float] | None = None) -> None:
         if limit <= 0:
             raise ValueError(f"a move's time limit must be positive, not {limit}")
         self.limit = limit
-        self.clock = clock
+        self.clock = clock if clock is not None else time.perf_counter
         self.late = PROCESS_LATENESS if late is None else late
         """Recent lateness in seconds: by default shared by every bot of the process (it
         measures the machine, and a bot made for a new game should not start naive)."""

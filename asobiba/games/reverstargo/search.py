@@ -244,7 +244,7 @@ class AlphaBeta:
 
     def __init__(self, evaluate: Evaluator, auto_only: bool = False, use_tt: bool = True,
                  endgame_empties: int = 0, terminal: Evaluator = final_value,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.adapter = ReverStarGoAdapter(evaluate, auto_only, terminal)
         self.engine: Engine[Node, Child] = Engine(
             self.adapter, tt_size=10_000_000 if use_tt else 0, solved_entries=False,
