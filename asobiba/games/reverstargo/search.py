@@ -11,7 +11,6 @@ reference bots) and ours (captures, interior cells, the CP ring, mobility, parit
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
