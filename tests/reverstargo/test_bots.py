@@ -64,7 +64,7 @@ def test_entry_picks_from_the_worst_half_and_advanced_the_best():
             entry = make_bot("entry", k)
             m = s.parse(entry.choose(view))
             gain = dict(cpu_candidates(s))[m]
-            assert gain <= gains[max(1, len(gains) // 2) - 1]
+            assert gain <= gains[max(1, -(-len(gains) // 2)) - 1]  # the worst ceil(50 %)
         adv = s.parse(make_bot("advanced", 0).choose(view))
         assert dict(cpu_candidates(s))[adv] == gains[-1]
 
@@ -163,7 +163,10 @@ def test_endgame_search_is_exact_against_plain_minimax():
 def test_small_ladder_stronger_policies_win():
     """Three reverse matches per pair, for pairs far apart or clearly ordered (the bench runs
     100 per consecutive pair)."""
-    ladder = [("beginner", "entry"), ("advanced", "beginner"), ("formidable", "advanced"),
+    # beginner vs entry is no longer "clearly ordered" in 3 matches: the app's Entry pool
+    # (the worst half rounded up) scored 28–39% against Beginner in two runs of 100
+    # (docs/benchmarks.md)
+    ladder = [("formidable", "entry"), ("advanced", "beginner"), ("formidable", "advanced"),
               ("app-max", "formidable")]
     for high, low in ladder:
         wins = sum(reverse_match(lambda s, h=high: make_bot(h, s),

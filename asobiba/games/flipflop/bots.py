@@ -60,7 +60,8 @@ def _to_move(state: Any, pair: tuple[int, int]) -> FFMove:
     mv: FFMove
     for mv in state.legal_moves():
         if (mv.frm, mv.to) == pair:
-            return mv
+            move: FFMove = mv
+            return move
     raise ValueError(f"search returned {pair}, which is not a legal move")
 
 

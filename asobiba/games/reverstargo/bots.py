@@ -17,7 +17,7 @@ from typing import Any, cast
 
 from ...core import Bot
 from ...search.budget import MoveClock
-from .board import APP_CELL_VALUE, STONE_CELLS
+from .board import APP_CELL_VALUE, INDEX, STONE_CELLS
 from .game import EXCEPTION, GAME, ReverStarGoState
 from .rules import BLACK
 from .search import AlphaBeta, Child, SearchResult, Weights, app_evaluation, our_evaluation
@@ -25,9 +25,22 @@ from .search import AlphaBeta, Child, SearchResult, Weights, app_evaluation, our
 Move = tuple[int, int]
 
 
+#: The app's cell order (its ``ALL_CELLS``: CP, the A ring, B1…B9, BX, BJ, BQ, then the six
+#: arms C3 C2 D2, C9 C8 D8, C6 C7 D6, CQ C1 DQ, CJ CX DX, C5 C4 D4). The CPU lists its
+#: candidate moves in this order, and Entry and Intermediate cut ties by it.
+APP_CELL_ORDER: tuple[int, ...] = tuple(INDEX[label] for label in (
+    "CP", "A1", "A3", "A5", "A7", "A9", "AJ",
+    "B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8", "B9", "BX", "BJ", "BQ",
+    "C3", "C2", "D2", "C9", "C8", "D8", "C6", "C7", "D6", "CQ", "C1", "DQ",
+    "CJ", "CX", "DX", "C5", "C4", "D4"))
+APP_RANK: tuple[int, ...] = tuple(APP_CELL_ORDER.index(i) for i in range(len(APP_CELL_ORDER)))
+
+
 def cpu_candidates(state: ReverStarGoState) -> list[tuple[Move, int]]:
-    """One move per playable cell, as the app's CPU plays it: the automatic CP colour, the
-    other only if ko forbids it; with its flips + captures."""
+    """One move per playable cell (in our cell order), as the app's CPU plays it: the
+    automatic CP colour, the other only if ko forbids it. The number is the app's measure
+    of the move (its ``evaluateMove``): flips + captures with the automatic colour, which
+    the app computes without regard to ko."""
     out = []
     for spot in state.spots():
         opt = spot.option
@@ -35,10 +48,24 @@ def cpu_candidates(state: ReverStarGoState) -> list[tuple[Move, int]]:
         if not allowed:
             continue
         colour = opt.auto if opt.auto in allowed else allowed[0]
-        res = opt.by_colour[colour]
+        res = opt.by_colour[opt.auto]
         assert res is not None
         out.append(((opt.cell, colour), res.flips + res.captured))
     return out
+
+
+def app_pool(level: str, cands: list[tuple[Move, int]]) -> list[tuple[Move, int]]:
+    """The moves the app's Entry or Intermediate draws from (docs/rules/reverstargo.md § 10):
+    the candidates put in the app's cell order, stably sorted by the measure — worst first
+    for Entry, best first for Intermediate — and the first ceil(50 %) or ceil(60 %) kept (at
+    least one). A stable sort keeps tied moves in cell order, so ties are cut by it."""
+    n = len(cands)
+    cands = sorted(cands, key=lambda c: APP_RANK[c[0][0]])  # the app lists cells this way
+    if level == "entry":
+        return sorted(cands, key=lambda c: c[1])[:max(1, math.ceil(n * 0.5))]
+    if level == "intermediate":
+        return sorted(cands, key=lambda c: -c[1])[:max(1, math.ceil(n * 0.6))]
+    raise ValueError(f"the app draws from a pool only at entry and intermediate, not {level}")
 
 
 def root_children(state: ReverStarGoState, auto_only: bool) -> list[Child]:
@@ -117,15 +144,12 @@ class AppPolicyBot(ReverStarGoBot):
     def pick(self, state: ReverStarGoState) -> Move:
         if self.level == "beginner":
             return self.rng.choice(cpu_candidates(state))[0]
-        ranked = sorted(self.scored(state), key=lambda c: c[1])  # worst first, cell order
-        n = len(ranked)
-        if self.level == "entry":  # a random move from the worst half
-            pool = ranked[:max(1, n // 2)]
-        elif self.level == "intermediate":  # random from the best 60%
-            pool = ranked[n - max(1, math.ceil(0.6 * n)):]
+        scored = self.scored(state)
+        if self.level in ("entry", "intermediate"):  # the app's pools, exactly
+            pool = app_pool(self.level, scored)
         else:  # advanced, formidable: the best, ties at random
-            top = ranked[-1][1]
-            pool = [c for c in ranked if c[1] == top]
+            top = max(c[1] for c in scored)
+            pool = [c for c in scored if c[1] == top]
         return self.rng.choice(pool)[0]
 
 
