@@ -509,19 +509,55 @@ def puzzle(ctx: typer.Context,
     raise typer.Exit(mod.puzzle(list(ctx.args)) or 0)
 
 
+@app.command("print", context_settings={"allow_extra_args": True,
+                                        "ignore_unknown_options": True})
+def print_(ctx: typer.Context,
+           target: Annotated[str, typer.Argument(metavar="GAME|record")],
+           output: Annotated[Path, typer.Option("--output", "-o", help="the PDF to write")],
+           seed: Annotated[int | None, typer.Option(help="seed (dealt layouts, dice)")] = None,
+           paper: Annotated[str, typer.Option(help="a4 or letter")] = "a4",
+           lang: Annotated[str, typer.Option(help="en or ja")] = "en") -> None:
+    """Print-and-play PDFs (docs/paper.md): `print GAME [--name value …] -o F.pdf`, or
+    `print record RECORD.json -o F.pdf`. Game options and print options go as --name value."""
+    from ..paper.cli import run  # lazy: reportlab loads only when printing
+
+    try:
+        console.print(run(target, list(ctx.args), output, seed, paper, lang), highlight=False)
+    except AsobibaError as exc:
+        _fail(str(exc))
+
+
 @app.command()
 def serve(
     host: Annotated[str, typer.Option()] = "127.0.0.1",
     port: Annotated[int, typer.Option()] = 8000,
     data_dir: Annotated[str, typer.Option(help="where the SQLite database lives")] = "data",
     db: Annotated[str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql://…")] = None,
+    redis: Annotated[str | None, typer.Option(
+        help="redis://HOST:PORT/N: run as one of many web processes (bots: asobiba worker)")
+    ] = None,
 ) -> None:
     """Start the web app (every game in the browser)."""
     try:
         server = importlib.import_module("asobiba.server")
     except ModuleNotFoundError as exc:
         _fail(f"the web server is not available: {exc}")
-    server.run(host=host, port=port, data_dir=data_dir, db_url=db)
+    server.run(host=host, port=port, data_dir=data_dir, db_url=db, redis_url=redis)
+
+
+@app.command()
+def worker(
+    db: Annotated[str, typer.Option(help="the web processes' database URL")],
+    redis: Annotated[str, typer.Option(help="the web processes' redis://HOST:PORT/N")],
+    processes: Annotated[int, typer.Option(help="bot processes (moves at a time)")] = 2,
+    time_limit: Annotated[float, typer.Option(help="seconds a bot move may run")] = 10.0,
+) -> None:
+    """Run bot workers for `asobiba serve --redis` (the scaled mode's bot queue)."""
+    try:
+        mod = importlib.import_module("asobiba.server.worker")
+    except ModuleNotFoundError as exc:
+        _fail(f"the bot worker needs the 'scale' extra (pip install 'asobiba[scale]'): {exc}")
+    mod.run(db, redis, processes, time_limit)
 
 
 from .play_cmd import play  # noqa: E402  (registers the `play` command)
@@ -532,6 +568,11 @@ from .records_cmd import export, import_  # noqa: E402  (records in other notati
 
 app.command("export")(export)
 app.command("import")(import_)
+
+
+from .admin import app as _admin_app  # noqa: E402  (typer only; the rest loads lazily)
+
+app.add_typer(_admin_app, name="admin", help="operator tools: suspicious pairs (fair play)")
 
 
 def main() -> None:

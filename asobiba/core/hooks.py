@@ -43,6 +43,8 @@ class Thresholds:
     """Evaluation units at which the winning chance is 1/(1+e⁻¹) ≈ 73 %."""
     win_value: float = math.inf
     """Values at or beyond this are exact wins (losses below its negative)."""
+    draw_value: float = math.inf
+    """Values from this up to ``win_value`` are exact draws (chance ½)."""
     good: float = 0.02
     inaccuracy: float = 0.10
     mistake: float = 0.20

@@ -369,8 +369,13 @@ class Game(ABC):
     title_en: ClassVar[str]
     title_ja: ClassVar[str]
     summary: ClassVar[str] = ""
+    summary_ja: ClassVar[str] = ""  # the lobby's Japanese summary (one source with the English)
     rules_version: ClassVar[int] = 1
     """Bumped only when a rule change makes an old record replay differently."""
+    legacy_options: ClassVar[Mapping[int, Mapping[str, Any]]] = {}
+    """Per older rules version, the options that make its records replay as they were
+    under the current version (e.g. a default that changed, made explicit); a version not
+    listed is refused."""
     options: ClassVar[tuple[Option, ...]] = ()
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option presets, e.g. ``{"5x5": {"board": "5x5"}}``."""
@@ -504,6 +509,7 @@ class Game(ABC):
             "id": self.id,
             "title": {"en": self.title_en, "ja": self.title_ja},
             "summary": self.summary,
+            "summary_ja": self.summary_ja,
             "rules_version": self.rules_version,
             "seats": [self.min_seats, self.max_seats],
             "perfect_information": self.perfect_information,

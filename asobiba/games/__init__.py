@@ -18,6 +18,7 @@ from __future__ import annotations
 import importlib
 import os
 import re
+from typing import ClassVar
 
 from ..core import AsobibaError, Game, Record, State, UnknownGameError
 
@@ -32,7 +33,11 @@ _ID = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 class GameImportError(AsobibaError):
-    """A registered game whose package fails to import or holds no ``GAME``."""
+    """A registered game whose package fails to import or holds no ``GAME``: the server's
+    fault, said loudly (500), never the client's."""
+
+    code: ClassVar[str] = "game_import_failed"
+    status: ClassVar[int] = 500
 
 
 def register(game_id: str, module: str) -> None:

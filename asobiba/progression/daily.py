@@ -1,7 +1,10 @@
 """Daily challenges: per game and per date one challenge, the same for everyone that day.
 
-Everything is derived from ``derive_seed("daily", game, date)``, so any server (or the CLI)
-computes the same challenge without storing it. Two kinds:
+Everything is derived from the day's seed: on a server an HMAC of (game, date) under a secret
+the server creates on first start and keeps in its database (``server_secret``), so no one
+can compute a coming day's deal; the seed is published, with the commitment shown during the
+day, once the day is over (docs/fair-play.md). Offline (the CLI, no secret) the seed is the
+public ``derive_seed("daily", game, date)``: practice, not the server's challenge. Two kinds:
 
 * **opponent** (two-seat games): a seeded start — a few seeded random opening moves from the
   start (for games with chance, the seed also deals) — and a CPU level that grows over the
@@ -22,11 +25,14 @@ today's challenge can be cleared (the app's calendar: "a win clears the day").
 from __future__ import annotations
 
 import calendar as _calendar
+import hashlib
+import hmac
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
@@ -38,7 +44,7 @@ from . import accounts, ratings
 from .errors import ProgressionError
 from .ladder_data import TIERS, ladder_options, tier_levels
 from .matches import play_from, random_opening
-from .models import DailyRow, TrophyRow, utcnow
+from .models import DailyRow, SecretRow, TrophyRow, utcnow
 
 WEEKDAY_TIER = ("lv2", "lv3", "lv3", "lv4", "lv4", "lv5", "max")
 """CPU tier by weekday (Monday first), like a newspaper puzzle that hardens through the week."""
@@ -49,6 +55,8 @@ PUZZLE_KINDS = ("puzzle", "tsume")
 
 class DailyError(ProgressionError):
     """A daily-challenge action on the wrong day or for a game without challenges."""
+
+    code: ClassVar[str] = "daily_refused"
 
 
 @dataclass(frozen=True)
@@ -119,8 +127,35 @@ class DailyChallenge:
                 "puzzle": None if self.puzzle is None else dict(self.puzzle)}
 
 
-def daily_seed(game_id: str, day: date) -> int:
-    return derive_seed("daily", game_id, day.isoformat()) >> 1
+def daily_seed(game_id: str, day: date, secret: bytes = b"") -> int:
+    """The day's seed. On a server it is an HMAC of the game and date under the server's
+    secret (kept in its database, or configured), so nobody can compute a day's deal ahead;
+    without a secret (the CLI's offline practice) it is the public ``derive_seed``."""
+    if not secret:
+        return derive_seed("daily", game_id, day.isoformat()) >> 1
+    mac = hmac.new(secret, f"asobiba-daily|{game_id}|{day.isoformat()}".encode(), "sha256")
+    return int.from_bytes(mac.digest()[:8], "big") >> 1
+
+
+def commitment(seed: int) -> str:
+    """Published with the day's challenge while it runs; once the day is over the seed is
+    published too, and anyone can check ``commitment(seed)`` against what they were shown
+    (and rebuild the deal from the seed): the server cannot have changed the deal midway."""
+    return hashlib.sha256(f"asobiba-daily-seed:{seed}".encode()).hexdigest()
+
+
+SECRET_NAME = "daily"
+
+
+def server_secret(session: Session, name: str = SECRET_NAME) -> bytes:
+    """The server's secret ``name``, created (32 random bytes) on first use and kept in the
+    database so every process and every restart uses the same one."""
+    row = session.get(SecretRow, name)
+    if row is None:
+        row = SecretRow(name=name, value=secrets.token_hex(32))
+        session.add(row)
+        session.flush()
+    return bytes.fromhex(row.value)
 
 
 def _tsume(game_id: str, seed: int, day: date) -> Puzzle:
@@ -132,11 +167,16 @@ def _tsume(game_id: str, seed: int, day: date) -> Puzzle:
 
 
 @lru_cache(maxsize=128)
-def challenge(game_id: str, day: date) -> DailyChallenge:
-    """The challenge of ``game_id`` on ``day`` (deterministic: same for everyone; cached,
-    since a Patapata target costs a bot's whole course)."""
+def challenge(game_id: str, day: date, secret: bytes = b"") -> DailyChallenge:
+    """The challenge of ``game_id`` on ``day`` under the server's ``secret`` (deterministic:
+    same for everyone; cached, since a Patapata target costs a bot's whole course)."""
+    return build(game_id, day, daily_seed(game_id, day, secret))
+
+
+def build(game_id: str, day: date, seed: int) -> DailyChallenge:
+    """The challenge of ``game_id`` on ``day`` from its seed: how anyone checks a finished
+    day's published seed against the challenge they were shown."""
     game = get_game(game_id)
-    seed = daily_seed(game_id, day)
     rng = Rng(seed, "daily")
     hook = game.progression().daily
     if hook is not None and hook.kind == "tsume":
@@ -187,13 +227,14 @@ def _today() -> date:
 
 
 def record_attempt(session: Session, player_id: int, game_id: str, day: date,
-                   outcome: Outcome, today: date | None = None) -> list[dict[str, Any]]:
+                   outcome: Outcome, today: date | None = None, secret: bytes = b""
+                   ) -> list[dict[str, Any]]:
     """A finished attempt at ``day``'s challenge. Returns events: cleared, trophy, rating."""
     today = today or _today()
     if day != today:
         raise DailyError(f"only today's challenge ({today.isoformat()}) can be cleared, "
                          f"not {day.isoformat()}'s")
-    ch = challenge(game_id, day)
+    ch = challenge(game_id, day, secret)
     row = session.get(DailyRow, (player_id, game_id, day.isoformat()))
     if row is None:
         row = DailyRow(player_id=player_id, game=game_id, day=day.isoformat(), attempts=0,

@@ -41,6 +41,8 @@ def thresholds_for(game_id: str, options: Mapping[str, Any] | None = None) -> Th
 def win_chance(value: float, th: Thresholds) -> float:
     if value >= th.win_value:
         return 1.0
+    if value >= th.draw_value:
+        return 0.5
     if value <= -th.win_value:
         return 0.0
     return 1.0 / (1.0 + math.exp(-value / th.scale))
@@ -107,7 +109,10 @@ class MoveFeedback:
     """The mover's winning chance with best play before the move, and after the move played."""
 
     def to_json(self) -> dict[str, Any]:
-        return {k: (round(v, 4) if isinstance(v, float) else v) for k, v in vars(self).items()}
+        """Finite JSON: a value that is not a finite number (a forced move's chances, an
+        exact win's infinite value) is ``null`` — NaN is not JSON and broke the review."""
+        return {k: ((round(v, 4) if math.isfinite(v) else None) if isinstance(v, float) else v)
+                for k, v in vars(self).items()}
 
 
 def move_feedback(state: State, move: str, ply: int = 0,

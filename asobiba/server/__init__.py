@@ -11,7 +11,7 @@ __all__ = ["create_app", "run"]
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
-        db_url: str | None = None) -> None:
+        db_url: str | None = None, redis_url: str | None = None) -> None:
     """Serve until interrupted. SQLite at ``<data_dir>/asobiba.db`` unless ``db_url``
     (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/asobiba``) is given."""
     import uvicorn
@@ -22,12 +22,18 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             bot_processes=int(os.environ.get("ASOBIBA_BOT_PROCESSES", "2")),
             bot_time_limit=float(os.environ.get("ASOBIBA_BOT_TIME_LIMIT", "10")),
             bot_delay=float(os.environ.get("ASOBIBA_BOT_DELAY", "0.4")),
+            # a configured daily key (hex) replaces the one the database keeps
+            daily_key=bytes.fromhex(os.environ["ASOBIBA_DAILY_KEY"])
+            if os.environ.get("ASOBIBA_DAILY_KEY") else None,
+            redis_url=redis_url,
         )
     except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver
         raise SystemExit(f"asobiba serve: the database URL needs the Python package "
                          f"{exc.name!r} (for PostgreSQL: pip install psycopg)") from None
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = db_url.split("@")[-1] if db_url else os.path.join(data_dir, "asobiba.db")
-    print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where})", flush=True)
+    fanout = f"; fan-out and bot queue on {redis_url.split('@')[-1]}" if redis_url else ""
+    print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where}{fanout})",
+          flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
                 ws_ping_interval=20, ws_ping_timeout=20)

@@ -82,7 +82,9 @@ PROGRESSION = GameProgression(
     # pieces face up ahead of the best rival (corners double), a won final position +1000;
     # scale fitted like Reversi's (bench/progression_feedback_scale.py memory_matrix 24: 2.4
     # on 802 positions, log-loss 0.607, coin 0.693)
-    thresholds=lambda options: Thresholds(scale=2.4, win_value=500.0),
+    # an exact two-player end scores margin + 1000 for a win (≥ 1001) and 1000/2 = 500 for a
+    # draw (bots.evaluate): a draw is ½, not a win (a won endgame thrown into a draw is a blunder)
+    thresholds=lambda options: Thresholds(scale=2.4, win_value=1000.5, draw_value=500.0),
     tutorial="tutorial.json",
     tutorial_functions={"cell": _cell, "shown": _shown},
     ladder_options={"variant": "2p"},

@@ -151,6 +151,7 @@ class Reversi(Game):
     title_en = "Reversi"
     title_ja = "リバーシ"
     summary = "Classic 8×8 Reversi/Othello: bracket runs of the other colour to flip them."
+    summary_ja = "定番の8×8リバーシ（オセロ）。相手の石をはさんで裏返します。"
     rules_version = 1
     min_seats = max_seats = 2
     perfect_information = True
