@@ -54,11 +54,12 @@ def test_print_record_endpoint(server: Any) -> None:
 
     record = random_record("flipflop")
     with httpx.Client(base_url=server.url, timeout=60) as http:
-        res = http.post("/api/print/record", content=record.dumps())
+        json_type = {"content-type": "application/json"}
+        res = http.post("/api/print/record", content=record.dumps(), headers=json_type)
         assert res.status_code == 200
         n, text = pages_text(res.content)
         assert n >= 1 and record.moves[0].move in text
-        res = http.post("/api/print/record", content=b'{"game": "flipflop"}')
+        res = http.post("/api/print/record", content=b'{"game": "flipflop"}', headers=json_type)
         assert res.status_code == 400 and res.json()["error"] == "bad_record"
 
 
