@@ -39,6 +39,7 @@ RULES: dict[str, Rule] = {
     "review": Rule(6, 60.0),
     "feedback": Rule(30, 60.0),
     "ws": Rule(60, 60.0),  # new WebSocket connections per address
+    "print": Rule(20, 60.0),  # PDFs rendered (not served from the cache) per address
 }
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""

@@ -54,11 +54,12 @@ def test_print_record_endpoint(server: Any) -> None:
 
     record = random_record("flipflop")
     with httpx.Client(base_url=server.url, timeout=60) as http:
-        res = http.post("/api/print/record", content=record.dumps())
+        json_type = {"content-type": "application/json"}
+        res = http.post("/api/print/record", content=record.dumps(), headers=json_type)
         assert res.status_code == 200
         n, text = pages_text(res.content)
         assert n >= 1 and record.moves[0].move in text
-        res = http.post("/api/print/record", content=b'{"game": "flipflop"}')
+        res = http.post("/api/print/record", content=b'{"game": "flipflop"}', headers=json_type)
         assert res.status_code == 400 and res.json()["error"] == "bad_record"
 
 
@@ -92,3 +93,22 @@ def test_lobby_and_game_page_offer_the_pdfs(server: Any, browser: Any) -> None:
             assert "5×5" in pages_text(fh.read())[1]
     finally:
         context.close()
+
+
+def test_renders_are_rate_limited_but_cached_pdfs_are_not(tmp_path) -> None:
+    """Rendering costs CPU, so each address may have 20 PDFs rendered a minute (rule
+    ``print``); a PDF already in the cache is served without counting."""
+    from .browser import Server
+
+    srv = Server(tmp_path).start()
+    try:
+        with httpx.Client(base_url=srv.url, timeout=120) as http:
+            for seed in range(20):
+                res = http.get("/api/print/memory_matrix", params={"seed": str(seed)})
+                assert res.status_code == 200, (seed, res.text)
+            res = http.get("/api/print/memory_matrix", params={"seed": "20"})
+            assert res.status_code == 429 and "too many PDFs" in res.json()["message"]
+            res = http.get("/api/print/memory_matrix", params={"seed": "3"})
+            assert res.status_code == 200, "served from the cache"
+    finally:
+        srv.stop()
