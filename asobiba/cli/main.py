@@ -418,13 +418,16 @@ def serve(
     port: Annotated[int, typer.Option()] = 8000,
     data_dir: Annotated[str, typer.Option(help="where the SQLite database lives")] = "data",
     db: Annotated[str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql://…")] = None,
+    trust_proxy: Annotated[bool, typer.Option(
+        "--trust-proxy", help="behind a reverse proxy: take client addresses from "
+        "X-Forwarded-For (never without one: clients could pose as any address)")] = False,
 ) -> None:
     """Start the web app (every game in the browser)."""
     try:
         server = importlib.import_module("asobiba.server")
     except ModuleNotFoundError as exc:
         _fail(f"the web server is not available: {exc}")
-    server.run(host=host, port=port, data_dir=data_dir, db_url=db)
+    server.run(host=host, port=port, data_dir=data_dir, db_url=db, trust_proxy=trust_proxy)
 
 
 from .play_cmd import play  # noqa: E402  (registers the `play` command)
