@@ -9,10 +9,11 @@ public ``derive_seed("daily", game, date)``: practice, not the server's challeng
 * **opponent** (two-seat games): a seeded start — a few seeded random opening moves from the
   start (for games with chance, the seed also deals) — and a CPU level that grows over the
   week (Monday easiest, Sunday hardest); a win clears the day.
-* **puzzle** (Patapata): the day's solo course; beat the Greedy bot's score on the same
-  course to clear it;
-* **tsume** (Algo): the day's tsume-algo (詰めアルゴ) deduction puzzle from the Algo package's
-  generator, harder through the week; answering every question right clears it.
+* **puzzle** (a game whose ``daily`` hook says so — Patapata): the day's solo course; beat the
+  named bot's score on the same course to clear it;
+* **tsume** (a game whose ``daily`` hook makes answered puzzles — Algo's tsume-algo, 詰めアルゴ):
+  the day's deduction puzzle from the game's own generator, harder through the week; answering
+  every question right clears it.
 
 Puzzle and tsume attempts are rated, lichess-style, as a Glicko-2 game of the player against
 the puzzle (pool ``"<game>:puzzle"``), first attempt only.
@@ -36,7 +37,7 @@ from typing import Any, ClassVar
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..core import Outcome, Rng, State, derive_seed
+from ..core import Outcome, Puzzle, Rng, State, derive_seed
 from ..games import get as get_game
 from ..play.runner import play_game
 from . import accounts, ratings
@@ -49,9 +50,6 @@ WEEKDAY_TIER = ("lv2", "lv3", "lv3", "lv4", "lv4", "lv5", "max")
 """CPU tier by weekday (Monday first), like a newspaper puzzle that hardens through the week."""
 
 
-PUZZLE_GAMES = ("patapata",)
-TSUME_GAMES = ("algo",)
-WEEKDAY_TSUME_LEVEL = (1, 1, 2, 2, 3, 3, 4)
 PUZZLE_KINDS = ("puzzle", "tsume")
 
 
@@ -84,7 +82,7 @@ class DailyChallenge:
     def start(self) -> State:
         """The position the player starts from (the opening replayed through the protocol)."""
         if self.kind == "tsume":
-            raise DailyError("a tsume-algo challenge is answered, not played: use grade()")
+            raise DailyError(f"the {self.game} puzzle is answered, not played: use grade()")
         return get_game(self.game).replay(list(self.opening), self.options, self.seed)[-1]
 
     def grade(self, answers: Sequence[str]) -> Outcome:
@@ -92,12 +90,12 @@ class DailyChallenge:
         outcome's score is the number answered right."""
         if self.kind != "tsume":
             raise DailyError(f"the {self.game} challenge is played, not answered")
-        pz = _tsume(self.seed, self.day)
+        pz = _tsume(self.game, self.seed, self.day)
         if len(answers) != len(pz.questions):
             raise DailyError(f"give {len(pz.questions)} answers, one per question")
         right = sum(str(a).strip().lower() == pz.answer(q).lower()
                     for a, q in zip(answers, pz.questions, strict=True))
-        return Outcome((float(right),), (1,), "tsume-algo answers")
+        return Outcome((float(right),), (1,), "puzzle answers")
 
     def cleared_by(self, outcome: Outcome) -> bool:
         """A win (sole first place) for opponent challenges; score ≥ target for puzzles."""
@@ -160,10 +158,12 @@ def server_secret(session: Session, name: str = SECRET_NAME) -> bytes:
     return bytes.fromhex(row.value)
 
 
-def _tsume(seed: int, day: date) -> Any:
-    from ..games.algo.tsume import generate  # the Algo package's own puzzle generator
-
-    return generate(WEEKDAY_TSUME_LEVEL[day.weekday()], seed)
+def _tsume(game_id: str, seed: int, day: date) -> Puzzle:
+    """The game's own answered puzzle of the day (its ``daily`` hook, kind ``tsume``)."""
+    hook = get_game(game_id).progression().daily
+    if hook is None or hook.puzzle is None:
+        raise DailyError(f"{game_id} has no daily puzzle to answer")
+    return hook.puzzle(day.weekday(), seed)
 
 
 @lru_cache(maxsize=128)
@@ -178,26 +178,29 @@ def build(game_id: str, day: date, seed: int) -> DailyChallenge:
     day's published seed against the challenge they were shown."""
     game = get_game(game_id)
     rng = Rng(seed, "daily")
-    if game_id in TSUME_GAMES:
-        pz = _tsume(seed, day)
+    hook = game.progression().daily
+    if hook is not None and hook.kind == "tsume":
+        pz = _tsume(game_id, seed, day)
         public = pz.to_json()
         del public["seed"]  # the seed regenerates the hidden cards
         n = len(pz.questions)
         return DailyChallenge(game_id, day, "tsume", {}, seed, target=float(n),
                               rules_version=game.rules_version, puzzle=public, description={
-                                  "en": f"Tsume-algo, level {pz.level}: answer all {n} "
-                                        "questions.",
-                                  "ja": f"詰めアルゴ（レベル{pz.level}）：{n}問すべてに答えよう"})
-    if game_id in PUZZLE_GAMES:
-        options = game.validate_options({"variant": "solo", "course": "dice"})
-        bot = play_game(game, [game.make_bot("greedy", seed)], dict(options), seed)
+                                  "en": f"{hook.name.get('en', 'Puzzle')}, level {pz.level}: "
+                                        f"answer all {n} questions.",
+                                  "ja": f"{hook.name.get('ja', 'パズル')}（レベル{pz.level}）："
+                                        f"{n}問すべてに答えよう"})
+    if hook is not None and hook.kind == "puzzle":
+        options = game.validate_options(hook.options)
+        level = hook.target_level or game.level_names()[-1]
+        bot = play_game(game, [game.make_bot(level, seed)], dict(options), seed)
         outcome = bot.states[-1].outcome
         assert outcome is not None
         target = float(outcome.scores[0]) + 1
         return DailyChallenge(game_id, day, "puzzle", options, seed, target=target,
                               rules_version=game.rules_version, description={
                                   "en": f"Score at least {target:g} points on today's course "
-                                        "(the Greedy bot made one less).",
+                                        f"(the {level.capitalize()} bot made one less).",
                                   "ja": f"今日のコースで{target:g}点以上を取ろう"})
     if not game.level_names():
         raise DailyError(f"{game_id} has no CPU levels and no puzzles for daily challenges")

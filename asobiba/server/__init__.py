@@ -12,7 +12,8 @@ __all__ = ["create_app", "run"]
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
-        db_url: str | None = None, trust_proxy: bool = False) -> None:
+        db_url: str | None = None, redis_url: str | None = None,
+        trust_proxy: bool = False) -> None:
     """Serve until interrupted. SQLite at ``<data_dir>/asobiba.db`` unless ``db_url``
     (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/asobiba``) is given.
     ``trust_proxy``: take the client's address from ``X-Forwarded-For`` (only behind a
@@ -30,12 +31,15 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             if os.environ.get("ASOBIBA_DAILY_KEY") else None,
             trust_proxy=trust_proxy,
             limits=Limits(scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
+            redis_url=redis_url,
         )
     except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver
         raise SystemExit(f"asobiba serve: the database URL needs the Python package "
                          f"{exc.name!r} (for PostgreSQL: pip install psycopg)") from None
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = db_url.split("@")[-1] if db_url else os.path.join(data_dir, "asobiba.db")
-    print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where})", flush=True)
+    fanout = f"; fan-out and bot queue on {redis_url.split('@')[-1]}" if redis_url else ""
+    print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where}{fanout})",
+          flush=True)
     uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
                 ws_ping_interval=20, ws_ping_timeout=20)

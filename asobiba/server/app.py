@@ -29,6 +29,7 @@ from .bots import BotPool
 from .clock import check_clock
 from .db import Store
 from .limits import Limits
+from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub
 from .security import BadJSON, Guard, parse_json
@@ -167,9 +168,14 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                claim_after: float = fairplay.CLAIM_AFTER,
                today: Callable[[], date] | None = None,
                daily_key: bytes | None = None, trust_proxy: bool = False,
-               limits: Limits | None = None) -> Starlette:
+               limits: Limits | None = None, redis_url: str | None = None) -> Starlette:
     """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
-    ``claim_after``: seconds a person must be gone before the others may claim the game."""
+    ``claim_after``: seconds a person must be gone before the others may claim the game.
+
+    Without ``redis_url`` it is the whole platform in one process (bots in a local pool).
+    With it, it is one of any number of identical web processes on a shared database:
+    committed changes are announced on Redis and bot moves are queued there for
+    ``asobiba worker`` processes (see docs/web.md, "Running at scale")."""
     policy = fairplay.Policy(claim_after)
     limits = limits or Limits()
     if db_url is None:
@@ -177,6 +183,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         db_url = f"sqlite:///{Path(data_dir) / 'asobiba.db'}"
     store = Store(db_url)
     pool = BotPool(bot_processes, bot_time_limit)
+    bus: Any = None
+    jobs: Any = None
+    if redis_url:
+        from .bus import RedisBus
+        from .jobs import RedisJobs
+
+        bus, jobs = RedisBus(redis_url), RedisJobs(redis_url)
     holder: dict[str, Hub] = {}
 
     def hub() -> Hub:
@@ -184,18 +197,29 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     progression = progression_routes(store.engine, hub, today=today or _utc_today,
                                      daily_key=daily_key, limits=limits)
+    from .lobby import Lobby, who_from_accounts
+
+    lobby = Lobby(hub, get, who_from_accounts(store.engine))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        holder["hub"] = Hub(store, pool, get, bot_delay)
+        holder["hub"] = Hub(store, pool, get, bot_delay, bus=bus, jobs=jobs)
         holder["hub"].on_finish = progression.on_finish
-        pool.warm(available())
-        resumed = await hub().resume_all()
-        if resumed:
-            log.info("resumed %d unfinished game(s)", resumed)
+        for game_id in available():  # a game that fails to import stops the start, loudly
+            get(game_id)
+        if jobs is None:
+            pool.warm(available())
+        await hub().bus.start(hub().on_event, hub().resync_all)
+        # unfinished games are loaded in the background: the server answers at once, and a
+        # request for a room not loaded yet loads that room first (lazily)
+        resuming = asyncio.get_running_loop().create_task(hub().resume_all())
         try:
             yield
         finally:
+            resuming.cancel()
+            await hub().bus.close()
+            if jobs is not None:
+                await jobs.close()
             for room in hub().rooms.values():
                 for task in room.bot_tasks.values():
                     task.cancel()
@@ -346,7 +370,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                        "message": "there is no such room"})
             await websocket.close(4404)
             return
-        conn = Conn(websocket.send_json)
+        conn = Conn(websocket.send_json, send_text=websocket.send_text)
         room.conns.add(conn)
         fairplay.note_presence(room)
         await hub().broadcast(room)
@@ -424,9 +448,27 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await fairplay.claim(h, room, conn, policy)
         elif kind == "ping":
             await conn.send({"type": "pong"})
+        elif kind in ("history", "abort", "draw", "hint"):
+            await table_message(h, room, conn, kind, msg)
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
-                              "move, resign, undo, undo_reply, rematch, next, claim, ping")
+                              "move, resign, undo, undo_reply, rematch, next, claim, ping, "
+                              "history, abort, draw, hint")
+
+    async def table_message(h: Any, room: Any, conn: Conn, kind: str,
+                            msg: dict[str, Any]) -> None:
+        from . import table
+
+        if kind == "history":
+            await conn.send(table.history(room, conn))
+        elif kind == "abort":
+            await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
+        elif kind == "hint":
+            await table.take_hint(h, room, h.seat_for(room, conn, msg.get("seat")))
+        else:
+            accept = msg.get("accept")
+            await table.offer_draw(h, room, h.seat_for(room, conn, msg.get("seat")),
+                                   None if accept is None else bool(accept))
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)
@@ -459,8 +501,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/record", room_record),
         Route("/api/replay", replay, methods=["POST"]),
+        *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
+        *print_routes(),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,

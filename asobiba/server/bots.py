@@ -3,8 +3,8 @@
 A bot is rebuilt for every move from (game, level, seed) and fed every view its seat has
 received, in order, exactly as the runner does — so a worker process needs no memory between
 moves, any worker can serve any room, and a bot never sees a State. A bot that overruns its
-time limit is abandoned: its worker processes are killed and the pool is replaced, and the
-server plays a seeded random legal move for it instead (said so in the room's log).
+time limit is abandoned: its process alone is killed and replaced, and the server plays a
+seeded random legal move for it instead (said so in the room's log).
 """
 
 from __future__ import annotations
@@ -30,11 +30,15 @@ def choose_move(game_id: str, level: str, seed: int, seat: int, options: Mapping
 
 
 def _warm(game_ids: Sequence[str]) -> int:
-    """Import the games in a worker ahead of the first move (keeps first moves fast)."""
+    """Import the games in a bot process ahead of its first move and build each game's
+    per-process caches (its ``warm_caches`` hook, e.g. FlipFlop 3×3's solved table), so
+    that no move ever waits on a table built for it."""
     from ..games import get
 
     for gid in game_ids:
-        get(gid)
+        warm = getattr(get(gid), "warm_caches", None)
+        if callable(warm):
+            warm()
     return len(game_ids)
 
 
@@ -43,80 +47,127 @@ class BotTimeout(Exception):
 
 
 class PoolReplaced(RuntimeError):
-    """A queued bot move was dropped by pool replacements more often than it was retried."""
+    """A bot move whose bot process died under it again and again (it was retried)."""
 
 
-RETRIES = 2  # resubmissions after another room's runaway bot broke or replaced the pool
+RETRIES = 2  # resubmissions after the bot process died under a move (not an overrun)
+
+
+class _Slot:
+    """One bot process (or thread) running one move at a time. It is warmed (games
+    imported, per-process caches such as FlipFlop 3×3's solved table built) before it takes
+    its first move, and replaced alone when a move in it overruns or its process dies."""
+
+    def __init__(self, processes: bool, games: Sequence[str]) -> None:
+        if processes:
+            self.executor: Executor = ProcessPoolExecutor(
+                max_workers=1, mp_context=multiprocessing.get_context("spawn"))
+        else:
+            self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
+        self.ready = asyncio.wrap_future(self.executor.submit(_warm, list(games)))
+
+    def kill(self) -> None:
+        executor = self.executor
+        if isinstance(executor, ProcessPoolExecutor):
+            for proc in list(getattr(executor, "_processes", {}).values()):
+                proc.kill()
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 class BotPool:
-    """A replaceable executor. ``processes=0`` runs bots in threads (tests, tiny machines)."""
+    """``processes`` bot slots (``processes=0``: four threads, for tests and tiny machines).
 
-    def __init__(self, processes: int = 2, time_limit: float = 10.0) -> None:
+    A move's time limit starts when a slot *starts* it, never while it waits for a free
+    slot; a move that overruns kills and replaces only its own slot — the other moves
+    running meanwhile are untouched. The same rules hold in a bot worker of the scaled mode,
+    which runs one of these pools."""
+
+    def __init__(self, processes: int = 2, time_limit: float = 10.0,
+                 games: Sequence[str] = ()) -> None:
         self.processes = processes
         self.time_limit = time_limit
-        self._executor: Executor | None = None
-
-    def _make(self) -> Executor:
-        if self.processes <= 0:
-            return ThreadPoolExecutor(max_workers=4, thread_name_prefix="bot")
-        return ProcessPoolExecutor(max_workers=self.processes,
-                                   mp_context=multiprocessing.get_context("spawn"))
+        self.games = list(games)
+        self._slots: list[_Slot] = []
+        self._free: asyncio.Queue[_Slot] | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self.replaced = 0
+        """Slots replaced because a move overran or its process died."""
 
     @property
-    def executor(self) -> Executor:
-        if self._executor is None:
-            self._executor = self._make()
-        return self._executor
+    def size(self) -> int:
+        return self.processes if self.processes > 0 else 4
 
     def warm(self, game_ids: Sequence[str]) -> None:
-        for _ in range(max(1, self.processes)):
-            self.executor.submit(_warm, list(game_ids))
+        """Start (and warm) every slot now, so no first move waits on it."""
+        self.games = list(game_ids)
+        self._ensure()
+
+    def _ensure(self) -> asyncio.Queue[_Slot]:
+        loop = asyncio.get_running_loop()
+        if self._free is None or self._loop is not loop:
+            self.shutdown()
+            self._loop, self._free = loop, asyncio.Queue()
+            for _ in range(self.size):
+                self._add_slot()
+        return self._free
+
+    def _add_slot(self) -> None:
+        slot = _Slot(self.processes > 0, self.games)
+        self._slots.append(slot)
+        free = self._free
+        assert free is not None
+
+        def ready(fut: asyncio.Future[Any]) -> None:  # warm (or not): it may take moves
+            if not fut.cancelled():
+                fut.exception()  # a failed warm-up shows up again in the moves themselves
+            if slot in self._slots:
+                free.put_nowait(slot)
+
+        slot.ready.add_done_callback(ready)
+
+    def _replace(self, slot: _Slot) -> None:
+        if slot in self._slots:
+            self._slots.remove(slot)
+            slot.kill()
+            self.replaced += 1
+            self._add_slot()
 
     async def run(self, fn: Callable[..., Any], *args: Any,
                   time_limit: float | None = None) -> Any:
-        """``fn(*args)`` in the pool; :class:`BotTimeout` after the time limit.
-
-        Another room's runaway bot replaces the shared pool, which breaks the jobs running
-        in it (``BrokenProcessPool``) and cancels the jobs still queued. Neither is this
-        job's fault, so it is submitted again to the new pool; only a cancellation of the
-        awaiting task itself (the room no longer wants the move) is passed on.
-        """
+        """``fn(*args)`` in a free slot; :class:`BotTimeout` once it has run for the time
+        limit (the time spent waiting for a slot does not count)."""
         limit = self.time_limit if time_limit is None else time_limit
+        free = self._ensure()
         for attempt in range(RETRIES + 1):
-            executor = self.executor
-            job = executor.submit(fn, *args)
+            slot = await free.get()
+            job = slot.executor.submit(fn, *args)
             try:
-                return await asyncio.wait_for(asyncio.wrap_future(job), limit)
+                result = await asyncio.wait_for(asyncio.wrap_future(job), limit)
             except TimeoutError:
-                self._replace(executor)
+                self._replace(slot)
                 raise BotTimeout(f"no answer within {limit:g} s") from None
-            except BrokenProcessPool:
-                self._replace(executor)
+            except BrokenProcessPool:  # its process died (killed): a fresh slot, again
+                self._replace(slot)
                 if attempt == RETRIES:
-                    raise
-            except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if not job.cancelled() or (task is not None and task.cancelling()):
-                    raise
-                if attempt == RETRIES:
-                    raise PoolReplaced("the bot pool was replaced again and again while this "
-                                       "move waited") from None
+                    raise PoolReplaced("the bot process died under this move again and "
+                                       "again") from None
+                continue
+            except BaseException:
+                if job.done() or job.cancel():
+                    free.put_nowait(slot)
+                else:  # cancelled while running: the slot is busy until it ends
+                    job.add_done_callback(lambda _f, s=slot: self._release(s))
+                raise
+            free.put_nowait(slot)
+            return result
         raise AssertionError("unreachable")
 
-    def _replace(self, executor: Executor) -> None:
-        if self._executor is not executor:
-            return
-        self._executor = None
-        if isinstance(executor, ProcessPoolExecutor):
-            for proc in list(getattr(executor, "_processes", {}).values()):
-                proc.terminate()
-        executor.shutdown(wait=False, cancel_futures=True)
+    def _release(self, slot: _Slot) -> None:
+        if self._free is not None and slot in self._slots and self._loop is not None:
+            self._loop.call_soon_threadsafe(self._free.put_nowait, slot)
 
     def shutdown(self) -> None:
-        if self._executor is not None:
-            executor, self._executor = self._executor, None
-            if isinstance(executor, ProcessPoolExecutor):
-                for proc in list(getattr(executor, "_processes", {}).values()):
-                    proc.terminate()
-            executor.shutdown(wait=False, cancel_futures=True)
+        slots, self._slots = self._slots, []
+        for slot in slots:
+            slot.kill()
+        self._free = None

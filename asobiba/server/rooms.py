@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
+import json
 import logging
 import secrets
 import time
@@ -31,7 +32,8 @@ from ..core import (
 from ..core.rng import derive_seed
 from ..progression.matches import A, B, Match, MatchFormat, replays_the_deal, tiebreak_for
 from . import clock as clocks
-from .db import MoveData, RoomData, SeatData, SetData, Store, utcnow
+from .bus import LocalBus
+from .db import Conflict, MoveData, RoomData, SeatData, SetData, Store, utcnow
 
 log = logging.getLogger("asobiba.server")
 BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried again
@@ -60,12 +62,22 @@ def derive_key(old_key: str, new_room: str) -> str:
     return hmac.new(old_key.encode(), f"rematch:{new_room}".encode(), "sha256").hexdigest()[:24]
 
 
+def rematch_room_id(room_id: str) -> str:
+    """The id of a room's rematch, fixed in advance: every server process holding one of its
+    seats derives the same one, so each can hand its own players their rematch keys, and a
+    rematch started at two processes at once is created once (the second create is refused
+    by the room id's uniqueness). It is no secret: the room shows it to everyone anyway."""
+    return hashlib.sha256(f"rematch:{room_id}".encode()).hexdigest()[:10]
+
+
 @dataclass(eq=False)
 class Conn:
     """One WebSocket connection: the seats it proved keys for, and how to send to it."""
 
     send: Callable[[dict[str, Any]], Awaitable[None]]
     keys: dict[int, str] = field(default_factory=dict)
+    send_text: Callable[[str], Awaitable[None]] | None = None
+    """Sends an already serialised message (a broadcast serialises each message once)."""
 
     @property
     def seats(self) -> set[int]:
@@ -97,12 +109,9 @@ class Room:
         self.rematch_offers: set[int] = set()
         self.away_since: dict[int, float] = {}
         """Person's seat -> since when no connection holds it (server.fairplay)."""
-        self.rematch_next: str | None = None
-        """The rematch's room id, chosen at the first offer so that each offering seat's
-        new key can be fixed (as a hash) while its holder is still connected."""
         self.rematch_hashes: dict[int, str] = {}
-        """Old seat -> hash of the rematch key derived from that seat's key, taken when the
-        seat offered: the rematch no longer depends on the offerer staying connected."""
+        """Rematch seat -> hash of the key its offering holder will get there: fixed at the
+        offer, so the rematch no longer depends on the offerer staying connected."""
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
@@ -257,13 +266,22 @@ class Room:
             "clock": self.clock_view(),
             "spectators": sum(1 for c in self.conns if not c.keys),
             "set": self.set_view(),
+            "table": self.table_view(),
         }
 
-    def message_for(self, conn: Conn) -> dict[str, Any]:
+    def table_view(self) -> dict[str, Any]:
+        """Abort and draw offers (asobiba.server.table, kept out of the room core)."""
+        from .table import public
+
+        return public(self)
+
+    def message_for(self, conn: Conn, public: dict[str, Any] | None = None
+                    ) -> dict[str, Any]:
         seats = sorted(conn.seats)
         views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
             {"seat": None, "view": self.state.view(None)}]
-        return {"type": "update", "room": self.public(), "you": seats, "views": views}
+        return {"type": "update", "room": public if public is not None else self.public(),
+                "you": seats, "views": views}
 
 
 def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
@@ -283,9 +301,15 @@ class Hub:
     """All rooms of one server: creating, loading (resuming after a restart), playing."""
 
     def __init__(self, store: Store, pool: Any, get_game: Callable[[str], Game],
-                 bot_delay: float = 0.0) -> None:
+                 bot_delay: float = 0.0, bus: Any = None, jobs: Any = None,
+                 clocks: bool = True) -> None:
         self.store = store
         self.pool = pool
+        self.bus = bus if bus is not None else LocalBus()
+        """Where committed changes are announced to the other processes (LocalBus: none)."""
+        self.jobs = jobs
+        """The bot-move queue of the scaled mode; None: bots run here, in ``pool``."""
+        self.clocks = clocks
         self.get_game = get_game
         self.bot_delay = bot_delay
         self.rooms: dict[str, Room] = {}
@@ -369,7 +393,7 @@ class Hub:
         if room.state.is_over:
             raise ClientError("bad_opening", "the opening ends the game; nothing is left "
                               "to play")
-        await asyncio.to_thread(self._store_new, data)
+        await self.store.writer.run("create_room", data)
         if match_set is not None:  # stored: now every loaded room of the set sees this one
             shared = self.sets.setdefault(match_set.id, match_set)
             shared.rooms = match_set.rooms
@@ -379,10 +403,6 @@ class Hub:
         self.schedule_bots(room)
         self.arm_clock(room)
         return room, return_keys
-
-    def _store_new(self, data: RoomData) -> None:
-        """The room with its opening moves, in one transaction."""
-        self.store.create_room(data)
 
     async def get(self, room_id: str) -> Room | None:
         room = self.rooms.get(room_id)
@@ -428,10 +448,13 @@ class Hub:
             raise ClientError("cannot_resume", f"this game cannot be resumed: {exc}") from None
 
     async def resume_all(self) -> int:
-        """After a restart: load every unfinished game and let its bots move again."""
+        """After a restart: load every unfinished game and let its bots move again. Runs
+        in the background, one room at a time, yielding between rooms: requests are answered
+        meanwhile (a room asked for first is loaded first, by the request itself)."""
         ids = await asyncio.to_thread(self.store.active_room_ids)
         count = 0
         for room_id in ids:
+            await asyncio.sleep(0)
             try:
                 if await self.get(room_id) is not None:
                     count += 1
@@ -447,7 +470,33 @@ class Hub:
             room.conns.discard(conn)
 
     async def broadcast(self, room: Room) -> None:
-        await asyncio.gather(*(self.send_to(room, c) for c in list(room.conns)))
+        """Every connection gets the room and its seats' views. The public part is built
+        once, and each distinct message serialised once (connections holding the same seats
+        — e.g. every spectator — share one text)."""
+        conns = list(room.conns)
+        if not conns:
+            return
+        public = room.public()
+        texts: dict[tuple[int, ...], str] = {}
+
+        async def one(conn: Conn) -> None:
+            try:
+                if conn.send_text is None:
+                    await conn.send(room.message_for(conn, public))
+                    return
+                seats = tuple(sorted(conn.seats))
+                text = texts.get(seats)
+                if text is None:
+                    text = texts[seats] = json.dumps(room.message_for(conn, public),
+                                                     separators=(",", ":"), ensure_ascii=False)
+                await conn.send_text(text)
+            except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
+                room.conns.discard(conn)
+
+        if len(conns) == 1:
+            await one(conns[0])
+        else:
+            await asyncio.gather(*(one(c) for c in conns))
 
     async def hello(self, room: Room, conn: Conn, claims: Any) -> list[str]:
         """Take the seats whose keys match; return a refusal per forged or unknown key."""
@@ -489,8 +538,11 @@ class Hub:
         return seat
 
     # ---- playing -------------------------------------------------------------------------
-    async def play(self, room: Room, seat: int, text: Any, expect_ply: Any = None) -> None:
-        """Parse, apply, commit, then tell everyone. Any refusal leaves the room unchanged."""
+    async def play(self, room: Room, seat: int, text: Any, expect_ply: Any = None,
+                   notes: Sequence[str] = ()) -> None:
+        """Parse, apply, commit, then tell everyone (this process's connections, then the
+        other processes through the bus). Any refusal leaves the room unchanged; a move
+        another process stored first for this ply makes this one ``stale``."""
         if not isinstance(text, str):
             raise ClientError("bad_message", "'move' must be text")
         if await self._flag_fell(room, seat):
@@ -516,8 +568,13 @@ class Hub:
             record = room.record().dumps() if result else None
             set_state = (room.match_set.id, standing) if room.match_set and standing else None
             try:
-                await asyncio.to_thread(self.store.add_move, room.id, entry, result, record,
-                                        set_state)
+                await self.store.writer.run("add_move", room.id, entry, result, record,
+                                            set_state)
+            except Conflict:  # another process moved, undid or ended the game first
+                room.moves.pop()
+                room.states.pop()
+                await self._reload(room)
+                stale = True
             except BaseException as exc:
                 room.moves.pop()
                 room.states.pop()
@@ -526,17 +583,26 @@ class Hub:
                     raise ClientError("not_stored", "the move could not be stored, so it "
                                       "was not played; try again") from None
                 raise
-            room.version += 1
-            room.undo = None
-            if result:
-                room.status = "finished"
-                room.result = result
-                if room.match_set and standing:
-                    room.match_set.state = standing
-                self._finished(room)
+            else:
+                stale = False
+                room.version += 1
+                room.undo = None
+                room.notes.extend(notes)
+                if result:
+                    room.status = "finished"
+                    room.result = result
+                    if room.match_set and standing:
+                        room.match_set.state = standing
+                    self._finished(room)
+                self.bus.publish({"kind": "move", "room": room.id, "ply": entry.ply,
+                                  "seat": seat, "text": entry.text, "at": entry.at,
+                                  "finished": bool(result), "notes": list(notes)})
         self.arm_clock(room)
         await self.broadcast(room)
         self.schedule_bots(room)
+        if stale:
+            raise ClientError("stale", "another move was played here first; this one was "
+                              "not played")
 
     # ---- clocks ----------------------------------------------------------------------------
     def arm_clock(self, room: Room) -> None:
@@ -544,6 +610,8 @@ class Hub:
         if room.flag_task is not None:
             room.flag_task.cancel()
             room.flag_task = None
+        if not self.clocks:
+            return
         view = room.clock_view()
         if not view or view["running"] is None:
             return
@@ -582,7 +650,13 @@ class Hub:
         record = room.record({**extra, "result": result}).dumps()
         standing = room.set_after(room.state, result, forfeit=forfeit)
         set_state = (room.match_set.id, standing) if room.match_set and standing else None
-        await asyncio.to_thread(self.store.finish, room.id, result, record, set_state)
+        try:
+            await self.store.writer.run("finish", room.id, result, record, set_state,
+                                        len(room.moves))
+        except Conflict:  # ended (or moved) at another process first: take what is stored
+            await self._reload(room)
+            return
+        self.bus.publish({"kind": "sync", "room": room.id})
         self._cancel_bots(room)
         room.status = "finished"
         room.result = result
@@ -595,43 +669,27 @@ class Hub:
     def schedule_bots(self, room: Room) -> None:
         if room.status != "active":
             return
+        if self.jobs is not None:  # scaled: a bot worker makes the move (queued once)
+            for seat in room.state.acting_seats:
+                if room.seats[seat].kind == "bot":
+                    self._spawn(self.jobs.enqueue(room.id, seat, len(room.moves)))
+            return
         for seat in room.state.acting_seats:
             if room.seats[seat].kind == "bot" and seat not in room.bot_tasks:
                 room.bot_tasks[seat] = asyncio.get_running_loop().create_task(
                     self._bot_turn(room, seat, room.version, len(room.moves)))
 
     async def _bot_turn(self, room: Room, seat: int, version: int, ply: int) -> None:
-        from .bots import BotTimeout, choose_move
 
         me = asyncio.current_task()
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            views = room.views_for(seat)
-            level = room.seats[seat].level or ""
-            seed = derive_seed(room.data.seed, "bot", seat, ply) >> 1
-            try:
-                text = await self.pool.run(choose_move, room.game.id, level, seed, seat,
-                                           dict(room.options), views)
-            except BotTimeout as exc:
-                text = None
-                room.notes.append(f"the bot in seat {seat} timed out ({exc}); "
-                                  "it played a random legal move")
-            except Exception as exc:  # noqa: BLE001 - a crashing bot must not stop the game
-                log.exception("bot crashed in room %s", room.id)
-                text = None
-                room.notes.append(f"the bot in seat {seat} failed ({type(exc).__name__}); "
-                                  "it played a random legal move")
+            text, notes = await self.bot_choice(room, seat, ply)
             if room.version != version:
                 return
-            legal = room.state.legal_moves(seat).texts()
-            if text is None or text not in legal:
-                if text is not None:  # its text could reveal a secret: not repeated here
-                    room.notes.append(f"the bot in seat {seat} chose an illegal move; "
-                                      "it played a random legal move")
-                text = legal[Rng(room.data.seed, "fallback", seat, ply).below(len(legal))]
             try:
-                await self.play(room, seat, text, expect_ply=ply)
+                await self.play(room, seat, text, expect_ply=ply, notes=notes)
             except ClientError as exc:
                 if exc.code == "not_stored":
                     raise
@@ -645,6 +703,169 @@ class Hub:
                 del room.bot_tasks[seat]
             if room.version != version:
                 self.schedule_bots(room)
+
+    async def bot_choice(self, room: Room, seat: int, ply: int) -> tuple[str, list[str]]:
+        """The bot's move for ``seat`` at ``ply`` (from its seat's views only, in the pool,
+        under its time limit) and the notes to log; a seeded random legal move instead if
+        the bot overran, crashed or chose an illegal move."""
+        from .bots import BotTimeout, choose_move
+
+        notes: list[str] = []
+        views = room.views_for(seat)
+        level = room.seats[seat].level or ""
+        seed = derive_seed(room.data.seed, "bot", seat, ply) >> 1
+        text: str | None
+        try:
+            text = await self.pool.run(choose_move, room.game.id, level, seed, seat,
+                                       dict(room.options), views)
+        except BotTimeout as exc:
+            text = None
+            notes.append(f"the bot in seat {seat} timed out ({exc}); "
+                         "it played a random legal move")
+        except Exception as exc:  # noqa: BLE001 - a crashing bot must not stop the game
+            log.exception("bot crashed in room %s", room.id)
+            text = None
+            notes.append(f"the bot in seat {seat} failed ({type(exc).__name__}); "
+                         "it played a random legal move")
+        legal = room.state.legal_moves(seat).texts()
+        if text is None or text not in legal:
+            if text is not None:  # its text could reveal a secret: not repeated here
+                notes.append(f"the bot in seat {seat} chose an illegal move; "
+                             "it played a random legal move")
+            text = legal[Rng(room.data.seed, "fallback", seat, ply).below(len(legal))]
+        return text, notes
+
+    async def bot_job(self, room_id: str, seat: int, ply: int) -> bool:
+        """A bot worker's job: make the move of ``seat`` at ``ply`` if the room still waits
+        for it. True once done or no longer wanted (acknowledge the job); False if the move
+        could not be stored (leave the job to be retried)."""
+        room = self.rooms.pop(room_id, None)  # a worker holds a room only for one job
+        data = await asyncio.to_thread(self.store.load_room, room_id)
+        if data is None:
+            return True
+        room = self._build(data)
+        if (room.status != "active" or len(room.moves) != ply
+                or seat not in room.state.acting_seats or room.seats[seat].kind != "bot"):
+            return True  # made already (a repeated job) or no longer wanted
+        self.rooms[room_id] = room
+        try:
+            text, notes = await self.bot_choice(room, seat, ply)
+            await self.play(room, seat, text, expect_ply=ply, notes=notes)
+        except ClientError as exc:
+            return exc.code != "not_stored"
+        finally:
+            self.rooms.pop(room_id, None)
+        return True
+
+    def _spawn(self, coro: Awaitable[Any]) -> None:
+        task = asyncio.get_running_loop().create_task(coro)  # type: ignore[arg-type]
+        self._tasks.add(task)  # held until done: the loop keeps only weak references
+        task.add_done_callback(self._tasks.discard)
+
+    # ---- other processes' changes (the bus) ------------------------------------------------
+    async def _reload(self, room: Room) -> None:
+        """Bring a held room up to what is stored (caller holds the room lock)."""
+        data = await asyncio.to_thread(self.store.load_room, room.id)
+        if data is not None:
+            self._adopt(room, data)
+
+    def _adopt(self, room: Room, data: RoomData) -> None:
+        same = 0
+        for mine, stored in zip(room.moves, data.moves):
+            if (mine.seat, mine.text) != (stored.seat, stored.text):
+                break
+            same += 1
+        del room.states[same + 1:]
+        for m in data.moves[same:]:
+            room.states.append(room.states[-1].play(m.text, m.seat))
+        room.moves[:] = data.moves
+        was = room.status
+        room.status, room.result = data.status, data.result
+        room.rematch_id = room.rematch_id or data.rematch_id
+        if room.match_set is not None and data.match_set is not None:
+            room.match_set.state = data.match_set.state
+            if len(data.match_set.rooms) > len(room.match_set.rooms):
+                room.match_set.rooms = data.match_set.rooms
+        room.version += 1
+        if room.status != "active":
+            self._cancel_bots(room)
+            if was == "active":
+                room.undo = None
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        """Another process changed a room: bring this process's copy (if it holds one) and
+        its connections up to date."""
+        room = self.rooms.get(str(event.get("room")))
+        if room is None:
+            return
+        kind = event.get("kind")
+        had_rematch, had_next = room.rematch_id, room.next_room()
+        async with room.lock:
+            if kind == "table":
+                self._adopt_table(room, event)
+            elif (kind == "move" and event.get("ply") == len(room.moves)
+                  and room.status == "active" and not event.get("finished")):
+                seat, text = int(event["seat"]), str(event["text"])
+                room.states.append(room.state.play(text, seat))
+                room.moves.append(MoveData(len(room.moves), seat, text, str(event["at"])))
+                room.version += 1
+                room.undo = None
+            else:
+                await self._reload(room)
+            room.notes.extend(str(n) for n in event.get("notes") or ())
+            # every seat has now asked, counting the asks made at other processes
+            if (room.status == "finished" and room.match_set is not None
+                    and room.next_room() is None and not room.set_over()
+                    and not set(room.human_seats) - room.next_offers):
+                await self._start_next(room)
+        if (room.status == "finished" and not room.rematch_id and room.rematch_offers
+                and not set(room.human_seats) - room.rematch_offers
+                and (room.match_set is None or room.set_over())):
+            await self._start_rematch(room)
+        elif room.rematch_id and room.rematch_id != had_rematch:
+            for conn in list(room.conns):
+                if conn.keys:
+                    await self._send_rematch_keys(room, conn)
+        if room.next_room() and room.next_room() != had_next:
+            for conn in list(room.conns):
+                if conn.keys:
+                    await self._send_next_keys(room, conn)
+        self.arm_clock(room)
+        await self.broadcast(room)
+        if room.status == "active":
+            self.schedule_bots(room)
+
+    def _adopt_table(self, room: Room, event: dict[str, Any]) -> None:
+        """Offers made at another process: offers only grow (a union), an undo request is
+        the latest one made."""
+        if "undo" in event:
+            room.undo = event["undo"]
+        room.rematch_offers |= set(event.get("rematch_offers") or ())
+        room.rematch_hashes.update({int(k): v for k, v in
+                                    (event.get("rematch_hashes") or {}).items()})
+        room.next_offers |= set(event.get("next_offers") or ())
+        if event.get("rematch_id"):
+            room.rematch_id = str(event["rematch_id"])
+        room.notes.extend(str(n) for n in event.get("table_notes") or ())
+
+    def _publish_table(self, room: Room, **extra: Any) -> None:
+        self.bus.publish({"kind": "table", "room": room.id, "undo": room.undo,
+                          "rematch_offers": sorted(room.rematch_offers),
+                          "rematch_hashes": {str(k): v for k, v in room.rematch_hashes.items()},
+                          "next_offers": sorted(room.next_offers), **extra})
+
+    async def resync_all(self) -> None:
+        """After a gap in the bus (Redis restarted): reload every held room from the store,
+        tell its connections, and queue any bot move that may have been lost."""
+        for room in list(self.rooms.values()):
+            try:
+                async with room.lock:
+                    await self._reload(room)
+                self.arm_clock(room)
+                await self.broadcast(room)
+                self.schedule_bots(room)
+            except Exception:  # noqa: BLE001 - one room must not stop the others
+                log.exception("could not resync room %s", room.id)
 
     def _cancel_bots(self, room: Room) -> None:
         for task in room.bot_tasks.values():
@@ -676,6 +897,7 @@ class Hub:
             await self._apply_undo(room, target)
             return
         room.undo = {"seat": seat, "to_ply": target, "waiting": waiting}
+        self._publish_table(room)
         await self.broadcast(room)
 
     async def reply_undo(self, room: Room, seat: int, accept: bool) -> None:
@@ -684,11 +906,14 @@ class Hub:
             raise ClientError("no_undo", "there is no undo request waiting for this seat")
         if not accept:
             room.undo = None
-            room.notes.append(f"seat {seat} declined the undo")
+            note = f"seat {seat} declined the undo"
+            room.notes.append(note)
+            self._publish_table(room, table_notes=[note])
             await self.broadcast(room)
             return
         undo["waiting"].remove(seat)
         if undo["waiting"]:
+            self._publish_table(room)
             await self.broadcast(room)
         else:
             await self._apply_undo(room, undo["to_ply"])
@@ -696,11 +921,19 @@ class Hub:
     async def _apply_undo(self, room: Room, target: int) -> None:
         async with room.lock:
             self._cancel_bots(room)
-            await asyncio.to_thread(self.store.truncate_moves, room.id, target)
-            del room.moves[target:]
-            del room.states[target + 1:]
-            room.version += 1
-            room.undo = None
+            try:
+                await self.store.writer.run("truncate_moves", room.id, target,
+                                            len(room.moves))
+            except Conflict:  # the game moved on at another process: nothing undone
+                room.undo = None
+                await self._reload(room)
+                self._publish_table(room)
+            else:
+                del room.moves[target:]
+                del room.states[target + 1:]
+                room.version += 1
+                room.undo = None
+                self.bus.publish({"kind": "sync", "room": room.id})
         self.arm_clock(room)
         await self.broadcast(room)
         self.schedule_bots(room)
@@ -714,11 +947,11 @@ class Hub:
         if room.rematch_id:
             await self._send_rematch_keys(room, conn)
             return
-        if room.rematch_next is None:
-            room.rematch_next = secrets.token_urlsafe(6)
-        for seat, key in conn.keys.items():
-            room.rematch_hashes[seat] = hash_key(derive_key(key, room.rematch_next))
+        new_id, where = rematch_room_id(room.id), self._rematch_seat(room)
+        for seat, key in conn.keys.items():  # only a hash: the key is derived by its holder
+            room.rematch_hashes[where[seat]] = hash_key(derive_key(key, new_id))
         room.rematch_offers |= conn.seats
+        self._publish_table(room)
         if set(room.human_seats) - room.rematch_offers:
             await self.broadcast(room)
             return
@@ -743,18 +976,21 @@ class Hub:
         seats: list[dict[str, Any]] = [{}] * n
         for s in room.seats:
             seats[where[s.seat]] = {"kind": s.kind, "level": s.level, "name": s.name}
-        # every human seat offered, and each offer fixed the hash of that seat's new key
-        # (derived from its old key): the keys reach their holders whether or not they are
-        # still connected now (one who left gets theirs on reconnecting with the old key)
-        new_id = room.rematch_next or secrets.token_urlsafe(6)
-        hashes = {where[seat]: h for seat, h in room.rematch_hashes.items()}
+        new_id = rematch_room_id(room.id)
         match = room.set_match()
-        await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
-                          hotseat=room.data.hotseat, rematch_of=room.id,
-                          room_id=new_id, clock=room.data.clock,
-                          match=match.format if match else None, key_hashes=hashes)
-        await asyncio.to_thread(self.store.set_rematch, room.id, new_id)
+        try:
+            await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
+                              hotseat=room.data.hotseat, rematch_of=room.id,
+                              key_hashes=dict(room.rematch_hashes),
+                              room_id=new_id, clock=room.data.clock,
+                              match=match.format if match else None)
+            await self.store.writer.run("set_rematch", room.id, new_id)
+        except Exception as exc:  # noqa: BLE001 - started at another process meanwhile?
+            if await asyncio.to_thread(self.store.load_room, new_id) is None:
+                raise
+            log.info("rematch of %s was started elsewhere (%s)", room.id, type(exc).__name__)
         room.rematch_id = new_id
+        self._publish_table(room, rematch_id=new_id)
         for conn in list(room.conns):
             await self._send_rematch_keys(room, conn)
         await self.broadcast(room)
@@ -787,6 +1023,7 @@ class Hub:
                 if room.set_over():
                     raise ClientError("set_over", "the set is decided; there is no next game")
                 room.next_offers |= conn.seats
+                self._publish_table(room)
                 if not set(room.human_seats) - room.next_offers:
                     await self._start_next(room)
         if room.next_room() is not None:
@@ -819,11 +1056,18 @@ class Hub:
         match = room.set_match()
         assert match is not None
         same = match.format.reverse and replays_the_deal(room.game)
-        await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
-                          hotseat=room.data.hotseat, clock=room.data.clock,
-                          seed=room.data.seed if same else None, key_hashes=hashes,
-                          match_set=ms)
+        try:
+            await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
+                              hotseat=room.data.hotseat, clock=room.data.clock,
+                              seed=room.data.seed if same else None, key_hashes=hashes,
+                              match_set=ms)
+        except Exception:
+            # the set's game number is taken once: started at another process meanwhile?
+            await self._reload(room)
+            if room.next_room() is None:
+                raise
         room.next_offers.clear()
+        self.bus.publish({"kind": "sync", "room": room.id})
 
     async def _send_next_keys(self, room: Room, conn: Conn) -> None:
         """The next game's room and where this connection's own keys sit there."""

@@ -140,7 +140,9 @@ def test_browser_shows_feedback_on_own_moves_in_algo(browser: Any, server: Any) 
         page.wait_for_selector("#feedback [data-quality]")
         quality = page.get_attribute("#feedback [data-quality]", "data-quality")
         assert quality in {"best", "good", "inaccuracy", "mistake", "blunder"}
-        assert "attack" in page.inner_text("#feedback")
+        # the move is named in words (issue 15: raw codes like "attack B4=8" were shown)
+        text = page.inner_text("#feedback")
+        assert "Guess" in text and "attack" not in text
     finally:
         context.close()
     assert not errors, errors

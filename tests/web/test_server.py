@@ -442,16 +442,16 @@ def test_rule_a_move_that_fails_to_store_is_refused_and_a_bot_tries_again(
     monkeypatch.setattr(rooms, "BOT_RETRY", 0.1)
     with make_client(tmp_path) as client:
         store = client.app.state.store  # type: ignore[attr-defined]
-        real_add_move = store.add_move
+        real_add_move = store.add_move_in  # what the server's writer runs for a move
         failures: list[int] = []
 
-        def flaky_add_move(room_id: str, move: Any, *args: Any) -> None:
+        def flaky_add_move(s: Any, room_id: str, move: Any, *args: Any) -> None:
             if move.ply not in failures:  # each ply fails to store once
                 failures.append(move.ply)
                 raise RuntimeError("the database went away for a moment")
-            real_add_move(room_id, move, *args)
+            real_add_move(s, room_id, move, *args)
 
-        monkeypatch.setattr(store, "add_move", flaky_add_move)
+        monkeypatch.setattr(store, "add_move_in", flaky_add_move)
         room = create_room(client, "reversi", [HUMAN, bot()])
         with client.websocket_connect(f"/ws/{room['room']}") as ws:
             join(ws, room["keys"])

@@ -1,0 +1,166 @@
+"""The room bus: how one server process tells the others that a room changed.
+
+The database is the truth; the bus only says "room R changed, here is what happened" so that
+every process holding R can update its connections at once. Two buses, one interface:
+
+* :class:`LocalBus` — the embedded mode (one process): there is nobody else to tell, so
+  publishing does nothing and nothing is ever received;
+* :class:`RedisBus` — the scaled mode: Redis pub/sub on one channel. A process publishes
+  each committed change after its commit; every other process receives it and updates the
+  rooms it holds. Publishing never waits on Redis (a move's acknowledgement follows its
+  commit, not the fan-out): events go out in order from one background task. If Redis goes
+  away, events are dropped while it is down — nothing is lost, because on reconnecting
+  every process reloads every room it holds from the database (``on_reconnect``) and
+  clients that reconnect are sent the stored position.
+
+Pub/sub, not Streams, for the fan-out: a process that was not listening has nothing to catch
+up on that the database does not already hold, so delivery to whoever is connected now is
+exactly what is needed (the bot queue, where a job must not be lost, uses Streams).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("asobiba.server.bus")
+
+Handler = Callable[[dict[str, Any]], Awaitable[None]]
+CHANNEL = "asobiba:rooms"
+
+
+def process_id() -> str:
+    """A name for this process on the bus, unique across machines and restarts."""
+    return f"{os.getpid()}-{secrets.token_hex(4)}"
+
+
+class LocalBus:
+    """One process: nothing to fan out."""
+
+    scaled = False
+
+    def __init__(self) -> None:
+        self.origin = process_id()
+
+    async def start(self, on_event: Handler, on_reconnect: Callable[[], Awaitable[None]]
+                    ) -> None:
+        return None
+
+    def publish(self, event: dict[str, Any]) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisBus:
+    """Redis pub/sub between the web processes (and the bot workers, which publish)."""
+
+    scaled = True
+    RETRY = 0.5  # seconds between reconnection attempts while Redis is away
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.origin = process_id()
+        self._out: asyncio.Queue[dict[str, Any]] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self.connected = asyncio.Event()
+        self.dropped = 0
+        """Events not published because Redis was away (the receivers resync instead)."""
+
+    def _client(self) -> Any:
+        import redis.asyncio as aioredis
+
+        return aioredis.Redis.from_url(self.url, socket_connect_timeout=2,
+                                       health_check_interval=5)
+
+    async def start(self, on_event: Handler, on_reconnect: Callable[[], Awaitable[None]]
+                    ) -> None:
+        self._out = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._listen(on_event, on_reconnect)),
+                       loop.create_task(self._publisher())]
+        with contextlib.suppress(TimeoutError):  # serve anyway; fan-out starts when it can
+            await asyncio.wait_for(self.connected.wait(), 10)
+
+    def publish(self, event: dict[str, Any]) -> None:
+        if self._out is not None:
+            self._out.put_nowait({**event, "origin": self.origin})
+
+    async def _publisher(self) -> None:
+        assert self._out is not None
+        client = self._client()
+        try:
+            while True:
+                event = await self._out.get()
+                data = json.dumps(event)
+                for attempt in range(4):
+                    try:
+                        await client.publish(CHANNEL, data)
+                        break
+                    except Exception:  # noqa: BLE001 - a dropped connection: a new one
+                        with contextlib.suppress(Exception):
+                            await client.aclose()
+                        client = self._client()
+                        if attempt == 3 or not self._out.empty():
+                            # Redis away: the database has the change, and every process
+                            # reloads what it holds once Redis is back
+                            self.dropped += 1
+                            log.warning("room event not published (Redis unavailable)")
+                            break
+                        await asyncio.sleep(0.2)
+        finally:
+            with contextlib.suppress(Exception):
+                await client.aclose()
+
+    async def _listen(self, on_event: Handler,
+                      on_reconnect: Callable[[], Awaitable[None]]) -> None:
+        ever = False  # subscribed before: a later subscription follows a gap
+        while True:
+            client = self._client()
+            try:
+                pubsub = client.pubsub(ignore_subscribe_messages=True)
+                await pubsub.subscribe(CHANNEL)
+                self.connected.set()
+                if ever:  # events were missed while away: reload what we hold
+                    log.info("Redis is back; resyncing rooms")
+                    await on_reconnect()
+                ever = True
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        event = json.loads(message["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    if event.get("origin") == self.origin:
+                        continue
+                    try:
+                        await on_event(event)
+                    except Exception:  # noqa: BLE001 - one bad room must not stop the bus
+                        log.exception("room event failed: %r", event)
+                # listen() ends when the connection drops: fall through and reconnect
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - Redis away: keep trying
+                if self.connected.is_set():
+                    log.warning("lost Redis (%s); reconnecting", exc)
+            finally:
+                self.connected.clear()
+                with contextlib.suppress(Exception):
+                    await client.aclose()
+            await asyncio.sleep(self.RETRY)
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        self._tasks = []

@@ -1,0 +1,81 @@
+"""``asobiba worker``: a bot worker of the scaled mode.
+
+One worker process is one consumer of the Redis bot-job queue (:mod:`.jobs`) with
+``processes`` bot slots (:class:`.bots.BotPool`): it takes a job only when a slot is free,
+so a move's time limit starts when the move starts. For each job it loads the room from the
+database, computes the bot's move from that seat's views alone, and stores it through the
+same room code as a web process (:meth:`.rooms.Hub.bot_job`): the per-room ply check makes a
+repeated job a no-op, and the committed move is announced on the room bus, so every web
+process tells its connections. Run as many workers, on as many machines, as the bots need.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+
+from ..games import available, get
+from .bots import BotPool
+from .bus import RedisBus
+from .db import Store
+from .jobs import Consumer, RedisJobs
+from .rooms import Hub
+
+log = logging.getLogger("asobiba.server.worker")
+
+
+async def work(db_url: str, redis_url: str, processes: int = 2, time_limit: float = 10.0,
+               ready: asyncio.Event | None = None) -> None:
+    store = Store(db_url)
+    pool = BotPool(processes, time_limit, games=available())
+    bus, jobs = RedisBus(redis_url), RedisJobs(redis_url)
+    hub = Hub(store, pool, get, bus=bus, jobs=jobs, clocks=False)
+    try:  # a game a bot finishes is recorded and rated here, as a web process would
+        from .progression_routes import progression_routes
+
+        hub.on_finish = progression_routes(store.engine, lambda: hub).on_finish
+    except Exception:  # noqa: BLE001 - the bots still play; say so
+        log.exception("progression is not available in this worker")
+
+    async def on_event(_event: dict[str, object]) -> None:
+        return None  # a worker holds no room between jobs: nothing to update
+
+    async def nothing() -> None:
+        return None
+
+    await bus.start(on_event, nothing)
+    pool.warm(available())
+    # every slot warmed (games imported, caches built) before the first job is taken
+    for slot in list(pool._slots):
+        with contextlib.suppress(Exception):
+            await slot.ready
+    consumer = Consumer(redis_url, hub.bot_job, max(1, pool.size))
+    print(f"asobiba worker {consumer.name}: {pool.size} bot slot(s), taking jobs",
+          flush=True)
+    if ready is not None:
+        ready.set()
+    try:
+        await consumer.run()
+    finally:
+        await bus.close()
+        await jobs.close()
+        pool.shutdown()
+        store.close()
+
+
+def run(db_url: str, redis_url: str, processes: int = 2, time_limit: float = 10.0) -> None:
+    """Work until SIGTERM / SIGINT."""
+    logging.basicConfig(level=logging.WARNING)
+
+    async def main() -> None:
+        task = asyncio.current_task()
+        assert task is not None
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, task.cancel)
+        with contextlib.suppress(asyncio.CancelledError):
+            await work(db_url, redis_url, processes, time_limit)
+
+    asyncio.run(main())

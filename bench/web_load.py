@@ -1,0 +1,370 @@
+"""Load generator for the web platform (issue 13 item 3), in its own process.
+
+Starts the servers itself, as an operator would, and drives them over real WebSockets:
+
+* ``--mode embedded``: one ``asobiba serve`` on SQLite (``make run``'s shape);
+* ``--mode scaled``: two ``asobiba serve --redis`` web processes and one ``asobiba worker``
+  on a throwaway PostgreSQL and a throwaway Redis (Debian's servers). Each room's two
+  players sit at different processes, so every move also measures cross-process delivery.
+
+Loads (each Reversi rooms of two human clients, one connection per seat):
+
+* ``--pace fast``: every client moves as soon as it may (as fast as acknowledgements come);
+* ``--pace human``: every client waits 5–15 s before each move, like a person;
+* ``--bots N``: N bot-vs-bot rooms created at once (a burst), counting random fallbacks.
+
+Prints moves/s, p50/p99 acknowledgement latency (send → ack, which follows the commit),
+cross-process delivery p50/p99 (scaled: send at process A → update at process B), server
+RSS (all server processes and their bot processes) and CPU time beside wall time, and the
+load average before and after. Example::
+
+    python bench/web_load.py --mode embedded --rooms 100 --seconds 20
+    python bench/web_load.py --mode scaled --rooms 100 --seconds 20
+    python bench/web_load.py --mode embedded --rooms 1000 --pace human --seconds 60
+    python bench/web_load.py --mode scaled --rooms 0 --bots 100 --seconds 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import resource
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+# ---- the servers ---------------------------------------------------------------------------
+class Proc:
+    def __init__(self, args: list[str], log: Path, env: dict[str, str]) -> None:
+        with open(log, "ab") as out:
+            self.proc = subprocess.Popen([sys.executable, "-m", "asobiba.cli.main", *args],
+                                         cwd=ROOT, env={**os.environ, **env}, stdout=out,
+                                         stderr=subprocess.STDOUT, start_new_session=True)
+        self.log = log
+
+    def wait_for(self, text: str, timeout: float = 180) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if text in self.log.read_text(errors="replace"):
+                return
+            if self.proc.poll() is not None:
+                raise RuntimeError(self.log.read_text(errors="replace")[-3000:])
+            time.sleep(0.1)
+        raise RuntimeError(f"no {text!r} in {self.log}")
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+
+
+def tree(pid: int) -> list[int]:
+    """pid and all its descendants (the bot processes)."""
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        try:
+            kids = Path(f"/proc/{p}/task/{p}/children").read_text().split()
+        except OSError:
+            kids = []
+        todo.extend(int(k) for k in kids)
+    return out
+
+
+def usage(pids: list[int]) -> tuple[float, float]:
+    """(RSS in MiB, CPU seconds) of these processes and their descendants."""
+    tick = os.sysconf("SC_CLK_TCK")
+    rss = cpu = 0.0
+    for root in pids:
+        for p in tree(root):
+            try:
+                stat = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+                cpu += (int(stat[11]) + int(stat[12])) / tick
+                for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        rss += int(line.split()[1]) / 1024
+            except OSError:
+                continue
+    return rss, cpu
+
+
+class Cluster:
+    """The servers under test: web processes (and a worker) plus their services."""
+
+    def __init__(self, mode: str, bot_processes: int) -> None:
+        self.mode = mode
+        self.dir = Path(tempfile.mkdtemp(prefix="asobiba-load-"))
+        self.procs: list[Proc] = []
+        self.ports: list[int] = []
+        self.pg: Any = None
+        self.redis: Any = None
+        env = {"ASOBIBA_BOT_DELAY": "0", "ASOBIBA_BOT_PROCESSES": str(bot_processes),
+               "PYTHONUNBUFFERED": "1"}
+        if mode == "embedded":
+            port = free_port()
+            p = Proc(["serve", "--port", str(port), "--data-dir", str(self.dir / "data")],
+                     self.dir / "web.log", env)
+            self.procs.append(p)
+            self.ports.append(port)
+            p.wait_for("serving on")
+        else:
+            from asobiba.server.services import PgCluster, RedisServer, _server_bin_dir
+
+            bin_dir = _server_bin_dir()
+            if bin_dir is None:
+                raise SystemExit("the scaled mode needs Debian's postgresql installed")
+            self.pg = PgCluster(bin_dir)
+            self.pg.start()
+            db = self.pg.new_database()
+            self.redis = RedisServer().start()
+            for i in range(2):
+                port = free_port()
+                p = Proc(["serve", "--port", str(port), "--db", db, "--redis", self.redis.url],
+                         self.dir / f"web{i}.log", env)
+                self.procs.append(p)
+                self.ports.append(port)
+            for p in self.procs:
+                p.wait_for("serving on")
+            w = Proc(["worker", "--db", db, "--redis", self.redis.url, "--processes",
+                      str(bot_processes)], self.dir / "worker.log", env)
+            self.procs.append(w)
+            w.wait_for("taking jobs")
+        for port in self.ports:
+            deadline = time.monotonic() + 120
+            while True:
+                try:
+                    if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).is_success:
+                        break
+                except httpx.HTTPError:
+                    pass
+                if time.monotonic() > deadline:
+                    raise RuntimeError("a web process does not answer")
+                time.sleep(0.1)
+
+    def pids(self) -> list[int]:
+        pids = [p.proc.pid for p in self.procs]
+        if self.redis is not None and self.redis.proc is not None:
+            pids.append(self.redis.proc.pid)
+        return pids
+
+    def pg_pids(self) -> list[int]:
+        if self.pg is None:
+            return []
+        pidfile = self.pg.data / "postmaster.pid"
+        try:
+            return [int(pidfile.read_text().split()[0])]
+        except (OSError, ValueError):
+            return []
+
+    def stop(self) -> None:
+        for p in self.procs:
+            p.stop()
+        if self.redis is not None:
+            self.redis.stop()
+        if self.pg is not None:
+            self.pg.stop()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+# ---- the clients --------------------------------------------------------------------------
+class Stats:
+    def __init__(self) -> None:
+        self.acks: list[float] = []
+        self.delivery: list[float] = []
+        self.errors: dict[str, int] = {}
+        self.games = 0
+
+
+async def make_room(http: httpx.AsyncClient, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    for _ in range(50):
+        res = await http.post("/api/rooms", json={"game": "reversi", "seats": seats})
+        if res.status_code == 201:
+            return dict(res.json())
+        await asyncio.sleep(0.2)  # e.g. a creation limit: slow down, try again
+    raise RuntimeError(f"cannot create a room: {res.status_code} {res.text}")
+
+
+async def play_room(ports: list[int], index: int, stats: Stats, pace: str, stop_at: float,
+                    ) -> None:
+    """Two clients, one per seat (at different processes when there are two), playing
+    Reversi games one after another until ``stop_at``."""
+    cross = len(ports) > 1
+    while time.monotonic() < stop_at:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[index % len(ports)]}",
+                                     timeout=60) as http:
+            room = await make_room(http, [{"kind": "human"}, {"kind": "human"}])
+        sent: dict[int, float] = {}   # ply -> when its move was sent
+        done = asyncio.Event()
+
+        async def seat(s: int, room: dict[str, Any] = room, sent: dict[int, float] = sent,
+                       done: asyncio.Event = done) -> None:
+            port = ports[(index + s) % len(ports)]
+            keys = [k for k in room["keys"] if k["seat"] == s]
+            async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{room['room']}",
+                                          open_timeout=60, max_size=2**22) as ws:
+                await ws.send(json.dumps({"type": "hello", "seats": keys}))
+                pending: tuple[str, float] | None = None
+                seen_ply = -1
+                while not done.is_set() and time.monotonic() < stop_at:
+                    try:
+                        msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                    except TimeoutError:
+                        continue
+                    now = time.perf_counter()
+                    kind = msg.get("type")
+                    if kind == "ack" and pending and msg.get("id") == pending[0]:
+                        stats.acks.append(now - pending[1])
+                        pending = None
+                    elif kind == "error":
+                        stats.errors[msg.get("code", "?")] = \
+                            stats.errors.get(msg.get("code", "?"), 0) + 1
+                        pending = None
+                    elif kind == "update":
+                        r = msg["room"]
+                        ply = r["ply"]
+                        if ply > seen_ply:
+                            seen_ply = ply
+                            made = sent.pop(ply - 1, None)
+                            if made is not None and cross:
+                                stats.delivery.append(now - made)
+                        if r["status"] != "active":
+                            stats.games += s == 0
+                            done.set()
+                            break
+                        legal = msg["views"][0]["view"].get("legal_moves") or []
+                        if legal and pending is None:
+                            if pace == "human":
+                                await asyncio.sleep(random.uniform(5, 15))
+                            ref = f"{ply}"
+                            sent[ply] = time.perf_counter()
+                            pending = (ref, sent[ply])
+                            await ws.send(json.dumps({"type": "move", "seat": s,
+                                                      "move": legal[0], "ply": ply,
+                                                      "id": ref}))
+                            if not cross:
+                                sent.pop(ply, None)
+
+        await asyncio.gather(seat(0), seat(1))
+
+
+async def bot_burst(ports: list[int], n: int, level: str, seconds: float) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120) as http:
+        rooms = await asyncio.gather(*(make_room(http, [{"kind": "bot", "level": level}] * 2)
+                                       for _ in range(n)))
+        await asyncio.sleep(seconds)
+        infos = [(await http.get(f"/api/rooms/{r['room']}")).json() for r in rooms]
+    notes = [note for i in infos for note in i["notes"]]
+    return {"rooms": n, "bot_moves": sum(i["ply"] for i in infos),
+            "fallbacks": sum("random legal move" in note for note in notes),
+            "timeouts": sum("timed out" in note for note in notes),
+            "finished": sum(i["status"] == "finished" for i in infos)}
+
+
+def pct(xs: list[float], q: float) -> float:
+    if not xs:
+        return float("nan")
+    xs = sorted(xs)
+    return 1000 * xs[min(len(xs) - 1, int(q * len(xs)))]
+
+
+async def drive(args: argparse.Namespace, cluster: Cluster) -> None:
+    stats = Stats()
+    la0 = os.getloadavg()
+    rss0, cpu0 = usage(cluster.pids() + cluster.pg_pids())
+    me0 = resource.getrusage(resource.RUSAGE_SELF)
+    t0 = time.monotonic()
+    stop_at = t0 + args.seconds
+    tasks = [asyncio.create_task(play_room(cluster.ports, i, stats, args.pace, stop_at))
+             for i in range(args.rooms)]
+    burst = None
+    if args.bots:
+        burst = asyncio.create_task(bot_burst(cluster.ports, args.bots, args.level,
+                                              args.seconds))
+    peak_rss = 0.0
+    while time.monotonic() < stop_at:
+        await asyncio.sleep(1)
+        peak_rss = max(peak_rss, usage(cluster.pids())[0])
+    # warm-up and tear-down excluded: count what was acknowledged inside the window
+    n_acks = len(stats.acks)
+    wall = time.monotonic() - t0
+    rss1, cpu1 = usage(cluster.pids() + cluster.pg_pids())
+    la1 = os.getloadavg()
+    me1 = resource.getrusage(resource.RUSAGE_SELF)
+    burst_result = await burst if burst else None
+    failed = [t.exception() for t in tasks if t.done() and not t.cancelled()
+              and t.exception() is not None]
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    if failed:
+        print(f"!! {len(failed)} room driver(s) failed, e.g. {failed[0]!r}")
+    print(f"== {args.mode}, {args.rooms} rooms / {2 * args.rooms} clients, pace {args.pace}, "
+          f"{args.seconds:g} s, {os.cpu_count()} CPUs")
+    print(f"load average before {la0[0]:.2f} {la0[1]:.2f} {la0[2]:.2f}, "
+          f"after {la1[0]:.2f} {la1[1]:.2f} {la1[2]:.2f}")
+    if args.rooms:
+        print(f"moves acknowledged: {n_acks} in {wall:.1f} s wall = {n_acks / wall:.0f} "
+              f"moves/s; games finished {stats.games}; refused {stats.errors or 0}")
+        print(f"ack latency ms: p50 {pct(stats.acks, 0.5):.1f}  p99 {pct(stats.acks, 0.99):.1f}"
+              f"  max {pct(stats.acks, 1.0):.1f}")
+        if stats.delivery:
+            print(f"cross-process delivery ms (A -> B): p50 {pct(stats.delivery, 0.5):.1f}  "
+                  f"p99 {pct(stats.delivery, 0.99):.1f}  ({len(stats.delivery)} moves)")
+    print(f"server processes: RSS peak {peak_rss:.0f} MiB; CPU {cpu1 - cpu0:.1f} s over "
+          f"{wall:.1f} s wall ({(cpu1 - cpu0) / wall:.2f} cores"
+          f"{', PostgreSQL included' if cluster.pg else ''})")
+    mine = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
+    print(f"load generator CPU {mine:.1f} s ({mine / wall:.2f} cores)")
+    if burst_result:
+        print(f"bot burst: {burst_result['rooms']} bot-vs-bot rooms (level {args.level}) "
+              f"created at once: {burst_result['bot_moves']} bot moves, "
+              f"{burst_result['fallbacks']} random fallbacks "
+              f"({burst_result['timeouts']} over the time limit), "
+              f"{burst_result['finished']} games finished")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mode", choices=["embedded", "scaled"], default="embedded")
+    ap.add_argument("--rooms", type=int, default=100)
+    ap.add_argument("--pace", choices=["fast", "human"], default="fast")
+    ap.add_argument("--seconds", type=float, default=20.0)
+    ap.add_argument("--bots", type=int, default=0, help="bot-vs-bot rooms created at once")
+    ap.add_argument("--level", default="5")
+    ap.add_argument("--bot-processes", type=int, default=2)
+    args = ap.parse_args()
+    cluster = Cluster(args.mode, args.bot_processes)
+    try:
+        asyncio.run(drive(args, cluster))
+    finally:
+        cluster.stop()
+
+
+if __name__ == "__main__":
+    main()
