@@ -14,7 +14,6 @@ import random
 import sys
 import tempfile
 import time
-from typing import Any
 
 from starlette.testclient import TestClient
 

@@ -245,3 +245,25 @@ def test_rule_security_headers(client: TestClient) -> None:
     err = client.post("/api/rooms", content=b"x", headers={"content-type": "text/plain"})
     assert err.headers["x-content-type-options"] == "nosniff"
     assert json.loads(err.text)["error"]["message"]
+
+
+def test_rule_replay_and_review_run_in_a_worker_within_a_time_budget(
+        client: TestClient, monkeypatch: Any) -> None:
+    """`POST /api/replay` ran on the event loop (one 3 KB record blocked it 370 ms) and a
+    review burned 31 s before a 500. Both now run in a worker thread under a time budget:
+    with a budget too small for any work the answer is 503 ``busy`` — the server's fault,
+    said so — and the server keeps answering meanwhile."""
+    from asobiba.core import MoveEntry, Record
+    from asobiba.server import progression_routes
+
+    record = Record(game="reversi", options={}, seed=1,
+                    moves=(MoveEntry(0, "d3"), MoveEntry(1, "c5"))).dumps()
+    hdr = {"content-type": "application/json"}
+    assert client.post("/api/replay", content=record, headers=hdr).status_code == 200
+    monkeypatch.setattr(server_app, "REPLAY_BUDGET", 1e-9)
+    monkeypatch.setattr(progression_routes, "REVIEW_BUDGET", 1e-9)
+    for path in ("/api/replay", "/api/review"):
+        res = client.post(path, content=record, headers=hdr)
+        assert res.status_code == 503 and code(res) == "busy", (path, res.text)
+        assert "busy" in res.json()["error"]["message"]
+    assert client.get("/api/games").status_code == 200
