@@ -30,9 +30,12 @@ class SeatSpec(_Model):
 
 
 class Clock(_Model):
-    initial: StrictInt | None = Field(None, ge=10, le=3 * 3600)
-    increment: StrictInt | None = Field(None, ge=0, le=120)
-    per_move: StrictInt | None = Field(None, ge=3600, le=14 * 86400)
+    """Fischer (``initial``, ``increment``) or correspondence (``per_move``) seconds; the
+    ranges are server.clock's (checked there: one place)."""
+
+    initial: StrictInt | None = None
+    increment: StrictInt | None = None
+    per_move: StrictInt | None = None
 
 
 class MatchSpec(_Model):

@@ -245,7 +245,6 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         except OptionError as exc:
             raise ClientError("bad_options", str(exc)) from None
         seats = _seat_specs(game, game.num_seats(options), data.get("seats"))
-        api_schema.check(api_schema.CreateRoom, data)  # the typed shape (strict booleans...)
         try:
             clock = check_clock(data.get("clock"))
         except ValueError as exc:
@@ -255,6 +254,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                               "clock")
         match = _match_format(game, options, data.get("match"))
         casual = _flag(data, "casual", True)
+        # the typed shape last: the checks above name the problem in the game's own terms
+        api_schema.check(api_schema.CreateRoom, data)
         fairplay.check_rated_timing(game, seats, casual, clock)
         room, keys = await hub().create(game, options, seats, casual=casual,
                                         hotseat=_flag(data, "hotseat", False), clock=clock,

@@ -54,11 +54,13 @@ def test_print_record_endpoint(server: Any) -> None:
 
     record = random_record("flipflop")
     with httpx.Client(base_url=server.url, timeout=60) as http:
-        res = http.post("/api/print/record", content=record.dumps())
+        res = http.post("/api/print/record", content=record.dumps(),
+                        headers={"content-type": "application/json"})
         assert res.status_code == 200
         n, text = pages_text(res.content)
         assert n >= 1 and record.moves[0].move in text
-        res = http.post("/api/print/record", content=b'{"game": "flipflop"}')
+        res = http.post("/api/print/record", content=b'{"game": "flipflop"}',
+                        headers={"content-type": "application/json"})
         assert res.status_code == 400 and res.json()["error"]["code"] == "bad_record"
 
 
