@@ -29,7 +29,8 @@ seconds of CPU)."""
 
 
 def _bad(code: str, message: str, status: int = 400) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+    # the API's one error shape (docs/web.md)
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 def _over_limit(request: Request) -> JSONResponse | None:
