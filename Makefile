@@ -6,24 +6,39 @@ STAMP := $(VENV)/.installed
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test bench browser-deps clean
+NODE_STAMP := node_modules/.installed
+
+.PHONY: run test bench browser-deps node-deps lint-js clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev,postgres,scale]'
+	$(BIN)/python -m pip install -q -e '.[dev,postgres,scale,rl]'
 	touch $(STAMP)
 
 ## make run: install, then start the web app on SQLite (data/asobiba.db) and print its address
 run: $(STAMP)
 	$(BIN)/asobiba serve --host $(HOST) --port $(PORT) --data-dir data
 
-## make test: install (Python packages; Debian chromium, CJK fonts, PostgreSQL), then every check
-test: $(STAMP) browser-deps
+## the browser client's tools (ESLint, and axe-core for the accessibility tests), installed
+## into ./node_modules from package-lock.json; nothing of it is served to players
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
+node-deps: $(NODE_STAMP)
+
+## make lint-js: ESLint over asobiba/web
+lint-js: $(NODE_STAMP)
+	npx --no-install eslint --max-warnings 0 asobiba/web
+
+## make test: install (Python packages; Debian chromium, CJK fonts, PostgreSQL; npm tools), then every check
+test: $(STAMP) browser-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
-	$(BIN)/mypy asobiba/core asobiba/search
+	npx --no-install eslint --max-warnings 0 asobiba/web
+	$(BIN)/mypy asobiba
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
 
 ## Debian's chromium for the Playwright tests (the Playwright browser download is unreachable),
@@ -32,7 +47,7 @@ test: $(STAMP) browser-deps
 browser-deps:
 	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -qi 'noto sans cjk' \
 	    || ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 \
-	    || [ ! -x /usr/bin/redis-server ] || [ ! -x /usr/bin/pdftoppm ]; then \
+	    || [ ! -x /usr/bin/redis-server ] || [ ! -x /usr/bin/pdftoppm ] || ! command -v npm >/dev/null; then \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -q && \
 	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q chromium fonts-noto-cjk postgresql redis-server poppler-utils; \
@@ -44,4 +59,4 @@ bench: $(STAMP)
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache node_modules

@@ -4,7 +4,7 @@ Plays bot games (four levels against each other, seeded), takes the feedback eva
 value for the side to move at each position of the middle of the game (from 15 % to 70 % of
 its length), and finds by maximum likelihood the ``scale`` for which 1/(1+e^(−v/scale)) best
 predicts the final result (win 1, draw ½, loss 0). Prints the fit and the log-loss next to
-the value in ``asobiba.progression.feedback.THRESHOLDS`` and next to a coin flip (0.693).
+the value in the game's ``thresholds`` hook (``asobiba/games/<game>/progression.py``) and next to a coin flip (0.693).
 
     nice -n 10 .venv/bin/python bench/progression_feedback_scale.py [game] [games]
 

@@ -79,7 +79,7 @@ def main() -> None:
             accounts.register(s, "someone", "a long password", cheap)
     game = get("reversi")
     res = play_game(game, [game.make_bot("2", 1), game.make_bot("3", 2)], {}, 0)
-    ev = feedback.ReversiEvaluator()
+    ev = feedback.evaluator_for("reversi")
     states = res.states[:-1]
     timed("Reversi move feedback (depth 3), per move", len(states),
           lambda i: feedback.move_feedback(states[i], res.moves[i].move, i + 1, ev))

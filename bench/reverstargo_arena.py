@@ -14,6 +14,7 @@ starts at match N (openings are seeded by match number), to extend an earlier ru
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections.abc import Mapping
@@ -53,6 +54,7 @@ class Timed:
 
 def run(high: str, low: str, matches: int, first: int = 0) -> str:
     start = time.perf_counter()
+    cpu = time.process_time()
     points = 0.0
     wins = draws = 0
     margin = 0
@@ -64,10 +66,11 @@ def run(high: str, low: str, matches: int, first: int = 0) -> str:
         draws += r.winner is None
         margin += r.totals[0] - r.totals[1]
     secs = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     per_move = sum(timed.times) / max(1, len(timed.times))
     line = (f"| {high} vs {low} | {matches} | {wins}-{draws}-{matches - wins - draws} | "
-            f"{100 * points / matches:.0f}% | {margin / matches:+.1f} | {secs:.0f} s | "
-            f"{per_move:.2f} / {max(timed.times, default=0.0):.2f} s |")
+            f"{100 * points / matches:.0f}% | {margin / matches:+.1f} | {secs:.0f} s (CPU {cpu:.0f} s, "
+            f"load {os.getloadavg()[0]:.1f}) | {per_move:.2f} / {max(timed.times, default=0.0):.2f} s |")
     print(line, flush=True)
     return line
 
@@ -80,7 +83,7 @@ def main() -> None:
         first = int(args[1])
         args = args[2:]
     pairs = [tuple(p.split(":")) for p in args] or LADDER
-    print("| pair (higher vs lower) | reverse matches | W-D-L | score | mean margin | time "
+    print("| pair (higher vs lower) | reverse matches | W-D-L | score | mean margin | time (CPU, load at the end) "
           "| higher's s/move (mean / longest) |")
     print("|---|---|---|---|---|---|---|", flush=True)
     for high, low in pairs:

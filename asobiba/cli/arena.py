@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..core import Bot, Game, Outcome
+from ..play.reverse import play_reverse
 from ..play.runner import play_game
 
 GameHook = Callable[[list[str], Outcome, int], None]
@@ -116,25 +117,22 @@ def run_reverse_arena(
     tallies = [BotTally(s) for s in specs]
     points_a: list[float] = []
     for i in range(matches):
-        totals = [0.0, 0.0]
-        breaks = [0.0, 0.0]
-        first_a = i % 2 == 0  # bot A takes seat 0 in the first game of even-numbered matches
-        for g in range(2):
-            a_seat = 0 if (g == 0) == first_a else 1
-            order = [0, 1] if a_seat == 0 else [1, 0]  # order[seat] = bot index
-            bots = [make(specs[b], seed * 1_000_003 + i * 101 + g * 7 + seat)
-                    for seat, b in enumerate(order)]
-            result = play_game(game, bots, opts, seed + i)
-            final = result.states[-1]
-            outcome = final.outcome
-            assert outcome is not None
-            if on_game:
+        first_a = 0 if i % 2 == 0 else 1  # A takes seat 0 first in even-numbered matches
+
+        def bot_maker(b: int, i: int = i) -> Callable[[int, int], Bot]:
+            return lambda lg, st: make(specs[b], seed * 1_000_003 + i * 101 + lg * 7 + st)
+
+        scored, results = play_reverse(game, bot_maker(0), bot_maker(1), opts, seed + i,
+                                       first_a)
+        if on_game:
+            for leg, result in enumerate(results):
+                a_seat = first_a if leg == 0 else 1 - first_a
+                order = [0, 1] if a_seat == 0 else [1, 0]  # order[seat] = bot index
+                outcome = result.states[-1].outcome
+                assert outcome is not None
                 on_game([specs[b] for b in order], outcome, seed + i)
-            for seat, b in enumerate(order):
-                totals[b] += float(outcome.scores[seat])
-                breaks[b] += game.match_tiebreak(final, seat)
-        key_a, key_b = (totals[0], breaks[0]), (totals[1], breaks[1])
-        pa = 1.0 if key_a > key_b else 0.0 if key_a < key_b else 0.5
+        totals = scored.totals
+        pa = scored.points(0)
         points_a.append(pa)
         for b, pts in ((0, pa), (1, 1.0 - pa)):
             t = tallies[b]

@@ -2,20 +2,40 @@
 
 The JSON printed by ``replay --json`` and ``bot --json`` is a stable scripting interface,
 documented in docs/cli.md.
+
+**Start-up is kept fast** (``asobiba games`` and ``asobiba replay`` cost ≤ 0.3 s CPU over
+``python -c pass``; measured by bench/cli_startup.py): importing this module loads only
+typer, rich, ``asobiba.core`` and the game registry — never the server, the progression layer
+or SQLAlchemy. Two patterns keep it so; follow them when adding a command:
+
+* **a command** — decorate a function with ``@app.command()`` here and import what it needs
+  *inside* the function (``from ..server import run``), so other commands never pay for it::
+
+      @app.command()
+      def export(game_id: str) -> None:
+          \"\"\"Export a game's records.\"\"\"
+          from ..envs.export import export_records  # heavy imports stay in here
+          export_records(game_id)
+
+* **a group of commands in its own module** (a typer app) — add one line to
+  :data:`LAZY_GROUPS` (name → ``("module", "attribute", "help")``); the module is imported
+  only when its group is run (or ``--help`` lists it). Each game's ``cli.py`` (its ``app``)
+  is found the same way, as ``asobiba <game> ...``.
 """
 
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
-from rich.console import Console
-from rich.table import Table
+import typer.main
+from typer.core import TyperGroup
 
 from ..core import (
     AsobibaError,
@@ -29,28 +49,98 @@ from ..core import (
 )
 from ..games import GAME_IDS, available, get, replay_record
 
+LAZY_GROUPS: dict[str, tuple[str, str, str]] = {
+    "progression": ("asobiba.progression.cli", "app",
+                    "ranks, daily challenges, matches, reviews, bot calibration"),
+}
+"""Command groups imported only when used: name → (module, typer app attribute, help)."""
+
+
+def _game_cli_names() -> list[str]:
+    """Shipped games whose ``cli.py`` defines a typer ``app`` (a line ``app = ...``), found
+    on disk without importing the games."""
+    spec = importlib.util.find_spec("asobiba.games")
+    roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+    found = []
+    for gid in GAME_IDS:
+        for root in roots:
+            path = root / gid / "cli.py"
+            if path.exists() and any(line.startswith("app =") or line.startswith("app:")
+                                     for line in path.read_text(encoding="utf-8").splitlines()):
+                found.append(gid)
+                break
+    return found
+
+
+class LazyGroup(TyperGroup):
+    """The top-level group: eager commands as usual, plus :data:`LAZY_GROUPS` and the games'
+    own command groups, imported on first use."""
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        eager = super().list_commands(ctx)
+        return [*eager, *(n for n in [*_game_cli_names(), *LAZY_GROUPS] if n not in eager)]
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        found = super().get_command(ctx, cmd_name)
+        if found is not None:
+            return found
+        if cmd_name in LAZY_GROUPS:
+            module_name, attr, help_text = LAZY_GROUPS[cmd_name]
+        elif cmd_name in GAME_IDS and cmd_name in _game_cli_names():
+            module_name, attr, help_text = f"asobiba.games.{cmd_name}.cli", "app", \
+                f"{cmd_name} tools"
+        else:
+            return None
+        sub = getattr(importlib.import_module(module_name), attr)
+        sub._add_completion = False  # as a group under `asobiba`, like add_typer would
+        command = typer.main.get_command(sub)
+        command.name = cmd_name
+        command.help = command.help or help_text
+        self.commands[cmd_name] = command
+        return command
+
+
 app = typer.Typer(
+    cls=LazyGroup,
     help="asobiba (遊び場): Japanese games on exact rules engines.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console()
-err = Console(stderr=True)
+class _LazyConsole:
+    """A rich Console made on first use: commands that print plain text or JSON (``replay``,
+    ``games --json``) never import rich's console."""
+
+    def __init__(self, **kw: Any) -> None:
+        self._kw = kw
+        self._console: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        if self._console is None:
+            from rich.console import Console
+
+            self._console = Console(**self._kw)
+        return getattr(self._console, name)
+
+
+console: Any = _LazyConsole()
+err: Any = _LazyConsole(stderr=True)
 
 OptionArg = Annotated[list[str] | None, typer.Option("--option", "-o", help="k=v game option")]
 
 
-def _fail(message: str, code: int = 2) -> None:
+def _fail(message: str, code: int = 2) -> NoReturn:
     err.print(f"[red]error:[/red] {message}", markup=True, highlight=False)
     raise typer.Exit(code)
 
 
-def _game_cli(game_id: str) -> Any | None:
+def _game_cli(game: Any) -> Any | None:
+    """The ``cli`` module beside the game's module (its solver, puzzles), or None."""
+    name = type(game).__module__.rpartition(".")[0] + ".cli"
     try:
-        return importlib.import_module(f"asobiba.games.{game_id}.cli")
+        return importlib.import_module(name)
     except ModuleNotFoundError as exc:
-        if exc.name and exc.name.startswith(f"asobiba.games.{game_id}"):
+        if exc.name == name:
             return None
         raise
 
@@ -104,18 +194,23 @@ def games(as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     if as_json:
         print(json.dumps(described, ensure_ascii=False, indent=1))
         return
-    table = Table(title="asobiba games")
-    for col in ("id", "title", "seats", "options", "variants", "bot levels"):
-        table.add_column(col)
+    # plain text, one block per game: a listing needs no table engine (rich's import and
+    # layout cost more than the rest of the command; bench/cli_startup.py)
+    out = []
     for d in described:
-        opts = "\n".join(f"{o['name']}={o['default']} ({o['allowed']})" for o in d["options"])
-        table.add_row(d["id"], f"{d['title']['en']}\n{d['title']['ja']}",
-                      f"{d['seats'][0]}–{d['seats'][1]}", opts or "-",
-                      ", ".join(d["variants"]) or "-", ", ".join(b["level"] for b in d["bots"]))
-    console.print(table)
-    missing = [g for g in GAME_IDS if g not in available()]
-    if missing:
-        console.print(f"not built yet: {', '.join(missing)}")
+        seats = d["seats"][0] if d["seats"][0] == d["seats"][1] else \
+            f"{d['seats'][0]}–{d['seats'][1]}"
+        out.append(f"{d['id']}  {d['title']['en']} / {d['title']['ja']}  ({seats} seats)")
+        if d["summary"]:
+            out.append(f"  {d['summary']}")
+        for o in d["options"]:
+            out.append(f"  -o {o['name']}={o['default']}  ({o['allowed']})")
+        if d["variants"]:
+            out.append(f"  variants: {', '.join(d['variants'])}")
+        if d["bots"]:
+            out.append(f"  bot levels: {', '.join(b['level'] for b in d['bots'])}")
+        out.append("")
+    print("\n".join(out).rstrip())
 
 
 @app.command()
@@ -258,6 +353,8 @@ def arena(
     if as_json:
         print(json.dumps(result, ensure_ascii=False))
         return
+    from rich.table import Table
+
     what = f"{games} reverse matches" if reverse else f"{games} games, seats rotated"
     table = Table(title=f"{game_id} arena: {what}")
     for col in ("bot", "wins", "draws", "losses", "mean points",
@@ -386,7 +483,7 @@ def solve(
 ) -> None:
     """Solve a position exactly (games that have a solver, e.g. flipflop 3x3)."""
     game = _load(game_id)
-    mod = _game_cli(game.id)
+    mod = _game_cli(game)
     if mod is None or not hasattr(mod, "solve"):
         _fail(f"{game.id} has no solver")
     try:
@@ -406,10 +503,28 @@ def puzzle(ctx: typer.Context,
            game_id: Annotated[str, typer.Argument(metavar="GAME")]) -> None:
     """Puzzles of a game (tsume-algo, Patapata courses): extra arguments go to the game."""
     game = _load(game_id)
-    mod = _game_cli(game.id)
+    mod = _game_cli(game)
     if mod is None or not hasattr(mod, "puzzle"):
         _fail(f"{game.id} has no puzzle mode")
     raise typer.Exit(mod.puzzle(list(ctx.args)) or 0)
+
+
+@app.command("print", context_settings={"allow_extra_args": True,
+                                        "ignore_unknown_options": True})
+def print_(ctx: typer.Context,
+           target: Annotated[str, typer.Argument(metavar="GAME|record")],
+           output: Annotated[Path, typer.Option("--output", "-o", help="the PDF to write")],
+           seed: Annotated[int | None, typer.Option(help="seed (dealt layouts, dice)")] = None,
+           paper: Annotated[str, typer.Option(help="a4 or letter")] = "a4",
+           lang: Annotated[str, typer.Option(help="en or ja")] = "en") -> None:
+    """Print-and-play PDFs (docs/paper.md): `print GAME [--name value …] -o F.pdf`, or
+    `print record RECORD.json -o F.pdf`. Game options and print options go as --name value."""
+    from ..paper.cli import run  # lazy: reportlab loads only when printing
+
+    try:
+        console.print(run(target, list(ctx.args), output, seed, paper, lang), highlight=False)
+    except AsobibaError as exc:
+        _fail(str(exc))
 
 
 @app.command()
@@ -449,22 +564,15 @@ from .play_cmd import play  # noqa: E402  (registers the `play` command)
 
 app.command()(play)
 
-for _gid in GAME_IDS:
-    try:
-        _mod = _game_cli(_gid)
-    except Exception:  # noqa: BLE001 - a broken game CLI must not break the others
-        _mod = None
-    if _mod is not None and hasattr(_mod, "app"):
-        app.add_typer(_mod.app, name=_gid, help=f"{_gid} tools")
+from .records_cmd import export, import_  # noqa: E402  (records in other notations)
+
+app.command("export")(export)
+app.command("import")(import_)
 
 
-try:
-    from ..progression.cli import app as _progression_app
-except ModuleNotFoundError:  # pragma: no cover - progression is part of every build
-    _progression_app = None
-if _progression_app is not None:
-    app.add_typer(_progression_app, name="progression",
-                  help="ranks, daily challenges, matches, reviews, bot calibration")
+from .admin import app as _admin_app  # noqa: E402  (typer only; the rest loads lazily)
+
+app.add_typer(_admin_app, name="admin", help="operator tools: suspicious pairs (fair play)")
 
 
 def main() -> None:

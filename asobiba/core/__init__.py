@@ -12,13 +12,23 @@ from .errors import (
     RecordError,
     UnknownGameError,
 )
+from .hooks import (
+    AnyEvaluator,
+    Daily,
+    Evaluator,
+    GameProgression,
+    Puzzle,
+    Thresholds,
+    ViewEvaluator,
+)
 from .options import Option, parse_option_pairs, rated_violations, validate_options
 from .protocol import PROTOCOL_VERSION, BotLevel, Game, LegalMoves, Move, Outcome, State
 from .record import MoveEntry, Record, SeatInfo
 from .rng import Rng, derive_seed
 
 __all__ = [
-    "PROTOCOL_VERSION", "AmbiguousMoveError", "AsobibaError", "Bot", "BotLevel", "Game",
+    "PROTOCOL_VERSION", "AmbiguousMoveError", "AnyEvaluator", "AsobibaError", "Bot", "BotLevel",
+    "Daily", "Evaluator", "Game", "GameProgression", "Puzzle", "Thresholds", "ViewEvaluator",
     "IllegalMoveError", "LegalMoves", "MalformedMoveError", "Move", "MoveEntry", "MoveError",
     "NotYourTurnError", "Option", "OptionError", "Outcome", "RandomBot", "Record", "RecordError",
     "Rng", "SeatInfo", "State", "UnknownGameError", "derive_seed", "parse_option_pairs",

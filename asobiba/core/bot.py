@@ -11,15 +11,22 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .rng import Rng
+
+if TYPE_CHECKING:
+    from .protocol import State
 
 
 class Bot(ABC):
     """Base class of all bots. ``seed`` makes a bot's choices reproducible."""
 
     name: str = "bot"
+    reads_state: ClassVar[bool] = False
+    """True if the bot can choose from the state itself (:meth:`choose_state`). The runner
+    uses it only in perfect-information games, where the state shows a seat nothing its
+    view does not: the same information, without building the view."""
 
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
@@ -39,14 +46,28 @@ class Bot(ABC):
     def choose(self, view: Mapping[str, Any]) -> str:
         """The move text to play; ``view["legal_moves"]`` lists the legal ones."""
 
+    def choose_state(self, state: State) -> Any:
+        """The move (an object of ``state.legal_moves()``) that :meth:`choose` would pick
+        from this seat's view of ``state`` (only for ``reads_state`` bots, only in
+        perfect-information games)."""
+        raise NotImplementedError(f"{type(self).__name__} chooses from views only")
+
 
 class RandomBot(Bot):
     """Plays a uniformly random legal move: the floor every other level must beat."""
 
     name = "random"
+    reads_state = True
 
     def choose(self, view: Mapping[str, Any]) -> str:
         moves = view["legal_moves"]
         if not moves:
             raise ValueError("RandomBot asked to move with no legal move")
         return str(self.rng.choice(moves))
+
+    def choose_state(self, state: State) -> Any:
+        """The same draw as :meth:`choose` (the view lists the same moves in the same order)."""
+        moves = state.legal_moves(self.seat)
+        if not moves:
+            raise ValueError("RandomBot asked to move with no legal move")
+        return self.rng.choice(moves)

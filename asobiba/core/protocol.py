@@ -26,9 +26,10 @@ or kept in the state as an ``Rng`` state, so (game, options, seed, moves) replay
 
 from __future__ import annotations
 
+import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from .errors import (
@@ -38,6 +39,7 @@ from .errors import (
     NotYourTurnError,
     OptionError,
 )
+from .hooks import GameProgression
 from .options import Option, rated_violations, validate_options
 
 Move = Hashable
@@ -130,7 +132,7 @@ class LegalMoves(Sequence[Move]):
             return item in self.texts()
         return item in self._moves
 
-    def count(self, value: Any = None) -> int:  # type: ignore[override]
+    def count(self, value: Any = None) -> int:  # type: ignore[override,unused-ignore]
         """Number of legal moves (python-chess style); with an argument, list.count."""
         if value is None:
             return len(self._moves)
@@ -353,6 +355,9 @@ class BotLevel:
     title_ja: str = ""
 
 
+_PROGRESSION: dict[type[Game], GameProgression] = {}
+
+
 class Game(ABC):
     """A game definition: metadata declared once as data, plus the factory for states.
 
@@ -364,8 +369,13 @@ class Game(ABC):
     title_en: ClassVar[str]
     title_ja: ClassVar[str]
     summary: ClassVar[str] = ""
+    summary_ja: ClassVar[str] = ""  # the lobby's Japanese summary (one source with the English)
     rules_version: ClassVar[int] = 1
     """Bumped only when a rule change makes an old record replay differently."""
+    legacy_options: ClassVar[Mapping[int, Mapping[str, Any]]] = {}
+    """Per older rules version, the options that make its records replay as they were
+    under the current version (e.g. a default that changed, made explicit); a version not
+    listed is refused."""
     options: ClassVar[tuple[Option, ...]] = ()
     variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
     """Named option presets, e.g. ``{"5x5": {"board": "5x5"}}``."""
@@ -461,12 +471,45 @@ class Game(ABC):
         holds everything, so a bot that searches from a view sees no more than the seat."""
         raise NotImplementedError(f"{self.id} cannot rebuild a state from a view")
 
+    def from_position(self, position: str, options: Mapping[str, Any] | None = None
+                      ) -> State:
+        """A hand-made position in the game's own position notation (tests, tutorials,
+        puzzles), with hidden information where the game has some; games that have such a
+        notation override it (FlipFlop's FEN-like text, Memory Matrix's layout rows)."""
+        raise NotImplementedError(f"{self.id} has no position notation")
+
+    def progression(self) -> GameProgression:
+        """What the game brings to tutorials, move feedback, the ladder and dailies: the
+        ``PROGRESSION`` of the module ``progression`` beside the game's module, or no hooks
+        at all when the game has none. An import error inside that module is raised, never
+        taken for "no hooks"."""
+        cached = _PROGRESSION.get(type(self))
+        if cached is not None:
+            return cached
+        package = type(self).__module__.rpartition(".")[0]
+        name = f"{package}.progression"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            hooks = GameProgression(package=package)
+        else:
+            found = getattr(module, "PROGRESSION", None)
+            if not isinstance(found, GameProgression):
+                raise TypeError(f"{name}.PROGRESSION must be a GameProgression, "
+                                f"not {type(found).__name__}")
+            hooks = replace(found, package=package)
+        _PROGRESSION[type(self)] = hooks
+        return hooks
+
     def describe(self) -> dict[str, Any]:
         """Metadata as JSON (``asobiba games --json``, the web lobby)."""
         return {
             "id": self.id,
             "title": {"en": self.title_en, "ja": self.title_ja},
             "summary": self.summary,
+            "summary_ja": self.summary_ja,
             "rules_version": self.rules_version,
             "seats": [self.min_seats, self.max_seats],
             "perfect_information": self.perfect_information,

@@ -174,13 +174,17 @@ class Record:
             game = get_game(self.game)
         except AsobibaError as exc:
             raise RecordError(f"record names an unknown game: {exc}") from exc
+        options = dict(self.options)
         if self.rules_version != game.rules_version:
-            raise RecordError(
-                f"record was made under {game.id} rules version {self.rules_version}; "
-                f"this build plays version {game.rules_version}"
-            )
+            legacy = game.legacy_options.get(self.rules_version)
+            if legacy is None:
+                raise RecordError(
+                    f"record was made under {game.id} rules version {self.rules_version}; "
+                    f"this build plays version {game.rules_version}"
+                )
+            options.update(legacy)  # the old version's behaviour, made explicit
         try:
-            state = game.new_game(self.options, self.seed)
+            state = game.new_game(options, self.seed)
         except AsobibaError as exc:
             raise RecordError(f"record options are not valid: {exc}") from exc
         if self.seats and len(self.seats) != state.num_seats:

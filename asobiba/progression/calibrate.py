@@ -36,7 +36,7 @@ def calibrate_bots(session: Session, game_id: str, levels: Sequence[str], rounds
     weakest first), colours alternating by round; every game rated in the game's pool.
 
     With ``openings`` each game starts after a few seeded random plies
-    (``matches.OPENING_PLIES``), so that deterministic bots do not replay one game."""
+    (the game's ``opening_plies`` hook), so that deterministic bots do not replay one game."""
     game = get_game(game_id)
     ids = {lv: accounts.bot_player(session, game_id, lv).id for lv in levels}
     pairs = [(a, b) for i, a in enumerate(levels) for b in levels[i + 1:i + 1 + gap]]

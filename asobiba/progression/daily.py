@@ -1,15 +1,19 @@
 """Daily challenges: per game and per date one challenge, the same for everyone that day.
 
-Everything is derived from ``derive_seed("daily", game, date)``, so any server (or the CLI)
-computes the same challenge without storing it. Two kinds:
+Everything is derived from the day's seed: on a server an HMAC of (game, date) under a secret
+the server creates on first start and keeps in its database (``server_secret``), so no one
+can compute a coming day's deal; the seed is published, with the commitment shown during the
+day, once the day is over (docs/fair-play.md). Offline (the CLI, no secret) the seed is the
+public ``derive_seed("daily", game, date)``: practice, not the server's challenge. Two kinds:
 
 * **opponent** (two-seat games): a seeded start — a few seeded random opening moves from the
   start (for games with chance, the seed also deals) — and a CPU level that grows over the
   week (Monday easiest, Sunday hardest); a win clears the day.
-* **puzzle** (Patapata): the day's solo course; beat the Greedy bot's score on the same
-  course to clear it;
-* **tsume** (Algo): the day's tsume-algo (詰めアルゴ) deduction puzzle from the Algo package's
-  generator, harder through the week; answering every question right clears it.
+* **puzzle** (a game whose ``daily`` hook says so — Patapata): the day's solo course; beat the
+  named bot's score on the same course to clear it;
+* **tsume** (a game whose ``daily`` hook makes answered puzzles — Algo's tsume-algo, 詰めアルゴ):
+  the day's deduction puzzle from the game's own generator, harder through the week; answering
+  every question right clears it.
 
 Puzzle and tsume attempts are rated, lichess-style, as a Glicko-2 game of the player against
 the puzzle (pool ``"<game>:puzzle"``), first attempt only.
@@ -21,36 +25,38 @@ today's challenge can be cleared (the app's calendar: "a win clears the day").
 from __future__ import annotations
 
 import calendar as _calendar
+import hashlib
+import hmac
+import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..core import Outcome, Rng, State, derive_seed
+from ..core import Outcome, Puzzle, Rng, State, derive_seed
 from ..games import get as get_game
 from ..play.runner import play_game
 from . import accounts, ratings
 from .errors import ProgressionError
 from .ladder_data import TIERS, ladder_options, tier_levels
 from .matches import play_from, random_opening
-from .models import DailyRow, TrophyRow, utcnow
+from .models import DailyRow, SecretRow, TrophyRow, utcnow
 
 WEEKDAY_TIER = ("lv2", "lv3", "lv3", "lv4", "lv4", "lv5", "max")
 """CPU tier by weekday (Monday first), like a newspaper puzzle that hardens through the week."""
 
 
-PUZZLE_GAMES = ("patapata",)
-TSUME_GAMES = ("algo",)
-WEEKDAY_TSUME_LEVEL = (1, 1, 2, 2, 3, 3, 4)
 PUZZLE_KINDS = ("puzzle", "tsume")
 
 
 class DailyError(ProgressionError):
     """A daily-challenge action on the wrong day or for a game without challenges."""
+
+    code: ClassVar[str] = "daily_refused"
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,7 @@ class DailyChallenge:
     def start(self) -> State:
         """The position the player starts from (the opening replayed through the protocol)."""
         if self.kind == "tsume":
-            raise DailyError("a tsume-algo challenge is answered, not played: use grade()")
+            raise DailyError(f"the {self.game} puzzle is answered, not played: use grade()")
         return get_game(self.game).replay(list(self.opening), self.options, self.seed)[-1]
 
     def grade(self, answers: Sequence[str]) -> Outcome:
@@ -84,12 +90,12 @@ class DailyChallenge:
         outcome's score is the number answered right."""
         if self.kind != "tsume":
             raise DailyError(f"the {self.game} challenge is played, not answered")
-        pz = _tsume(self.seed, self.day)
+        pz = _tsume(self.game, self.seed, self.day)
         if len(answers) != len(pz.questions):
             raise DailyError(f"give {len(pz.questions)} answers, one per question")
         right = sum(str(a).strip().lower() == pz.answer(q).lower()
                     for a, q in zip(answers, pz.questions, strict=True))
-        return Outcome((float(right),), (1,), "tsume-algo answers")
+        return Outcome((float(right),), (1,), "puzzle answers")
 
     def cleared_by(self, outcome: Outcome) -> bool:
         """A win (sole first place) for opponent challenges; score ≥ target for puzzles."""
@@ -121,43 +127,80 @@ class DailyChallenge:
                 "puzzle": None if self.puzzle is None else dict(self.puzzle)}
 
 
-def daily_seed(game_id: str, day: date) -> int:
-    return derive_seed("daily", game_id, day.isoformat()) >> 1
+def daily_seed(game_id: str, day: date, secret: bytes = b"") -> int:
+    """The day's seed. On a server it is an HMAC of the game and date under the server's
+    secret (kept in its database, or configured), so nobody can compute a day's deal ahead;
+    without a secret (the CLI's offline practice) it is the public ``derive_seed``."""
+    if not secret:
+        return derive_seed("daily", game_id, day.isoformat()) >> 1
+    mac = hmac.new(secret, f"asobiba-daily|{game_id}|{day.isoformat()}".encode(), "sha256")
+    return int.from_bytes(mac.digest()[:8], "big") >> 1
 
 
-def _tsume(seed: int, day: date) -> Any:
-    from ..games.algo.tsume import generate  # the Algo package's own puzzle generator
+def commitment(seed: int) -> str:
+    """Published with the day's challenge while it runs; once the day is over the seed is
+    published too, and anyone can check ``commitment(seed)`` against what they were shown
+    (and rebuild the deal from the seed): the server cannot have changed the deal midway."""
+    return hashlib.sha256(f"asobiba-daily-seed:{seed}".encode()).hexdigest()
 
-    return generate(WEEKDAY_TSUME_LEVEL[day.weekday()], seed)
+
+SECRET_NAME = "daily"
+
+
+def server_secret(session: Session, name: str = SECRET_NAME) -> bytes:
+    """The server's secret ``name``, created (32 random bytes) on first use and kept in the
+    database so every process and every restart uses the same one."""
+    row = session.get(SecretRow, name)
+    if row is None:
+        row = SecretRow(name=name, value=secrets.token_hex(32))
+        session.add(row)
+        session.flush()
+    return bytes.fromhex(row.value)
+
+
+def _tsume(game_id: str, seed: int, day: date) -> Puzzle:
+    """The game's own answered puzzle of the day (its ``daily`` hook, kind ``tsume``)."""
+    hook = get_game(game_id).progression().daily
+    if hook is None or hook.puzzle is None:
+        raise DailyError(f"{game_id} has no daily puzzle to answer")
+    return hook.puzzle(day.weekday(), seed)
 
 
 @lru_cache(maxsize=128)
-def challenge(game_id: str, day: date) -> DailyChallenge:
-    """The challenge of ``game_id`` on ``day`` (deterministic: same for everyone; cached,
-    since a Patapata target costs a bot's whole course)."""
+def challenge(game_id: str, day: date, secret: bytes = b"") -> DailyChallenge:
+    """The challenge of ``game_id`` on ``day`` under the server's ``secret`` (deterministic:
+    same for everyone; cached, since a Patapata target costs a bot's whole course)."""
+    return build(game_id, day, daily_seed(game_id, day, secret))
+
+
+def build(game_id: str, day: date, seed: int) -> DailyChallenge:
+    """The challenge of ``game_id`` on ``day`` from its seed: how anyone checks a finished
+    day's published seed against the challenge they were shown."""
     game = get_game(game_id)
-    seed = daily_seed(game_id, day)
     rng = Rng(seed, "daily")
-    if game_id in TSUME_GAMES:
-        pz = _tsume(seed, day)
+    hook = game.progression().daily
+    if hook is not None and hook.kind == "tsume":
+        pz = _tsume(game_id, seed, day)
         public = pz.to_json()
         del public["seed"]  # the seed regenerates the hidden cards
         n = len(pz.questions)
         return DailyChallenge(game_id, day, "tsume", {}, seed, target=float(n),
                               rules_version=game.rules_version, puzzle=public, description={
-                                  "en": f"Tsume-algo, level {pz.level}: answer all {n} "
-                                        "questions.",
-                                  "ja": f"詰めアルゴ（レベル{pz.level}）：{n}問すべてに答えよう"})
-    if game_id in PUZZLE_GAMES:
-        options = game.validate_options({"variant": "solo", "course": "dice"})
-        bot = play_game(game, [game.make_bot("greedy", seed)], dict(options), seed)
+                                  "en": f"{hook.name.get('en', 'Puzzle')}, level {pz.level}: "
+                                        f"answer all {n} questions.",
+                                  "ja": f"{hook.name.get('ja', 'パズル')}（レベル{pz.level}）："
+                                        f"{n}問すべてに答えよう"})
+    if hook is not None and hook.kind == "puzzle":
+        options = game.validate_options(hook.options)
+        level = hook.target_level or game.level_names()[-1]
+        bot = play_game(game, [game.make_bot(level, seed)], dict(options), seed)
         outcome = bot.states[-1].outcome
         assert outcome is not None
         target = float(outcome.scores[0]) + 1
         return DailyChallenge(game_id, day, "puzzle", options, seed, target=target,
                               rules_version=game.rules_version, description={
                                   "en": f"Score at least {target:g} points on today's course "
-                                        "(the Greedy bot made one less).",
+                                        f"(the {level.capitalize()} bot made one less).",
                                   "ja": f"今日のコースで{target:g}点以上を取ろう"})
     if not game.level_names():
         raise DailyError(f"{game_id} has no CPU levels and no puzzles for daily challenges")
@@ -184,13 +227,14 @@ def _today() -> date:
 
 
 def record_attempt(session: Session, player_id: int, game_id: str, day: date,
-                   outcome: Outcome, today: date | None = None) -> list[dict[str, Any]]:
+                   outcome: Outcome, today: date | None = None, secret: bytes = b""
+                   ) -> list[dict[str, Any]]:
     """A finished attempt at ``day``'s challenge. Returns events: cleared, trophy, rating."""
     today = today or _today()
     if day != today:
         raise DailyError(f"only today's challenge ({today.isoformat()}) can be cleared, "
                          f"not {day.isoformat()}'s")
-    ch = challenge(game_id, day)
+    ch = challenge(game_id, day, secret)
     row = session.get(DailyRow, (player_id, game_id, day.isoformat()))
     if row is None:
         row = DailyRow(player_id=player_id, game=game_id, day=day.isoformat(), attempts=0,

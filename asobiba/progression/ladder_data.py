@@ -102,22 +102,6 @@ def unlocked_tiers(rank_index: int) -> list[str]:
 
 # ---- per game: which bot level plays each tier, and with which options ---------------------
 
-EXPLICIT_LEVELS: dict[str, tuple[str, ...]] = {
-    # the app's seven CPU levels, one to one
-    "reverstargo": ("entry", "beginner", "intermediate", "advanced", "formidable", "max",
-                    "final"),
-    # the random mover as Lv.1 (weaker than any search), then alpha-beta depths 1–6
-    "reversi": ("random", "1", "2", "3", "4", "5", "6"),
-}
-
-LADDER_OPTIONS: dict[str, dict[str, object]] = {
-    "memory_matrix": {"variant": "2p"},
-    "algo": {"players": 2},
-    "patapata": {"variant": "duel"},
-}
-"""The two-seat form of games that also have more seats (the ladder is one against the CPU)."""
-
-
 def spread_levels(levels: list[str]) -> tuple[str, ...]:
     """Tier t plays level ⌊t·(k−1)/6 + ½⌋, weakest first, so Lv.1 is
     the weakest and FINAL the strongest; with fewer than seven levels some repeat evenly."""
@@ -128,14 +112,18 @@ def spread_levels(levels: list[str]) -> tuple[str, ...]:
 
 
 def tier_levels(game: Game) -> tuple[str, ...]:
-    """The bot level for each of the seven tiers of ``game``."""
-    if game.id in EXPLICIT_LEVELS:
-        return EXPLICIT_LEVELS[game.id]
+    """The bot level for each of the seven tiers of ``game``: the game's ``ladder_levels``
+    hook (e.g. ReverStarGo's app levels one to one), else its levels spread evenly."""
+    explicit = game.progression().ladder_levels
+    if explicit is not None:
+        return explicit
     return spread_levels(game.level_names())
 
 
 def ladder_options(game: Game) -> dict[str, object]:
-    return dict(LADDER_OPTIONS.get(game.id, {}))
+    """The two-seat form of games that also have more seats (the ladder is one against the
+    CPU): the game's ``ladder_options`` hook."""
+    return dict(game.progression().ladder_options)
 
 
 def has_ladder(game: Game) -> bool:

@@ -16,13 +16,13 @@ the game's tie-break (ReverStarGo: summed captures) → still equal: a drawn set
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..core import Bot, Game, Outcome, Rng, State, derive_seed
+from ..play.reverse import reverse_winner
 from ..play.runner import GameResult, play_game
 from .errors import MatchError
 from .ladder_data import REVERSE_FROM_TIER, TIERS, tier_of_level
@@ -156,8 +156,9 @@ class Match:
             if n == 1:
                 p = gs[0].points_a
                 winner = A if p > 0.5 else B if p < 0.5 else None
-            else:
-                winner = (A if (sa, ta) > (sb, tb) else B if (sa, ta) < (sb, tb) else None)
+            else:  # a reverse set: the one scorer of play/reverse.py
+                won = reverse_winner((sa, sb), (ta, tb))
+                winner = None if won is None else (A, B)[won]
             out.append(UnitResult(winner, sa, sb, ta, tb))
         return out
 
@@ -194,15 +195,6 @@ class Match:
 
 # ---- per-game tie-break and CPU defaults -------------------------------------------------------
 
-def _captures(view: Mapping[str, Any]) -> tuple[float, ...]:
-    return tuple(float(x) for x in view["captured"])
-
-
-VIEW_TIEBREAKS: dict[str, Callable[[Mapping[str, Any]], tuple[float, ...]]] = {
-    "reverstargo": _captures,  # REFERENCE: "ties broken by summed captures"
-}
-
-
 def replays_the_deal(game: Game) -> bool:
     """Whether a set's later games replay the first game's seed (the same game with colours
     swapped). Only where the seed hides nothing: with hidden information or chance the same
@@ -213,11 +205,9 @@ def replays_the_deal(game: Game) -> bool:
 
 
 def tiebreak_for(game: Game) -> Callable[[Mapping[str, Any]], tuple[float, ...]] | None:
-    """A game's reverse-match tie-break from its final spectator view: the game package's own
-    ``match_tiebreak(view)`` if it exposes one, else the table above, else none."""
-    module = importlib.import_module(type(game).__module__.rsplit(".", 1)[0])
-    hook = getattr(module, "match_tiebreak", None)
-    return hook if callable(hook) else VIEW_TIEBREAKS.get(game.id)
+    """A game's reverse-match tie-break from its final spectator view (its ``view_tiebreak``
+    hook; ReverStarGo: captured stones), or None."""
+    return game.progression().view_tiebreak
 
 
 def format_vs_cpu(game: Game, level: str, best_of: int = 1, tier: str | None = None
@@ -230,18 +220,13 @@ def format_vs_cpu(game: Game, level: str, best_of: int = 1, tier: str | None = N
 
 # ---- seeded openings and playing from them -----------------------------------------------------
 
-OPENING_PLIES: dict[str, tuple[int, int]] = {
-    "reversi": (4, 10), "reverstargo": (2, 6), "flipflop": (0, 2),
-}
-"""Seeded random plies before the players take over: (fewest, most). Daily challenges start
-from them, and calibration uses them so that deterministic bots do not replay one game."""
-
-
 def random_opening(game: Game, options: Mapping[str, Any], seed: int,
                    plies: tuple[int, int] | None = None) -> tuple[tuple[int, str], ...]:
     """Seeded random (seat, move) plies from the start; a line that ends the game or leaves
-    a single move is redrawn. ``plies`` defaults to :data:`OPENING_PLIES` (none if absent)."""
-    lo, hi = plies if plies is not None else OPENING_PLIES.get(game.id, (0, 0))
+    a single move is redrawn. ``plies`` defaults to the game's ``opening_plies`` hook: (fewest,
+    most) seeded random plies before the players take over — daily challenges start from
+    them, and calibration uses them so that deterministic bots do not replay one game."""
+    lo, hi = plies if plies is not None else game.progression().opening_plies
     rng = Rng(seed, "opening")
     for _ in range(50):
         state = game.new_game(options, seed)
@@ -260,22 +245,10 @@ def random_opening(game: Game, options: Mapping[str, Any], seed: int,
 
 def play_from(game: Game, bots: Sequence[Bot], options: Mapping[str, Any] | None, seed: int,
               opening: Sequence[tuple[int, str]] = ()) -> list[State]:
-    """Replay ``opening`` and let the bots play on; each bot sees only its own views (from
-    the start, so bots that remember see the opening too). Returns every state."""
-    state = game.new_game(options, seed)
-    for seat, bot in enumerate(bots):
-        bot.reset(seat, state.options)
-        bot.observe(state.view(seat))
-    states = [state]
-    moves = list(opening)
-    while not state.is_over:
-        seat = state.acting_seats[0]
-        text = moves.pop(0)[1] if moves else bots[seat].choose(state.view(seat))
-        state = state.play(text, seat)
-        states.append(state)
-        for s, bot in enumerate(bots):
-            bot.observe(state.view(s))
-    return states
+    """Replay ``opening`` and let the bots play on (the one game loop, ``play_game``); each
+    bot sees only its own views, from the start, so bots that remember see the opening too.
+    Returns every state."""
+    return play_game(game, bots, options, seed, opening=opening).states
 
 
 # ---- playing a whole match between bots (CLI, arena, calibration) ---------------------------
@@ -300,9 +273,9 @@ def play_match(game: Game, make_a: Callable[[int], Bot], make_b: Callable[[int],
     results = []
     while (slot := match.next_game()) is not None:
         s = unit_seed(seed, slot.unit)
-        bots: list[Bot] = [None, None]  # type: ignore[list-item]
-        bots[slot.seat_of_a] = make_a(derive_seed(s, "A", slot.leg) >> 1)
-        bots[slot.seat_of_b] = make_b(derive_seed(s, "B", slot.leg) >> 1)
+        bot_a = make_a(derive_seed(s, "A", slot.leg) >> 1)
+        bot_b = make_b(derive_seed(s, "B", slot.leg) >> 1)
+        bots = [bot_a, bot_b] if slot.seat_of_a == 0 else [bot_b, bot_a]
         result = play_game(game, bots, options, s)
         final = result.states[-1]
         outcome = final.outcome

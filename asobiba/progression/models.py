@@ -127,6 +127,14 @@ class TrophyRow(Base):
     __table_args__ = (UniqueConstraint("player_id", "game", "kind", "period"),)
 
 
+class SecretRow(Base):
+    """A server secret (hex), created on first start: the daily challenges' seed key."""
+
+    __tablename__ = "prog_secrets"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
 def create_all(engine: Engine) -> None:
     """Create the ``prog_`` tables (idempotent)."""
     Base.metadata.create_all(engine)

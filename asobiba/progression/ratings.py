@@ -21,6 +21,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session, aliased
 
 from ..core import Outcome
+from ..games import get as get_game
 from . import glicko2, skill
 from .errors import ProgressionError
 from .models import GameRow, GameSeatRow, PlayerRow, RatingRow, utcnow
@@ -30,10 +31,10 @@ OPENSKILL = "openskill"
 
 
 def teams_for(game_id: str, options: Mapping[str, Any], seats: int) -> list[list[int]] | None:
-    """Partners, for games that have teams: Algo pair play seats partners opposite (seed)."""
-    if game_id == "algo" and options.get("mode") == "pair":
-        return [[0, 2], [1, 3]]
-    return None
+    """Partners, for games that have teams (the game's ``teams`` hook; Algo pair play seats
+    partners opposite)."""
+    hook = get_game(game_id).progression().teams
+    return hook(options, seats) if hook is not None else None
 
 
 def pool_for(game_id: str, seats: int, teams: Sequence[Sequence[int]] | None = None

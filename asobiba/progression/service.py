@@ -15,11 +15,12 @@ from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..core import Outcome, Record
 from ..games import get as get_game
-from . import accounts, daily, feedback, ladder, ratings, tutorials
+from . import accounts, daily, fairplay, feedback, ladder, ratings, tutorials
 from .errors import ProgressionError
 from .matches import Match
 from .models import create_all
@@ -28,10 +29,39 @@ T = TypeVar("T")
 
 
 class Progression:
-    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None) -> None:
+    def __init__(self, engine: Engine, hasher: PasswordHasher | None = None,
+                 daily_key: bytes | None = None) -> None:
         self.engine = engine
         self.hasher = hasher or accounts.DEFAULT_HASHER
+        self._daily_key = daily_key
         create_all(engine)
+
+    @property
+    def daily_secret(self) -> bytes:
+        """The key of the daily challenges' seeds: the configured one, else the database's
+        (created on first use; a second process racing to create it reads the winner's)."""
+        if self._daily_key is None:
+            try:
+                self._daily_key = self._run(daily.server_secret)
+            except IntegrityError:
+                self._daily_key = self._run(daily.server_secret)
+        return self._daily_key
+
+    def daily_public(self, game_id: str, day: date, today: date) -> dict[str, Any]:
+        """A day's challenge as anyone may see it: nothing for a coming day; today's without
+        its seed (it would give the deal and the CPU's choices) but with the seed's
+        commitment; a finished day's with its seed, to check against that commitment."""
+        if day > today:
+            raise daily.DailyError(f"the {day.isoformat()} challenge is not out yet "
+                                   f"(today is {today.isoformat()}, UTC)")
+        ch = daily.challenge(game_id, day, self.daily_secret)
+        out = ch.public_json()
+        out.pop("seed", None)
+        out["commitment"] = daily.commitment(ch.seed)
+        out["revealed"] = day < today
+        if day < today:
+            out["seed"] = ch.seed
+        return out
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -86,12 +116,23 @@ class Progression:
         outcome: Outcome = record.result
 
         def go(s: Session) -> dict[str, Any]:
+            # the fair-play policy is asked inside the same transaction as the rating, so
+            # two games finishing at once cannot both slip under the daily pair limit check
+            why = fairplay.unrated_reason(s, players, record) if rated else None
             res = ratings.record_result(
                 s, record.game, players, outcome, options=record.options, seed=record.seed,
-                record=record.to_json(), rated=rated, context=context, match_id=match_id)
-            return {"game_row_id": res.game_row_id, "pool": res.pool, "rated": res.rated,
-                    "changes": [vars(c) for c in res.changes]}
+                record=record.to_json(), rated=rated and why is None,
+                context=why.code if why else context, match_id=match_id)
+            out = {"game_row_id": res.game_row_id, "pool": res.pool, "rated": res.rated,
+                   "changes": [vars(c) for c in res.changes]}
+            if why is not None:
+                out["unrated"] = why.to_json()
+            return out
         return self._run(go)
+
+    def suspicious_pairs(self, days: int = 7, min_games: int = 4) -> list[dict[str, Any]]:
+        """Pairs of accounts an operator should look at (``asobiba admin pairs``)."""
+        return self._run(lambda s: fairplay.suspicious_pairs(s, days, min_games))
 
     def leaderboard(self, pool: str, limit: int = 50, include_provisional: bool = False
                     ) -> list[dict[str, Any]]:
@@ -143,20 +184,24 @@ class Progression:
         return self._run(lambda s: ladder.abandon_exam(s, player_id, game_id))
 
     # ---- daily -------------------------------------------------------------------------------
-    @staticmethod
-    def daily_challenge(game_id: str, day: date) -> dict[str, Any]:
+    def daily_challenge(self, game_id: str, day: date) -> dict[str, Any]:
         """The day's challenge as a client may see it (no seed where it would reveal a deal)."""
-        return daily.challenge(game_id, day).public_json()
+        return daily.challenge(game_id, day, self.daily_secret).public_json()
+
+    def daily_full(self, game_id: str, day: date) -> daily.DailyChallenge:
+        """The challenge with its seed: for the server only (opening a daily room)."""
+        return daily.challenge(game_id, day, self.daily_secret)
 
     def daily_result(self, player_id: int, game_id: str, day: date, outcome: Outcome,
                      today: date | None = None) -> list[dict[str, Any]]:
+        key = self.daily_secret
         return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
-                                                        today))
+                                                        today, key))
 
     def daily_answer(self, player_id: int, game_id: str, day: date, answers: Sequence[str],
                      today: date | None = None) -> list[dict[str, Any]]:
         """Answers to a tsume-algo daily (graded on the server; the answers never go out)."""
-        outcome = daily.challenge(game_id, day).grade(answers)
+        outcome = daily.challenge(game_id, day, self.daily_secret).grade(answers)
         return self.daily_result(player_id, game_id, day, outcome, today)
 
     def daily_calendar(self, player_id: int, game_id: str, year: int, month: int

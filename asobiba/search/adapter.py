@@ -1,43 +1,111 @@
 """The small interface search code needs from a game.
 
 A game offers its search positions through an adapter, so the hot loop can use the game's
-own fast representation (bitboards, tuples) instead of protocol states. ``StateAdapter``
-wraps any protocol state for games that have no faster one.
+own fast representation (bitboards, tuples) instead of protocol states. Positions (``P``)
+and moves (``M``) are whatever the game finds fastest; moves must be hashable, because the
+transposition table and MCTS trees keep them.
+
+:class:`Adapter` is what alpha-beta needs. The optional hooks below it are looked up once
+when a searcher is built (a game that does not need one pays nothing for it).
+:class:`MCTSAdapter` is what Monte Carlo tree search needs. ``StateAdapter`` wraps any
+protocol state for games that have no faster representation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any, Protocol, TypeVar
 
-from ..core import State
+from ..core import Rng, State
+
+P = TypeVar("P")
+M = TypeVar("M", bound=Hashable)
+P_contra = TypeVar("P_contra", contravariant=True)
+M_co = TypeVar("M_co", covariant=True)
 
 
-class Adapter(Protocol):
-    def moves(self, pos: Any) -> Sequence[Any]: ...
-    def play(self, pos: Any, move: Any) -> Any: ...
-    def player(self, pos: Any) -> int: ...
-    def is_terminal(self, pos: Any) -> bool: ...
-    def terminal_value(self, pos: Any) -> float:
-        """Exact value for ``player(pos)`` (e.g. disc difference, or ±WIN)."""
+class Adapter(Protocol[P, M]):
+    """Two-player alternating search positions for alpha-beta (values are for the side to
+    move: negamax)."""
+
+    def moves(self, pos: P) -> Sequence[M]:
+        """The moves searched from ``pos`` (empty: no move; see ``pass_move``)."""
         ...
-    def evaluate(self, pos: Any) -> float:
-        """Heuristic value for ``player(pos)``."""
+
+    def play(self, pos: P, move: M) -> P: ...
+
+    def key(self, pos: P) -> Hashable:
+        """Transposition-table key: equal keys must have equal values."""
         ...
-    def key(self, pos: Any) -> Hashable: ...
+
+    def evaluate(self, pos: P) -> float | None:
+        """Heuristic value at the search horizon; ``None`` when ``pos`` is not quiet and must
+        be searched one more ply (a quiescence extension)."""
+        ...
+
+    def terminal_value(self, pos: P) -> float:
+        """Exact value of a position with no move (and no pass)."""
+        ...
+
+
+class Decides(Protocol[P_contra]):
+    """Optional: ``decided(pos)`` is the exact value of a finished position, else ``None``
+    (checked at every node, before the horizon)."""
+
+    def decided(self, pos: P_contra) -> float | None: ...
+
+
+class Orders(Protocol[P_contra, M]):
+    """Optional: the order to try ``moves`` in; ``first`` is the transposition table's best
+    move (or ``None``), ``depth`` the plies left (ordering may not pay near the leaves).
+    Without it the engine just tries ``first`` first."""
+
+    def order(self, pos: P_contra, moves: Sequence[M], first: M | None, depth: int
+              ) -> Sequence[M]: ...
+
+
+class Passes(Protocol[P]):
+    """Optional: when ``moves`` is empty, the position after a pass (searched at the same
+    depth, by the opponent), or ``None`` when the game is over there."""
+
+    def pass_move(self, pos: P) -> P | None: ...
+
+
+class LearnsCutoffs(Protocol[M_co]):
+    """Optional: told of every beta cut-off (a history heuristic for ``order``)."""
+
+    def on_cutoff(self, move: Any, depth: int) -> None: ...
+
+
+class HasPlayer(Protocol[P_contra]):
+    """Optional: the seat to move, for games where a side may move twice in a row (its value
+    is then not negated); adapters without it alternate."""
+
+    def player(self, pos: P_contra) -> int: ...
+
+
+class MCTSAdapter(Protocol[P, M]):
+    """What UCT and ISMCTS need: moves, transitions, the mover, and one reward in [0, 1]
+    per seat at a terminal. Optional: ``rollout_returns(pos)`` to stop a playout early
+    with an estimate, ``rollout_move(pos, moves, rng)`` for a smarter playout policy."""
+
+    def moves(self, pos: P) -> Sequence[M]: ...
+
+    def play(self, pos: P, move: M) -> P: ...
+
+    def player(self, pos: P) -> int: ...
+
+    def is_terminal(self, pos: P) -> bool: ...
+
+    def returns(self, pos: P) -> Sequence[float]: ...
+
+
+RolloutMove = Callable[[Any, Sequence[Any], Rng], Any]
 
 
 class StateAdapter:
-    """Search directly on protocol states (slower, but works for every game).
-
-    ``evaluator(state, seat)`` gives the heuristic; terminal values are the outcome's score
-    difference for two seats (winner positive), scaled so they dominate any heuristic.
-    """
-
-    WIN = 1_000_000.0
-
-    def __init__(self, evaluator: Any = None) -> None:
-        self.evaluator = evaluator
+    """MCTS directly on protocol states (slower than a game's own representation, but works
+    for every game): each seat's reward is its outcome points."""
 
     def moves(self, pos: State) -> Sequence[Any]:
         return pos.legal_moves()
@@ -47,23 +115,15 @@ class StateAdapter:
 
     def player(self, pos: State) -> int:
         seat = pos.to_move
-        return -1 if seat is None else seat
+        if seat is None:
+            raise ValueError("no single seat is to move here")
+        return seat
 
     def is_terminal(self, pos: State) -> bool:
         return pos.is_over
 
-    def terminal_value(self, pos: State) -> float:  # for seat 0's opponent model: 2 seats
-        raise NotImplementedError("terminal_value needs the seat; use returns()")
-
     def returns(self, pos: State) -> list[float]:
         outcome = pos.outcome
-        assert outcome is not None
+        if outcome is None:
+            raise ValueError("returns() of a game that is not over")
         return [outcome.points(s) for s in range(len(outcome.ranks))]
-
-    def evaluate(self, pos: State) -> float:
-        return 0.0 if self.evaluator is None else float(self.evaluator(pos, pos.to_move))
-
-    def key(self, pos: State) -> Hashable:
-        import json
-
-        return json.dumps(pos.to_json(), sort_keys=True)

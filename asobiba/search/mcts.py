@@ -14,17 +14,18 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Generic
 
 from ..core import Rng
+from .adapter import M, MCTSAdapter, P
 
 
 @dataclass
-class MCTSResult:
-    move: Any
-    visits: dict[Hashable, int]
+class MCTSResult(Generic[M]):
+    move: M
+    visits: dict[M, int]
     value: float
     iterations: int
     seconds: float = 0.0
@@ -36,13 +37,13 @@ class _Node:
     visits: int = 0
     avail: int = 0  # ISMCTS: times this node was available for selection
     reward: list[float] = field(default_factory=list)  # summed rewards per seat
-    children: dict[Hashable, _Node] = field(default_factory=dict)
+    children: dict[Any, _Node] = field(default_factory=dict)  # move -> child
     untried: list[Any] | None = None
 
 
-def _playout(adapter: Any, pos: Any, rng: Rng, limit: int) -> list[float]:
-    smart = getattr(adapter, "rollout_move", None)
-    early = getattr(adapter, "rollout_returns", None)
+def _playout(adapter: MCTSAdapter[P, M], pos: P, rng: Rng, limit: int) -> list[float]:
+    smart: Callable[[P, Sequence[M], Rng], M] | None = getattr(adapter, "rollout_move", None)
+    early: Callable[[P], Sequence[float]] | None = getattr(adapter, "rollout_returns", None)
     for _ in range(limit):
         if adapter.is_terminal(pos):
             return list(adapter.returns(pos))
@@ -72,8 +73,8 @@ def _backup(path: list[_Node], rewards: list[float]) -> None:
             node.reward[i] += r
 
 
-def uct(adapter: Any, root_pos: Any, iterations: int, rng: Rng, c: float = 1.4,
-        playout_limit: int = 1_000, time_limit: float | None = None) -> MCTSResult:
+def uct(adapter: MCTSAdapter[P, M], root_pos: P, iterations: int, rng: Rng, c: float = 1.4,
+        playout_limit: int = 1_000, time_limit: float | None = None) -> MCTSResult[M]:
     """Plain UCT with random playouts; the most visited root move is returned."""
     start = time.perf_counter()
     root = _Node(player=adapter.player(root_pos))
@@ -106,9 +107,9 @@ def uct(adapter: Any, root_pos: Any, iterations: int, rng: Rng, c: float = 1.4,
     return _result(root, done, start)
 
 
-def ismcts(adapter: Any, sample: Callable[[Rng], Any], seat: int, iterations: int, rng: Rng,
-           c: float = 0.7, playout_limit: int = 1_000,
-           time_limit: float | None = None) -> MCTSResult:
+def ismcts(adapter: MCTSAdapter[P, M], sample: Callable[[Rng], P], seat: int,
+           iterations: int, rng: Rng, c: float = 0.7, playout_limit: int = 1_000,
+           time_limit: float | None = None) -> MCTSResult[M]:
     """SO-ISMCTS from ``seat``'s point of view. ``sample(rng)`` returns a determinization: a
     position consistent with everything ``seat`` has seen (and nothing it has not). Moves are
     matched across determinizations by equality, so they must be public identifiers (move
@@ -153,7 +154,7 @@ def _ucb_avail(child: _Node, seat: int, c: float) -> float:
     return mean + c * math.sqrt(math.log(max(child.avail, 1)) / child.visits)
 
 
-def _result(root: _Node, iterations: int, start: float) -> MCTSResult:
+def _result(root: _Node, iterations: int, start: float) -> MCTSResult[Any]:
     if not root.children:
         raise ValueError("search from a position with no legal move")
     visits = {m: ch.visits for m, ch in root.children.items()}

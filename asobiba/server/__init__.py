@@ -22,6 +22,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             bot_processes=int(os.environ.get("ASOBIBA_BOT_PROCESSES", "2")),
             bot_time_limit=float(os.environ.get("ASOBIBA_BOT_TIME_LIMIT", "10")),
             bot_delay=float(os.environ.get("ASOBIBA_BOT_DELAY", "0.4")),
+            # a configured daily key (hex) replaces the one the database keeps
+            daily_key=bytes.fromhex(os.environ["ASOBIBA_DAILY_KEY"])
+            if os.environ.get("ASOBIBA_DAILY_KEY") else None,
             redis_url=redis_url,
         )
     except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver

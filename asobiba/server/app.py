@@ -5,14 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -23,11 +24,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..games import available, get
 from ..progression.matches import MatchFormat
+from . import fairplay
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
-from .progression_routes import progression_routes
+from .limits import Limits
+from .print_routes import print_routes
+from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub
+from .security import BadJSON, Guard, parse_json
 
 log = logging.getLogger("asobiba.server")
 
@@ -38,50 +43,55 @@ MAX_RECORD = 2_000_000
 MAX_NAME = 40
 RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
 MAX_BEST_OF = 15
+REPLAY_BUDGET = 20.0  # seconds of work a replay may take before it is refused (503)
 
 
-SECURITY_HEADERS = [
-    (b"content-security-policy",
-     b"default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; "
-     b"connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"),
-    (b"x-content-type-options", b"nosniff"),
-    (b"referrer-policy", b"no-referrer"),
-]
-
-
-class SecurityHeaders:
-    """Pages may load only this server's scripts and talk only to it (pure ASGI, so
-    WebSockets pass straight through)."""
-
-    def __init__(self, app: Any) -> None:
-        self.app = app
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_with_headers(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                message.setdefault("headers", [])
-                message["headers"] = list(message["headers"]) + SECURITY_HEADERS
-            await send(message)
-
-        await self.app(scope, receive, send_with_headers)
-
-
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None
+           ) -> JSONResponse:
+    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}``."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
+                        headers=headers)
 
 
 async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
-    body = await request.body()
+    body = await request.body()  # the Guard has already refused bodies over the path's limit
     if len(body) > limit:
         raise ClientError("too_large", f"the request is larger than {limit} bytes")
     try:
-        return json.loads(body or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise ClientError("bad_json", "the request body is not valid JSON") from None
+        return parse_json(body, empty={})
+    except BadJSON as exc:
+        raise ClientError("bad_json", str(exc)) from None
+
+
+def _ip(request: Request) -> str:
+    return str(request.scope.get("state", {}).get("client_ip") or "?")
+
+
+def limited(limits: Limits, rule: str, *key: str) -> None:
+    """Refuse (429, ``too_many``) when ``rule`` is over its limit for ``key``."""
+    if not limits.hit(rule, *key):
+        r = limits.rules[rule]
+        raise ClientError("too_many", f"too many requests of this kind ({r.tries} per "
+                          f"{r.window:g} s); wait and try again", status=429)
+
+
+def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
+    """A yes/no field: a JSON boolean, nothing else (``"false"`` is not false)."""
+    value = data.get(name, default)
+    if not isinstance(value, bool):
+        raise ClientError("bad_field", f"'{name}' must be true or false (a JSON boolean), "
+                          f"not {value!r}")
+    return value
+
+
+async def budgeted(fn: Callable[[], Any], budget: float, what: str) -> Any:
+    """Run blocking ``fn`` in a worker thread; answer 503 if it takes over ``budget``
+    seconds (the thread finishes on its own; its answer is dropped)."""
+    try:
+        return await asyncio.wait_for(asyncio.to_thread(fn), budget)
+    except TimeoutError:
+        raise ClientError("busy", f"{what} took over {budget:g} s; the server is busy or the "
+                          "input too big — try again later", status=503) from None
 
 
 def _game(game_id: Any) -> Game:
@@ -155,13 +165,19 @@ def _match_format(game: Game, options: dict[str, Any], raw: Any) -> MatchFormat 
 
 def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes: int = 2,
                bot_time_limit: float = 10.0, bot_delay: float = 0.0,
-               redis_url: str | None = None) -> Starlette:
-    """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``.
+               claim_after: float = fairplay.CLAIM_AFTER,
+               today: Callable[[], date] | None = None,
+               daily_key: bytes | None = None, trust_proxy: bool = False,
+               limits: Limits | None = None, redis_url: str | None = None) -> Starlette:
+    """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
+    ``claim_after``: seconds a person must be gone before the others may claim the game.
 
     Without ``redis_url`` it is the whole platform in one process (bots in a local pool).
     With it, it is one of any number of identical web processes on a shared database:
     committed changes are announced on Redis and bot moves are queued there for
     ``asobiba worker`` processes (see docs/web.md, "Running at scale")."""
+    policy = fairplay.Policy(claim_after)
+    limits = limits or Limits()
     if db_url is None:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
         db_url = f"sqlite:///{Path(data_dir) / 'asobiba.db'}"
@@ -179,12 +195,18 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     def hub() -> Hub:
         return holder["hub"]
 
-    progression = progression_routes(store.engine, hub)
+    progression = progression_routes(store.engine, hub, today=today or _utc_today,
+                                     daily_key=daily_key, limits=limits)
+    from .lobby import Lobby, who_from_accounts
+
+    lobby = Lobby(hub, get, who_from_accounts(store.engine))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         holder["hub"] = Hub(store, pool, get, bot_delay, bus=bus, jobs=jobs)
         holder["hub"].on_finish = progression.on_finish
+        for game_id in available():  # a game that fails to import stops the start, loudly
+            get(game_id)
         if jobs is None:
             pool.warm(available())
         await hub().bus.start(hub().on_event, hub().resync_all)
@@ -210,6 +232,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         return JSONResponse({"games": [get(g).describe() for g in available()]})
 
     async def create_room(request: Request) -> Response:
+        limited(limits, "room", _ip(request))
         data = await _json_body(request)
         if not isinstance(data, dict):
             raise ClientError("bad_json", "the request must be a JSON object")
@@ -230,9 +253,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             raise ClientError("bad_clock", f"{game.id} has simultaneous turns, so it has no "
                               "clock")
         match = _match_format(game, options, data.get("match"))
-        room, keys = await hub().create(game, options, seats,
-                                        casual=bool(data.get("casual", True)),
-                                        hotseat=bool(data.get("hotseat", False)), clock=clock,
+        casual = _flag(data, "casual", True)
+        fairplay.check_rated_timing(game, seats, casual, clock)
+        room, keys = await hub().create(game, options, seats, casual=casual,
+                                        hotseat=_flag(data, "hotseat", False), clock=clock,
                                         match=match)
         return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
@@ -268,32 +292,45 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         if room.status != "finished":
             return _error(409, "not_over", "the record is available once the game is over "
                           "(it holds the seed, which would reveal hidden information)")
+        embargo = await progression.record_embargo(room_id)
+        if embargo:
+            return _error(409, "not_yet", embargo)
         text = await asyncio.to_thread(hub().store.record, room_id)
         return Response(text or "", media_type="application/json", headers={
             "content-disposition": f'attachment; filename="asobiba-{room.game.id}-{room_id}.json"'})
 
     async def replay(request: Request) -> Response:
-        """Replay a record (uploaded or stored) into every seat's view after every move."""
+        """Replay a record (uploaded or stored) into every seat's view after every move.
+        The work runs in a worker thread within a time budget, so a big record never
+        holds up the event loop (moves and WebSockets of every room)."""
+        limited(limits, "replay", _ip(request))
         body = await request.body()
         if len(body) > MAX_RECORD:
             raise ClientError("too_large", f"a record may be at most {MAX_RECORD} bytes")
         try:
-            record = Record.loads(body)
-            states = record.replay(lambda gid: _game(gid))
-        except ClientError as exc:
-            raise ClientError("bad_record", exc.message) from None
-        except RecordError as exc:
+            parse_json(body)  # depth and number limits before the record parser sees it
+        except BadJSON as exc:
             raise ClientError("bad_record", str(exc)) from None
-        n = states[0].num_seats
-        steps = []
-        for i, state in enumerate(states):
-            move = record.moves[i - 1] if i else None
-            steps.append({
-                "move": move.to_json() if move else None,
-                "views": [state.view(None)] + [state.view(s) for s in range(n)],
-            })
-        return JSONResponse({"record": record.to_json(), "steps": steps,
-                             "game": get(record.game).describe()})
+
+        def work() -> dict[str, Any]:
+            try:
+                record = Record.loads(body)
+                states = record.replay(lambda gid: _game(gid))
+            except ClientError as exc:
+                raise ClientError("bad_record", exc.message) from None
+            except (RecordError, ValueError, KeyError, TypeError) as exc:
+                raise ClientError("bad_record", str(exc)[:500]) from None
+            n = states[0].num_seats
+            steps = []
+            for i, state in enumerate(states):
+                move = record.moves[i - 1] if i else None
+                steps.append({
+                    "move": move.to_json() if move else None,
+                    "views": [state.view(None)] + [state.view(s) for s in range(n)],
+                })
+            return {"record": record.to_json(), "steps": steps,
+                    "game": get(record.game).describe()}
+        return JSONResponse(await budgeted(work, REPLAY_BUDGET, "replaying this record"))
 
     def page_route(path: str, filename: str) -> Route:
         async def endpoint(request: Request) -> Response:
@@ -301,6 +338,16 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         return Route(path, endpoint)
 
     async def ws(websocket: WebSocket) -> None:
+        ip = str(websocket.scope.get("state", {}).get("client_ip") or "?")
+        if not limits.hit("ws", ip) or not limits.ws_open(ip):
+            await websocket.close(4429, "too many connections from this address")
+            return
+        try:
+            await ws_session(websocket)
+        finally:
+            limits.ws_closed(ip)
+
+    async def ws_session(websocket: WebSocket) -> None:
         await websocket.accept()
         room_id = websocket.path_params["room"]
         try:
@@ -316,6 +363,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             return
         conn = Conn(websocket.send_json, send_text=websocket.send_text)
         room.conns.add(conn)
+        fairplay.note_presence(room)
         await hub().broadcast(room)
         budget, refilled = float(BURST), time.monotonic()
         try:
@@ -338,9 +386,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                         raise ClientError("too_large",
                                           f"a message may be at most {MAX_MESSAGE} characters")
                     try:
-                        msg = json.loads(raw)
-                    except json.JSONDecodeError:
-                        raise ClientError("bad_json", "the message is not valid JSON") from None
+                        msg = parse_json(raw)
+                    except BadJSON as exc:
+                        raise ClientError("bad_json", str(exc)) from None
                     if not isinstance(msg, dict):
                         raise ClientError("bad_message", "a message must be a JSON object")
                     # read the id first, so that even a throttled message is answered by name
@@ -358,6 +406,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             pass
         finally:
             room.conns.discard(conn)
+            fairplay.note_presence(room)
             await hub().broadcast(room)
             hub().forget_if_idle(room)
 
@@ -366,6 +415,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         h = hub()
         if kind == "hello":
             problems = await h.hello(room, conn, msg.get("seats", []))
+            fairplay.note_presence(room)
             await h.broadcast(room)
             if problems:
                 raise ClientError("bad_key", "; ".join(problems))
@@ -385,19 +435,51 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await h.offer_rematch(room, conn)
         elif kind == "next":
             await h.offer_next(room, conn)
+        elif kind == "claim":
+            await fairplay.claim(h, room, conn, policy)
         elif kind == "ping":
             await conn.send({"type": "pong"})
+        elif kind in ("history", "abort", "draw", "hint"):
+            await table_message(h, room, conn, kind, msg)
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
-                              "move, resign, undo, undo_reply, rematch, next, ping")
+                              "move, resign, undo, undo_reply, rematch, next, claim, ping, "
+                              "history, abort, draw, hint")
+
+    async def table_message(h: Any, room: Any, conn: Conn, kind: str,
+                            msg: dict[str, Any]) -> None:
+        from . import table
+
+        if kind == "history":
+            await conn.send(table.history(room, conn))
+        elif kind == "abort":
+            await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
+        elif kind == "hint":
+            await table.take_hint(h, room, h.seat_for(room, conn, msg.get("seat")))
+        else:
+            accept = msg.get("accept")
+            await table.offer_draw(h, room, h.seat_for(room, conn, msg.get("seat")),
+                                   None if accept is None else bool(accept))
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)
-        status = 413 if exc.code == "too_large" else 400
-        return _error(status, exc.code, exc.message)
+        return _error(exc.status, exc.code, exc.message)
 
     async def asobiba_error(request: Request, exc: Exception) -> Response:
-        return _error(400, type(exc).__name__, str(exc))
+        assert isinstance(exc, AsobibaError)
+        return _error(exc.status, exc.code, str(exc))
+
+    async def server_error(request: Request, exc: Exception) -> Response:
+        """Our fault, said as ours (never blamed on the request); logged with its trace."""
+        log.error("server error on %s %s", request.method, request.url.path, exc_info=exc)
+        return _error(500, "server_error", "the server failed on this request; it is not "
+                      "your input's fault — try again later")
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        status = getattr(exc, "status_code", 404)
+        if status == 405:
+            return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+        return _error(status, "not_found", f"nothing at {request.url.path}")
 
     routes = [
         page_route("/", "index.html"),
@@ -409,14 +491,21 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/record", room_record),
         Route("/api/replay", replay, methods=["POST"]),
+        *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
+        *print_routes(),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan,
-                    middleware=[Middleware(SecurityHeaders)],
-                    exception_handlers={ClientError: client_error, AsobibaError: asobiba_error})
+                    middleware=[Middleware(Guard, trust_proxy=trust_proxy,
+                                           default_limit=MAX_BODY,
+                                           body_limits={"/api/replay": MAX_RECORD,
+                                                        "/api/review": MAX_RECORD})],
+                    exception_handlers={ClientError: client_error, AsobibaError: asobiba_error,
+                                        HTTPException: not_found, Exception: server_error})
     app.state.store = store
     app.state.pool = pool
     app.state.holder = holder
+    app.state.limits = limits
     return app

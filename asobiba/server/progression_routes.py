@@ -11,9 +11,7 @@ import functools
 import json
 import logging
 import secrets
-import time
-from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -31,11 +29,12 @@ from ..core import Outcome, Record, RecordError
 from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
-from ..progression import daily as dailies
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
+from .limits import Limits
 from .rooms import ClientError
+from .security import BadJSON, parse_json
 
 log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -43,7 +42,7 @@ COOKIE = "asobiba_session"
 COOKIE_AGE = 30 * 24 * 3600  # the progression layer's session lifetime
 MAX_BODY = 16_000
 MAX_MOVE = 64
-LOGIN_WINDOW, LOGIN_TRIES = 60.0, 5  # per client address and per account name
+REVIEW_BUDGET = 30.0  # seconds a review may take (queueing included) before 503 ``busy``
 
 
 META = MetaData()
@@ -88,7 +87,8 @@ DAILY_ROOMS = Table(
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
-    return JSONResponse({"error": code, "message": message}, status_code=status)
+    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}``."""
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
 class _Refused(Exception):
@@ -97,35 +97,14 @@ class _Refused(Exception):
         self.response = _error(status, code, message)
 
 
-class RateLimiter:
-    """At most ``tries`` attempts per key in a sliding ``window`` (seconds): slows password
-    guessing without locking the real owner out for long."""
-
-    def __init__(self, tries: int = LOGIN_TRIES, window: float = LOGIN_WINDOW) -> None:
-        self.tries, self.window = tries, window
-        self.seen: dict[str, deque[float]] = defaultdict(deque)
-
-    def allow(self, *keys: str) -> bool:
-        now = time.monotonic()
-        for key in keys:
-            q = self.seen[key]
-            while q and now - q[0] > self.window:
-                q.popleft()
-        if any(len(self.seen[k]) >= self.tries for k in keys):
-            return False
-        for key in keys:
-            self.seen[key].append(now)
-        return True
-
-
 async def _body(request: Request) -> dict[str, Any]:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes")
     try:
-        data = json.loads(raw or b"{}")
-    except (json.JSONDecodeError, UnicodeDecodeError):
-        raise _Refused(400, "bad_json", "the request body is not valid JSON") from None
+        data = parse_json(raw, empty={})
+    except BadJSON as exc:
+        raise _Refused(400, "bad_json", str(exc)) from None
     if not isinstance(data, dict):
         raise _Refused(400, "bad_json", "the request must be a JSON object")
     return data
@@ -152,10 +131,8 @@ def _handled(fn: Any) -> Any:
             return await fn(request)  # type: ignore[no-any-return]
         except _Refused as exc:
             return exc.response
-        except AuthError as exc:
-            return _error(401, "auth", str(exc))
-        except ProgressionError as exc:
-            return _error(400, type(exc).__name__, str(exc))
+        except ProgressionError as exc:  # each class states its code and status
+            return _error(exc.status, exc.code, str(exc))
     return endpoint
 
 
@@ -170,6 +147,8 @@ class ProgressionWeb:
     routes: list[Route]
     on_finish: Callable[[Any], None]
     """For ``Hub.on_finish``: record (and rate) a finished room in the background."""
+    record_embargo: Callable[[str], Awaitable[str | None]]
+    """Why a finished room's record (which holds its seed) may not be given out yet."""
 
 
 def _outcome(room: Any) -> Outcome:
@@ -178,13 +157,28 @@ def _outcome(room: Any) -> Outcome:
     return Outcome(tuple(r["scores"]), tuple(r["ranks"]), str(r.get("reason", "")))
 
 
+def _utc_today() -> date:
+    return datetime.now(UTC).date()  # daily challenges change at midnight UTC
+
+
 def progression_routes(engine: Engine, hub: Callable[[], Any],
-                       prog: Progression | None = None) -> ProgressionWeb:
+                       prog: Progression | None = None,
+                       today: Callable[[], date] = _utc_today,
+                       daily_key: bytes | None = None,
+                       limits: Limits | None = None) -> ProgressionWeb:
     """Routes to mount in the app and the hook for finished rooms; ``hub`` gives the rooms'
-    Hub; ``prog`` lets tests pass a cheap password hasher."""
-    prog = prog or Progression(engine)
+    Hub; ``prog`` lets tests pass a cheap password hasher; ``today`` is the server's date
+    (tests move it); ``daily_key`` replaces the database's daily secret."""
+    prog = prog or Progression(engine, daily_key=daily_key)
     META.create_all(engine)
-    limiter = RateLimiter()
+    limits = limits or Limits()
+
+    def limited(request: Request, rule: str, *key: str) -> None:
+        ip = str(request.scope.get("state", {}).get("client_ip") or "?")
+        if not limits.hit(rule, ip, *key):
+            r = limits.rules[rule]
+            raise _Refused(429, "too_many", f"too many requests of this kind ({r.tries} per "
+                           f"{r.window:g} s from your address); wait and try again")
     pending: set[asyncio.Task[None]] = set()
     # move feedback and reviews run engine searches in this process's threads: one at a time,
     # so however many players ask at once the event loop keeps its share of the interpreter
@@ -192,8 +186,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     engine_work = anyio.CapacityLimiter(1)
 
     async def in_engine_thread(fn: Callable[..., Any], *args: Any) -> Any:
+        # abandon_on_cancel: a time budget (fail_after) answers at once; the thread then
+        # finishes on its own and its result is dropped
         return await anyio.to_thread.run_sync(functools.partial(fn, *args),
-                                              limiter=engine_work)
+                                              limiter=engine_work, abandon_on_cancel=True)
 
     def set_cookie(response: Response, request: Request, token: str) -> None:
         response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
@@ -242,6 +238,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return JSONResponse({"player": public(player) if player else None})
 
     async def register(request: Request) -> Response:
+        limited(request, "register")
         data = await _body(request)
         name, password = _text(data, "name", 64), _text(data, "password")
         token = request.cookies.get(COOKIE) or ""
@@ -258,16 +255,17 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     async def login(request: Request) -> Response:
         data = await _body(request)
         name, password = _text(data, "name", 64), _text(data, "password")
-        client = request.client.host if request.client else "?"
-        if not limiter.allow(f"ip:{client}", f"name:{name.casefold()}"):
-            raise _Refused(429, "too_many", "too many sign-in attempts; wait a minute and "
-                           "try again")
+        # per (address, name) — someone elsewhere cannot lock the owner out — and per
+        # address over all names
+        limited(request, "login_ip")
+        limited(request, "login", name.casefold())
         player, token = await run_in_threadpool(prog.login, name, password)
         response = JSONResponse({"player": public(player)})
         set_cookie(response, request, token)
         return response
 
     async def guest(request: Request) -> Response:
+        limited(request, "guest")
         player, token = await run_in_threadpool(prog.guest)
         response = JSONResponse({"player": public(player)}, status_code=201)
         set_cookie(response, request, token)
@@ -292,6 +290,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
+        if player.get("kind") == "guest" and not room.data.casual:
+            raise _Refused(403, "guest_casual", "guest accounts play casual games only; "
+                           "register (your history is kept) to play rated games")
         claims = (await _body(request)).get("seats")
         if not isinstance(claims, list) or len(claims) > 16:
             raise _Refused(400, "bad_field", "'seats' must be a list of {seat, key}")
@@ -383,7 +384,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                                .where(DAILY_ROOMS.c.room_id == room.id)).scalar()
         try:
             return prog.daily_result(int(ctx["player_id"]), str(ctx["game"]),
-                                     date.fromisoformat(str(day)), outcome)
+                                     date.fromisoformat(str(day)), outcome, today())
         except ProgressionError as exc:  # e.g. finished after midnight: another day now
             return [{"type": "not_counted", "reason": str(exc)}]
 
@@ -476,6 +477,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         the game runs only the seat that made the move may ask, proving it with its seat
         key (``seat``, ``key``), and the move is judged from that seat's views alone (hidden
         colours, cards and dice stay hidden); once the game is over anyone may ask."""
+        limited(request, "feedback")
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
@@ -505,23 +507,37 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return JSONResponse({"feedback": data})
 
     async def review(request: Request) -> Response:
-        """A finished game's review with its turning points, from its record."""
+        """A finished game's review with its turning points, from its record. A bad record
+        is the sender's fault (400 ``bad_record``); running out of the time budget is the
+        server's (503 ``busy``), and says so — never blamed on the record."""
+        limited(request, "review")
         raw = await request.body()
         if len(raw) > 2_000_000:
             raise _Refused(413, "too_large", "a record may be at most 2000000 bytes")
+
+        def check() -> Record:
+            try:
+                parse_json(raw)
+                record = Record.loads(raw)
+                record.replay(get_game)
+            except (BadJSON, RecordError, ValueError, KeyError, TypeError) as exc:
+                raise _Refused(400, "bad_record", str(exc)[:500]) from None
+            return record
+        record = await run_in_threadpool(check)
         try:
-            record = Record.loads(raw)
-            record.replay(get_game)
-        except (RecordError, ValueError, KeyError) as exc:
-            raise _Refused(400, "bad_record", str(exc)) from None
-        return JSONResponse({"review": await in_engine_thread(prog.review, record)})
+            with anyio.fail_after(REVIEW_BUDGET):
+                data = await in_engine_thread(prog.review, record)
+        except TimeoutError:
+            raise _Refused(503, "busy", f"the review took over {REVIEW_BUDGET:g} s: the "
+                           "server is busy; try again later (your record is fine)") from None
+        return JSONResponse({"review": data})
 
     # ---- pages of players and games ----------------------------------------------------------
     async def player_page(request: Request) -> Response:
         raw = request.path_params["player"]
         if raw == "me":
             pid = int((await need_player(request))["id"])
-        elif raw.isdigit():
+        elif raw.isdigit() and len(raw) <= 12:
             pid = int(raw)
         else:
             raise _Refused(404, "no_player", "there is no such player")
@@ -544,27 +560,25 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     def _day(request: Request) -> date:
         raw = request.query_params.get("date")
         if raw is None:
-            return datetime.now(UTC).date()  # daily challenges change at midnight UTC
+            return today()
         try:
             return date.fromisoformat(raw)
         except ValueError:
             raise _Refused(400, "bad_date", "date must look like 2026-11-29") from None
 
     async def daily(request: Request) -> Response:
+        """A day's challenge: a coming day's is refused; today's comes without its seed (the
+        seed gives the deal and the CPU's choices) but with the seed's commitment; a past
+        day's comes with its seed, which anyone can check against the commitment."""
         game = _game_id(request)
         day = _day(request)
+        if day > today():
+            raise _Refused(404, "not_yet", f"the {day.isoformat()} challenge is not out yet "
+                           f"(today is {today().isoformat()}, UTC)")
         try:
-            challenge = await run_in_threadpool(prog.daily_challenge, game, day)
+            challenge = await run_in_threadpool(prog.daily_public, game, day, today())
         except (KeyError, ValueError) as exc:
             raise _Refused(404, "no_daily", str(exc)) from None
-        if "view" not in challenge and challenge.get("kind") == "opponent":
-            # perfect information: the start position is public; draw it from the opening
-            def start_view() -> dict[str, Any]:
-                g = get_game(game)
-                moves = [(m["seat"], m["move"]) for m in challenge["opening"]]
-                state = g.replay(moves, challenge["options"], challenge["seed"])[-1]
-                return state.view(challenge["player_seat"])
-            challenge["view"] = await run_in_threadpool(start_view)
         player = await current(request)
         calendar = None
         if player:
@@ -580,9 +594,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         if not isinstance(answers, list) or not all(isinstance(a, str) and len(a) < 16
                                                     for a in answers) or len(answers) > 32:
             raise _Refused(400, "bad_field", "'answers' must be a list of short texts")
-        today = datetime.now(UTC).date()
-        events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, today,
-                                         answers, today)
+        day = today()
+        events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, day,
+                                         answers, day)
         return JSONResponse({"events": events})
 
     async def daily_play(request: Request) -> Response:
@@ -592,21 +606,21 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         game goes to the day's calendar (a puzzle clears it at the target score)."""
         game = _game_id(request)
         player = await need_player(request)
-        today = datetime.now(UTC).date()  # the day record_attempt counts as today
+        day = today()  # the day record_attempt counts as today
         try:
-            ch = await run_in_threadpool(dailies.challenge, game, today)
+            ch = await run_in_threadpool(prog.daily_full, game, day)
         except (KeyError, ValueError) as exc:
             raise _Refused(404, "no_daily", str(exc)) from None
         if ch.kind == "puzzle":  # a solo course (Patapata): the day's dice, no CPU seat
             return await open_room(game, player, "daily", "", ch.player_seat, None, None,
                                    seed=ch.seed, options=dict(ch.options), opening=[],
-                                   day=today)
+                                   day=day)
         if ch.kind != "opponent" or ch.bot_level is None:
             raise _Refused(400, "not_playable", f"the {game} challenge is a {ch.kind}, "
                            "not a game")
         return await open_room(game, player, "daily", ch.bot_level, ch.player_seat, None,
                                None, seed=ch.seed, options=dict(ch.options),
-                               opening=list(ch.opening), day=today)
+                               opening=list(ch.opening), day=day)
 
     # ---- ladder ------------------------------------------------------------------------------
     async def ladder(request: Request) -> Response:
@@ -695,6 +709,18 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         events = await run_in_threadpool(prog.leave_exam, int(player["id"]), game)
         return JSONResponse({"events": events})
 
+    async def record_embargo(room_id: str) -> str | None:
+        """A daily room's seed is the day's seed: its record waits until the day is over."""
+        def load() -> str | None:
+            with engine.connect() as conn:
+                return conn.execute(select(DAILY_ROOMS.c.day)
+                                    .where(DAILY_ROOMS.c.room_id == room_id)).scalar()
+        day = await run_in_threadpool(load)
+        if day is not None and date.fromisoformat(day) >= today():
+            return (f"this game played the {day} daily challenge; its record (with the "
+                    "day's seed) is published once that day is over (UTC)")
+        return None
+
     h = _handled
     return ProgressionWeb([
         Route("/tutorial/{game}", _page("tutorial.html")),
@@ -724,7 +750,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         Route("/api/rooms/{room}/progress", h(room_rating)),
         Route("/api/rooms/{room}/feedback", h(room_feedback), methods=["POST"]),
         Route("/api/review", h(review), methods=["POST"]),
-    ], on_finish)
+    ], on_finish, record_embargo)
 
 
-__all__ = ["ProgressionWeb", "RateLimiter", "progression_routes"]
+__all__ = ["ProgressionWeb", "progression_routes"]

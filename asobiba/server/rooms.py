@@ -42,10 +42,11 @@ BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried a
 class ClientError(Exception):
     """A request refused with a reason the person can read; nothing was changed."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, status: int | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.status = status or (413 if code == "too_large" else 400)
 
 
 def new_key() -> str:
@@ -106,8 +107,11 @@ class Room:
         self.version = 0
         self.undo: dict[str, Any] | None = None
         self.rematch_offers: set[int] = set()
+        self.away_since: dict[int, float] = {}
+        """Person's seat -> since when no connection holds it (server.fairplay)."""
         self.rematch_hashes: dict[int, str] = {}
-        """Rematch seat -> hash of the key its offering holder will get there."""
+        """Rematch seat -> hash of the key its offering holder will get there: fixed at the
+        offer, so the rematch no longer depends on the offerer staying connected."""
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
@@ -262,7 +266,14 @@ class Room:
             "clock": self.clock_view(),
             "spectators": sum(1 for c in self.conns if not c.keys),
             "set": self.set_view(),
+            "table": self.table_view(),
         }
+
+    def table_view(self) -> dict[str, Any]:
+        """Abort and draw offers (asobiba.server.table, kept out of the room core)."""
+        from .table import public
+
+        return public(self)
 
     def message_for(self, conn: Conn, public: dict[str, Any] | None = None
                     ) -> dict[str, Any]:
@@ -278,7 +289,9 @@ def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
     last, every other seat shares first place."""
     ranks = tuple(2 if s == seat else 1 for s in range(n))
     scores = tuple(0.0 if s == seat else 1.0 for s in range(n))
-    reason = f"seat {seat} resigned" if how == "resigned" else f"seat {seat} ran out of time"
+    reason = {"resigned": f"seat {seat} resigned",
+              "abandoned": f"seat {seat} left the game"}.get(how,
+                                                             f"seat {seat} ran out of time")
     out = Outcome(scores, ranks, reason).to_json()
     out[how] = seat
     return out
@@ -546,9 +559,7 @@ class Hub:
                 move = state.parse(text, seat)
                 new = state.play(move, seat)
             except MoveError as exc:
-                code = "not_your_turn" if "turn" in type(exc).__name__.lower() else (
-                    "malformed" if "Malformed" in type(exc).__name__ else "illegal")
-                raise ClientError(code, str(exc)) from None
+                raise ClientError(exc.code, str(exc)) from None
             entry = MoveData(len(room.moves), seat, state.move_text(move, seat), utcnow())
             result = room.natural_result(new)
             standing = room.set_after(new, result) if result else None
@@ -630,9 +641,14 @@ class Hub:
 
     async def _forfeit(self, room: Room, seat: int, how: str) -> None:
         """End the game against ``seat`` (caller holds the room lock)."""
-        result = forfeit_result(len(room.seats), seat, how)
-        record = room.record({how: seat, "result": result}).dumps()
-        standing = room.set_after(room.state, result, forfeit=seat)
+        await self.end(room, forfeit_result(len(room.seats), seat, how), {how: seat}, seat)
+
+    async def end(self, room: Room, result: dict[str, Any], extra: dict[str, Any],
+                  forfeit: int | None = None) -> None:
+        """End the game with ``result`` though the rules have not (a forfeit, an abort;
+        caller holds the room lock): stored in one transaction, then the room is finished."""
+        record = room.record({**extra, "result": result}).dumps()
+        standing = room.set_after(room.state, result, forfeit=forfeit)
         set_state = (room.match_set.id, standing) if room.match_set and standing else None
         try:
             await self.store.writer.run("finish", room.id, result, record, set_state,

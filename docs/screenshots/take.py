@@ -72,7 +72,7 @@ def main(base: str) -> None:
                     if target.count():
                         target.click()
                 page.wait_for_timeout(600)  # let the flip animations finish
-                page.screenshot(path=str(HERE / f"{game}-{lang}.png"))
+                page.screenshot(path=str(HERE / f"{game}-{lang}.png"), full_page=True)
             ctx.close()
         # a finished game and its replay, and a phone
         ctx = browser.new_context(locale="en-US", viewport={"width": 1200, "height": 860})
@@ -86,14 +86,30 @@ def main(base: str) -> None:
         page.click("#back")
         page.screenshot(path=str(HERE / "replay-en.png"))
         ctx.close()
-        phone = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844},
-                                    device_scale_factor=2, is_mobile=True, has_touch=True)
-        page = phone.new_page()
-        new_game(page, base, "reverstargo", ["you", "bot:beginner"])
-        advance(page, "board", 3)
-        page.wait_for_timeout(600)
-        page.screenshot(path=str(HERE / "phone-reverstargo-ja.png"))
-        phone.close()
+        # phones (390×844), both languages: the lobby, ReverStarGo with the CP-call pad open,
+        # Algo with its finger-sized cards and the number pad
+        for lang, locale in (("en", "en-US"), ("ja", "ja-JP")):
+            phone = browser.new_context(locale=locale, viewport={"width": 390, "height": 844},
+                                        device_scale_factor=2, is_mobile=True, has_touch=True)
+            page = phone.new_page()
+            page.goto(base + "/")
+            page.wait_for_selector("body[data-ready=true]")
+            page.screenshot(path=str(HERE / f"phone-lobby-{lang}.png"))
+            new_game(page, base, "reverstargo", ["you", "bot:beginner"])
+            advance(page, "board", 3)
+            pick = page.locator("#board [data-pick]")
+            if pick.count():
+                pick.first.click()
+            page.wait_for_timeout(600)
+            page.screenshot(path=str(HERE / f"phone-reverstargo-{lang}.png"))
+            new_game(page, base, "algo", ["you", "bot:2"])
+            advance(page, "list", 2)
+            target = page.locator("#board [data-attack]").first
+            if target.count():
+                target.click()
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(HERE / f"phone-algo-{lang}.png"))
+            phone.close()
         browser.close()
 
 

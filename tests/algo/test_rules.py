@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from asobiba.core import IllegalMoveError, MalformedMoveError, NotYourTurnError, OptionError
@@ -36,6 +38,41 @@ def test_rule_pair_play_six_each_no_pile() -> None:
     s = GAME.new_game({"variant": "pair"}, 1)
     assert [len(r) for r in s.rows] == [6, 6, 6, 6]
     assert s.pile_left() == 0 and s.phase == PASS
+
+
+@pytest.mark.parametrize("raw", [
+    {"players": 8, "sets": 1},            # 3 each deal all 24 cards
+    {"players": 2, "hand": 12},           # 12 each deal all 24 cards
+    {"players": 6, "hand": 4},            # 6 x 4 = 24
+    {"players": 3, "hand": 12, "colours": 3},  # 36 of 36
+    {"players": 8, "hand": 6},            # 48 of the two sets
+])
+def test_rule_basic_game_needs_a_pile_options_that_deal_every_card_are_refused(
+        raw: dict[str, Any]) -> None:
+    # rule (docs/rules/algo.md § 2): every basic turn draws from the pile; only pair play
+    # is dealt without one
+    with pytest.raises(OptionError, match=r"option 'hand'.*leave no pile.*rule: the pile"):
+        GAME.new_game(raw, 1)
+    with pytest.raises(OptionError, match="no pile"):
+        GAME.validate_options(raw)
+
+
+def test_rule_the_largest_deal_that_keeps_a_pile_is_accepted() -> None:
+    # 11 each leave 2 cards: the first turn draws one, one is left (rule: the pile)
+    s = GAME.new_game({"players": 2, "hand": 11}, 1)
+    assert s.pile_left() == 1 and [len(r) for r in s.rows] == [11, 11] and s.hand >= 0
+    s = GAME.new_game({"players": 8, "sets": 1, "hand": 2}, 1)
+    assert s.pile_left() == 24 - 16 - 1
+    # the refusal names what would work instead
+    with pytest.raises(OptionError, match=r"at most 2 each, or use two sets \(sets=2\)"):
+        GAME.new_game({"players": 8, "sets": 1}, 1)
+
+
+def test_rule_pair_play_is_dealt_without_a_pile_and_stays_allowed() -> None:
+    # seed: 「４人に６枚ずつ配るので「山」に積むカードはありません」
+    for colours in (2, 3):
+        s = GAME.new_game({"variant": "pair", "colours": colours}, 3)
+        assert s.pile_left() == 0 and s.phase == PASS
 
 
 def test_rule_rows_sorted_black_before_white() -> None:

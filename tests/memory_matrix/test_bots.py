@@ -278,13 +278,14 @@ def test_top_level_finds_the_winning_endgame_move() -> None:
 
 
 def test_top_level_keeps_a_live_game_rather_than_a_dead_draw() -> None:
-    """Two players, white any time: after the opening colour move and the reply that
-    whitens one of its pieces, the first player may whiten the last piece face up — a board
-    of nothing but white, which must end 0-0. The top level plays on; level 3, which sees
-    the live move as a loss of a piece, takes the dead draw."""
+    """Two players, white any time, one start piece each (start_pieces=1, the start before
+    rules version 2): after the opening colour move and the reply that whitens one of its
+    pieces, the first player may whiten the last piece face up — a board of nothing but
+    white, which must end 0-0. The top level plays on; level 3, which sees the live move as
+    a loss of a piece, takes the dead draw."""
     picked = {}
     for level in ("3", "4"):
-        state = GAME.new_game({"players": 2}, 2001)
+        state = GAME.new_game({"players": 2, "start_pieces": 1}, 2001)
         bot = MemoryBot(level, seed=5)
         bot.reset(0, state.options)
         bot.observe(state.view(0))

@@ -7,7 +7,8 @@ from datetime import date, timedelta
 import pytest
 
 from asobiba.core import Outcome
-from asobiba.games import available, get
+from asobiba.games import get
+from asobiba.games.algo.progression import WEEKDAY_TSUME_LEVEL
 from asobiba.progression import accounts, daily, ratings
 from asobiba.progression.daily import DailyError, challenge
 
@@ -16,8 +17,7 @@ DAY = date(2026, 11, 29)
 
 def test_challenge_is_the_same_for_everyone_on_a_date_and_differs_across_dates() -> None:
     fresh = challenge.__wrapped__  # computed anew each call, not from the cache
-    for gid in [g for g in ("reversi", "reverstargo", "flipflop", "memory_matrix", "algo",
-                            "patapata") if g in available()]:
+    for gid in ("reversi", "reverstargo", "flipflop", "memory_matrix", "algo", "patapata"):
         a, b = fresh(gid, DAY), fresh(gid, DAY)
         assert a is not b and a == b and a.to_json() == b.to_json()
         others = {challenge(gid, DAY + timedelta(days=k)).to_json()["seed"] for k in range(1, 8)}
@@ -38,7 +38,7 @@ def test_cpu_level_grows_through_the_week() -> None:
     assert levels == ["1", "2", "2", "3", "3", "4", "5"]
 
 
-@pytest.mark.parametrize("gid", [g for g in ("memory_matrix", "flipflop") if g in available()])
+@pytest.mark.parametrize("gid", ["memory_matrix", "flipflop"])
 def test_every_two_seat_game_with_bots_has_a_daily_challenge(gid: str) -> None:
     ch = challenge(gid, DAY)
     assert ch.kind == "opponent" and ch.bot_level in get(gid).level_names()
@@ -46,8 +46,6 @@ def test_every_two_seat_game_with_bots_has_a_daily_challenge(gid: str) -> None:
 
 
 def test_puzzle_target_is_one_more_than_the_greedy_bot_scores() -> None:
-    if "patapata" not in available():
-        pytest.skip("patapata not built")
     ch = challenge("patapata", DAY)
     assert ch.kind == "puzzle"
     greedy = daily.play_challenge(ch, get("patapata").make_bot("greedy", ch.seed))
@@ -97,8 +95,6 @@ def test_full_month_earns_a_trophy_once(session, hasher) -> None:
 
 
 def test_puzzle_first_attempt_is_rated_against_the_puzzle(session, hasher) -> None:
-    if "patapata" not in available():
-        pytest.skip("patapata not built")
     pid = accounts.register(session, "daily4", "long enough", hasher).id
     ch = challenge("patapata", DAY)
     solved = Outcome.from_scores((ch.target,))
@@ -111,7 +107,7 @@ def test_puzzle_first_attempt_is_rated_against_the_puzzle(session, hasher) -> No
     assert ratings.current_rating(session, puzzle.id, "patapata:puzzle")["rating"] < 1500
 
 
-@pytest.mark.parametrize("gid", [g for g in ("memory_matrix",) if g in available()])
+@pytest.mark.parametrize("gid", ["memory_matrix"])
 def test_public_challenge_hides_the_seed_of_games_with_secrets(gid: str) -> None:
     """The seed deals the hidden cards/colours: a client gets only its own start view."""
     ch = challenge(gid, DAY)
@@ -127,15 +123,13 @@ def test_public_challenge_of_a_perfect_information_game_keeps_the_seed() -> None
 
 
 def test_tsume_algo_daily_shows_no_hidden_number_and_grades_answers(session, hasher) -> None:
-    if "algo" not in available():
-        pytest.skip("algo not built")
     from asobiba.games.algo.tsume import generate
 
     ch = challenge("algo", DAY)
     assert ch.kind == "tsume"
     public = ch.public_json()
     assert "seed" not in public and "seed" not in public["puzzle"]
-    pz = generate(daily.WEEKDAY_TSUME_LEVEL[DAY.weekday()], ch.seed)
+    pz = generate(WEEKDAY_TSUME_LEVEL[DAY.weekday()], ch.seed)
     shown = sum("number" in card for row in public["puzzle"]["rows"] for card in row)
     assert shown == sum(sum(up) for up in pz.up) < sum(len(r) for r in pz.rows)
     right = [pz.answer(q) for q in pz.questions]
@@ -152,8 +146,6 @@ def test_tsume_algo_daily_shows_no_hidden_number_and_grades_answers(session, has
 
 
 def test_tsume_algo_gets_harder_through_the_week() -> None:
-    if "algo" not in available():
-        pytest.skip("algo not built")
     monday = DAY - timedelta(days=DAY.weekday())
     levels = [challenge("algo", monday + timedelta(days=k)).puzzle["level"] for k in range(7)]
     assert levels == [1, 1, 2, 2, 3, 3, 4]

@@ -9,11 +9,11 @@ import pytest
 from asobiba.core import IllegalMoveError
 from asobiba.games import get
 from asobiba.progression.feedback import (
-    THRESHOLDS,
     Thresholds,
     classify,
     move_feedback,
     review,
+    thresholds_for,
     win_chance,
 )
 
@@ -44,7 +44,7 @@ def test_reversi_feedback_marks_handing_over_a_corner_as_a_blunder() -> None:
     assert "a1" in state.play("a2").legal_moves()  # White may now take the corner
     bad = move_feedback(state, "a2", ply=7)
     assert bad.quality == "blunder" and bad.ply == 7 and bad.seat == 0
-    assert bad.chance_before - bad.chance_after >= THRESHOLDS["reversi"].blunder
+    assert bad.chance_before - bad.chance_after >= thresholds_for("reversi").blunder
     best = move_feedback(state, bad.best_move)
     assert best.quality == "best" and best.value == bad.best_value
     others = {m: move_feedback(state, m).quality for m in state.legal_moves().texts()}
@@ -78,7 +78,7 @@ def test_review_marks_a_losing_blunder_as_a_turning_point() -> None:
 
 
 def test_thresholds_are_data_per_game() -> None:
-    th = THRESHOLDS["reversi"]
+    th = thresholds_for("reversi")
     assert th.inaccuracy < th.mistake < th.blunder
 
 

@@ -214,8 +214,6 @@ def test_stone_exam_played_by_real_bots_through_the_service(session, hasher) -> 
 
 
 def test_a_level_that_fills_two_tiers_counts_for_the_tier_played(session, hasher) -> None:
-    if "memory_matrix" not in available():
-        pytest.skip("memory_matrix not built")
     from asobiba.progression.matches import format_vs_cpu
 
     game = get("memory_matrix")

@@ -114,10 +114,10 @@ def test_play_match_between_bots_same_seed_per_reverse_set() -> None:
 
 
 def test_random_opening_is_seeded_and_leaves_a_choice() -> None:
-    from asobiba.progression.matches import OPENING_PLIES, random_opening
+    from asobiba.progression.matches import random_opening
 
     game = get("reversi")
-    lo, hi = OPENING_PLIES["reversi"]
+    lo, hi = get("reversi").progression().opening_plies
     openings = {random_opening(game, {}, seed) for seed in range(12)}
     assert len(openings) > 6  # seeds give different openings
     for seed in range(12):

@@ -7,10 +7,9 @@ import json
 
 import pytest
 
-from asobiba.games import available
-from asobiba.progression.tutorials import TUTORIALS, tutorial
+from asobiba.progression.tutorials import games_with_tutorials, tutorial
 
-STEPS = [(g, s.key) for g in TUTORIALS if g in available() for s in tutorial(g).steps]
+STEPS = [(g, s.key) for g in games_with_tutorials() for s in tutorial(g).steps]
 
 
 @pytest.mark.parametrize("game_id,key", STEPS)
@@ -77,24 +76,18 @@ def test_unknown_tutorial_names_the_known_ones() -> None:
 
 def test_algo_tutorial_deal_is_the_one_the_texts_describe() -> None:
     """The texts name the cards of the seeded deal; the full state confirms them."""
-    if "algo" not in available():
-        pytest.skip("algo not built")
     full = tutorial("algo").step("attack").start().to_json()
     assert full["rows_full"][1] == ["b0*", "w5*", "b11*", "w11*"]
     assert full["hand_full"] == "b1"
 
 
 def test_algo_tutorial_views_hide_the_opponents_numbers() -> None:
-    if "algo" not in available():
-        pytest.skip("algo not built")
     view = tutorial("algo").step("attack").to_json()["view"]
     assert all("number" not in card for card in view["rows"][1])
     assert all("number" in card for card in view["rows"][0])
 
 
 def test_memory_matrix_tutorial_start_is_the_one_the_texts_describe() -> None:
-    if "memory_matrix" not in available():
-        pytest.skip("memory_matrix not built")
     step = tutorial("memory_matrix").step("colour")
     board = step.start().view(0)["board"]
     assert board[3][3] == "B" and board[3][4] == "R"  # d4 blue, e4 red
@@ -103,13 +96,7 @@ def test_memory_matrix_tutorial_start_is_the_one_the_texts_describe() -> None:
     assert full["under"][3][3] == "b"
 
 
-def _need(game_id: str) -> None:
-    if game_id not in available():
-        pytest.skip(f"{game_id} not built")
-
-
 def test_flipflop_blocked_step_refuses_the_jump_and_the_capture_with_their_rules() -> None:
-    _need("flipflop")
     step = tutorial("flipflop").step("blocked")
     jump, capture = step.attempt("Ra1-a3"), step.attempt("Ra1xa2")
     assert not jump.done and "jump" in jump.message.en
@@ -118,7 +105,6 @@ def test_flipflop_blocked_step_refuses_the_jump_and_the_capture_with_their_rules
 
 
 def test_flipflop_retake_step_every_other_black_move_loses() -> None:
-    _need("flipflop")
     step = tutorial("flipflop").step("retake")
     start = step.start()
     assert start.view(1)["threat"] == "b3"
@@ -130,7 +116,6 @@ def test_flipflop_retake_step_every_other_black_move_loses() -> None:
 
 
 def test_flipflop_repetition_step_third_occurrence_draws_and_others_do_not() -> None:
-    _need("flipflop")
     step = tutorial("flipflop").step("repetition")
     start = step.start()
     view = start.view(0)
@@ -150,7 +135,6 @@ def test_flipflop_repetition_step_third_occurrence_draws_and_others_do_not() -> 
 
 
 def test_memory_matrix_views_never_show_a_hidden_colour() -> None:
-    _need("memory_matrix")
     for step in tutorial("memory_matrix").steps:
         start = step.start()
         under = start.to_json()["under"]
@@ -169,7 +153,6 @@ def test_memory_matrix_views_never_show_a_hidden_colour() -> None:
 
 
 def test_memory_matrix_run_step_hides_blue_under_c3() -> None:
-    _need("memory_matrix")
     step = tutorial("memory_matrix").step("run")
     assert step.start().to_json()["under"][2][2] == "b"
     assert step.to_json()["view"]["board"][2][2] == "W"
@@ -177,7 +160,6 @@ def test_memory_matrix_run_step_hides_blue_under_c3() -> None:
 
 
 def test_memory_matrix_white_sandwich_step_really_has_no_colour_move() -> None:
-    _need("memory_matrix")
     start = tutorial("memory_matrix").step("white-sandwich").start()
     view = start.view(0)
     assert view["white_any_time"] is False and view["to_move_colour"] == "B"
@@ -188,7 +170,6 @@ def test_memory_matrix_white_sandwich_step_really_has_no_colour_move() -> None:
 
 
 def test_memory_matrix_white_any_time_step_has_a_colour_move_too() -> None:
-    _need("memory_matrix")
     start = tutorial("memory_matrix").step("white-any-time").start()
     assert start.view(0)["white_any_time"] is True
     moves = start.legal_moves().texts()
@@ -196,7 +177,6 @@ def test_memory_matrix_white_any_time_step_has_a_colour_move_too() -> None:
 
 
 def test_memory_matrix_lost_step_blue_has_nothing_face_up_and_no_sandwich() -> None:
-    _need("memory_matrix")
     start = tutorial("memory_matrix").step("lost").start()
     view = start.view(0)
     blue = next(c for c in view["colours"] if c["letter"] == "B")
@@ -208,7 +188,6 @@ def test_memory_matrix_lost_step_blue_has_nothing_face_up_and_no_sandwich() -> N
 
 
 def test_memory_matrix_end_step_score_is_pieces_showing_colour() -> None:
-    _need("memory_matrix")
     step = tutorial("memory_matrix").step("end")
     after = step.attempt("c1").state
     assert after is not None and after.outcome is not None
@@ -218,7 +197,6 @@ def test_memory_matrix_end_step_score_is_pieces_showing_colour() -> None:
 
 
 def test_algo_order_step_is_a_sure_deduction_from_the_players_view() -> None:
-    _need("algo")
     from asobiba.games.algo.infer import infer_view
 
     step = tutorial("algo").step("order")
@@ -235,7 +213,6 @@ def test_algo_order_step_is_a_sure_deduction_from_the_players_view() -> None:
 def test_algo_attempt_shows_the_players_own_view_after_the_move() -> None:
     """After stay the turn passes to B, but the tutorial shows the player's view: its own
     numbers, never the opponent's."""
-    _need("algo")
     from asobiba.progression.service import Progression
 
     data = Progression.tutorial_attempt("algo", "stay", "stay")
@@ -247,14 +224,12 @@ def test_algo_attempt_shows_the_players_own_view_after_the_move() -> None:
 
 
 def test_patapata_write_step_refuses_a_mark_the_pattern_cannot_use() -> None:
-    _need("patapata")
     step = tutorial("patapata").step("write")
     result = step.attempt("write b2O")
     assert not result.done and "Q2" in result.message.en
 
 
 def test_patapata_reuse_and_pass_steps() -> None:
-    _need("patapata")
     reuse = tutorial("patapata").step("reuse")
     start = reuse.start()
     before = sum(len(r) - r.count(".") for r in start.view(0)["sheets"][0]["marks"])
@@ -271,3 +246,61 @@ def test_patapata_reuse_and_pass_steps() -> None:
     done = score.attempt(score.solutions[0]).state
     assert done is not None and done.outcome is not None
     assert done.view(0)["sheets"][0]["score"]["pass_points"] == 5
+
+
+# ---- tutorials are data: the file format and its safe check expressions --------------------
+
+def _file(check: str, **extra: object) -> str:
+    step = {"key": "k", "rule": "placing and flipping", "title": {"en": "t", "ja": "t"},
+            "explain": {"en": "e", "ja": "e"}, "goal": {"en": "g", "ja": "g"},
+            "solutions": ["d3"], "check": check, **extra}
+    return json.dumps({"game": "reversi", "steps": [step]})
+
+
+def test_every_shipped_tutorial_is_a_data_file_naming_the_rule_of_each_step() -> None:
+    from importlib import resources
+
+    from asobiba.games import get
+
+    for game_id in games_with_tutorials():
+        hooks = get(game_id).progression()
+        assert hooks.tutorial and hooks.tutorial.endswith(".json")
+        data = json.loads(resources.files(hooks.package).joinpath(hooks.tutorial).read_text())
+        assert data["game"] == game_id
+        assert all(step["rule"] and step["check"] for step in data["steps"])
+
+
+def test_a_check_expression_reads_the_views_and_the_game_helpers() -> None:
+    from asobiba.progression.tutorials import load_tutorial
+
+    step = load_tutorial("reversi", _file(
+        "after.counts.white < before.counts.white and disc(after, 'd3') == 'B'")).steps[0]
+    assert step.attempt("d3").done and not step.attempt("c4").done
+
+
+@pytest.mark.parametrize("check", [
+    "__import__('os').system('true')",          # unknown name
+    "(lambda: 1)()",                             # no lambdas
+    "[x for x in after.board]",                  # no comprehensions
+    "after.board.count('B') > 0",                # no method calls, only named helpers
+    "open('/etc/passwd')",                       # not a helper
+    "after.counts.white <",                      # not an expression
+])
+def test_a_check_that_is_not_in_the_safe_subset_is_refused_when_read(check: str) -> None:
+    from asobiba.progression.tutorials import TutorialFileError, load_tutorial
+
+    with pytest.raises(TutorialFileError, match="check"):
+        load_tutorial("reversi", _file(check))
+
+
+def test_a_malformed_tutorial_file_names_the_problem() -> None:
+    from asobiba.progression.tutorials import TutorialFileError, load_tutorial
+
+    with pytest.raises(TutorialFileError, match="not JSON"):
+        load_tutorial("reversi", "{")
+    with pytest.raises(TutorialFileError, match="unknown field"):
+        load_tutorial("reversi", _file("after.over", bogus=1))
+    with pytest.raises(TutorialFileError, match="not both"):
+        load_tutorial("reversi", _file("after.over", view={"board": []}, position="x"))
+    with pytest.raises(TutorialFileError, match="expected"):
+        load_tutorial("reversi", json.dumps({"game": "flipflop", "steps": []}))

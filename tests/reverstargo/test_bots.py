@@ -64,7 +64,7 @@ def test_entry_picks_from_the_worst_half_and_advanced_the_best():
             entry = make_bot("entry", k)
             m = s.parse(entry.choose(view))
             gain = dict(cpu_candidates(s))[m]
-            assert gain <= gains[max(1, len(gains) // 2) - 1]
+            assert gain <= gains[max(1, -(-len(gains) // 2)) - 1]  # the worst ceil(50 %)
         adv = s.parse(make_bot("advanced", 0).choose(view))
         assert dict(cpu_candidates(s))[adv] == gains[-1]
 
@@ -163,7 +163,10 @@ def test_endgame_search_is_exact_against_plain_minimax():
 def test_small_ladder_stronger_policies_win():
     """Three reverse matches per pair, for pairs far apart or clearly ordered (the bench runs
     100 per consecutive pair)."""
-    ladder = [("beginner", "entry"), ("advanced", "beginner"), ("formidable", "advanced"),
+    # beginner vs entry is no longer "clearly ordered" in 3 matches: the app's Entry pool
+    # (the worst half rounded up) scored 28–39% against Beginner in two runs of 100
+    # (docs/benchmarks.md)
+    ladder = [("formidable", "entry"), ("advanced", "beginner"), ("formidable", "advanced"),
               ("app-max", "formidable")]
     for high, low in ladder:
         wins = sum(reverse_match(lambda s, h=high: make_bot(h, s),
@@ -221,14 +224,19 @@ def test_node_limit_bounds_the_search_beyond_min_depth_exactly():
     assert a.nodes <= limit + 256
 
 
-def test_max_and_final_depths():
-    """MAX searches MAX_DEPTH plies in the midgame (nodes, not seconds, bound it); FINAL is
-    built to complete as many unless its hard limit (< 2 s) passes."""
+def test_max_and_final_depths(monkeypatch):
+    """MAX searches MAX_DEPTH plies in the midgame (nodes, not seconds, bound it, unless
+    even they would pass its 10 s: on a frozen clock here, so the machine's load cannot
+    matter); FINAL is built to complete as many unless its hard limit (< 2 s) passes."""
+    import time
+
     s = _midgame(2, 10)
     assert not s.is_over
+    monkeypatch.setattr(time, "perf_counter", lambda: 0.0)
     bot = make_bot("max", 0)
+    bot.engine.engine.clock = time.perf_counter
     bot.choose(s.view(s.turn))
     assert bot.last is not None and bot.last.depth >= MAX_DEPTH
     final = make_bot("final", 0)
     assert final.min_depth == MAX_DEPTH and final.hard_limit is not None
-    assert final.hard_limit < 2.0 and final.time_limit < final.hard_limit
+    assert final.move_limit == 2.0 and final.hard_limit < 2.0

@@ -134,9 +134,12 @@ def wait_turn(page: Any, timeout: float = TIMEOUT_MS) -> str:
     # Content-Security-Policy stays in force during the tests
     page.wait_for_function(
         "() => document.body.dataset.myTurn === 'true' || document.body.dataset.status === "
-        "'finished' || document.body.dataset.handover === 'true'", timeout=timeout)
+        "'finished' || document.body.dataset.handover === 'true' || "
+        "document.body.dataset.review === 'true'", timeout=timeout)
     if page.evaluate("document.body.dataset.status") == "finished":
         return "finished"
+    if page.evaluate("document.body.dataset.review") == "true":
+        return "review"
     if page.evaluate("document.body.dataset.handover") == "true":
         return "handover"
     return "turn"
@@ -147,6 +150,13 @@ def click_a_move(page: Any) -> None:
     mine = page.evaluate("document.body.dataset.myMoves")
     pacer_for(page).wait()
     target = page.locator("#board [data-move]")
+    if not target.count():
+        # two-step moves (an Algo card, a ReverStarGo or Memory Matrix cell with a choice):
+        # pick on the board, then the move in the pad that opens under it
+        pick = page.locator("#board [data-attack], #board [data-pick]")
+        if pick.count() and not page.locator("#legal [data-move]").count():
+            pick.first.click()
+            page.wait_for_selector("#board .move-pad [data-move]")
     if target.count():
         target.first.click()
     else:
@@ -154,11 +164,25 @@ def click_a_move(page: Any) -> None:
     wait_my_move(page, mine)
 
 
+def click_first(page: Any) -> None:
+    """Click the first move of the actions panel; where the panel lists none (Algo's
+    guesses are made on the board), pick the first highlighted card or cell and click the
+    first move of the pad that opens."""
+    listed = page.locator("#legal [data-move]")
+    if listed.count():
+        listed.first.click()
+        return
+    page.locator("#board [data-attack], #board [data-pick], #board [data-move]").first.click()
+    if not page.locator("#board [data-move]").count():
+        page.wait_for_selector("#board [data-move]")
+    page.locator("#board .move-pad [data-move], #board [data-move]").first.click()
+
+
 def click_listed(page: Any) -> None:
-    """Click the first legal move of the frame's move list."""
+    """Click the first legal move of the frame's actions (see ``click_first``)."""
     mine = page.evaluate("document.body.dataset.myMoves")
     pacer_for(page).wait()
-    page.locator("#legal [data-move]").first.click()
+    click_first(page)
     wait_my_move(page, mine)
 
 
@@ -176,6 +200,9 @@ def play_to_end(page: Any, max_moves: int = 400) -> None:
             return
         if state == "handover":
             page.click("#handover-go")
+            continue
+        if state == "review":
+            page.click("#review-done")
             continue
         click_a_move(page)
     raise AssertionError("the game did not end")
@@ -210,14 +237,21 @@ VISIBLE_TEXTS = """() => {
   return out;
 }"""
 
-ENGLISH_PATTERNS = """async (games) => {
+ENGLISH_PATTERNS = r"""async (games) => {
   const {STRINGS} = await import('/static/js/i18n.js');
   const pairs = Object.keys(STRINGS.en).map(k => [STRINGS.en[k], STRINGS.ja[k]]);
   for (const g of games) {
     const mod = (await import(`/static/games/${g}.js`)).default;
-    for (const k of Object.keys(mod.strings.en)) pairs.push([mod.strings.en[k], mod.strings.ja[k]]);
+    for (const k of Object.keys(mod.strings.en)) {
+      const en = mod.strings.en[k];
+      const ja = mod.strings.ja[k];
+      // the rules panel's lines are lists: each English line against its Japanese one
+      if (Array.isArray(en)) en.forEach((line, i) => pairs.push([line, (ja || [])[i]]));
+      else pairs.push([en, ja]);
+    }
   }
-  return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en))
+  // a string is English only by its own words: "{sq}: {colour} {face}" has none
+  return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en.replace(/\{\w+\}/g, "")))
               .map(([en]) => en);
 }"""
 

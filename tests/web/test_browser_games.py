@@ -12,6 +12,7 @@ import pytest
 from .browser import (
     Server,
     click_a_move,
+    click_first,
     click_listed,
     english_left,
     new_game,
@@ -68,6 +69,13 @@ def test_rule_a_full_game_against_a_bot_ends_with_the_result(
         text = result.inner_text()
         assert "Winner" in text or "Draw" in text
         assert page.locator("#record").is_visible()
+        if game == "algo":
+            # issue 15: the result table says what the score panel says (cards still face
+            # down), not the rank keys (0 vs 2 beside 0/9 vs 4/9)
+            table = result.locator("dl.score")
+            assert table.get_attribute("data-from") == "view"
+            assert table.locator("dd").all_inner_texts() == \
+                page.locator("#score dd").all_inner_texts()
     finally:
         context.close()
     assert not errors, errors
@@ -132,7 +140,7 @@ def test_rule_online_algo_never_shows_a_player_the_others_hidden_numbers(
                 break
             ply = mover.evaluate("document.body.dataset.ply")
             pacer_for(mover).wait()
-            mover.locator("#legal [data-move]").first.click()
+            click_first(mover)
             for p in (a, b):
                 p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
         assert checked > 20
@@ -163,7 +171,7 @@ def test_rule_online_memory_matrix_never_shows_the_others_hidden_colours(
                 break
             ply = mover.evaluate("document.body.dataset.ply")
             pacer_for(mover).wait()
-            mover.locator("#board [data-move]").first.click()
+            click_first(mover)
             for p in (a, b):
                 p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}'")
             aided += a.locator("#board [data-piece=W] .aid").count()
@@ -207,9 +215,20 @@ def test_rule_hot_seat_hides_the_previous_players_secrets_between_turns(
         for _ in range(30):
             click_listed(page)
             state = wait_turn(page)
-            if state == "handover":
+            if state in ("handover", "review"):
                 break
+        # issue 15: the player who guessed sees their own miss first (their view, no moves)
+        # and hands over themselves; only then does the hand-over screen come up
+        assert state == "review"
+        assert page.evaluate("document.body.dataset.seat") == "0"
+        assert page.locator("#board [data-owner]").count() > 0, "the mover's own board"
+        assert page.locator("#board [data-move], #legal [data-move]").count() == 0
+        log = page.inner_text("#board .algo-log")
+        assert "miss" in log
+        page.click("#review-done")
+        state = wait_turn(page)
         assert state == "handover"
+        assert page.locator("#feedback [data-quality]").count() == 0, "no badge for the next"
         # the hand-over screen shows nothing of either player's cards
         assert page.locator("#board *").count() == 0
         assert page.locator("#legal [data-move]").count() == 0

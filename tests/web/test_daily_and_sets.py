@@ -37,6 +37,19 @@ def today() -> Any:
     return datetime.now(UTC).date()
 
 
+def server_daily(tmp_path: Any, game: str) -> Any:
+    """Today's challenge as the server on ``tmp_path`` deals it (under its daily secret, kept
+    in its database: docs/fair-play.md)."""
+    engine = create_engine(f"sqlite:///{tmp_path / 'asobiba.db'}")
+    return Progression(engine).daily_full(game, today())
+
+
+def stored_record(client: TestClient, room_id: str) -> Any:
+    """A finished room's record from the server's store (a daily room's record is not given
+    out over HTTP until its day is over: it holds the day's seed)."""
+    return json.loads(client.app.state.store.record(room_id))  # type: ignore[attr-defined]
+
+
 def hello(ws: Any, room: dict[str, Any]) -> dict[str, Any]:
     ws.send_json({"type": "hello", "seats": room["keys"]})
     return read_until(ws, lambda m: is_update(m) and bool(m["you"]))
@@ -75,7 +88,7 @@ def test_daily_play_room_starts_after_the_opening_and_resumes_identically_after_
     """A room made from a seed and opening moves (today's Reversi challenge) starts after
     the opening, in the challenge's start view for the player's seat; after a server
     restart the same moves and view come back, and the finished record holds the seed."""
-    ch = dailies.challenge("reversi", today())
+    ch = server_daily(tmp_path, "reversi")
     with TestClient(create_app(str(tmp_path), bot_processes=0)) as c:
         assert c.post("/api/daily/reversi/play").status_code == 401
         register(c, "ichiro")
@@ -94,22 +107,22 @@ def test_daily_play_room_starts_after_the_opening_and_resumes_identically_after_
         with c.websocket_connect(f"/ws/{room['room']}") as ws:
             assert my_view(hello(ws, room)) == first
         finish_by_resigning(c, room, ch.player_seat)
-        record = json.loads(c.get(f"/api/rooms/{room['room']}/record").text)
+        record = stored_record(c, room["room"])
         assert record["seed"] == ch.seed
         assert [[m["seat"], m["move"]] for m in record["moves"]] == info["moves"]
 
 
-def test_a_bad_opening_is_refused_and_creates_nothing(client: TestClient,
+def test_a_bad_opening_is_refused_and_creates_nothing(client: TestClient, tmp_path: Any,
                                                        monkeypatch: Any) -> None:
     """An opening that cannot be played is refused with its reason; no room is made."""
-    ch = dailies.challenge("reversi", today())
+    ch = server_daily(tmp_path, "reversi")
     bad = dailies.DailyChallenge("reversi", ch.day, "opponent", {}, 7, ((0, "a1"),), 1,
                                  "random")
-    monkeypatch.setattr(dailies, "challenge", lambda game, day: bad)
+    monkeypatch.setattr(dailies, "challenge", lambda game, day, secret=b"": bad)
     register(client, "jiro2")
     res = client.post("/api/daily/reversi/play")
-    assert res.status_code == 400 and res.json()["error"] == "bad_opening"
-    assert "a1" in res.json()["message"]
+    assert res.status_code == 400 and res.json()["error"]["code"] == "bad_opening"
+    assert "a1" in res.json()["error"]["message"]
     engine = client.app.state.store.engine  # type: ignore[attr-defined]
     with engine.connect() as conn:
         for table in ("rooms", "moves", "web_room_context", "web_daily_rooms"):
@@ -124,7 +137,7 @@ def test_rule_daily_opponent_room_is_unrated_and_a_win_clears_the_day(
     # a fixed challenge (not the day's) so the scripted game is the same every day
     ch = dailies.DailyChallenge("reversi", today(), "opponent", {}, 11, ((0, "f5"),), 1,
                                 "random")
-    monkeypatch.setattr(dailies, "challenge", lambda game, day: ch)
+    monkeypatch.setattr(dailies, "challenge", lambda game, day, secret=b"": ch)
     register(client, "saburo2")
     room = client.post("/api/daily/reversi/play").json()
     game = get_game("reversi")
@@ -149,11 +162,11 @@ def test_rule_daily_opponent_room_is_unrated_and_a_win_clears_the_day(
 
 
 def test_rule_daily_loss_does_not_clear_and_hidden_games_get_the_days_deal(
-        client: TestClient) -> None:
+        client: TestClient, tmp_path: Any) -> None:
     """Memory Matrix (chance, hidden information): the room is dealt from the day's seed, so
     the player's first view is the challenge's start view; a resignation is a loss and does
     not clear the day. The seed is never sent during play."""
-    ch = dailies.challenge("memory_matrix", today())
+    ch = server_daily(tmp_path, "memory_matrix")
     register(client, "shiro")
     public = client.get("/api/daily/memory_matrix").json()["challenge"]
     assert "seed" not in public
@@ -167,7 +180,7 @@ def test_rule_daily_loss_does_not_clear_and_hidden_games_get_the_days_deal(
     finish_by_resigning(client, room, ch.player_seat)
     result = wait_recorded(client, room["room"])
     assert result["rated"] is False and result["daily"] == []
-    record = json.loads(client.get(f"/api/rooms/{room['room']}/record").text)
+    record = stored_record(client, room["room"])
     assert record["seed"] == ch.seed and record["options"] == dict(ch.options)
     assert today().day not in client.get("/api/daily/memory_matrix").json()["calendar"][
         "cleared"]
@@ -176,7 +189,7 @@ def test_rule_daily_loss_does_not_clear_and_hidden_games_get_the_days_deal(
 def test_daily_play_refuses_challenges_that_are_not_games(client: TestClient) -> None:
     register(client, "goro2")
     res = client.post("/api/daily/algo/play")
-    assert res.status_code == 400 and res.json()["error"] == "not_playable"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "not_playable"
 
 
 @pytest.mark.parametrize("game", ["memory_matrix", "algo"])
@@ -213,7 +226,7 @@ def test_daily_page_button_plays_todays_challenge_in_a_room(tmp_path: Any) -> No
     challenge's seat after its opening; a resignation shows the day as not cleared, with a
     link back to the daily page."""
     from playwright import sync_api
-    ch = dailies.challenge("reversi", today())
+    ch = server_daily(tmp_path, "reversi")
     srv = Server(tmp_path).start()
     try:
         with sync_api.sync_playwright() as p:
@@ -249,11 +262,12 @@ def test_daily_page_button_plays_todays_challenge_in_a_room(tmp_path: Any) -> No
         srv.stop()
 
 
-def test_rule_patapata_daily_course_is_played_alone_on_the_days_dice(client: TestClient) -> None:
+def test_rule_patapata_daily_course_is_played_alone_on_the_days_dice(client: TestClient,
+                                                                    tmp_path: Any) -> None:
     """Patapata's daily challenge is a course to score at least the target on: the room has
     one seat (the player), is dealt from the day's seed, and a course passed task by task
     scores too little to clear the day."""
-    ch = dailies.challenge("patapata", today())
+    ch = server_daily(tmp_path, "patapata")
     assert ch.kind == "puzzle" and ch.target is not None
     me = register(client, "nanako").json()["player"]
     room = client.post("/api/daily/patapata/play")
@@ -277,7 +291,7 @@ def test_rule_patapata_daily_course_is_played_alone_on_the_days_dice(client: Tes
             final = updates[-1] if updates else read_until(
                 ws, lambda m, p=ply: is_update(m) and m["room"]["ply"] == p + 1)
     assert final["room"]["status"] == "finished"
-    record = json.loads(client.get(f"/api/rooms/{room['room']}/record").text)
+    record = stored_record(client, room["room"])
     assert record["seed"] == ch.seed and record["options"] == dict(ch.options)
     assert record["result"]["scores"][0] < ch.target
     report = wait_recorded(client, room["room"])

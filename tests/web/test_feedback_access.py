@@ -12,6 +12,8 @@ from starlette.testclient import TestClient
 
 from tests.web.helpers import create_room, is_update, make_client, read_until, send_json
 
+JSON = {"content-type": "application/json"}
+
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
@@ -48,16 +50,16 @@ def test_live_hidden_information_feedback_needs_the_movers_key(client: TestClien
     url = f"/api/rooms/{room['room']}/feedback"
 
     res = client.post(url, json={"ply": 0})
-    assert res.status_code == 403 and res.json()["error"] == "need_key", res.text
+    assert res.status_code == 403 and res.json()["error"]["code"] == "need_key", res.text
     res = client.post(url, json={"ply": 0, "seat": 1, "key": keys[1]})
-    assert res.status_code == 403 and res.json()["error"] == "not_your_move", res.text
-    assert "seat 0" in res.json()["message"]
+    assert res.status_code == 403 and res.json()["error"]["code"] == "not_your_move", res.text
+    assert "seat 0" in res.json()["error"]["message"]
     res = client.post(url, json={"ply": 0, "seat": 0, "key": keys[1]})
-    assert res.status_code == 403 and res.json()["error"] == "bad_key", res.text
+    assert res.status_code == 403 and res.json()["error"]["code"] == "bad_key", res.text
     res = client.post(url, json={"ply": 0, "seat": 0, "key": "forged"})
-    assert res.status_code == 403 and res.json()["error"] == "bad_key"
+    assert res.status_code == 403 and res.json()["error"]["code"] == "bad_key"
     res = client.post(url, json={"ply": 5, "seat": 0, "key": keys[0]})
-    assert res.status_code == 400 and res.json()["error"] == "bad_field"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "bad_field"
 
     res = client.post(url, json={"ply": 0, "seat": 0, "key": keys[0]})
     assert res.status_code == 200, res.text
@@ -74,7 +76,7 @@ def test_feedback_in_a_rated_game_is_refused(client: TestClient) -> None:
     keys = {k["seat"]: k["key"] for k in room["keys"]}
     res = client.post(f"/api/rooms/{room['room']}/feedback",
                       json={"ply": 0, "seat": 0, "key": keys[0]})
-    assert res.status_code == 409 and res.json()["error"] == "no_feedback"
+    assert res.status_code == 409 and res.json()["error"]["code"] == "no_feedback"
 
 
 def test_after_the_end_anyone_may_ask(client: TestClient) -> None:
@@ -106,7 +108,7 @@ def test_review_of_a_hidden_information_record(client: TestClient) -> None:
         read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished")
     record = client.get(f"/api/rooms/{rid}/record")
     assert record.status_code == 200, record.text
-    res = client.post("/api/review", content=record.content)
+    res = client.post("/api/review", content=record.content, headers=JSON)
     assert res.status_code == 200, res.text
     review = res.json()["review"]
     assert review["game"] == "algo" and len(review["moves"]) == 2
@@ -137,7 +139,9 @@ def test_browser_shows_feedback_on_own_moves_in_algo(browser: Any, server: Any) 
         page.wait_for_selector("#feedback [data-quality]")
         quality = page.get_attribute("#feedback [data-quality]", "data-quality")
         assert quality in {"best", "good", "inaccuracy", "mistake", "blunder"}
-        assert "attack" in page.inner_text("#feedback")
+        # the move is named in words (issue 15: raw codes like "attack B4=8" were shown)
+        text = page.inner_text("#feedback")
+        assert "Guess" in text and "attack" not in text
     finally:
         context.close()
     assert not errors, errors

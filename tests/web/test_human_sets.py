@@ -125,7 +125,7 @@ def test_bad_match_formats_are_refused_and_create_nothing(
         res = client.post("/api/rooms", json={"game": game, "options": options,
                                               "seats": [HUMAN] * seats, "match": match})
         assert res.status_code == 400, res.text
-        assert res.json()["error"] == "bad_match" and words in res.json()["message"]
+        assert res.json()["error"]["code"] == "bad_match" and words in res.json()["error"]["message"]
         assert count(client, RoomRow) == 0 and count(client, MatchSetRow) == 0
 
 
@@ -329,7 +329,9 @@ def test_rule_a_rated_set_rates_each_game_with_its_colours(tmp_path: Any) -> Non
                               json={"name": name, "password": "a long password"})
             assert res.status_code == 201, res.text
             ids[name], tokens[name] = res.json()["player"]["id"], res.cookies[COOKIE]
-        room = create_room(client, "flipflop", [HUMAN, HUMAN], match="reverse", casual=False)
+        # rated games between people need a clock (docs/fair-play.md): a correspondence one
+        room = create_room(client, "flipflop", [HUMAN, HUMAN], match="reverse", casual=False,
+                           clock={"per_move": 86400})
         keys = {k["seat"]: k for k in room["keys"]}
         holder = {"alice": keys[0], "bob": keys[1]}
         room_id, players = room["room"], {0: ids["alice"], 1: ids["bob"]}

@@ -8,7 +8,7 @@ import json
 import urllib.request
 from typing import Any
 
-from .browser import TIMEOUT_MS, Server, open_context, wait_any_turn
+from .browser import TIMEOUT_MS, Server, click_first, open_context, wait_any_turn
 from .helpers import pacer_for
 
 
@@ -20,7 +20,7 @@ def play_both(a: Any, b: Any) -> None:
             return
         ply = mover.evaluate("document.body.dataset.ply")
         pacer_for(mover).wait()
-        mover.locator("#legal [data-move]").first.click()
+        click_first(mover)
         for p in (a, b):
             p.wait_for_function(f"() => document.body.dataset.ply !== '{ply}' || "
                                 "document.body.dataset.status === 'finished'")

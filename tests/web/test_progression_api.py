@@ -18,6 +18,8 @@ from asobiba.progression import Progression
 from asobiba.server import create_app
 from asobiba.server.progression_routes import COOKIE, RateLimiter
 
+JSON = {"content-type": "application/json"}
+
 
 @pytest.fixture
 def client(tmp_path: Any) -> Iterator[TestClient]:
@@ -58,11 +60,11 @@ def test_wrong_password_and_bad_input_are_refused(client: TestClient) -> None:
     register(client, "taro")
     client.post("/api/account/logout")
     res = client.post("/api/account/login", json={"name": "taro", "password": "wrong password"})
-    assert res.status_code == 401 and res.json()["message"] == "wrong name or password"
+    assert res.status_code == 401 and res.json()["error"]["message"] == "wrong name or password"
     assert client.get("/api/account").json()["player"] is None
     assert client.post("/api/account/register", json={"name": "taro", "password": "x"}
                        ).status_code == 400
-    assert client.post("/api/account/login", content=b"{nope").status_code == 400
+    assert client.post("/api/account/login", content=b"{nope", headers=JSON).status_code == 400
     assert client.post("/api/account/login", json={"name": 3}).status_code == 400
 
 
@@ -82,9 +84,14 @@ def test_rate_limiter_forgets_after_the_window() -> None:
 def test_a_guest_who_registers_keeps_their_history(client: TestClient) -> None:
     guest = client.post("/api/account/guest").json()["player"]
     assert guest["kind"] == "guest"
-    room = client.post("/api/rooms", json={"game": "reversi", "options": {}, "casual": False,
-                                           "seats": [{"kind": "human"},
-                                                     {"kind": "bot", "level": "random"}]}).json()
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    rated = client.post("/api/rooms", json={"game": "reversi", "options": {}, "casual": False,
+                                            "seats": seats}).json()
+    # fair play: guests play casual games only (docs/fair-play.md)
+    assert client.post(f"/api/rooms/{rated['room']}/claim", json={"seats": rated["keys"]}
+                       ).status_code == 403
+    room = client.post("/api/rooms", json={"game": "reversi", "options": {}, "casual": True,
+                                           "seats": seats}).json()
     claimed = client.post(f"/api/rooms/{room['room']}/claim", json={"seats": room["keys"]})
     assert claimed.json()["seats"] == [0]
     assert client.get(f"/api/rooms/{room['room']}/progress").json()["expected"] is True
@@ -96,15 +103,12 @@ def test_a_guest_who_registers_keeps_their_history(client: TestClient) -> None:
             if msg.get("type") == "update" and msg["room"]["status"] == "finished":
                 break
     result = wait_recorded(client, room["room"])
-    assert result["rated"] and result["pool"] == "reversi"
+    assert not result["rated"] and result["pool"] == "reversi"
     me = register(client, "jiro").json()["player"]
     assert me["id"] == guest["id"]
     page = client.get("/api/players/me").json()
     assert page["player"]["name"] == "jiro"
     assert page["stats"]["reversi"]["loss"] == 1
-    assert page["ratings"][0]["provisional"] is True
-    boards = client.get("/api/leaderboards/reversi").json()["pools"]["reversi"]
-    assert [row["name"] for row in boards][-1] == "jiro"
 
 
 def test_seat_claims_need_the_key_and_a_finished_room_without_accounts_is_not_rated(
@@ -139,10 +143,10 @@ def test_ladder_exam_leave_and_daily_over_http(client: TestClient) -> None:
     assert status["rank"]["en"] == "Paper" and status["unlocked"][0]["level"] == "random"
     # leaving when no exam runs is refused (nothing to fail)
     res = client.post("/api/ladder/reversi/leave")
-    assert res.status_code == 400 and "no exam" in res.json()["message"]
+    assert res.status_code == 400 and "no exam" in res.json()["error"]["message"]
     # no exam is due at Paper: a typed refusal, nothing changed
     res = client.post("/api/ladder/reversi/exam")
-    assert res.status_code == 400 and res.json()["error"] == "LadderError"
+    assert res.status_code == 400 and res.json()["error"]["code"] == "ladder_refused"
     day = client.get("/api/daily/reversi?date=2026-11-02").json()
     again = client.get("/api/daily/reversi?date=2026-11-02").json()
     assert day == again and day["calendar"]["cleared"] == []
@@ -177,12 +181,14 @@ def test_rule_ladder_games_from_the_web_count_and_leaving_an_exam_fails_it(
     seat; leaving the exam fails it (seed §9: 「途中で他の画面に移動すると不合格になります」)."""
     me = register(client, "goro").json()["player"]
     res = client.post("/api/ladder/reversi/play", json={"tier": "lv3"})
-    assert res.status_code == 400 and "lv1" in res.json()["message"]
+    assert res.status_code == 400 and "lv1" in res.json()["error"]["message"]
     room = client.post("/api/ladder/reversi/play", json={"tier": "lv1"}).json()
     assert [k["seat"] for k in room["keys"]] == [0]
     finish_by_resigning(client, room, 0)
     result = wait_recorded(client, room["room"])
-    assert result["rated"] and result["ladder"] == []
+    # resigned before moving: aborted, so unrated (docs/fair-play.md); the ladder counts it
+    assert not result["rated"] and result["unrated"]["code"] == "aborted"
+    assert result["ladder"] == []
     progress = client.get(f"/api/rooms/{room['room']}/progress").json()
     assert progress["context"] == {"kind": "ladder", "game": "reversi", "level": "random",
                                    "tier": "lv1"}

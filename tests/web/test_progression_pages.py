@@ -73,6 +73,14 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     assert "hanako" in page.inner_text("#page-title")
     assert page.locator("#history-table tbody tr").count() == 1
     assert "lost" in page.inner_text("#history-table")
+    # issue 15: the CPU is named by its level, never by the store's "bot:reversi:random"
+    assert "bot:" not in page.inner_text("#history-table")
+    assert "CPU (" in page.inner_text("#history-table")
+    # issue 15 item 6: the rating history, drawn as SVG (one point per rated game)
+    chart = page.locator("#rating-chart svg[role=img]")
+    assert chart.count() == 1
+    assert chart.locator("circle").count() == 1
+    assert "Reversi" in chart.get_attribute("aria-label")
     rating = page.locator("#ratings [data-pool=reversi]")
     assert rating.get_attribute("data-provisional") == "true" and rating.inner_text().endswith("?")
     page.goto(f"{server.url}/leaderboard/reversi")
@@ -108,6 +116,14 @@ def test_move_feedback_badge_and_review_of_a_casual_game(page: Any, server: Serv
     page.click("#review-btn")
     page.wait_for_selector("body[data-review=done]", timeout=WAIT)
     assert page.locator("#movelog [data-quality]").count() >= 6
+    # issue 15 item 6: the winning chance after every judged move, as SVG; a point is a link
+    chart = page.locator("#win-chart svg[role=img]")
+    assert chart.count() == 1
+    points = chart.locator("circle.pick")
+    assert points.count() >= 7, "the start and every judged move"
+    points.nth(2).click()
+    page.wait_for_function("() => document.body.dataset.step === '"
+                           + points.nth(2).get_attribute("data-x") + "'")
 
 
 def test_ladder_page_exam_left_by_leaving_the_game_page(page: Any, server: Server) -> None:
@@ -156,6 +172,8 @@ def test_daily_page_calendar_and_tsume_answers(page: Any, server: Server) -> Non
     ready(page)
     assert page.locator("#board svg").count() == 1
     assert page.locator("#calendar [data-day]").count() >= 28
+    goal = page.inner_text("#description")
+    assert "seat" not in goal and ("Black" in goal or "White" in goal), goal
     page.goto(f"{server.url}/daily/algo")
     ready(page)
     inputs = page.locator("#answers input")

@@ -39,6 +39,14 @@ def click_board(page: Any, move: str) -> str:
     page.evaluate("() => { document.body.dataset.result = 'waiting'; }")
     target = page.locator(f'#board [data-move="{move}"]')
     if not target.count():
+        # a two-step move: pick its card (Algo) or cell (a CP call, a colour choice) first
+        pick = move.split(" ", 1)[1].split("=")[0] if move.startswith("attack ") else \
+            move.split("[")[0].rstrip("w")
+        picker = page.locator(f'#board [data-attack="{pick}"], #board [data-pick="{pick}"]')
+        if picker.count():
+            picker.first.click(timeout=WAIT)
+            target = page.locator(f'#board [data-move="{move}"]')
+    if not target.count():
         target = page.locator(f'#legal [data-move="{move}"]')
     target.first.click(timeout=WAIT)
     page.wait_for_function("() => ['done', 'refused'].includes(document.body.dataset.result)",

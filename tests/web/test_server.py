@@ -24,6 +24,8 @@ from .helpers import (
     slow,
 )
 
+JSON = {"content-type": "application/json"}
+
 HUMAN = {"kind": "human"}
 
 
@@ -93,7 +95,7 @@ def test_rule_full_game_against_bot_ends_with_result_and_record(
         data = record.json()
         assert len(data["moves"]) == final["room"]["ply"]
         assert data["result"]["scores"] == result["scores"]
-        steps = client.post("/api/replay", content=record.content).json()["steps"]
+        steps = client.post("/api/replay", content=record.content, headers=JSON).json()["steps"]
         assert len(steps) == len(data["moves"]) + 1
         assert steps[-1]["views"][0]["over"] is True
 
@@ -160,16 +162,16 @@ def test_rule_bad_room_requests_name_the_problem(tmp_path: Any) -> None:
         ]
         for body, code in cases:
             res = client.post("/api/rooms", json=body)
-            assert res.status_code == 400 and res.json()["error"] == code, (body, res.text)
-        res = client.post("/api/rooms", content=b"x" * 70_000)
+            assert res.status_code == 400 and res.json()["error"]["code"] == code, (body, res.text)
+        res = client.post("/api/rooms", content=b"x" * 70_000, headers=JSON)
         assert res.status_code == 413
-        res = client.post("/api/rooms", content=b"{oops")
-        assert res.json()["error"] == "bad_json"
+        res = client.post("/api/rooms", content=b"{oops", headers=JSON)
+        assert res.json()["error"]["code"] == "bad_json"
         assert client.get("/api/rooms/nosuchroom").status_code == 404
         with client.websocket_connect("/ws/nosuchroom") as ws:
             assert receive_json(ws)["code"] == "no_room"
-        res = client.post("/api/replay", content=b'{"format": "asobiba-record"}')
-        assert res.status_code == 400 and res.json()["error"] == "bad_record"
+        res = client.post("/api/replay", content=b'{"format": "asobiba-record"}', headers=JSON)
+        assert res.status_code == 400 and res.json()["error"]["code"] == "bad_record"
 
 
 def test_rule_move_is_committed_before_it_is_acknowledged(tmp_path: Any, db_url: str) -> None:
@@ -329,7 +331,7 @@ def test_rule_seat_count_endpoint_follows_options(tmp_path: Any) -> None:
         assert client.post("/api/seats", json={"game": "algo",
                                                "options": {"players": 4}}).json()["seats"] == 4
         res = client.post("/api/seats", json={"game": "algo", "options": {"players": "x"}})
-        assert res.status_code == 400 and "players" in res.json()["message"]
+        assert res.status_code == 400 and "players" in res.json()["error"]["message"]
 
 
 def test_bot_pool_abandons_a_bot_that_overruns_its_time_limit() -> None:
@@ -355,11 +357,11 @@ def test_rule_a_fallen_flag_loses_the_game_and_clocks_survive_a_restart(
     with make_client(tmp_path, db_url=db_url) as client:
         res = client.post("/api/rooms", json={"game": "reversi", "seats": [HUMAN, HUMAN],
                                               "clock": {"initial": 5, "increment": 0}})
-        assert res.status_code == 400 and res.json()["error"] == "bad_clock", "10 s minimum"
+        assert res.status_code == 400 and res.json()["error"]["code"] == "bad_clock", "10 s minimum"
         res = client.post("/api/rooms", json={"game": "patapata", "options": {"players": 2},
                                               "seats": [HUMAN, HUMAN],
                                               "clock": {"initial": 60, "increment": 0}})
-        assert res.json()["error"] == "bad_clock", "no clock with simultaneous turns"
+        assert res.json()["error"]["code"] == "bad_clock", "no clock with simultaneous turns"
         monkeypatch.setattr(clock, "MIN_INITIAL", 1)  # a short game keeps the test fast
         room = create_room(client, "reversi", [HUMAN, HUMAN],
                            clock={"initial": 2, "increment": 1})

@@ -186,7 +186,7 @@ class AlgoBot(Bot):
         # a whole card only against a single enemy; with several, the others share it.
         delta = self.miss_cost(view, seat)
         gain = 1.0 / max(1, len(enemies_in(view, seat))) ** GAIN_SHARE
-        return p > delta / (gain + delta)
+        return bool(p > delta / (gain + delta))
 
     def miss_cost(self, view: Mapping[str, Any], seat: int) -> float:
         """Exposure of my row after a miss minus after a stay (≥ 0 in practice)."""
@@ -207,7 +207,7 @@ class AlgoBot(Bot):
         return max(0.0, up - down)
 
     # ---- own cards -------------------------------------------------------------------------
-    def _own_hidden(self, view: Mapping[str, Any], seat: int) -> list[tuple[int, dict]]:
+    def _own_hidden(self, view: Mapping[str, Any], seat: int) -> list[tuple[int, dict[str, Any]]]:
         return [(p, s) for p, s in enumerate(view["rows"][seat]) if not s["up"]]
 
     def _use(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
@@ -218,7 +218,7 @@ class AlgoBot(Bot):
         own = self._own_hidden(view, seat)
         if self.lv == 3:
             inf = safe_infer(public_knowledge(view))
-            def exposed(item: tuple[int, dict]) -> float:
+            def exposed(item: tuple[int, dict[str, Any]]) -> float:
                 if inf is None or item[1]["id"] not in inf.counts:
                     return 0.0
                 return max(inf.numbers(item[1]["id"]).values(), default=0.0)

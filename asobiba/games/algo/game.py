@@ -29,6 +29,25 @@ def default_sets(players: int) -> int:
     return 2 if players >= 7 else 1
 
 
+def check_pile(opts: Mapping[str, Any], total: int) -> None:
+    """The basic game needs a pile: every turn begins "draw one card from the pile"
+    (REFERENCE, basic rules) and the seed's variants deal "the rest" as the pile (5–6
+    players 「残りを山にして真中に置き」, two sets for 7+). Only pair play is dealt without one
+    (seed 「４人に６枚ずつ配るので「山」に積むカードはありません」). Options that deal every card
+    in the basic game are refused (docs/rules/algo.md § 2)."""
+    if opts["mode"] == "pair":
+        return
+    dealt = opts["hand"] * opts["players"]
+    if dealt >= total:
+        most = (total - 1) // opts["players"]
+        sets_hint = ", or use two sets (sets=2)" if opts["sets"] == 1 else ""
+        raise OptionError(
+            f"option 'hand': {opts['hand']} cards each for {opts['players']} players deal all "
+            f"{total} cards and leave no pile, but the basic game begins every turn by drawing "
+            f"from the pile (rule: the pile; only pair play is dealt without one); deal at "
+            f"most {most} each{sets_hint}", option="hand")
+
+
 class AlgoGame(Game):
     id = "algo"
     title_en = "Algo"
@@ -36,6 +55,8 @@ class AlgoGame(Game):
     summary = ("Deduce your opponents' hidden numbered cards from their sorted rows; a miss "
                "reveals your own card. Basic game, pair play, 5–8 players, jokers, two sets, "
                "three colours, chip scoring.")
+    summary_ja = "相手の伏せたカードの数字を、並び順から推理して当てる。外すと自分のカードが1枚表に。基本ルール、ペア戦、5〜8人、ジョーカー、2セット、3色、チップ得点。"
+    draws = False  # someone always keeps the last face-down card: no draw offers
     rules_version = 1
     perfect_information = False
     chance = True
@@ -98,6 +119,7 @@ class AlgoGame(Game):
             raise OptionError(
                 f"option 'hand': {opts['hand']} cards for {opts['players']} players needs "
                 f"more than the {total} cards in play", option="hand")
+        check_pile(opts, total)
         return opts
 
     def _check_options(self, options: dict[str, Any]) -> None:

@@ -98,7 +98,7 @@ class AlgoState(State):
 
     @property
     def pair(self) -> bool:
-        return self._o["mode"] == "pair"
+        return bool(self._o["mode"] == "pair")
 
     def partner(self, seat: int) -> int:
         return (seat + 2) % 4

@@ -10,12 +10,14 @@ position has already occurred twice, so the repetition rule is respected exactly
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
 from ...core import Bot
+from ...search.budget import MoveClock
 from . import board as bd
 from . import solver3
 from .notation import FFMove, move_text
@@ -55,9 +57,11 @@ def _state(view: Mapping[str, Any]) -> Any:
 
 
 def _to_move(state: Any, pair: tuple[int, int]) -> FFMove:
+    mv: FFMove
     for mv in state.legal_moves():
         if (mv.frm, mv.to) == pair:
-            return mv
+            move: FFMove = mv
+            return move
     raise ValueError(f"search returned {pair}, which is not a legal move")
 
 
@@ -75,6 +79,7 @@ class FlipFlopBot(Bot):
         self.name = f"flipflop-{level}"
         self.time_limit = time_limit
         self._searcher: Searcher | None = None
+        self._clock: MoveClock | None = None
         self.last_info: dict[str, Any] = {}
 
     def reset(self, seat: int, options: Mapping[str, Any]) -> None:
@@ -82,6 +87,7 @@ class FlipFlopBot(Bot):
         self._searcher = None
 
     def choose(self, view: Mapping[str, Any]) -> str:
+        started = time.perf_counter()
         state = _state(view)
         legal = list(state.legal_moves())
         if not legal:
@@ -104,11 +110,20 @@ class FlipFlopBot(Bot):
         if self.max_depth is not None:
             limit = self.time_limit
         depth = self.max_depth if self.max_depth is not None else plan.depth
-        res = self._searcher.search(state.tuple4(), depth, limit, counts, order)
+        clock = None
+        if limit is not None:  # the whole move, set-up included, within the limit
+            if self._clock is None or self._clock.limit != limit:
+                self._clock = MoveClock(limit)
+            clock = self._clock
+            limit = clock.budget()
+        res = self._searcher.search(state.tuple4(), depth, limit, counts, order, started)
         self.last_info = {"depth": res.depth, "nodes": res.nodes, "value": res.value,
                           "seconds": res.seconds}
         assert res.move is not None
-        return move_text(n, _to_move(state, res.move))
+        text = move_text(n, _to_move(state, res.move))
+        if clock is not None:
+            clock.done(started)
+        return text
 
     def _level1(self, state: Any, legal: list[FFMove]) -> FFMove:
         """Random, except that it takes a move that wins at once and retakes its goal."""

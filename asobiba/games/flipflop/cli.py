@@ -83,7 +83,7 @@ def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
 def _human(data: dict[str, Any], moves: Sequence[str]) -> str:
     where = "the start" if not moves else "after " + " ".join(moves)
     if data.get("board") == "5x5":
-        return data["summary"]
+        return str(data["summary"])
     if data["over"]:
         return f"Position {where}: the game is over ({data['reason']})."
     plies = "" if data["plies"] is None else f" in {data['plies']} plies"

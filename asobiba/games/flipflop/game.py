@@ -194,6 +194,7 @@ class FlipFlop(Game):
     title_ja = "フリップフロップ"
     summary = ("Rook/bishop pieces flip after every move; capture only on the goal squares; "
                "win by holding the opponent's goal for a turn. 3×3 or 5×5.")
+    summary_ja = "駒は動くたびに＋（飛車）と×（角行）が裏返る。取れるのはゴールの駒だけ。相手のゴールを守り切れば勝ち。3×3と5×5。"
     rules_version = 1
     options = (
         Option("board", "3x3", choices=("3x3", "5x5"),
@@ -209,8 +210,8 @@ class FlipFlop(Game):
         n = board_size(options)
         return FlipFlopState(n, *bd.start_position(n), options)
 
-    def from_position(self, fen: str, history: Sequence[str] = (),
-                      moves: Sequence[str] = ()) -> FlipFlopState:
+    def from_position(self, fen: str, options: Mapping[str, Any] | None = None, *,
+                      history: Sequence[str] = (), moves: Sequence[str] = ()) -> FlipFlopState:
         """A state from a position string and the earlier positions (for repetition)."""
         try:
             n, w, b, x, t = from_fen(fen)
@@ -228,8 +229,8 @@ class FlipFlop(Game):
         return FlipFlopState(n, w, b, x, t, {"board": f"{n}x{n}"}, tuple(keys), tuple(moves))
 
     def state_from_view(self, view: Mapping[str, Any]) -> FlipFlopState:
-        return self.from_position(view["position"], view.get("history", ()),
-                                  view.get("moves", ()))
+        return self.from_position(view["position"], history=view.get("history", ()),
+                                  moves=view.get("moves", ()))
 
     def render_view(self, view: Mapping[str, Any]) -> str:
         n = view["board_size"]

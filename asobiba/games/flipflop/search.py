@@ -1,29 +1,29 @@
-"""FlipFlop-specific alpha-beta: iterative deepening negamax with a transposition table.
+"""FlipFlop's part of the search: its evaluation, its move ordering and two rules that give
+exact pruning, behind the project's one alpha-beta (``asobiba.search.alphabeta``).
 
-Written for this game rather than on the generic ``asobiba.search`` adapter because the hot
-loop works directly on the four position ints (no objects per node), and because two rules
-give exact pruning: a side whose goal is occupied by the opponent must take it back at once
-(any other move loses), so only the retaking moves are searched, and such forced positions
-are never cut off at the horizon. Repetitions (a position already on the search path, or
-already seen twice in the game) score as draws.
+A side whose goal is occupied by the opponent must take it back at once (any other move
+loses), so only the retaking moves are searched, and such forced positions are never cut
+off at the horizon (``evaluate`` says they are not quiet). Repetitions (a position already
+on the search path, or already seen twice in the game) score as draws, wins and losses
+count their distance (the engine's ``draw_repeats`` and ``mate_distance``), and the engine
+runs principal-variation search with this game's history heuristic.
 """
 
 from __future__ import annotations
 
-import time
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ...search.alphabeta import AlphaBeta
 from . import board as bd
+
+Pos = tuple[int, int, int, int]
+"""A search position: (white, black, bishops, turn)."""
 
 WIN = 100_000
 """Score of a win at the root; a win found ``p`` plies deeper scores ``WIN - p``."""
 MATE_BOUND = WIN - 1_000
 EXACT, LOWER, UPPER = 0, 1, 2
-
-
-class _Timeout(Exception):
-    pass
 
 
 @dataclass(frozen=True)
@@ -57,26 +57,19 @@ class Result:
     seconds: float = 0.0
 
 
-class Searcher:
-    """One searcher per bot; the table is kept between moves of the same game."""
+class FlipFlopAdapter:
+    """Search positions are the four position ints; moves are ``from << 5 | to``."""
 
-    def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0,
-                 tt_size: int = 400_000) -> None:
+    def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0) -> None:
         self.n = n
         self.geo = bd.GEOMETRY[n]
         self.w = weights
         self.salt = salt
-        self.tt: dict[int, tuple[int, int, int, int | None]] = {}
-        self.tt_size = tt_size
-        self.nodes = 0
-        self.deadline = float("inf")
-        self.history: Mapping[int, int] = {}
-        self.path: set[int] = set()
         self.hist = [0] * 1024
         """History heuristic: how often each move int caused a cut-off (move ordering)."""
 
     # ---- evaluation ----------------------------------------------------------------------
-    def evaluate(self, w: int, b: int, x: int, t: int) -> int:
+    def static(self, w: int, b: int, x: int, t: int) -> int:
         """Material, mobility, goal threats (attackers of the goal we attack against
         defenders of it), advancement and tempo, from the side to move."""
         geo, wt = self.geo, self.w
@@ -110,134 +103,115 @@ class Searcher:
             score += h % (2 * wt.noise + 1) - wt.noise
         return score
 
-    # ---- search --------------------------------------------------------------------------
-    def _ordered(self, w: int, b: int, x: int, t: int, best: int | None
-                 ) -> tuple[list[int], bool, bool]:
-        """(moves, forced, any_move): when the opponent stands on our goal only the retakes
-        are listed (every other move loses at once); ``any_move`` says whether a move at
-        all exists. Otherwise: table move, goal moves, captures, then history order."""
+    # ---- the adapter's hooks -------------------------------------------------------------
+    def key(self, pos: Pos) -> Hashable:
+        w, b, x, t = pos
+        return w | b << 25 | x << 50 | t << 75
+
+    def decided(self, pos: Pos) -> float | None:
+        """A side that holds its goal at its own turn has won (the opponent did not retake)."""
+        w, b, _, t = pos
+        mine = w if t == bd.WHITE else b
+        return WIN if mine >> self.geo.goal_of(t) & 1 else None
+
+    def evaluate(self, pos: Pos) -> float | None:
+        w, b, x, t = pos
+        mine, theirs = (w, b) if t == bd.WHITE else (b, w)
+        if theirs >> self.geo.home_centre[t] & 1:
+            return None   # not quiet: the goal must be retaken, search on
+        if not bd.mobility(self.geo, mine, theirs, x):
+            return -WIN   # no move at all: lost
+        return self.static(w, b, x, t)
+
+    def moves(self, pos: Pos) -> Sequence[int]:
+        """Every move, or only the retakes when the opponent stands on our goal."""
+        w, b, x, t = pos
         geo = self.geo
         mine, theirs = (w, b) if t == bd.WHITE else (b, w)
         moves = bd.move_ints(geo, mine, theirs, x)
         home = geo.home_centre[t]
         if theirs >> home & 1:
-            return [m for m in moves if m & 31 == home], True, bool(moves)
-        goal = geo.goal_of(t)
+            return [m for m in moves if m & 31 == home]
+        return moves
+
+    def order(self, pos: Pos, moves: Sequence[int], first: int | None, depth: int = 0
+              ) -> Sequence[int]:
+        """Table move, goal moves, captures of a goal square, then history order (retakes,
+        when forced, in generation order)."""
+        w, b, _, t = pos
+        theirs = b if t == bd.WHITE else w
+        if theirs >> self.geo.home_centre[t] & 1:
+            return moves
+        goal = self.geo.goal_of(t)
         hist = self.hist
-        goals = geo.goals_mask
-        moves.sort(key=lambda m: -(1 << 40 if m == best else 0)
-                   - ((1 << 30) if m & 31 == goal else 0)
-                   - ((1 << 29) if goals >> (m & 31) & 1 else 0) - hist[m])
-        return moves, False, True
+        goals = self.geo.goals_mask
+        return sorted(moves, key=lambda m: -(1 << 40 if m == first else 0)
+                      - ((1 << 30) if m & 31 == goal else 0)
+                      - ((1 << 29) if goals >> (m & 31) & 1 else 0) - hist[m])
 
-    def _negamax(self, w: int, b: int, x: int, t: int, depth: int, alpha: int, beta: int,
-                 ply: int) -> int:
-        self.nodes += 1
-        if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
-            raise _Timeout
-        geo = self.geo
-        mine = w if t == bd.WHITE else b
-        if mine >> geo.goal_of(t) & 1:
-            return WIN - ply
-        key = w | b << 25 | x << 50 | t << 75
-        if key in self.path or self.history.get(key, 0) >= 2:
-            return 0
-        entry = self.tt.get(key)
-        best_move = None
-        if entry is not None:
-            e_depth, e_value, e_flag, best_move = entry
-            if e_depth >= depth:
-                v = e_value - ply if e_value > MATE_BOUND else (
-                    e_value + ply if e_value < -MATE_BOUND else e_value)
-                if e_flag == EXACT or (e_flag == LOWER and v >= beta) or (
-                        e_flag == UPPER and v <= alpha):
-                    return v
-        if depth <= 0:
-            theirs = b if t == bd.WHITE else w
-            if not theirs >> geo.home_centre[t] & 1:   # quiet: evaluate (no move = lost)
-                if not bd.mobility(geo, mine, theirs, x):
-                    return -(WIN - ply)
-                return self.evaluate(w, b, x, t)
-        moves, forced, any_move = self._ordered(w, b, x, t, best_move)
-        if not moves:
-            if any_move:
-                return -(WIN - ply - 1)   # every move leaves the opponent on our goal
-            return -(WIN - ply)           # no legal move at all
-        alpha0 = alpha
-        best = -WIN * 2
-        child_depth = depth - 1 if depth > 0 else 0
-        self.path.add(key)
-        try:
-            first = True
-            for mv in moves:
-                cw, cb, cx, ct = bd.apply_move(w, b, x, t, mv >> 5, mv & 31)
-                if first:
-                    v = -self._negamax(cw, cb, cx, ct, child_depth, -beta, -alpha, ply + 1)
-                    first = False
-                else:   # principal variation search: a null window first
-                    v = -self._negamax(cw, cb, cx, ct, child_depth, -alpha - 1, -alpha,
-                                       ply + 1)
-                    if alpha < v < beta:
-                        v = -self._negamax(cw, cb, cx, ct, child_depth, -beta, -v, ply + 1)
-                if v > best:
-                    best, best_move = v, mv
-                    if v > alpha:
-                        alpha = v
-                        if alpha >= beta:
-                            self.hist[mv] += depth * depth
-                            break
-        finally:
-            self.path.discard(key)
-        flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        stored = best + ply if best > MATE_BOUND else (best - ply if best < -MATE_BOUND else best)
-        if len(self.tt) >= self.tt_size:
-            self.tt.clear()
-        self.tt[key] = (depth, stored, flag, best_move)
-        return best
+    def on_cutoff(self, move: int, weight: int) -> None:
+        self.hist[move] += weight
 
-    def search(self, pos: tuple[int, int, int, int], max_depth: int,
-               time_limit: float | None = None, history: Mapping[int, int] | None = None,
-               root_order: list[tuple[int, int]] | None = None) -> Result:
-        """Best move for the side to move. ``history`` counts earlier occurrences of
-        positions (the root included); ``root_order`` shuffles ties for variety."""
-        start = time.perf_counter()
-        self.deadline = start + time_limit if time_limit else float("inf")
-        self.history = history or {}
-        self.nodes = 0
-        self.hist = [0] * 1024
+    def play(self, pos: Pos, move: int) -> Pos:
+        return bd.apply_move(*pos, move >> 5, move & 31)
+
+    def terminal_value(self, pos: Pos) -> float:
+        """No move searched: lost now (no move at all) or next ply (every move leaves the
+        opponent on our goal)."""
         w, b, x, t = pos
-        moves, _, _ = self._ordered(w, b, x, t, None)
+        mine, theirs = (w, b) if t == bd.WHITE else (b, w)
+        return -(WIN - 1) if bd.move_ints(self.geo, mine, theirs, x) else -WIN
+
+
+class Searcher:
+    """One searcher per bot; the table is kept between moves of the same game."""
+
+    def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0,
+                 tt_size: int = 400_000) -> None:
+        self.n = n
+        self.adapter = FlipFlopAdapter(n, weights, salt)
+        self.engine: AlphaBeta[Pos, int] = AlphaBeta(
+            self.adapter, tt_size=tt_size, pvs=True, win_bound=MATE_BOUND,
+            mate_distance=True, draw_repeats=2, solved_entries=False, probe_at_horizon=True)
+        self.tt = self.engine.tt
+
+    @property
+    def salt(self) -> int:
+        return self.adapter.salt
+
+    @salt.setter
+    def salt(self, value: int) -> None:
+        self.adapter.salt = value
+
+    def evaluate(self, w: int, b: int, x: int, t: int) -> int:
+        return self.adapter.static(w, b, x, t)
+
+    def search(self, pos: Pos, max_depth: int, time_limit: float | None = None,
+               history: Mapping[int, int] | None = None,
+               root_order: list[tuple[int, int]] | None = None,
+               started: float | None = None) -> Result:
+        """Best move for the side to move. ``history`` counts earlier occurrences of
+        positions (the root included); ``root_order`` shuffles ties for variety;
+        ``started``: the clock reading when the move began (the limit counts from it)."""
+        a = self.adapter
+        a.hist = [0] * 1024
+        w, b, x, t = pos
+        moves = list(a.order(pos, a.moves(pos), None))
         if not moves:
             mine, theirs = (w, b) if t == bd.WHITE else (b, w)
-            moves = bd.move_ints(self.geo, mine, theirs, x)
+            moves = bd.move_ints(a.geo, mine, theirs, x)
         if not moves:
             raise ValueError("search called on a position with no legal move")
         if root_order is not None:
             wanted = [f << 5 | to for f, to in root_order]
             moves = [m for m in wanted if m in moves] + [m for m in moves if m not in wanted]
-        result = Result((moves[0] >> 5, moves[0] & 31), 0, 0, 0)
-        root_key = bd.position_key(w, b, x, t)
-        for depth in range(1, max_depth + 1):
-            try:
-                best, best_move = -WIN * 2, moves[0]
-                alpha, beta = -WIN * 2, WIN * 2
-                self.path = {root_key}
-                for mv in moves:
-                    cw, cb, cx, ct = bd.apply_move(w, b, x, t, mv >> 5, mv & 31)
-                    v = -self._negamax(cw, cb, cx, ct, depth - 1, -beta, -alpha, 1)
-                    if v > best:
-                        best, best_move = v, mv
-                        alpha = max(alpha, v)
-            except _Timeout:
-                break
-            moves.remove(best_move)
-            moves.insert(0, best_move)
-            result = Result((best_move >> 5, best_move & 31), best, depth, self.nodes)
-            if abs(best) > MATE_BOUND:
-                break
-        result.nodes = self.nodes
-        result.seconds = time.perf_counter() - start
+        res = self.engine.search(pos, max_depth, time_limit, root_moves=moves,
+                                 history={k: v for k, v in (history or {}).items()}, started=started)
+        move = res.move
+        result = Result((move >> 5, move & 31), int(res.value), res.depth, res.nodes,
+                        seconds=res.seconds)
         result.pv = self.principal_line(pos, result.move, result.depth)
+        self.last = res
         return result
 
     def principal_line(self, pos: tuple[int, int, int, int], first: tuple[int, int] | None,
@@ -252,6 +226,6 @@ class Searcher:
             if key in seen:
                 break
             seen.add(key)
-            entry = self.tt.get(key)
+            entry = self.engine.tt.get(key)
             mv = (entry[3] >> 5, entry[3] & 31) if entry and entry[3] is not None else None
         return line

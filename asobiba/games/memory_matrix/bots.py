@@ -8,12 +8,13 @@ perfect-memory bot that watched the whole game has nothing left to sample.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from ...core.bot import Bot
 from ...core.rng import Rng
+from ...search.alphabeta import AlphaBeta
 from . import rules
 from .memory import Memory, determinize
 from .rules import Config, Pos
@@ -100,7 +101,8 @@ def evaluate(cfg: Config, pos: Pos, seat: int, w: Weights) -> float:
         if scores[seat] < best_other:
             return scores[seat] - best_other
         # a win counts extra, a shared win its share (ranks with ties shared)
-        return scores[seat] - best_other + TERMINAL / scores.count(scores[seat]) ** w.shared
+        share: float = scores.count(scores[seat]) ** w.shared
+        return scores[seat] - best_other + TERMINAL / share
     if w.contempt and not pos.up:
         # nothing face up: no colour move and no white sandwich is left, so every remaining
         # move is a white piece placed anywhere and the game will end 0-0 — a dead draw,
@@ -230,84 +232,120 @@ def look_ahead(cfg: Config, pos: Pos, seat: int, plies: int, w: Weights,
     return evaluate(cfg, pos, seat, w)
 
 
+Node = tuple[Pos, int]
+"""A search position: the board and the sign that turns ``seat``'s evaluation into the
+value for the side to move (+1 when ``seat``'s side moves, -1 for the others; at a finished
+board, the opposite of the side that made the last move, as negamax reads it)."""
+Child = tuple[int, Node]
+
+
+class ParanoidAdapter:
+    """Memory Matrix on the project's alpha-beta: the paranoid reduction of a many-player
+    game to two sides (``seat`` against every other seat; exact minimax for two players),
+    as negamax. Children are ordered by the static evaluation (for the side to move) where
+    more than ``order_from`` plies are left. ``exact``: a board with nothing face up is
+    scored at once as the 0-0 it must end in; otherwise it is a leaf only under
+    ``contempt`` (its value cannot change)."""
+
+    def __init__(self, cfg: Config, seat: int, w: Weights, exact: bool) -> None:
+        self.cfg, self.seat, self.w, self.exact = cfg, seat, w, exact
+        self.order_from = 0 if exact else 1
+        self.dead = dead_value(cfg, w)
+
+    def node(self, pos: Pos, last_sign: int = 1) -> Node:
+        if pos.turn >= 0:
+            return (pos, 1 if self.cfg.seat_of(pos.turn) == self.seat else -1)
+        return (pos, -last_sign)
+
+    def moves(self, node: Node) -> list[Child]:
+        pos, sign = node
+        cfg = self.cfg
+        return [(m, self.node(rules.apply(cfg, pos, m)[0], sign))
+                for m in rules.legal_moves(cfg, pos)]
+
+    def play(self, node: Node, move: Child) -> Node:
+        return move[1]
+
+    def player(self, node: Node) -> int:
+        return 0 if node[1] > 0 else 1
+
+    def key(self, node: Node) -> Hashable:
+        return node[0].key() if self.exact else None
+
+    def decided(self, node: Node) -> float | None:
+        pos, sign = node
+        if pos.turn < 0:
+            return sign * evaluate(self.cfg, pos, self.seat, self.w)
+        if not pos.up:
+            if self.exact:
+                return sign * self.dead
+            if self.w.contempt:
+                return sign * evaluate(self.cfg, pos, self.seat, self.w)
+        return None
+
+    def evaluate(self, node: Node) -> float:
+        return node[1] * evaluate(self.cfg, node[0], self.seat, self.w)
+
+    def terminal_value(self, node: Node) -> float:
+        raise AssertionError("a Memory Matrix position that is not over always has a move")
+
+    def order(self, node: Node, moves: Sequence[Child], first: Child | None, depth: int
+              ) -> Sequence[Child]:
+        if depth <= self.order_from or (self.exact and len(moves) <= 2):
+            return moves
+        sign = node[1]
+        cfg, seat, w = self.cfg, self.seat, self.w
+        # stable: equal children keep the order of the legal moves
+        return sorted(moves, key=lambda c: -sign * evaluate(cfg, c[1][0], seat, w))
+
+
+def _engine(cfg: Config, seat: int, w: Weights, exact: bool,
+            table: dict[Any, Any] | None = None
+            ) -> tuple[AlphaBeta[Node, Child], ParanoidAdapter]:
+    adapter = ParanoidAdapter(cfg, seat, w, exact)
+    engine: AlphaBeta[Node, Child] = AlphaBeta(
+        adapter, tt_size=10_000_000 if exact else 0, solved_entries=False)
+    if table is not None:
+        engine.tt = table
+    return engine, adapter
+
+
+def _seat_value(engine: AlphaBeta[Node, Child], node: Node, depth: int, alpha: float,
+                beta: float) -> float:
+    """``node``'s value for ``seat`` within the window (alpha, beta) in ``seat``'s terms."""
+    sign = node[1]
+    if sign > 0:
+        return engine.value(node, depth, alpha, beta)
+    return -engine.value(node, depth, -beta, -alpha)
+
+
 def paranoid(cfg: Config, pos: Pos, depth: int, alpha: float, beta: float, seat: int,
              w: Weights) -> float:
     """Alpha-beta where every other seat plays against ``seat`` (the paranoid reduction of
-    a many-player game to two sides; exact minimax for two players), children ordered by
-    the static evaluation."""
-    if pos.turn < 0 or depth == 0 or (w.contempt and not pos.up):
-        return evaluate(cfg, pos, seat, w)  # (a dead board's value cannot change)
-    mine = cfg.seat_of(pos.turn) == seat
-    children = [rules.apply(cfg, pos, m)[0] for m in rules.legal_moves(cfg, pos)]
-    if depth > 1:
-        children.sort(key=lambda ch: evaluate(cfg, ch, seat, w), reverse=mine)
-    if mine:
-        best = float("-inf")
-        for child in children:
-            best = max(best, paranoid(cfg, child, depth - 1, alpha, beta, seat, w))
-            alpha = max(alpha, best)
-            if alpha >= beta:
-                break
-        return best
-    best = float("inf")
-    for child in children:
-        best = min(best, paranoid(cfg, child, depth - 1, alpha, beta, seat, w))
-        beta = min(beta, best)
-        if alpha >= beta:
-            break
-    return best
+    a many-player game to two sides; exact minimax for two players), ``depth`` plies,
+    children ordered by the static evaluation."""
+    engine, adapter = _engine(cfg, seat, w, exact=False)
+    return _seat_value(engine, adapter.node(pos), depth, alpha, beta)
 
 
 def dead_value(cfg: Config, w: Weights) -> float:
     """The exact value of a board with no face up piece: it ends 0-0, every seat first."""
-    return TERMINAL / cfg.players ** w.shared
+    share: float = cfg.players ** w.shared
+    return TERMINAL / share
 
 
 def solve(cfg: Config, pos: Pos, alpha: float, beta: float, seat: int, w: Weights,
-          table: dict[tuple[Any, ...], tuple[float, float]]) -> float:
+          table: dict[Any, Any]) -> float:
     """The exact paranoid value of ``pos`` for ``seat`` (every line played to the end):
-    alpha-beta with a transposition table of value bounds (``table``, shared between calls
-    on the same position's subtree), children ordered by the static evaluation, and a board
-    with nothing face up scored at once as the 0-0 draw it must end in."""
-    if pos.turn < 0:
-        return evaluate(cfg, pos, seat, w)
-    if not pos.up:
-        return dead_value(cfg, w)
-    key = pos.key()
-    hit = table.get(key)
-    if hit is not None:
-        low, high = hit
-        if low >= beta or low == high:
-            return low
-        if high <= alpha:
-            return high
-        alpha, beta = max(alpha, low), min(beta, high)
-    start_alpha, start_beta = alpha, beta
-    mine = cfg.seat_of(pos.turn) == seat
-    children = [rules.apply(cfg, pos, m)[0] for m in rules.legal_moves(cfg, pos)]
-    if len(children) > 2:
-        children.sort(key=lambda ch: evaluate(cfg, ch, seat, w), reverse=mine)
-    if mine:
-        best = float("-inf")
-        for child in children:
-            best = max(best, solve(cfg, child, alpha, beta, seat, w, table))
-            alpha = max(alpha, best)
-            if alpha >= beta:
-                break
-    else:
-        best = float("inf")
-        for child in children:
-            best = min(best, solve(cfg, child, alpha, beta, seat, w, table))
-            beta = min(beta, best)
-            if alpha >= beta:
-                break
-    if best <= start_alpha:
-        table[key] = (float("-inf"), best)  # an upper bound
-    elif best >= start_beta:
-        table[key] = (best, float("inf"))  # a lower bound
-    else:
-        table[key] = (best, best)
-    return best
+    alpha-beta with a transposition table (``table``, shared between calls on the same
+    position's subtree), children ordered by the static evaluation, and a board with
+    nothing face up scored at once as the 0-0 draw it must end in."""
+    engine, adapter = _engine(cfg, seat, w, exact=True, table=table)
+    return _seat_value(engine, adapter.node(pos), SOLVE_DEPTH, alpha, beta)
+
+
+SOLVE_DEPTH = 1 << 20
+"""Deeper than any game: a search to this depth reaches only finished boards."""
 
 
 def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
@@ -320,17 +358,15 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
         depth = level.depth
         empties = (cfg.geometry.valid & ~pos.occ).bit_count()
         exact = bool(level.endgame) and empties <= level.endgame
-        table: dict[tuple[Any, ...], tuple[float, float]] = {}
+        engine, adapter = _engine(cfg, seat, w, exact)
         out: dict[int, float] = {}
         alpha = float("-inf")
         order = sorted(moves, key=lambda m: -evaluate(cfg, children[m], seat, w))
         for m in order:
             # a window just under the best so far: a pruned move can never tie with it
-            if exact:
-                out[m] = solve(cfg, children[m], alpha - 1e-6, float("inf"), seat, w, table)
-            else:
-                out[m] = paranoid(cfg, children[m], depth - 1, alpha - 1e-6, float("inf"),
-                                  seat, w)
+            out[m] = _seat_value(engine, adapter.node(children[m]),
+                                 SOLVE_DEPTH if exact else depth - 1, alpha - 1e-6,
+                                 float("inf"))
             alpha = max(alpha, out[m])
         return out
     values = {m: evaluate(cfg, child, seat, w) for m, child in children.items()}

@@ -34,16 +34,27 @@ def shares(geo: Geometry, colours: int) -> tuple[int, int]:
     return geo.count // colours, geo.count % colours
 
 
+def start_pieces(options: Mapping[str, Any]) -> int:
+    """Pieces each colour has on the board at the start: the option, or by default 2 for
+    two players with one colour each (the reversi-like start that keeps the two-player game
+    alive: docs/rules/memory_matrix.md § 4) and 1 otherwise."""
+    if options.get("start_pieces") is not None:
+        return int(options["start_pieces"])
+    return 2 if int(options["players"]) == 2 and int(options["colours"]) == 1 else 1
+
+
 def start_cells(geo: Geometry, colours: int, neutrals: int, layout: str,
-                seed: int) -> list[int]:
-    """Start cells in colour order (colour 0, 1, ...) followed by the neutral pieces.
+                seed: int, per: int = 1) -> list[int]:
+    """Start cells in turn order — colour 0, 1, …, then again colour 0, 1, … for the
+    ``per``-th piece of each colour — followed by the neutral pieces.
 
     The start pieces fill the cells nearest the centre. ``windmill`` (風車): ring by ring,
     clockwise from the top-left, in turn order (1 2 / 4 3 on a 2×2 centre — a quarter turn
-    moves every colour on by one). ``butterfly`` (蝶々): row by row, left to right
-    (1 2 / 3 4 — mirror-symmetric, the two wings swapping 1↔2 and 3↔4). ``random``: the
+    moves every colour on by one; with two colours of two pieces, 1 2 / 2 1, the reversi
+    start). ``butterfly`` (蝶々): row by row, left to right (1 2 / 3 4 — mirror-symmetric,
+    the two wings swapping 1↔2 and 3↔4; two colours of two: 1 2 / 1 2). ``random``: the
     seed shuffles the pieces over the same cells (「中央に各色をランダムに」)."""
-    cells = list(geo.centre_order[: colours + neutrals])
+    cells = list(geo.centre_order[: colours * per + neutrals])
     if layout == "butterfly":
         cells.sort()
     elif layout == "random":
@@ -64,7 +75,9 @@ class MemoryMatrixGame(Game):
     title_ja = "メモリー・マトリックス（メモマト）"
     summary = ("Multi-colour reversi for any number of players: a flipped piece shows white, "
                "and only your memory knows the colour beneath.")
-    rules_version = 1
+    summary_ja = "何人でも遊べる多色リバーシ。裏返った駒は白になり、その下の色は記憶だけが頼り。"
+    rules_version = 2  # 2: two players start with two pieces each (issue 16 item 4)
+    legacy_options = {1: {"start_pieces": 1}}  # version 1 started every colour with one
     perfect_information = False
     chance = True
     min_seats = 2
@@ -81,6 +94,10 @@ class MemoryMatrixGame(Game):
         Option("mask", "", "str",
                description="custom board: rows of '#' (cell) and '.' (hole) separated by '/'",
                description_ja="自由な盤の形：'#'（マス）と'.'（穴）の行を'/'で区切る"),
+        Option("start_pieces", None, "int", minimum=1, maximum=4, nullable=True,
+               description="pieces of each colour on the board at the start (default: 2 "
+                           "for 2 players with 1 colour each, like reversi; else 1)",
+               description_ja="開始時に置く各色のピース数（既定：2人・1人1色は2、それ以外は1）"),
         Option("layout", "random", "choice", choices=LAYOUTS,
                description="start layout: random (seeded), windmill 風車, butterfly 蝶々",
                description_ja="開始配置：ランダム（シード）、風車、蝶々"),
@@ -128,17 +145,24 @@ class MemoryMatrixGame(Game):
             raise OptionError(
                 f"option 'players'/'colours': {colours} colours need at least {2 * colours} "
                 f"cells, and this board has {geo.count}", option="players")
+        per = start_pieces(options)
+        if share < per + 1:
+            raise OptionError(
+                f"option 'start_pieces': {per} start pieces leave a colour of {share} pieces "
+                "nothing to place; each colour needs at least one piece in hand",
+                option="start_pieces")
 
     def _initial(self, options: dict[str, Any], seed: int) -> MemoryMatrixState:
         cfg = config_for(options)
         geo = cfg.geometry
         n = cfg.colours
         share, neutrals = shares(geo, n)
-        cells = start_cells(geo, n, neutrals, options["layout"], seed)
-        ident = tuple(1 << cells[c] for c in range(n))
-        neutral = sum(1 << i for i in cells[n:])
+        per = start_pieces(options)
+        cells = start_cells(geo, n, neutrals, options["layout"], seed, per)
+        ident = tuple(sum(1 << cells[k] for k in range(c, n * per, n)) for c in range(n))
+        neutral = sum(1 << i for i in cells[n * per:])
         occ = sum(ident) | neutral
-        pos = Pos(occ, sum(ident), ident, neutral, (share - 1,) * n, 0)
+        pos = Pos(occ, sum(ident), ident, neutral, (share - per,) * n, 0)
         return MemoryMatrixState(cfg, pos, options)
 
     def from_layout(self, rows: Sequence[str], to_move: str, options: Mapping[str, Any]
@@ -182,6 +206,16 @@ class MemoryMatrixGame(Game):
         turn = rules.next_turn(cfg, occ, up, tuple(ident), tuple(hand), (turn - 1) % n)
         pos = Pos(occ, up, tuple(ident), neutral, tuple(hand), turn)
         return MemoryMatrixState(cfg, pos, opts)
+
+    def from_position(self, position: str, options: Mapping[str, Any] | None = None
+                      ) -> MemoryMatrixState:
+        """:meth:`from_layout` from one line of text: the rows joined by ``/``, a space and
+        the colour to move (``"BR./RBR/r*b B"``); hidden colours included (lower case)."""
+        rows, _, to_move = position.strip().partition(" ")
+        try:
+            return self.from_layout(rows.split("/"), to_move or "B", options)
+        except ValueError as exc:
+            raise OptionError(f"position {position!r}: {exc}", option="position") from None
 
     def render_view(self, view: Mapping[str, Any]) -> str:
         from .render import render

@@ -83,14 +83,27 @@ def sandwiched_runs(geo: Geometry, cell: int, ends: int, runs_of: int) -> int:
 
 
 def sandwich_cells(geo: Geometry, empty: int, ends: int, runs_of: int) -> int:
-    """Every empty cell where a piece would sandwich at least one run (set-wise, by shifts)."""
+    """Every empty cell where a piece would sandwich at least one run (set-wise, by shifts).
+
+    The shifts are inlined (no ``geo.shift`` call, no ``& valid``): ``runs_of`` and
+    ``empty`` hold board cells only, and the guard column of the stride keeps a row's end
+    from wrapping onto the next row, so bits shifted off the board fall out at the next
+    ``&``. The legal-move scan is most of a move's cost (docs/benchmarks.md)."""
     cells = 0
     for amount in geo.shifts:
-        x = geo.shift(ends, amount) & runs_of
-        while x:
-            nxt = geo.shift(x, amount)
-            cells |= nxt & empty
-            x = nxt & runs_of
+        if amount > 0:
+            x = (ends << amount) & runs_of
+            while x:
+                nxt = x << amount
+                cells |= nxt & empty
+                x = nxt & runs_of
+        else:
+            back = -amount
+            x = (ends >> back) & runs_of
+            while x:
+                nxt = x >> back
+                cells |= nxt & empty
+                x = nxt & runs_of
     return cells
 
 

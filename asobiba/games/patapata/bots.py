@@ -54,7 +54,7 @@ class PatapataBot(Bot):
             move, _ = max(options, key=lambda mc: value(mc[1], table))
             return move_text(move)
         runs = 1 if view["course"]["mode"] != "dice" else self.samples
-        totals: dict[tuple, float] = {}
+        totals: dict[tuple[Any, ...], float] = {}
         for _ in range(runs):
             tasks = [task, *self.future(view, index)]
             plan = optimise(tasks, (marks, passes), self.width, table)

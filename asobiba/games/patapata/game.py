@@ -290,6 +290,7 @@ class Patapata(Game):
     title_ja = "パタパタ紙ペン"
     summary = ("A folding paper puzzle: flip 8 switches and turn the sheet so that each task's "
                "pattern of 〇 × ■ appears in the 4×4 window; score big groups and blanks.")
+    summary_ja = "折りたたみ紙パズル。8つのスイッチをめくり、紙を回して、お題の〇×■の形を4×4の窓に出す。大きなまとまりと空白で得点。"
     rules_version = 1
     options = (
         Option("players", 1, kind="int", minimum=1, maximum=8,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from typing import Any
 
 from ...core import Rng
 from .geometry import SIZE, switch_of, visible_window
@@ -144,7 +145,7 @@ class Occurrence:
 def occurrences(text: str) -> tuple[Occurrence, ...]:
     """Every distinct occurrence of the pattern over all rotations and switch settings."""
     pat = pattern(text)
-    found: dict[tuple[int, int, int], list] = {}
+    found: dict[tuple[int, int, int], list[Any]] = {}
     for k in range(4):
         for s in range(256):
             window = visible_window(k, s)

@@ -7,11 +7,13 @@ it and the search runs on bitboard tuples ``(mine, theirs, seat)``.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core import Bot, RandomBot
-from ...search.alphabeta import AlphaBeta
+from ...search.alphabeta import AlphaBeta, SearchResult
+from ...search.budget import MoveClock
 from . import bitboard as bb
 from .game import PASS, Reversi
 
@@ -38,36 +40,49 @@ CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
 WIN = 100_000
 
 
+Pos = tuple[int, int, int]
+
+
 class ReversiAdapter:
     """Search positions are ``(mine, theirs, seat)``; passes are moves, so turns alternate."""
 
-    def moves(self, pos: tuple[int, int, int]) -> Sequence[int]:
+    def moves(self, pos: Pos) -> Sequence[int]:
         p, o, _ = pos
         mask = bb.legal_mask(p, o)
         return bb.squares(mask) if mask else [PASS]
 
-    def order(self, pos: tuple[int, int, int], moves: list[int]) -> list[int]:
-        return sorted(moves, key=lambda m: -_W[m] if m >= 0 else 0)
+    def order(self, pos: Pos, moves: Sequence[int], first: int | None, depth: int
+              ) -> list[int]:
+        """The table's move first, then by square weight (corners first)."""
+        ordered = sorted(moves, key=lambda m: -_W[m] if m >= 0 else 0)
+        if first is not None and first in ordered:
+            ordered.remove(first)
+            ordered.insert(0, first)
+        return ordered
 
-    def play(self, pos: tuple[int, int, int], move: int) -> tuple[int, int, int]:
+    def play(self, pos: Pos, move: int) -> Pos:
         p, o, seat = pos
         if move == PASS:
             return (o, p, 1 - seat)
         f = bb.flips(p, o, move)
         return (o ^ f, p | f | (1 << move), 1 - seat)
 
-    def player(self, pos: tuple[int, int, int]) -> int:
-        return pos[2]
-
-    def is_terminal(self, pos: tuple[int, int, int]) -> bool:
+    def is_terminal(self, pos: Pos) -> bool:
         p, o, _ = pos
         return not bb.legal_mask(p, o) and not bb.legal_mask(o, p)
 
-    def terminal_value(self, pos: tuple[int, int, int]) -> float:
+    def decided(self, pos: Pos) -> float | None:
+        """The exact value when neither side can place a disc."""
+        p, o, _ = pos
+        if bb.legal_mask(p, o) or bb.legal_mask(o, p):
+            return None
+        return self.terminal_value(pos)
+
+    def terminal_value(self, pos: Pos) -> float:
         diff = pos[0].bit_count() - pos[1].bit_count()
         return diff + (WIN if diff > 0 else -WIN if diff < 0 else 0)
 
-    def evaluate(self, pos: tuple[int, int, int]) -> float:
+    def evaluate(self, pos: Pos) -> float:
         p, o, _ = pos
         score = 0
         for w, m in _MASKS:
@@ -84,7 +99,7 @@ class ReversiAdapter:
         score += 8 * (mp - mo)
         return score
 
-    def key(self, pos: tuple[int, int, int]) -> tuple[int, int]:
+    def key(self, pos: Pos) -> tuple[int, int]:
         return pos[0], pos[1]
 
 
@@ -96,32 +111,34 @@ class AlphaBetaBot(Bot):
         self.level = str(level)
         self.depth = level
         self.time_limit = time_limit
+        self.clock = MoveClock(time_limit) if time_limit is not None else None
         self.name = f"reversi-ab{level}"
         # levels 1-3 break ties between equal moves at random, for variety
         self.searcher = AlphaBeta(ReversiAdapter(), rng=self.rng if level <= 3 else None)
         from .game import GAME
 
         self.game = GAME
-        self.last_result: Any = None
+        self.last_result: SearchResult[int] | None = None
 
     def choose(self, view: Mapping[str, Any]) -> str:
-        import time
-
         started = time.perf_counter()
         legal = view["legal_moves"]
         if len(legal) == 1:
-            return legal[0]
+            return str(legal[0])
         state = self.game.state_from_view(view)
         mine, theirs = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
         empties = 64 - (mine | theirs).bit_count()
         depth = empties + 4 if empties <= 2 * self.depth else self.depth
         self.searcher.reset()
-        limit = None
-        if self.time_limit is not None:  # the whole move, set-up included, within the limit
-            limit = max(0.8 * self.time_limit - (time.perf_counter() - started), 0.01)
-        result = self.searcher.search((mine, theirs, state.turn), depth, limit)
+        # the whole move, set-up included, within the limit
+        limit = self.clock.budget() if self.clock is not None else None
+        result = self.searcher.search((mine, theirs, state.turn), depth, limit,
+                                      started=started)
         self.last_result = result
-        return state.move_text(result.move)
+        text = state.move_text(result.move)
+        if self.clock is not None:
+            self.clock.done(started)
+        return text
 
 
 def make_bot(game: Reversi, level: str, seed: int = 0) -> Bot:

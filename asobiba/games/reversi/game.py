@@ -35,10 +35,12 @@ def parse_square(text: str) -> int:
 
 
 class ReversiState(State):
-    """A position: the two bitboards, the side to move, and the last move (for views)."""
+    """A position: the two bitboards, the side to move, and the last move (for views).
 
-    __slots__ = ("black", "white", "turn", "_options", "last", "last_flips", "_legal_cache",
-                 "_over")
+    The legal moves are computed on first use (``_moves``, ``None`` until then): search and
+    perft create many states that are never asked — the leaves — and pay nothing for them."""
+
+    __slots__ = ("black", "white", "turn", "_options", "last", "last_flips", "_moves")
 
     def __init__(self, black: int, white: int, turn: int, options: Mapping[str, Any],
                  last: int | None = None, last_flips: int = 0) -> None:
@@ -48,12 +50,21 @@ class ReversiState(State):
         self._options = options
         self.last = last
         self.last_flips = last_flips
-        mine, theirs = (black, white) if turn == BLACK else (white, black)
-        mask = bb.legal_mask(mine, theirs)
-        self._over = not mask and not bb.legal_mask(theirs, mine)
-        self._legal_cache: tuple[int, ...] = (
-            () if self._over else (tuple(bb.squares(mask)) if mask else (PASS,))
-        )
+        self._moves: tuple[int, ...] | None = None
+
+    def _legal_tuple(self) -> tuple[int, ...]:
+        """The legal moves: squares, ``(PASS,)`` for a forced pass, ``()`` once over."""
+        moves = self._moves
+        if moves is None:
+            mine, theirs = (self.black, self.white) if self.turn == BLACK else \
+                (self.white, self.black)
+            mask = bb.legal_mask(mine, theirs)
+            if mask:
+                moves = tuple(bb.squares(mask))
+            else:
+                moves = (PASS,) if bb.legal_mask(theirs, mine) else ()
+            self._moves = moves
+        return moves
 
     @property
     def options(self) -> Mapping[str, Any]:
@@ -61,12 +72,20 @@ class ReversiState(State):
 
     # ---- hooks ---------------------------------------------------------------------------
     def _acting(self) -> tuple[int, ...]:
-        return () if self._over else (self.turn,)
+        moves = self._moves
+        if moves is None:
+            moves = self._legal_tuple()
+        return (self.turn,) if moves else ()
 
     def _legal(self, seat: int) -> Sequence[int]:
-        return self._legal_cache
+        return self._legal_tuple()
 
     def _apply(self, move: Any, seat: int) -> ReversiState:
+        return self.child(move)
+
+    def child(self, move: Any, seat: int | None = None) -> ReversiState:
+        """The protocol's unchecked step for search, without the seat lookup (the side to
+        move is ``turn``): ``move`` must come from :meth:`legal_moves`."""
         if move == PASS:
             return ReversiState(self.black, self.white, 1 - self.turn, self._options, PASS, 0)
         bit = 1 << move
@@ -81,7 +100,7 @@ class ReversiState(State):
         return self.black.bit_count(), self.white.bit_count()
 
     def _outcome(self) -> Outcome | None:
-        if not self._over:
+        if self._legal_tuple():
             return None
         b, w = self.counts()
         reason = "neither player can move" if b + w < 64 else "the board is full"
@@ -100,7 +119,7 @@ class ReversiState(State):
             return "a player may pass only when no placement is legal"
         if (self.black | self.white) >> move & 1:
             return f"{square_name(move)} is already occupied"
-        if self._legal_cache == (PASS,):
+        if self._legal_tuple() == (PASS,):
             return "this player has no legal placement and must pass"
         return (f"a disc on {square_name(move)} would not bracket any run of "
                 f"{SEAT_NAMES[1 - self.turn]} discs")
@@ -132,6 +151,7 @@ class Reversi(Game):
     title_en = "Reversi"
     title_ja = "リバーシ"
     summary = "Classic 8×8 Reversi/Othello: bracket runs of the other colour to flip them."
+    summary_ja = "定番の8×8リバーシ（オセロ）。相手の石をはさんで裏返します。"
     rules_version = 1
     min_seats = max_seats = 2
     perfect_information = True

@@ -7,7 +7,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...core import Bot, Rng
-from .game import GAME, ReverStarGoState, advance, start
+from ...play.runner import play_game
+from .game import GAME, ReverStarGoState
 from .match import GameScore, ReverseMatchResult, score_reverse_match
 
 
@@ -27,19 +28,11 @@ def opening(seed: int, plies: int) -> list[str]:
 
 
 def play_out(bots: tuple[Bot, Bot], moves: list[str]) -> ReverStarGoState:
-    """Play a game after the opening ``moves``; bots (Black first) see views only."""
-    state = start()
-    for text in moves:
-        state = advance(state, text)
-    for seat, bot in enumerate(bots):
-        bot.reset(seat, {})
-        bot.observe(state.view(seat))
-    while not state.is_over:
-        seat = state.turn
-        state = advance(state, bots[seat].choose(state.view(seat)), seat)
-        for s, bot in enumerate(bots):
-            bot.observe(state.view(s))
-    return state
+    """Play a game after the opening ``moves`` (the one game loop, ``play_game``); bots
+    (Black first) see views only."""
+    final = play_game(GAME, bots, {}, 0, opening=moves).states[-1]
+    assert isinstance(final, ReverStarGoState)
+    return final
 
 
 @dataclass

@@ -2,37 +2,47 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-from typing import Annotated, cast
+from typing import Annotated, Any, cast
 
 import typer
 
 from ...core import AsobibaError, Record
-from .kifu import kifu_to_record, record_to_kifu
+from .kifu import FORMATS, kifu_to_record, record_to_kifu
 
 OutOption = Annotated[Path | None, typer.Option("--out", "-o", help="write here")]
 
 app = typer.Typer(help="ReverStarGo tools: convert the app's record text.", no_args_is_help=True)
 
 
+FormatOption = Annotated[str, typer.Option(
+    "--format", "-f", help="asobiba (our record text, the default) or app (exactly what the "
+    "designer's app writes)")]
+
+
 @app.command("export")
-def export_cmd(record: Path, out: OutOption = None) -> None:
-    """Write the app's record text of an asobiba JSON record (RECORD.json)."""
+def export_cmd(record: Path, out: OutOption = None, format: FormatOption = "asobiba") -> None:
+    """Write the record text of an asobiba JSON record (RECORD.json)."""
+    if format not in FORMATS:
+        print(f"error: --format must be one of {', '.join(FORMATS)}, not {format!r}")
+        raise typer.Exit(1)
     try:
-        text = record_to_kifu(Record.loads(record.read_text(encoding="utf-8")))
+        text = record_to_kifu(Record.loads(record.read_text(encoding="utf-8")), format)
     except (OSError, AsobibaError) as exc:
         print(f"error: {exc}")
         raise typer.Exit(1) from exc
     if out is None:
-        print(text, end="")
+        sys.stdout.write(text)
     else:
-        out.write_text(text, encoding="utf-8")
+        out.write_bytes(text.encode("utf-8"))  # byte for byte: no newline translation
         print(f"wrote {out}")
 
 
 @app.command("import")
 def import_cmd(kifu: Path, out: OutOption = None) -> None:
-    """Check the app's record text (KIFU.txt) move by move and write our JSON record."""
+    """Check a record text (KIFU.txt: the app's, either build, or asobiba's) move by move
+    and write our JSON record."""
     try:
         record = kifu_to_record(kifu.read_text(encoding="utf-8"))
     except (OSError, AsobibaError) as exc:
@@ -45,7 +55,7 @@ def import_cmd(kifu: Path, out: OutOption = None) -> None:
         print(f"wrote {out} ({len(record.moves)} moves)")
 
 
-def solve(options: dict, moves: list[str], as_json: bool) -> int:
+def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
     """``asobiba solve reverstargo MOVES...``: FINAL's search from the position after
     ``moves`` — exact when few cells remain, else its best move at the depth reached."""
     import json

@@ -198,7 +198,7 @@ class ReverStarGoState(State):
         spot = self.spot(cell)
         if spot is not None and spot.option.call_matters:
             return f"{LABELS[cell]}[{COLOUR_LETTER[colour]}]"
-        return LABELS[cell]
+        return str(LABELS[cell])
 
     def _parse(self, text: str, seat: int) -> Move:
         t = text.strip()
@@ -330,6 +330,7 @@ class ReverStarGo(Game):
     title_ja = "リバースターゴ"
     summary = ("Reversi flips meet Go captures on a 37-cell star, with a Core Point that "
                "takes whichever colour you call and a superko rule.")
+    summary_ja = "リバーシの「挟んで返す」と囲碁の「囲んで取る」を、37マスの星形の盤で。中央のコアポイントはコールした色になり、同形反復は禁止。"
     rules_version = 1
     min_seats = max_seats = 2
     perfect_information = True

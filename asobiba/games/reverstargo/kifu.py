@@ -32,7 +32,7 @@ from .rules import COLOUR_LETTER
 HEADER = "[ReverStarGo Game Record]"
 SYMBOL = ("●", "○")
 _ENTRY = re.compile(
-    r"^\s*(\d+)\s*\.\s*([●○])\s*(?:(--)|([A-Za-z][A-Za-z0-9])\s*\[\s*([BWbw])\s*\]"
+    r"^\s*(\d+)\s*\.\s*([●○])\s*(?:(--)|([A-Za-z][A-Za-z0-9])\s*(?:\[\s*([BWbw])\s*\])?"
     r"(?:\s*\+\s*(\d+))?)\s*$")
 _RESULT = re.compile(r"^\s*Result\s*:\s*Black\s+(\d+)\s*-\s*White\s+(\d+)", re.I)
 _COUNT = re.compile(r"^\s*(?:Entries|Moves)\s*:\s*(\d+)\s*$", re.I)
@@ -66,32 +66,20 @@ def export_kifu(state: ReverStarGoState, black: str = "Black", white: str = "Whi
     return "\n".join(lines) + "\n"
 
 
-def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
-    """Replay the app's record text, checking every entry; stop at the first bad one with
-    its entry number and the reason. Returns the states after each move and the moves in
-    our notation (passes are automatic, so they are checked but not listed)."""
-    lines = text.splitlines()
-    if not any(line.strip() == HEADER for line in lines):
-        raise RecordError(f"not a ReverStarGo record: the {HEADER} header is missing")
+def replay_entries(parts: Sequence[str]) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
+    """Replay record entries (``NN.●LBL[B] +k``, ``NN.○--``; the CP colour and a zero
+    ``+k`` may be left out, as the app does), checking each: its number, whose turn it is,
+    legality, that a pass is the automatic one, the stones captured. Stops at the first bad
+    entry with its number and the reason. Returns the states after each move and the moves
+    in our notation (passes are automatic, so they are checked but not listed)."""
     state = start()
     states = [state]
     moves: list[MoveEntry] = []
-    stated_result = stated_count = None
-    number = 0
-    for line in lines:
-        if (m := _RESULT.match(line)) is not None:
-            stated_result = (int(m.group(1)), int(m.group(2)))
-            continue
-        if (m := _COUNT.match(line)) is not None:
-            stated_count = int(m.group(1))
-            continue
-        m = _ENTRY.match(line)
+    for number, part in enumerate(parts, 1):
+        m = _ENTRY.match(part.strip())
+        where = f"entry {number} ({part.strip()})"
         if m is None:
-            if re.match(r"^\s*\d+\s*\.", line):
-                raise RecordError(f"entry {number + 1}: cannot read {line.strip()!r}")
-            continue  # other header lines
-        number += 1
-        where = f"entry {number} ({line.strip()})"
+            raise RecordError(f"entry {number}: cannot read {part.strip()!r}")
         if int(m.group(1)) != number:
             raise RecordError(f"{where}: expected entry number {number}")
         seat = SYMBOL.index(m.group(2))
@@ -110,18 +98,45 @@ def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
             raise RecordError(f"{where}: the game is already over ({state.reason})")
         if seat != state.turn:
             raise RecordError(f"{where}: it is {('Black', 'White')[state.turn]}'s turn")
+        call = f"[{m.group(5)}]" if m.group(5) else ""
         try:
-            move = state.parse(f"{m.group(4)}[{m.group(5)}]", seat)
+            move = state.parse(f"{m.group(4)}{call}", seat)
         except MoveError as exc:
             raise RecordError(f"{where}: {exc}") from exc
         text = state.move_text(move, seat)
         state = advance(state, cast(Move, move), seat)
         entry = state.entries[number - 1]
-        if m.group(6) is not None and int(m.group(6)) != entry.captured:
-            raise RecordError(f"{where}: the move captures {entry.captured}, not "
-                              f"{m.group(6)}")
+        stated = int(m.group(6)) if m.group(6) is not None else 0
+        if stated != entry.captured:
+            raise RecordError(f"{where}: the move captures {entry.captured}, not {stated}")
         states.append(state)
         moves.append(MoveEntry(seat, text))
+    return states, moves
+
+
+def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
+    """Replay a record text — the app's (either build, as ``appkifu`` reads it) or
+    asobiba's own — checking every entry and the header's numbers."""
+    from .appkifu import is_app_text, read_app_text
+
+    if is_app_text(text):
+        states, moves, _, _ = read_app_text(text)
+        return states, moves
+    lines = text.splitlines()
+    if not any(line.strip() == HEADER for line in lines):
+        raise RecordError(f"not a ReverStarGo record: the {HEADER} header is missing")
+    stated_result = stated_count = None
+    parts: list[str] = []
+    for line in lines:
+        if (m := _RESULT.match(line)) is not None:
+            stated_result = (int(m.group(1)), int(m.group(2)))
+        elif (m := _COUNT.match(line)) is not None:
+            stated_count = int(m.group(1))
+        elif re.match(r"^\s*\d+\s*\.", line):
+            parts.extend(p for p in line.split("\t") if p.strip())
+    states, moves = replay_entries(parts)
+    state = states[-1]
+    number = len(parts)
     if stated_count is not None and stated_count != number:
         raise RecordError(f"the header says {stated_count} entries; the record lists {number}")
     if stated_result is not None and state.is_over and stated_result != state.score():
@@ -132,15 +147,31 @@ def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
 
 
 def kifu_to_record(text: str, seats: Sequence[SeatInfo] = ()) -> Record:
-    """Our JSON record of an app record text."""
+    """Our JSON record of a record text (the app's or ours). From the app's text the
+    players come from its header, and its date, players line and memo are kept under
+    ``extra["app"]`` so that ``--format app`` gives the same text back."""
+    from .appkifu import app_text_to_record, is_app_text
+
+    if is_app_text(text):
+        return app_text_to_record(text)
     states, moves = import_kifu(text)
     return Record.from_states(states, moves, 0, seats)
 
 
-def record_to_kifu(record: Record) -> str:
-    """The app's record text of one of our JSON records (replayed and checked first)."""
+FORMATS = ("asobiba", "app")
+
+
+def record_to_kifu(record: Record, format: str = "asobiba") -> str:
+    """The record text of one of our JSON records (replayed and checked first): asobiba's
+    own format (the default), or ``app`` — what the designer's app writes, byte for byte."""
     from ...games import replay_record
 
+    if format == "app":
+        from .appkifu import record_to_app_text
+
+        return record_to_app_text(record)
+    if format != "asobiba":
+        raise ValueError(f"unknown record format {format!r}; formats: {', '.join(FORMATS)}")
     states = replay_record(record)
     names = [s.name or s.kind for s in record.seats] or ["Black", "White"]
     state = states[-1]

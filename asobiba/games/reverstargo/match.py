@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...play.reverse import reverse_winner
 from .game import ReverStarGoState
 
 
@@ -37,12 +38,11 @@ class ReverseMatchResult:
 
 
 def score_reverse_match(first: GameScore, second: GameScore) -> ReverseMatchResult:
-    """Player A had Black in ``first`` and White in ``second``."""
+    """Player A had Black in ``first`` and White in ``second``; decided by the platform's
+    one reverse-match scorer (``play.reverse.reverse_winner``: totals, then captures)."""
     totals = (first.totals[0] + second.totals[1], first.totals[1] + second.totals[0])
     captured = (first.captured[0] + second.captured[1], first.captured[1] + second.captured[0])
-    ka, kb = (totals[0], captured[0]), (totals[1], captured[1])
-    winner = None if ka == kb else (0 if ka > kb else 1)
-    return ReverseMatchResult(totals, captured, winner)
+    return ReverseMatchResult(totals, captured, reverse_winner(totals, captured))
 
 
 def first_colour(set_index: int) -> int:

@@ -1,5 +1,7 @@
-"""Alpha-beta for ReverStarGo on raw bitboards: negamax with a transposition table,
-iterative deepening under a time budget, and an exact endgame when few cells remain.
+"""ReverStarGo's part of the search: raw-bitboard nodes, children, move ordering and the
+evaluations, behind the project's one alpha-beta (``asobiba.search.alphabeta``): negamax
+with a transposition table, iterative deepening under time and node budgets, and an exact
+endgame when few cells remain.
 
 A search node is ``(black, white, captured_black, captured_white, turn)``. Below the root
 the search ignores ko (as the app's does); the root moves are the state's legal moves, so a
@@ -10,9 +12,12 @@ reference bots) and ours (captures, interior cells, the CP ring, mobility, parit
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
+from ...search.alphabeta import AlphaBeta as Engine
+from ...search.alphabeta import OutOfBudget
+from ...search.alphabeta import SearchResult as EngineResult
 from .board import A_RING, APP_CELL_VALUE, INTERIOR, LABELS, STONE_CELLS
 from .rules import (
     BLACK,
@@ -160,37 +165,20 @@ def our_evaluation(node: Node, w: Weights | None = None) -> float:
 DEFAULT_WEIGHTS = Weights()
 
 
-class Timeout(Exception):
-    pass
+Timeout = OutOfBudget
+"""Raised inside a search whose budget is spent (the engine's ``OutOfBudget``)."""
 
 
-@dataclass
-class SearchResult:
-    move: tuple[int, int] | None
-    value: float
-    depth: int
-    nodes: int
-    seconds: float = 0.0
-    pv: list[tuple[int, int]] = field(default_factory=list)
+class ReverStarGoAdapter:
+    """Search positions are nodes; a move is a whole child ``((cell, colour), node, gain)``
+    (the children of a board are computed once and cached), so ``play`` is a lookup. A
+    side with no move passes; two passes in a row end the game."""
 
-
-class AlphaBeta:
-    """Negamax alpha-beta. ``evaluate(node)`` scores a leaf for its side to move;
-    ``auto_only`` plays only the automatic CP colour below the root (the app's CPU);
-    ``use_tt`` adds the transposition table and best-move ordering."""
-
-    def __init__(self, evaluate: Evaluator, auto_only: bool = False, use_tt: bool = True,
-                 endgame_empties: int = 0, terminal: Evaluator = final_value) -> None:
-        self.evaluate = evaluate
+    def __init__(self, evaluate: Evaluator, auto_only: bool, terminal: Evaluator) -> None:
+        self.leaf = evaluate
         self.terminal = terminal
         self.auto_only = auto_only
-        self.use_tt = use_tt
-        self.endgame_empties = endgame_empties
-        self.tt: dict[tuple[int, int, int, int], tuple[int, float, int, tuple[int, int]]] = {}
         self.kids: dict[tuple[int, int, int], list[Delta]] = {}
-        self.nodes = 0
-        self.deadline: float | None = None
-        self.node_limit: int | None = None
 
     def children(self, node: Node) -> list[Child]:
         black, white, cb, cw, turn = node
@@ -205,104 +193,108 @@ class AlphaBeta:
             return [(m, (b, w, cb + c, cw, 1), g) for m, b, w, c, g in deltas]
         return [(m, (b, w, cb, cw + c, 0), g) for m, b, w, c, g in deltas]
 
-    def _out_of_budget(self) -> bool:
-        return (self.node_limit is not None and self.nodes > self.node_limit) or \
-            (self.deadline is not None and time.perf_counter() > self.deadline)
+    moves = children
 
-    def negamax(self, node: Node, depth: int, alpha: float, beta: float,
-                passed: bool = False) -> float:
-        self.nodes += 1
-        if not self.nodes & 255 and self._out_of_budget():
-            raise Timeout
-        if depth <= 0:
-            b, w = node[0], node[1]
-            if has_playable(b, w, 0) or has_playable(b, w, 1):
-                return self.evaluate(node)
-            return self.terminal(node)
-        kids = self.children(node)
-        if not kids:
-            black, white, cb, cw, turn = node
-            if passed:
-                return self.terminal(node)
-            return -self.negamax((black, white, cb, cw, 1 - turn), depth, -beta, -alpha, True)
-        key = (node[0], node[1], node[4], node[2] - node[3])
-        best_move = None
-        if self.use_tt:
-            hit = self.tt.get(key)
-            if hit is not None:
-                d, value, flag, best_move = hit
-                if d >= depth:
-                    if flag == 0:
-                        return value
-                    if flag < 0 and value <= alpha:
-                        return value
-                    if flag > 0 and value >= beta:
-                        return value
-        order = sorted(kids, key=lambda c: -c[2])
-        if best_move is not None:
-            order.sort(key=lambda c: c[0] != best_move)
-        alpha0 = alpha
-        best = -float("inf")
-        chosen = order[0][0]
-        for move, child, _gain in order:
-            v = -self.negamax(child, depth - 1, -beta, -alpha)
-            if v > best:
-                best, chosen = v, move
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        if self.use_tt:
-            flag = -1 if best <= alpha0 else (1 if best >= beta else 0)
-            self.tt[key] = (depth, best, flag, chosen)
-        return best
+    def play(self, node: Node, move: Child) -> Node:
+        return move[1]
 
-    def root(self, root_moves: list[Child], depth: int,
-             first: tuple[int, int] | None = None) -> tuple[tuple[int, int], float]:
-        order = sorted(root_moves, key=lambda c: -c[2])
+    def key(self, node: Node) -> Hashable:
+        return (node[0], node[1], node[4], node[2] - node[3])
+
+    def evaluate(self, node: Node) -> float:
+        b, w = node[0], node[1]
+        if has_playable(b, w, 0) or has_playable(b, w, 1):
+            return self.leaf(node)
+        return self.terminal(node)
+
+    def terminal_value(self, node: Node) -> float:
+        return self.terminal(node)
+
+    def pass_move(self, node: Node) -> Node | None:
+        black, white, cb, cw, turn = node
+        after = (black, white, cb, cw, 1 - turn)
+        return after if self.children(after) else None
+
+    def order(self, node: Node, moves: Sequence[Child], first: Child | None, depth: int = 0
+              ) -> Sequence[Child]:
+        """Most flips + captures first (stable: cell order among equals), the table's move
+        before all."""
+        order = sorted(moves, key=lambda c: -c[2])
         if first is not None:
-            order.sort(key=lambda c: c[0] != first)
-        alpha, beta = -float("inf"), float("inf")
-        best_move, best = order[0][0], -float("inf")
-        for move, child, _gain in order:
-            v = -self.negamax(child, depth - 1, -beta, -alpha)
-            if v > best:
-                best, best_move = v, move
-                alpha = max(alpha, v)
-        return best_move, best
+            best = first[0]
+            order.sort(key=lambda c: c[0] != best)
+        return order
+
+
+@dataclass
+class SearchResult:
+    move: tuple[int, int] | None
+    value: float
+    depth: int
+    nodes: int
+    seconds: float = 0.0
+    pv: list[tuple[int, int]] = field(default_factory=list)
+    stopped: str = ""
+
+
+class AlphaBeta:
+    """Negamax alpha-beta on the project's engine. ``evaluate(node)`` scores a leaf for its
+    side to move; ``auto_only`` plays only the automatic CP colour below the root (the app's
+    CPU); ``use_tt`` adds the transposition table and best-move ordering."""
+
+    def __init__(self, evaluate: Evaluator, auto_only: bool = False, use_tt: bool = True,
+                 endgame_empties: int = 0, terminal: Evaluator = final_value,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.adapter = ReverStarGoAdapter(evaluate, auto_only, terminal)
+        self.engine: Engine[Node, Child] = Engine(
+            self.adapter, tt_size=10_000_000 if use_tt else 0, solved_entries=False,
+            win_bound=WIN / 2, clock=clock)
+        self.endgame_empties = endgame_empties
+        self.last: EngineResult[Child] | None = None
+
+    @property
+    def nodes(self) -> int:
+        return self.engine.nodes
+
+    @property
+    def tt(self) -> dict[Hashable, tuple[int, float, int, Child | None]]:
+        return self.engine.tt
+
+    @property
+    def kids(self) -> dict[tuple[int, int, int], list[Delta]]:
+        return self.adapter.kids
+
+    def children(self, node: Node) -> list[Child]:
+        return self.adapter.children(node)
+
+    def negamax(self, node: Node, depth: int, alpha: float, beta: float) -> float:
+        """The value of ``node`` searched ``depth`` plies with the given window, no budget
+        (the table is kept: clear ``tt`` and ``kids`` for a fresh position)."""
+        return self.engine.value(node, depth, alpha, beta)
 
     def search(self, root_moves: list[Child], empties: int, max_depth: int,
                time_limit: float | None = None, min_depth: int = 0,
-               hard_limit: float | None = None, node_limit: int | None = None
-               ) -> SearchResult:
+               hard_limit: float | None = None, node_limit: int | None = None,
+               started: float | None = None, node: Node | None = None) -> SearchResult:
         """Iterative deepening to ``max_depth`` (or the end of the game when few cells
         remain), keeping the last completed depth when a budget runs out. Depths beyond
         ``min_depth`` stop at ``time_limit`` seconds or after ``node_limit`` nodes in all
-        (a budget that does not depend on the machine's load); the depths up to
-        ``min_depth`` are always completed, unless ``hard_limit`` seconds pass."""
-        start = time.perf_counter()
-        self.nodes = 0
-        self.tt.clear()
-        self.kids.clear()
-        deadline = None if time_limit is None else start + time_limit
-        hard = None if hard_limit is None else start + hard_limit
+        (a budget that does not depend on the machine's load) and are not started when
+        they cannot finish in time; the depths up to ``min_depth`` are always completed,
+        unless ``hard_limit`` seconds pass. Seconds count from ``started`` (the clock
+        reading when the move began) or from now. ``node`` is the root position (only its
+        key is used; any child's stands in when it is not given)."""
+        self.engine.tt.clear()
+        self.adapter.kids.clear()
         if empties <= self.endgame_empties:
             max_depth = max(max_depth, empties + 4)
-        result = SearchResult(root_moves[0][0], 0.0, 0, 0)
-        first = None
-        for depth in range(1, max_depth + 1):
-            self.deadline = hard if depth <= min_depth else deadline
-            self.node_limit = None if depth <= min_depth else node_limit
-            try:
-                move, value = self.root(root_moves, depth, first)
-            except Timeout:
-                break
-            result = SearchResult(move, value, depth, self.nodes)
-            first = move
-            if abs(value) >= WIN / 2 and depth >= empties:
-                break
-        result.nodes = self.nodes
-        result.seconds = time.perf_counter() - start
-        self.deadline = None
-        self.node_limit = None
-        return result
+        root = node if node is not None else root_moves[0][1]
+        res = self.engine.search(root, max_depth, time_limit, root_moves=root_moves,
+                                 reorder_root=True, min_depth=min_depth,
+                                 hard_limit=hard_limit, node_limit=node_limit,
+                                 decided_depth=empties, stop_when_complete=False,
+                                 started=started)
+        self.last = res
+        best = res.move[0] if res.depth else root_moves[0][0]
+        return SearchResult(best, res.value, res.depth, res.nodes, res.seconds,
+                            [c[0] for c in res.pv], res.stopped)

@@ -1,14 +1,14 @@
 // Algo: every player's sorted row (own row at the bottom), the pile, the drawn card, the
 // attack log with results, pair play's shown card. Numbers appear only where the view has
 // them, so nothing hidden can reach the page. Pick an enemy card, then a number.
-import { el, moveTarget, svg } from "../js/util.js";
+import { el, movePad, moveTarget, pickTarget, svg, swatch } from "../js/util.js";
 
 const LETTERS = "ABCDEFGHIJKL";
-const W = 42;
+const W = 46;
 const H = 62;
 const GAP = 8;
-const ROW_H = H + 44;
-const LEFT = 96;
+const LINE_H = H + 30;
+const LEFT = 34;
 const COLOURS = { b: "black", w: "white", r: "red" };
 const ATTACK = /^attack ([A-L])(\d+)=(\d+)$/;
 let selected = null;
@@ -22,10 +22,17 @@ function order(view, seat) {
   return out; // own row last (bottom)
 }
 
+function logLine(e, ctx, who) {
+  if (e.event === "attack") return ctx.t("log.attack", { who: who(e.seat), target: LETTERS[e.target], pos: e.pos, value: e.name, result: ctx.t(e.hit ? "hit" : "miss") });
+  const k = `log.${e.event}`;
+  const text = ctx.t(k, { who: who(e.seat) });
+  return text === k ? `${who(e.seat)}: ${e.event}` : text;
+}
+
 export default {
   strings: {
     en: {
-      summary: "Deduce your opponents' hidden numbered cards from their sorted rows; a miss reveals your own card. Basic game, pair play, 5–8 players, jokers, two sets, three colours, chip scoring.",
+      "value:mode:basic": "basic", "value:mode:pair": "pair play",
       player: "Player {l}", pile: "Pile: {n}", hand: "Drawn card", placing: "Card to place",
       stay: "Stay", pass: "Pass!", show: "Show your card {n} to your partner", use: "Use card {n}", place: "Place at {n}",
       attack: "Guess {target} = {value}", hit: "hit", miss: "miss", shown: "Shown by partner",
@@ -34,9 +41,21 @@ export default {
       "log.use": "{who} attacks with card", "log.show": "{who} was shown a card", out: "out", choose_number: "Which number?",
       "log.out": "{who} is out", "reason:pair": "pair {a}+{b} turned up both enemy rows", "reason:last": "{l} has the last face-down card",
       black: "black", white: "white", red: "red", not: "not {list}",
+      board: "Algo table", "card.down": "{label}: face-down {colour} card", "card.known": "{label}: your face-down {colour} {n}", "card.up": "{label}: face-up {colour} {n}",
+      "card.guess": "Guess {label}", choose_number_for: "Guess {label}: which number?", choose_place: "Place your card at position:", pick_card: "Pick a highlighted card to guess its number.",
+      "legend.down": "face-down card: its colour shows, its number is hidden", "legend.up": "gold border: a face-up (revealed) card",
+      "legend.guessable": "blue dashed border: a card you may guess now — pick it, then a number", "legend.not": "≠ above a card: numbers already guessed wrongly for it",
+      "legend.drawn": "dashed card at the end of a row: the card just drawn (or to be placed)", "legend.slot": "blue bar with a number: where your card may go in your row",
+      "legend.you": "★ marks your own row (at the bottom); the active player's letter is red",
+      rules: [
+        "Each player's cards lie in a row sorted by number (low to high; at equal numbers black before white). Only the colour of face-down cards shows.",
+        "On your turn draw a card, then guess one face-down card of an opponent: name its position and number.",
+        "A hit turns that card face up; you may guess again or stay (the drawn card then joins your row face down). A miss turns your drawn card face up into your row.",
+        "A player whose cards are all face up is out; the last player with a face-down card wins.",
+      ],
     },
     ja: {
-      summary: "相手の伏せたカードの数字を、並び順から推理して当てる。外すと自分のカードが1枚表に。基本ルール、ペア戦、5〜8人、ジョーカー、2セット、3色、チップ得点。",
+      "value:mode:basic": "基本ルール", "value:mode:pair": "ペア戦",
       player: "プレイヤー{l}", pile: "山札：{n}枚", hand: "引いたカード", placing: "並べるカード",
       stay: "ステイ", pass: "パス！", show: "パートナーに{n}番目のカードを見せる", use: "{n}番目のカードでアタック", place: "{n}番目に置く",
       attack: "{target}は{value}", hit: "当たり", miss: "はずれ", shown: "パートナーが見せたカード",
@@ -45,15 +64,18 @@ export default {
       "log.use": "{who}が手持ちのカードでアタック", "log.show": "{who}がカードを見せてもらった", out: "脱落", choose_number: "数字を選んでください",
       "log.out": "{who}が脱落", "reason:pair": "ペア{a}+{b}が相手2人の列をすべて表にしました", "reason:last": "{l}が最後まで伏せ札を残しました",
       black: "黒", white: "白", red: "赤", not: "{list}ではない",
-      // the engine's options lack Japanese descriptions; these stand in until it has them
-      "option:players": "人数",
-      "option:sets": "カードのセット数（既定：7人以上なら2、それ以外は1）",
-      "option:colours": "色の数：2（黒・白）または3（黒・白・赤、36枚）",
-      "option:jokers": "両方の6をジョーカーにする",
-      "option:chips": "チップ得点（得点はチップ）",
-      "option:hand": "1人に配る枚数（既定は人数で決まる）",
-      "option:first": "最初の手番の席（親）",
-      "option:aid": "初心者向けの推理補助：自分の視点での正確な確率を表示（レーティング戦では使わない）",
+      board: "アルゴの場", "card.down": "{label}：伏せた{colour}のカード", "card.known": "{label}：自分の伏せた{colour}の{n}", "card.up": "{label}：表向きの{colour}の{n}",
+      "card.guess": "{label}を当てる", choose_number_for: "{label}の数字は？", choose_place: "カードを置く位置：", pick_card: "光っているカードを選んで、数字を当ててください。",
+      "legend.down": "伏せたカード：色だけが見え、数字は隠れています", "legend.up": "金色の枠：表になったカード",
+      "legend.guessable": "青い点線の枠：今当てられるカード — 選んでから数字を選ぶ", "legend.not": "カードの上の≠：そのカードで外れた数字",
+      "legend.drawn": "列の端の点線のカード：引いたカード（または置くカード）", "legend.slot": "番号付きの青い棒：自分の列にカードを置ける位置",
+      "legend.you": "★は自分の列（いちばん下）。手番の人の文字は赤",
+      rules: [
+        "各プレイヤーのカードは数字の小さい順（同じ数字なら黒が先）に並びます。伏せたカードは色だけが見えます。",
+        "手番ではカードを1枚引き、相手の伏せたカードを1枚選んで位置と数字を当てます。",
+        "当たればそのカードが表に。続けてアタックするかステイ（引いたカードを伏せて自分の列へ）。外れたら引いたカードを表にして自分の列へ。",
+        "カードがすべて表になった人は脱落。最後まで伏せ札を残した人が勝ち。",
+      ],
     },
   },
   seatName(seat, ctx) {
@@ -78,6 +100,32 @@ export default {
   score(view, ctx) {
     return view.rows.map((row, s) => [this.seatName(s, ctx) + (view.out.includes(s) ? ` (${ctx.t("out")})` : ""), view.rules.chips ? view.chips[s] : `${row.filter((c) => !c.up).length} / ${row.length}`]);
   },
+  // the result: who kept cards face down (the same count as the score panel), not rank keys
+  resultFromView: true,
+  resizes: true, // the layout follows the board's width (cards never shrink below a finger)
+  panelMoves(moves) {
+    // guesses are made on the board (pick a highlighted card, then a number): listing every
+    // card × number as a button buried the few other actions under 100+ buttons
+    return moves.filter((m) => !ATTACK.test(m));
+  },
+  historyText(view, prev, ctx) {
+    const log = (view && view.log) || [];
+    const before = (prev && prev.log) || [];
+    if (log.length <= before.length) return null;
+    return log.slice(before.length).map((e) => logLine(e, ctx, (s) => this.seatName(s, ctx))).join("; ");
+  },
+  legend(ctx) {
+    const card = (fill, stroke, sw, num, numFill, dash) => [svg("rect", { x: 8, y: 3, width: 24, height: 34, rx: 4, fill, stroke, "stroke-width": sw, "stroke-dasharray": dash || null }), svg("text", { x: 20, y: 26, "text-anchor": "middle", "font-size": 16, "font-weight": 700, fill: numFill }, num)];
+    return [
+      [swatch(...card("#1c1c1c", "#555", 1.5, "?", "#f5f5f0")), ctx.t("legend.down")],
+      [swatch(...card("#f7f7f2", "#d4a017", 3, "7", "#1c1c1c")), ctx.t("legend.up")],
+      [swatch(...card("#1c1c1c", "#1b5fd1", 3, "?", "#f5f5f0", "5 3")), ctx.t("legend.guessable")],
+      [swatch(...card("#1c1c1c", "#555", 1.5, "?", "#f5f5f0"), svg("text", { x: 20, y: 11, "text-anchor": "middle", "font-size": 9, fill: "#b5322a" }, "≠3")), ctx.t("legend.not")],
+      [swatch(...card("#f7f7f2", "#555", 2.5, "5", "#1c1c1c", "5 3")), ctx.t("legend.drawn")],
+      [swatch(svg("rect", { x: 17, y: 3, width: 6, height: 34, rx: 3, fill: "#1b5fd1" })), ctx.t("legend.slot")],
+      [swatch(svg("text", { x: 20, y: 27, "text-anchor": "middle", "font-size": 18, "font-weight": 700, fill: "#b5322a" }, "A★")), ctx.t("legend.you")],
+    ];
+  },
   render(view, ctx) {
     const key = `${ctx.seat}|${(view.log || []).length}|${view.phase}`;
     if (selectedFor !== key) {
@@ -95,90 +143,74 @@ export default {
         attacks.get(k).push([Number(a[3]), m]);
       }
     }
+    const places = [...legal].map((m) => m.match(/^place (\d+)$/)).filter(Boolean).map((m) => Number(m[1]));
+    // one SVG unit is one CSS pixel: the cards keep a finger's size and rows wrap instead of
+    // shrinking (23 px cards on a phone before)
+    const width = Math.max(300, Math.min(900, Math.floor(ctx.width || 640)));
+    const perLine = Math.max(4, Math.floor((width - LEFT - 4) / (W + GAP)));
     const rows = order(view, ctx.seat);
-    const maxLen = Math.max(...view.rows.map((r) => r.length), 8) + 1;
-    const width = LEFT + maxLen * (W + GAP) + 110;
-    const height = rows.length * ROW_H + (selected ? 70 : 10);
-    const root = svg("svg", { viewBox: `0 0 ${width} ${height}`, class: "algo", role: "group", "aria-label": "Algo table" });
-    const draw = () => {
-      root.replaceChildren();
-      root.setAttribute("viewBox", `0 0 ${width} ${rows.length * ROW_H + (selected ? 70 : 10)}`);
-      rows.forEach((owner, i) => {
-        const y = 10 + i * ROW_H;
-        const active = view.turn === owner;
-        root.append(svg("text", { x: 6, y: y + H / 2 + 5, class: `who${active ? " active" : ""}` }, `${LETTERS[owner]}${owner === ctx.seat ? " ★" : ""}`));
-        const places = [...legal].map((m) => m.match(/^place (\d+)$/)).filter(Boolean).map((m) => Number(m[1]));
-        const placingHere = (view.placing ? view.placing.seat : view.turn) === owner && places.length;
-        view.rows[owner].forEach((card, pos) => {
-          const x = LEFT + pos * (W + GAP);
-          const label = `${LETTERS[owner]}${pos + 1}`;
-          const g = svg("g", { class: `card ${COLOURS[card.colour]}${card.up ? " up" : " down"}${card.held ? " held" : ""}${card.seen ? " seen" : ""}`, "data-card-id": card.id, "data-owner": owner, "data-label": label });
-          g.append(svg("rect", { x, y: card.up ? y + 8 : y, width: W, height: H, rx: 6, class: "face" }));
-          if (card.number !== undefined) g.append(svg("text", { x: x + W / 2, y: (card.up ? y + 8 : y) + H / 2 + 8, class: "num" }, String(card.number)));
-          else g.append(svg("text", { x: x + W / 2, y: y + H / 2 + 8, class: "num unknown" }, "?"));
-          g.append(svg("text", { x: x + W / 2, y: y + H + 24, class: "pos" }, label));
-          if (card.not && card.not.length) g.append(svg("title", {}, ctx.t("not", { list: card.not.join(", ") })));
-          if (card.seen) g.append(svg("title", {}, ctx.t("shown")));
-          if (card.not && card.not.length && card.number === undefined) g.append(svg("text", { x: x + W / 2, y: y - 2, class: "not" }, `≠${card.not.join(",")}`));
-          const own = owner === ctx.seat ? [`use ${pos + 1}`, `show ${pos + 1}`].find((m) => legal.has(m)) : null;
-          if (attacks.has(label)) {
-            g.classList.add("target");
-            g.setAttribute("tabindex", "0");
-            g.setAttribute("role", "button");
-            g.setAttribute("data-attack", label);
-            g.setAttribute("aria-label", label);
-            if (selected === label) g.classList.add("selected");
-            const pickIt = () => {
-              selected = selected === label ? null : label;
-              draw();
-              const first = root.querySelector(selected ? "[data-move]" : `[data-attack="${label}"]`);
-              if (first) first.focus();
-            };
-            g.addEventListener("click", pickIt);
-            g.addEventListener("keydown", (e) => {
-              if (e.key === "Enter" || e.key === " ") {
-                e.preventDefault();
-                pickIt();
-              }
-            });
-          } else if (own) moveTarget(g, own, ctx, this.moveLabel(own, ctx));
-          root.append(g);
-        });
-        if (placingHere) {
-          for (const p of places) {
-            const x = LEFT + (p - 1) * (W + GAP) - GAP / 2 - 3;
-            const mv = `place ${p}`;
-            root.append(moveTarget(svg("g", {}, svg("rect", { x: x - 4, y, width: 14, height: H, class: "hit" }), svg("rect", { x, y: y + 4, width: 6, height: H - 8, rx: 3, class: "slot" })), mv, ctx, this.moveLabel(mv, ctx)));
-          }
-        }
-        if (active && (view.hand || view.placing)) {
-          const c = view.hand || view.placing;
-          const x = LEFT + (view.rows[owner].length + 0.4) * (W + GAP);
-          root.append(svg("g", { class: `card ${COLOURS[c.colour]} drawn`, "data-drawn": "true" }, svg("rect", { x, y, width: W, height: H, rx: 6, class: "face" }), svg("text", { x: x + W / 2, y: y + H / 2 + 8, class: "num" }, c.number !== undefined ? String(c.number) : "?"), svg("text", { x: x + W / 2, y: y + H + 24, class: "pos" }, ctx.t(view.hand ? "hand" : "placing"))));
-        }
+    const layout = [];
+    let y = 6;
+    for (const owner of rows) {
+      const active = view.turn === owner && (view.hand || view.placing);
+      const count = view.rows[owner].length + (active ? 1 : 0);
+      const lines = Math.max(1, Math.ceil(count / perLine));
+      layout.push({ owner, y, lines });
+      y += lines * LINE_H + 10;
+    }
+    const root = svg("svg", { viewBox: `0 0 ${width} ${y}`, width, class: "algo", role: "group", "aria-label": ctx.t("board") });
+    const at = (k, top) => [LEFT + (k % perLine) * (W + GAP), top + 14 + Math.floor(k / perLine) * LINE_H];
+    for (const { owner, y: top } of layout) {
+      const active = view.turn === owner;
+      root.append(svg("text", { x: 2, y: top + 14 + H / 2 + 6, class: `who${active ? " active" : ""}`, "aria-hidden": "true" }, `${LETTERS[owner]}${owner === ctx.seat ? "★" : ""}`));
+      const placingHere = (view.placing ? view.placing.seat : view.turn) === owner && places.length;
+      view.rows[owner].forEach((card, pos) => {
+        const [x, cy] = at(pos, top);
+        const label = `${LETTERS[owner]}${pos + 1}`;
+        const colour = ctx.t(COLOURS[card.colour]);
+        const named = card.number !== undefined ? ctx.t(card.up ? "card.up" : "card.known", { label, colour, n: card.number }) : ctx.t("card.down", { label, colour }) + (card.not && card.not.length ? ` ${ctx.t("not", { list: card.not.join(", ") })}` : "");
+        const g = svg("g", { class: `card ${COLOURS[card.colour]}${card.up ? " up" : " down"}${card.held ? " held" : ""}${card.seen ? " seen" : ""}`, "data-card-id": card.id, "data-owner": owner, "data-label": label, role: "img", "aria-label": named });
+        g.append(svg("rect", { x, y: cy, width: W, height: H, rx: 6, class: "face" }));
+        g.append(svg("text", { x: x + W / 2, y: cy + H / 2 + 8, class: card.number !== undefined ? "num" : "num unknown" }, card.number !== undefined ? String(card.number) : "?"));
+        g.append(svg("text", { x: x + W / 2, y: cy + H + 13, class: "pos" }, label));
+        if (card.not && card.not.length && card.number === undefined) g.append(svg("text", { x: x + W / 2, y: cy - 3, class: "not" }, `≠${card.not.join(",")}`));
+        const own = owner === ctx.seat ? [`use ${pos + 1}`, `show ${pos + 1}`].find((m) => legal.has(m)) : null;
+        if (attacks.has(label)) {
+          g.classList.add("guessable");
+          pickTarget(g, "data-attack", label, ctx.t("card.guess", { label: named }), selected === label, () => {
+            selected = selected === label ? null : label;
+            const again = this.render(view, ctx);
+            wrap.replaceWith(again);
+            const focus = again.querySelector(selected ? ".move-pad [data-move]" : `[data-attack="${label}"]`);
+            if (focus) focus.focus();
+          });
+        } else if (own) moveTarget(g, own, ctx, this.moveLabel(own, ctx));
+        root.append(g);
       });
-      if (selected && attacks.has(selected)) {
-        const y = 10 + rows.length * ROW_H;
-        root.append(svg("text", { x: 6, y: y + 26, class: "who" }, ctx.t("choose_number")));
-        attacks.get(selected).forEach(([v, m], k) => {
-          const x = LEFT + k * (W + 4);
-          const g = svg("g", { class: "pad" }, svg("rect", { x, y, width: W, height: 40, rx: 6 }), svg("text", { x: x + W / 2, y: y + 27, class: "num" }, String(v)));
-          root.append(moveTarget(g, m, ctx, this.moveLabel(m, ctx)));
-        });
+      if (placingHere) {
+        for (const p of places) {
+          // a visible, numbered slot; the place itself is chosen in the pad below
+          const [x, cy] = at(p - 1, top);
+          root.append(svg("rect", { x: x - GAP / 2 - 3, y: cy + 4, width: 6, height: H - 8, rx: 3, class: "slot", "aria-hidden": "true" }));
+          root.append(svg("text", { x: x - GAP / 2, y: cy - 2, class: "slotnum", "aria-hidden": "true" }, String(p)));
+        }
       }
-    };
-    draw();
+      if (active && (view.hand || view.placing)) {
+        const c = view.hand || view.placing;
+        const [x, cy] = at(view.rows[owner].length, top);
+        const name = ctx.t(view.hand ? "hand" : "placing");
+        root.append(svg("g", { class: `card ${COLOURS[c.colour]} drawn`, "data-drawn": "true", role: "img", "aria-label": `${name}: ${ctx.t(COLOURS[c.colour])} ${c.number !== undefined ? c.number : "?"}` }, svg("rect", { x, y: cy, width: W, height: H, rx: 6, class: "face" }), svg("text", { x: x + W / 2, y: cy + H / 2 + 8, class: "num" }, c.number !== undefined ? String(c.number) : "?"), svg("text", { x: x + W / 2, y: cy + H + 13, class: "pos" }, name)));
+      }
+    }
     wrap.append(root);
+    if (selected && attacks.has(selected)) wrap.append(movePad(ctx.t("choose_number_for", { label: selected }), attacks.get(selected).map(([, m]) => m), ctx, (m) => m.match(ATTACK)[3]));
+    if (places.length) wrap.append(movePad(ctx.t("choose_place"), places.map((p) => `place ${p}`), ctx, (m) => m.slice(6)));
+    if (attacks.size && !selected) wrap.append(el("p", { class: "hint" }, ctx.t("pick_card")));
     const pile = view.pile;
     const colours = Object.entries(pile.colours).map(([c, n]) => `${ctx.t(COLOURS[c])} ${n}`).join(" · ");
     wrap.append(el("p", { class: "algo-pile" }, `${ctx.t("pile", { n: pile.size })} (${colours})`));
     const who = (s) => this.seatName(s, ctx);
-    const lines = (view.log || []).slice(-8).map((e) => {
-      if (e.event === "attack") return ctx.t("log.attack", { who: who(e.seat), target: LETTERS[e.target], pos: e.pos, value: e.name, result: ctx.t(e.hit ? "hit" : "miss") });
-      const k = `log.${e.event}`;
-      const text = ctx.t(k, { who: who(e.seat) });
-      return text === k ? `${who(e.seat)}: ${e.event}` : text;
-    });
+    const lines = (view.log || []).slice(-8).map((e) => logLine(e, ctx, who));
     wrap.append(el("ol", { class: "algo-log", "aria-live": "polite" }, ...lines.map((l) => el("li", {}, l))));
     return wrap;
   },

@@ -2,7 +2,7 @@
 // the 8 flaps ("switches") you click to flip, the rotation buttons, writing marks 〇 × ■ on
 // visible blanks, the whole printed 4×8 sheet, the task strip and the score breakdown.
 // Other players' sheets show only what the view gives (their marks at the last task).
-import { el, moveTarget, svg } from "../js/util.js";
+import { el, moveTarget, svg, swatch } from "../js/util.js";
 
 const CELL = 64;
 const MARK_TEXT = { O: "〇", X: "×", B: "■" };
@@ -31,20 +31,40 @@ function pattern(rows, size, cls) {
 export default {
   strings: {
     en: {
-      summary: "A folding paper puzzle: flip 8 switches and turn the sheet so that each task's pattern of 〇 × ■ appears in the 4×4 window; score big groups and blanks.",
+      "value:course:dice": "dice (random course)", "value:scores:standard": "standard", "value:scores:steep": "steep",
       seat: "Sheet {n}", window: "Your window", flaps: "Flaps (switches)", rotate: "Turn the sheet", sheet: "Printed sheet",
       tasks: "Tasks", task: "Task {n} of {total}", pass: "Pass", clear: "Clear", write: "Write {mark} on {cell}", switch: "Flip switch {s}",
       rotate_to: "Turn {deg}°", groups: "Largest group {mark}", blanks: "Blanks", passes: "Passes", total: "Total",
       done: "cleared or passed — waiting for the others", others: "Other sheets", choose_mark: "Which mark?",
       "reason:the course of 12 tasks is finished": "the course of 12 tasks is finished",
+      "cell.blank": "{cell}: blank", "cell.mark": "{cell}: {mark}", "cell.write": "{cell}: blank — write a mark here",
+      hint: "Hint (costs a marker)", hints_used: "Hints used: {n}", hint_text: "Hint: {move}", no_hint: "No way to clear this task from here: pass.",
+      "legend.pending": "yellow cell: a mark written for this task", "legend.blank": "white cell with a name: a visible blank (click to write)",
+      "legend.marks": "〇 × ■: the three marks the tasks use", "legend.task": "red frame: the current task", "legend.flap": "▲ / ▼: a flap (switch) up or folded down",
+      rules: [
+        "Each task shows a small pattern of 〇 × ■. Make it appear in your 4×4 window.",
+        "Flip the 8 flaps (switches) and turn the sheet to change which cells show in the window; write 〇, × or ■ on visible blank cells.",
+        "A task is cleared when its pattern shows in the window; or pass it (passes score at the end).",
+        "After 12 tasks the score counts your largest group of each mark, your blanks and your passes.",
+      ],
     },
     ja: {
-      summary: "折りたたみ紙パズル。8つのスイッチをめくり、紙を回して、お題の〇×■の形を4×4の窓に出す。大きなまとまりと空白で得点。",
+      "value:course:dice": "サイコロ（ランダムなコース）", "value:course:1": "コース1", "value:course:2": "コース2", "value:course:3": "コース3", "value:scores:standard": "標準", "value:scores:steep": "急な配点",
       seat: "シート{n}", window: "あなたの窓", flaps: "フラップ（スイッチ）", rotate: "紙を回す", sheet: "印刷面",
       tasks: "お題", task: "お題 {n}／{total}", pass: "パス", clear: "クリア", write: "{cell}に{mark}を書く", switch: "スイッチ{s}をめくる",
       rotate_to: "{deg}°回す", groups: "最大のまとまり {mark}", blanks: "空白", passes: "パス", total: "合計",
       done: "クリアまたはパス済み — 他の人を待っています", others: "他のシート", choose_mark: "どの記号を書きますか？",
       "reason:the course of 12 tasks is finished": "12題のコースが終わりました",
+      "cell.blank": "{cell}：空白", "cell.mark": "{cell}：{mark}", "cell.write": "{cell}：空白 — ここに記号を書く",
+      hint: "ヒント（マーカー1つ）", hints_used: "使ったヒント：{n}", hint_text: "ヒント：{move}", no_hint: "ここからはクリアできません。パスしましょう。",
+      "legend.pending": "黄色のマス：このお題のために書いた記号", "legend.blank": "名前のある白いマス：見えている空白（クリックで書く）",
+      "legend.marks": "〇 × ■：お題に使う3つの記号", "legend.task": "赤い枠：今のお題", "legend.flap": "▲／▼：フラップ（スイッチ）の上げ下げ",
+      rules: [
+        "お題は〇×■の小さな形です。それを4×4の窓に出します。",
+        "8つのフラップ（スイッチ）をめくり、紙を回して、窓に見えるマスを変えます。見えている空白に〇・×・■を書けます。",
+        "お題の形が窓に出ればクリア。パスもできます（パスは最後に得点）。",
+        "12題の後、各記号の最大のまとまり・空白・パスで得点します。",
+      ],
     },
   },
   seatName(seat, ctx) {
@@ -60,6 +80,24 @@ export default {
     if (m) return ctx.t("rotate_to", { deg: m[1] });
     if (move.startsWith("clear")) return `${ctx.t("clear")}${move.slice(5).replace(/([OXB])\b/g, (x) => MARK_TEXT[x])}`;
     return move;
+  },
+  panelMoves(moves) {
+    // the actions a person makes: pass, and a bare clear when the pattern already shows.
+    // "clear <writes>" moves are complete solutions of the task; listing them solved it.
+    return moves.filter((m) => m === "pass" || m === "clear" || !m.startsWith("clear "));
+  },
+  hint(view, ctx) {
+    const sol = (view.legal_moves || []).find((m) => m.startsWith("clear "));
+    return sol ? ctx.t("hint_text", { move: this.moveLabel(sol, ctx) }) : ctx.t("no_hint");
+  },
+  legend(ctx) {
+    return [
+      [swatch(svg("rect", { x: 4, y: 4, width: 32, height: 32, fill: "#fff1c9", stroke: "#8b7d63" }), mark("X", 20, 20, 12)), ctx.t("legend.pending")],
+      [swatch(svg("rect", { x: 4, y: 4, width: 32, height: 32, fill: "#fffdf6", stroke: "#8b7d63" }), svg("text", { x: 7, y: 14, "font-size": 9, fill: "#777" }, "a1")), ctx.t("legend.blank")],
+      [swatch(mark("O", 8, 20, 8), mark("X", 20, 20, 6), mark("B", 32, 20, 6)), ctx.t("legend.marks")],
+      [swatch(svg("rect", { x: 3, y: 3, width: 34, height: 34, fill: "none", stroke: "#b5322a", "stroke-width": 3, rx: 4 })), ctx.t("legend.task")],
+      [swatch(svg("text", { x: 20, y: 28, "text-anchor": "middle", "font-size": 20 }, "▲▼")), ctx.t("legend.flap")],
+    ];
   },
   score(view, ctx) {
     const me = view.sheets.find((s) => s.seat === ctx.seat) || view.sheets[0];
@@ -93,8 +131,8 @@ export default {
         const x = c * CELL;
         const y = r * CELL;
         const m = me.window_marks[r][c];
-        win.append(svg("rect", { x, y, width: CELL, height: CELL, class: pending.has(cell) ? "wc pending" : "wc", "data-cell": cell }));
-        win.append(svg("text", { x: x + 4, y: y + 13, class: "cellname" }, cell));
+        win.append(svg("rect", { x, y, width: CELL, height: CELL, class: pending.has(cell) ? "wc pending" : "wc", "data-cell": cell, role: "img", "aria-label": m === "." ? ctx.t("cell.blank", { cell }) : ctx.t("cell.mark", { cell, mark: MARK_TEXT[m] }) }));
+        win.append(svg("text", { x: x + 4, y: y + 13, class: "cellname", "aria-hidden": "true" }, cell));
         const drawn = mark(m === "." ? null : m, x + CELL / 2, y + CELL / 2, CELL / 3);
         if (drawn) win.append(drawn);
         const writes = ["O", "X", "B"].map((k) => `write ${cell}${k}`).filter((w) => legal.has(w));
@@ -103,7 +141,7 @@ export default {
           g.setAttribute("data-write", cell);
           g.setAttribute("tabindex", "0");
           g.setAttribute("role", "button");
-          g.setAttribute("aria-label", cell);
+          g.setAttribute("aria-label", ctx.t("cell.write", { cell }));
           g.classList.add("target");
           const pick = () => {
             picking = picking === cell ? null : cell;

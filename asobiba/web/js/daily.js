@@ -1,7 +1,7 @@
 // The daily challenge of a game: today's challenge (same for everyone), its start position
 // drawn by the game's renderer, tsume-algo answers graded on the server, and the calendar
 // of cleared days with the month's trophy.
-import { lang, pick, t } from "./i18n.js";
+import { lang, localized, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveKeys } from "./util.js";
 import { gameFromPath, gameTitle, page, post, showError, whoami } from "./progress.js";
 
@@ -50,10 +50,24 @@ function drawCalendar() {
   document.getElementById("trophy").textContent = `${t("daily.cleared_n", { n: cleared.size, days: cal.days })} — ${cal.trophy ? t("daily.trophy") : t("daily.no_trophy")}`;
 }
 
+/** An "opponent" challenge names the player's side the way the game does (Black, White,
+ * Player A …) and the CPU by its level's title; "as seat 2" said neither. */
+async function goalText(ch) {
+  if (ch.kind !== "opponent" || ch.player_seat === null || ch.player_seat === undefined) return pick(ch.description);
+  const renderer = await loadRenderer(game);
+  const ctx = { lang: lang(), t: (k, p) => tt(renderer, k, p), room: null, seat: ch.player_seat, view: ch.view || null };
+  const side = renderer.seatName ? renderer.seatName(ch.player_seat, ctx) : t("room.seat_name", { n: ch.player_seat + 1 });
+  const games = (await api("/api/games")).games;
+  const info = games.find((g) => g.id === game);
+  const bot = info && (info.bots || []).find((b) => b.level === ch.bot_level);
+  const level = bot ? localized(bot, "title") : ch.bot_level;
+  return t("daily.goal_opponent", { side, level });
+}
+
 async function drawChallenge() {
   const ch = data.challenge;
   document.getElementById("challenge-h").textContent = t("daily.today", { date: data.date });
-  const parts = [el("p", { class: "goal", id: "description" }, pick(ch.description))];
+  const parts = [el("p", { class: "goal", id: "description" }, await goalText(ch))];
   const board = document.getElementById("board");
   board.replaceChildren();
   if (ch.kind === "tsume" && ch.puzzle) {

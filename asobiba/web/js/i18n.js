@@ -95,6 +95,53 @@ export const STRINGS = {
     "room.notes": "Notes",
     "room.result": "Result",
     "room.seat_name": "Seat {n}",
+    "room.actions": "Your actions",
+    "room.abort": "Abort",
+    "room.abort_confirm": "Abort this game? Nobody wins and it is not rated.",
+    "room.aborted": "The game was aborted before every player had moved (not rated).",
+    "room.offer_draw": "Offer a draw",
+    "room.draw_asked": "{name} offers a draw.",
+    "room.draw_wait": "Draw offered — waiting for the answer.",
+    "room.agreed_draw": "Drawn by agreement.",
+    "room.notation": "Download moves (text)",
+    "room.sound": "Sound",
+    "room.live": "Back to the game",
+    "room.rules": "Rules and legend",
+    "room.legend": "What the marks mean",
+    "room.tutorial_link": "Learn step by step: the tutorial",
+    "room.board_label": "{game}: the board",
+    "room.review": "{name}: this is the result of your move.",
+    "room.review_done": "Done — hand the device to {name}",
+    "room.stepping": "Showing the position after move {n} of {total} (the game goes on).",
+    "room.start": "Start",
+    "room.hint": "Hint (costs a marker)",
+    "room.hints_used": "Hints used: {n}",
+    "lobby.casual_undo": "Casual game (not rated; undo allowed)",
+    "lobby.casual_only": "Casual game (not rated)",
+    "lobby.yes": "yes",
+    "lobby.open_games": "Open games",
+    "lobby.live": "Live games",
+    "lobby.quick": "Quick pairing",
+    "lobby.quick_go": "Find an opponent",
+    "lobby.quick_wait": "Your open game is listed; the game starts when someone takes it.",
+    "lobby.seek": "Open to anyone",
+    "lobby.no_seeks": "No open games right now — open one, or use quick pairing.",
+    "lobby.no_live": "No games being played right now.",
+    "lobby.seek_item": "{game} — {name} ({rating}) · {kind}{clock}",
+    "lobby.rated": "rated",
+    "lobby.casual_word": "casual",
+    "lobby.guest": "guest",
+    "lobby.take": "Play",
+    "lobby.cancel": "Cancel",
+    "lobby.watch": "Watch",
+    "lobby.live_item": "{game}: {players} — move {ply}",
+    "lobby.no": "no",
+    "daily.goal_opponent": "Win from today's position as {side} against the CPU ({level}).",
+    "player.bot": "CPU ({level})",
+    "player.chart": "Rating history",
+    "player.chart_label": "Rating after each rated game: {list}",
+    "review.chart": "Winning chance",
+    "review.chart_label": "Winning chance of {name} after each move: {list}",
     "replay.title": "Replay viewer",
     "replay.upload": "Open a record file",
     "replay.first": "First",
@@ -116,6 +163,7 @@ export const STRINGS = {
     "nav.daily": "Daily challenge",
     "nav.ladder": "Ladder",
     "nav.leaderboard": "Leaderboard",
+    "nav.print": "Print (PDF)",
     "tut.title": "{game} — tutorial",
     "tut.steps": "Steps",
     "tut.step_title": "Step {n} of {total}: {title}",
@@ -349,6 +397,53 @@ export const STRINGS = {
     "room.notes": "お知らせ",
     "room.result": "結果",
     "room.seat_name": "{n}番目の席",
+    "room.actions": "あなたの操作",
+    "room.abort": "対局を中止",
+    "room.abort_confirm": "この対局を中止しますか？勝敗はつかず、レーティングにも影響しません。",
+    "room.aborted": "全員が1手指す前に対局が中止されました（レーティングなし）。",
+    "room.offer_draw": "引き分けを提案",
+    "room.draw_asked": "{name}が引き分けを提案しています。",
+    "room.draw_wait": "引き分けを提案しました — 返事を待っています。",
+    "room.agreed_draw": "合意による引き分け。",
+    "room.notation": "棋譜をテキストで保存",
+    "room.sound": "効果音",
+    "room.live": "対局に戻る",
+    "room.rules": "ルールと記号の説明",
+    "room.legend": "盤上の記号の意味",
+    "room.tutorial_link": "チュートリアルで一歩ずつ学ぶ",
+    "room.board_label": "{game}の盤",
+    "room.review": "{name}：あなたの手の結果です。",
+    "room.review_done": "確認しました — {name}に渡す",
+    "room.stepping": "{total}手中{n}手目の後の局面を表示中（対局は続いています）。",
+    "room.start": "開始",
+    "room.hint": "ヒント（マーカー1つ）",
+    "room.hints_used": "使ったヒント：{n}",
+    "lobby.casual_undo": "カジュアル対局（レーティングなし・待ったあり）",
+    "lobby.casual_only": "カジュアル対局（レーティングなし）",
+    "lobby.yes": "はい",
+    "lobby.open_games": "募集中の対局",
+    "lobby.live": "対局中のゲーム",
+    "lobby.quick": "クイック対戦",
+    "lobby.quick_go": "相手を探す",
+    "lobby.quick_wait": "募集を出しました。誰かが受けると対局が始まります。",
+    "lobby.seek": "誰でも参加できる募集を出す",
+    "lobby.no_seeks": "募集中の対局はありません。募集を出すか、クイック対戦を使ってください。",
+    "lobby.no_live": "いま対局中のゲームはありません。",
+    "lobby.seek_item": "{game} — {name}（{rating}）・{kind}{clock}",
+    "lobby.rated": "レーティング対局",
+    "lobby.casual_word": "カジュアル",
+    "lobby.guest": "ゲスト",
+    "lobby.take": "対局する",
+    "lobby.cancel": "取り消す",
+    "lobby.watch": "観戦",
+    "lobby.live_item": "{game}：{players} — {ply}手目",
+    "lobby.no": "いいえ",
+    "daily.goal_opponent": "今日の局面から{side}でCPU（{level}）に勝とう。",
+    "player.bot": "CPU（{level}）",
+    "player.chart": "レーティングの推移",
+    "player.chart_label": "レーティング対局ごとのレーティング：{list}",
+    "review.chart": "勝率の推移",
+    "review.chart_label": "各手の後の{name}の勝率：{list}",
     "replay.title": "棋譜再生",
     "replay.upload": "棋譜ファイルを開く",
     "replay.first": "最初",
@@ -370,6 +465,7 @@ export const STRINGS = {
     "nav.daily": "デイリーチャレンジ",
     "nav.ladder": "ランク",
     "nav.leaderboard": "ランキング",
+    "nav.print": "印刷用PDF",
     "tut.title": "{game} — チュートリアル",
     "tut.steps": "ステップ",
     "tut.step_title": "ステップ {n}/{total}：{title}",
@@ -539,6 +635,12 @@ export function t(key, params = {}, extra = null) {
   return text;
 }
 
+/** A server object's field in the current language: ``o.title_ja`` in Japanese (when it has
+ * one), else ``o.title`` — bot titles, option descriptions (the describe() shape). */
+export function localized(o, field) {
+  return (current === "ja" && o[`${field}_ja`]) || o[field];
+}
+
 /** Pick the current language from a {en, ja} object (game titles, bot levels). */
 export function pick(obj, fallback = "") {
   if (!obj) return fallback;
@@ -572,5 +674,42 @@ export function applyStatic(root = document) {
 
 /** The language switch button in every page header. */
 export function mountSwitch(button) {
+  // the button's visible text ("日本語" / "English") is its name, in that language's own
+  // script; the title says what it does in the page's language
+  const mark = () => {
+    button.setAttribute("lang", current === "ja" ? "en" : "ja");
+    button.title = t("lang.label");
+  };
+  mark();
+  onLangChange(mark);
   button.addEventListener("click", () => setLang(current === "ja" ? "en" : "ja"));
 }
+
+// ---- the page frame ----------------------------------------------------------------------
+// One header for every page (it was copied into eight HTML files): the brand, the page's
+// title slot, the navigation and the language switch. Built when this module loads, before
+// any page script looks for #lang or its title element.
+function buildFrame() {
+  const header = document.querySelector("header.top[data-frame]");
+  if (!header || header.childElementCount) return;
+  const make = (tag, attrs, ...kids) => {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+    node.append(...kids);
+    return node;
+  };
+  const brand = make("a", { class: "brand", href: "/" }, make("span", { class: "kanji" }, "遊び場"), " ", make("span", { "data-i18n": "app.name" }, "asobiba"));
+  const parts = [brand];
+  const d = header.dataset;
+  if (d.titleId) parts.push(make("h1", { id: d.titleId }));
+  else if (d.titleKey) parts.push(make("h1", { "data-i18n": d.titleKey }));
+  const links = [["/", "nav.home"], ["/replay", "nav.replay"], ["/account", "nav.account"]].filter(([href]) => !(d.home && href === "/"));
+  const nav = make("nav", {}, ...links.map(([href, key]) => make("a", { href, "data-i18n": key })));
+  // a game page's paper (the print helper fills its address and shows it)
+  if (d.print) nav.insertBefore(make("a", { id: "print-link", href: "#", "data-i18n": "nav.print", download: "", hidden: "" }), nav.lastChild);
+  nav.append(make("button", { id: "lang", class: "lang", type: "button", "data-i18n": "lang.switch" }, "日本語"));
+  parts.push(nav);
+  header.append(...parts);
+}
+
+if (typeof document !== "undefined") buildFrame();

@@ -1,6 +1,7 @@
 // The lobby: every game the server offers (from describe()), and a form to start one.
-import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { applyStatic, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
+import { openSeek, startMeet } from "./lobby_meet.js";
 
 let games = [];
 let chosen = null;
@@ -14,13 +15,22 @@ async function main() {
   games = (await api("/api/games")).games;
   await Promise.all(games.map(async (g) => renderers.set(g.id, await loadRenderer(g.id))));
   drawGames();
+  startMeet(games);
   await drawMine();
   onLangChange(() => {
     drawMine();
     drawGames();
+    startMeet(games);
     if (chosen) drawForm();
   });
   document.getElementById("create-form").addEventListener("submit", create);
+  document.getElementById("seek-btn").addEventListener("click", () => {
+    const err = document.getElementById("create-error");
+    err.textContent = "";
+    openSeek({ game: chosen.id, options: requestOptions(), casual: document.getElementById("casual").checked, clock: clockChoice() }).catch((e) => {
+      err.textContent = t("lobby.error", { msg: e.message });
+    });
+  });
   const wanted = new URLSearchParams(location.search).get("game");
   if (wanted && games.some((g) => g.id === wanted)) choose(wanted);
   document.body.dataset.ready = "true";
@@ -50,7 +60,7 @@ function drawGames() {
   list.replaceChildren(
     ...games.map((g) => {
       const r = renderers.get(g.id);
-      const summary = (r.strings && r.strings[lang()] && r.strings[lang()].summary) || g.summary;
+      const summary = pick({ en: g.summary, ja: g.summary_ja || g.summary }); // describe() is the one source
       const seats = g.seats[0] === g.seats[1] ? t("lobby.seats_fixed", { n: g.seats[0] }) : t("lobby.seats_count", { min: g.seats[0], max: g.seats[1] });
       const tags = [seats];
       if (!g.perfect_information) tags.push(t("lobby.hidden"));
@@ -70,6 +80,7 @@ function drawGames() {
           "div",
           { class: "game-links" },
           ...[["tutorial", "nav.tutorial"], ["daily", "nav.daily"], ["ladder", "nav.ladder"], ["leaderboard", "nav.leaderboard"]].map(([path, key]) => el("a", { href: `/${path}/${encodeURIComponent(g.id)}`, "data-link": `${path}-${g.id}` }, t(key))),
+          el("a", { href: `/api/print/${encodeURIComponent(g.id)}?lang=${lang()}`, "data-link": `print-${g.id}`, download: "" }, t("nav.print")),
         ),
       );
     }),
@@ -86,10 +97,23 @@ function choose(id) {
 }
 
 function optionLabel(o) {
-  const r = renderers.get(chosen.id);
-  const local = r && r.strings && r.strings[lang()] && r.strings[lang()][`option:${o.name}`];
-  const d = lang() === "ja" ? o.description_ja || local || o.description : o.description;
+  const d = localized(o, "description");
   return d || o.name;
+}
+
+/** An option value in the page's language: the renderer's "value:<option>:<value>", yes/no
+ * for booleans, else the value itself (numbers, board sizes). */
+function valueLabel(o, c) {
+  const r = renderers.get(chosen.id);
+  const local = r && r.strings && r.strings[lang()] && r.strings[lang()][`value:${o.name}:${c}`];
+  if (local) return local;
+  if (c === true || c === false) return t(c ? "lobby.yes" : "lobby.no");
+  return String(c);
+}
+
+function variantLabel(v) {
+  const r = renderers.get(chosen.id);
+  return (r && r.strings && r.strings[lang()] && r.strings[lang()][`variant:${v}`]) || v;
 }
 
 function drawForm() {
@@ -98,7 +122,7 @@ function drawForm() {
   const vrow = document.getElementById("variant-row");
   vrow.replaceChildren();
   if (variants.length) {
-    const sel = el("select", { id: "variant", onchange: refreshSeats }, el("option", { value: "" }, t("lobby.variant.none")), ...variants.map((v) => el("option", { value: v }, v)));
+    const sel = el("select", { id: "variant", onchange: refreshSeats }, el("option", { value: "" }, t("lobby.variant.none")), ...variants.map((v) => el("option", { value: v }, variantLabel(v))));
     vrow.append(el("label", { for: "variant" }, t("lobby.variant")), sel);
   }
   const box = document.getElementById("options");
@@ -110,9 +134,9 @@ function drawForm() {
     const value = o.name in kept ? kept[o.name] : o.default;
     if (o.default === null && (o.kind === "bool" || o.kind === "choice")) {
       const values = o.kind === "bool" ? [true, false] : o.choices;
-      input = el("select", { id, "data-option": o.name }, el("option", { value: "null" }, t("lobby.variant.none")), ...values.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, String(c))));
+      input = el("select", { id, "data-option": o.name }, el("option", { value: "null" }, t("lobby.variant.none")), ...values.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, valueLabel(o, c))));
     } else if (o.kind === "choice") {
-      input = el("select", { id, "data-option": o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, String(c))));
+      input = el("select", { id, "data-option": o.name }, ...o.choices.map((c) => el("option", { value: JSON.stringify(c), selected: JSON.stringify(c) === JSON.stringify(value) }, valueLabel(o, c))));
     } else if (o.kind === "bool") {
       input = el("input", { id, type: "checkbox", "data-option": o.name, checked: !!value });
     } else if (o.kind === "int") {
@@ -124,6 +148,10 @@ function drawForm() {
     box.append(el("div", { class: "row" }, el("label", { for: id, title: o.name }, optionLabel(o)), input));
   }
   box.hidden = chosen.options.length === 0;
+  // undo exists only where taking a move back reveals nothing (perfect information, no
+  // chance); elsewhere "casual" means unrated and nothing more
+  const undoable = chosen.perfect_information && !chosen.chance;
+  document.getElementById("casual-label").textContent = t(undoable ? "lobby.casual_undo" : "lobby.casual_only");
   drawClock();
   drawSeats();
   drawMatch();
@@ -193,6 +221,8 @@ function drawMatch() {
   sel.replaceChildren(...MATCHES.map(([kind, n], i) => el("option", { value: String(i) }, n ? t("lobby.match.best_of", { n }) : t(`lobby.match.${kind}`))));
   sel.value = setsAllowed ? kept || "0" : "0";
   document.getElementById("match-row").hidden = !setsAllowed;
+  // an open game is one game between two people taking turns (the same test as a set)
+  document.getElementById("seek-btn").hidden = !setsAllowed;
 }
 
 function matchChoice() {
@@ -209,7 +239,7 @@ function drawSeats() {
   for (let i = 0; i < seatCount; i++) {
     const id = `seat-${i}`;
     const choices = [el("option", { value: "you" }, t("lobby.you")), el("option", { value: "friend" }, t("lobby.friend"))];
-    for (const b of bots) choices.push(el("option", { value: `bot:${b.level}` }, t("lobby.cpu", { level: lang() === "ja" ? b.title_ja || b.title : b.title })));
+    for (const b of bots) choices.push(el("option", { value: `bot:${b.level}` }, t("lobby.cpu", { level: localized(b, "title") })));
     const sel = el("select", { id, "data-seat": i }, ...choices);
     const fallback = i === 0 || bots.length === 0 ? "you" : `bot:${bots[0].level}`;
     sel.value = before[i] || fallback;

@@ -1,8 +1,39 @@
 // A player page: ratings per pool (provisional marked), statistics per game (and per CPU
 // level), recent games with rating changes, daily-challenge trophies.
-import { lang, t } from "./i18n.js";
+import { lang, localized, t } from "./i18n.js";
 import { api, el } from "./util.js";
 import { gameTitle, page, rating } from "./progress.js";
+import { lineChart } from "./charts.js";
+
+let games = null;
+
+/** "bot:reversi:1" (how the store names a CPU seat) as the page's words: "CPU (Rookie)". */
+async function opponentName(name) {
+  const m = /^bot:([^:]+):(.+)$/.exec(name);
+  if (!m) return name;
+  games = games || (await api("/api/games")).games;
+  const g = games.find((x) => x.id === m[1]);
+  const bot = g && (g.bots || []).find((b) => b.level === m[2]);
+  return t("player.bot", { level: bot ? localized(bot, "title") : m[2] });
+}
+
+/** One line per game: the rating after each rated game, oldest first. */
+async function ratingChart(history) {
+  const rated = [...history].reverse().filter((h) => h.rating_after !== null && h.rating_after !== undefined);
+  const box = document.getElementById("rating-chart");
+  if (!rated.length) {
+    box.replaceChildren();
+    return;
+  }
+  const byGame = new Map();
+  rated.forEach((h, i) => {
+    if (!byGame.has(h.game)) byGame.set(h.game, []);
+    byGame.get(h.game).push([i + 1, h.rating_after]);
+  });
+  const series = await Promise.all([...byGame].map(async ([g, points]) => ({ name: await gameTitle(g), points })));
+  const label = t("player.chart_label", { list: series.map((s) => `${s.name}: ${s.points.map((p) => Math.round(p[1])).join(" → ")}`).join("; ") });
+  box.replaceChildren(lineChart({ series, label }), el("p", { class: "chart-legend" }, ...series.map((s) => el("span", { "data-series": s.name }, s.name))));
+}
 
 const who = decodeURIComponent(location.pathname.split("/").pop());
 
@@ -27,9 +58,11 @@ async function draw() {
   document.getElementById("stats").replaceChildren(stats.length ? table([t("player.game"), t("player.games"), t("player.wins"), t("player.draws"), t("player.losses"), t("player.score_rate")], stats, { id: "stats-table" }) : el("p", {}, t("player.none")));
   const hist = await Promise.all(data.history.map(async (h) => {
     const change = h.rating_before !== null && h.rating_after !== null ? `${Math.round(h.rating_before)} → ${Math.round(h.rating_after)}` : t("player.unrated");
-    return [await gameTitle(h.game), t(`player.result.${h.result}`), h.opponents.join(", "), change, new Date(h.finished).toLocaleDateString(lang() === "ja" ? "ja-JP" : "en-GB")];
+    const opponents = await Promise.all(h.opponents.map(opponentName));
+    return [await gameTitle(h.game), t(`player.result.${h.result}`), opponents.join(", "), change, new Date(h.finished).toLocaleDateString(lang() === "ja" ? "ja-JP" : "en-GB")];
   }));
   document.getElementById("history").replaceChildren(hist.length ? table([t("player.game"), t("player.result"), t("player.opponents"), t("player.rating"), t("player.date")], hist, { id: "history-table" }) : el("p", {}, t("player.none")));
+  await ratingChart(data.history);
   const trophies = data.trophies || [];
   document.getElementById("trophies").replaceChildren(trophies.length ? el("ul", {}, ...trophies.map((tr) => el("li", {}, `🏆 ${tr.game} ${tr.period}`))) : el("p", {}, t("player.none")));
 }

@@ -2,6 +2,7 @@
 // server into every seat's view after every move; step, jump, and change perspective.
 import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
 import { el, loadRenderer } from "./util.js";
+import { lineChart } from "./charts.js";
 
 let data = null;
 let renderer = null;
@@ -78,6 +79,7 @@ function draw() {
         turning ? el("strong", { class: "turning-label" }, ` ${t("review.turning")}`) : null);
     }),
   );
+  drawWinChart();
   const r = data.record.result || (data.record.extra && data.record.extra.result);
   const box = document.getElementById("result");
   box.hidden = !r;
@@ -88,6 +90,21 @@ function draw() {
       el("dl", { class: "score" }, ...r.scores.flatMap((sc, i) => [el("dt", {}, seatName(i)), el("dd", {}, String(sc))])),
     );
   }
+}
+
+/** The first seat's winning chance after every judged move (the mover's chance turned to
+ * seat 1's side); a click on a point goes to that move. Two-seat games only. */
+function drawWinChart() {
+  const box = document.getElementById("win-chart");
+  if (!box) return;
+  const seats = (data.record.seats || []).length;
+  if (!review || seats !== 2 || !review.moves.length) {
+    box.replaceChildren();
+    return;
+  }
+  const points = [[0, 50]].concat(review.moves.map((m) => [m.ply, Math.round(100 * (m.seat === 0 ? m.chance_after : 1 - m.chance_after))]));
+  const name = seatName(0);
+  box.replaceChildren(el("h3", {}, t("review.chart")), lineChart({ series: [{ name, points }], y: [0, 100], mid: 50, format: (v) => `${Math.round(v)}%`, onPick: (x) => go(x), label: t("review.chart_label", { name, list: points.map((p) => `${p[0]}: ${p[1]}%`).join(", ") }) }));
 }
 
 async function runReview() {

@@ -1,9 +1,12 @@
 // The game page: one WebSocket to the room, the generic frame (status, seats, score, legal
 // moves, actions, result, move log) around the game's own SVG renderer.
-import { applyStatic, lang, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { applyStatic, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
 import { roomProgress } from "./room_progress.js";
 import { drawSet } from "./room_set.js";
+import { restoreFocus, watchFocus } from "./focus.js";
+import { drawRules } from "./rules_panel.js";
+import { sounds } from "./sound.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/").pop());
 let ws = null;
@@ -18,6 +21,12 @@ let stopped = false;
 let rematch = null;
 let setNext = null; // the set's next room, once the server gave this browser its keys there
 let setAsked = false; // this page asked for the set's next game: go there when it exists
+// ---- the move list: every position a seat has seen, so a player can step back and forth
+const seen = new Map(); // "s0" / "spec" → views by ply (index 0 = the start)
+let historyAsked = false;
+let stepAt = null; // the ply shown while stepping through the moves; null = the live game
+let reviewed = -1; // hot-seat: the ply up to which the last mover has seen their own result
+let rulesDrawn = "";
 
 function takeFragment() {
   // Invite links carry "#seat=N&key=K"; keep the key in this browser and drop it from the URL.
@@ -54,7 +63,9 @@ function send(msg) {
 
 function receive(msg) {
   if (msg.type === "update") {
+    sounds.update(last, msg);
     last = msg;
+    for (const v of msg.views) remember(v.seat, msg.room.ply, v.view);
     document.body.dataset.connected = "true";
     draw();
   } else if (msg.type === "error") {
@@ -75,9 +86,36 @@ function receive(msg) {
     setNext = msg.room;
     if (setAsked) location.href = `/r/${encodeURIComponent(msg.room)}`;
     else if (last) draw();
+  } else if (msg.type === "history") {
+    historyAsked = false;
+    for (const h of msg.views) seen.set(seenKey(h.seat), h.views);
+    if (last) draw();
   } else if (msg.type === "ack") {
     showError("");
   }
+}
+
+function seenKey(seat) {
+  return seat === null || seat === undefined ? "spec" : `s${seat}`;
+}
+
+/** Keep each view this page receives by ply; a gap (a reload, a missed update) asks the
+ * server once for the seat's whole history (views_for: only what the seat has seen). */
+function remember(seat, ply, view) {
+  const key = seenKey(seat);
+  const list = seen.get(key) || [];
+  if (list.length > ply) list.length = ply; // an undo took moves back
+  if (list.length === ply) list.push(view);
+  else if (!historyAsked) {
+    historyAsked = true;
+    send({ type: "history" });
+  }
+  seen.set(key, list);
+}
+
+function seenAt(seat, ply) {
+  const list = seen.get(seenKey(seat));
+  return list ? list[ply] : undefined;
 }
 
 function showError(text) {
@@ -106,7 +144,7 @@ function seatName(seat) {
 function levelTitle(level) {
   const bot = (window.__gameInfo && window.__gameInfo.bots || []).find((b) => b.level === level);
   if (!bot) return level;
-  return lang() === "ja" ? bot.title_ja || bot.title : bot.title;
+  return localized(bot, "title");
 }
 
 function pickView() {
@@ -118,6 +156,14 @@ function pickView() {
   let seat = shownSeat !== null && bySeat.has(shownSeat) ? shownSeat : you[0];
   if (acting.length && !acting.includes(seat)) seat = acting[0];
   const secret = !last.room.perfect_information && you.length > 1 && !views[0].view.over;
+  // hot-seat with secrets: the player who just moved first sees what their move did (a
+  // miss in Algo) and hands over themselves; only then is the next player's screen shown
+  const moves = last.room.moves;
+  const lastMover = moves.length ? moves[moves.length - 1][0] : null;
+  if (secret && seat !== shownSeat && shownSeat !== null && lastMover === shownSeat && reviewed < last.room.ply && bySeat.has(shownSeat)) {
+    handoverTo = seat;
+    return { ...bySeat.get(shownSeat), review: true };
+  }
   if (secret && seat !== shownSeat) {
     handoverTo = seat;
     return null;
@@ -128,7 +174,8 @@ function pickView() {
 
 function ctxBase() {
   const view = last && last.views.length ? last.views[0].view : null;
-  return { lang: lang(), t: tt, room: last && last.room, seat: shownSeat, play, view };
+  const board = document.getElementById("board");
+  return { lang: lang(), t: tt, room: last && last.room, seat: shownSeat, play, view, width: board ? board.clientWidth : 640 };
 }
 
 function play(text) {
@@ -144,6 +191,9 @@ function draw() {
   document.body.dataset.ply = String(room.ply);
   document.body.dataset.myMoves = String(room.moves.filter(([s]) => last.you.includes(s)).length);
   document.getElementById("game-title").textContent = pick(room.title, room.game);
+  const printLink = document.getElementById("print-link"); // the game's paper, same options (never the seed)
+  printLink.href = `/api/print/${encodeURIComponent(room.game)}?` + new URLSearchParams({ lang: lang(), ...Object.fromEntries(Object.entries(room.options || {}).filter(([, v]) => v !== null && typeof v !== "object").map(([k, v]) => [k, String(v)])) });
+  printLink.hidden = false;
   document.title = `${pick(room.title, room.game)} — ${t("app.name")}`;
   const picked = pickView();
   const board = document.getElementById("board");
@@ -155,6 +205,8 @@ function draw() {
     document.getElementById("score-panel").hidden = true;
     handover.hidden = false;
     document.body.dataset.handover = "true";
+    document.body.dataset.review = "false";
+    document.getElementById("stepping").hidden = true;
     document.body.dataset.myTurn = "false";
     document.getElementById("handover-title").textContent = tt("room.handover", { name: seatName(handoverTo) });
     const go = document.getElementById("handover-go");
@@ -170,25 +222,78 @@ function draw() {
   }
   handover.hidden = true;
   document.body.dataset.handover = "false";
-  const view = picked.view;
   const seat = picked.seat;
-  const myTurn = seat !== null && view.acting.includes(seat) && room.status === "active";
+  const stepping = stepAt !== null && stepAt < room.ply ? seenAt(seat, stepAt) : undefined;
+  if (stepAt !== null && !stepping) stepAt = null;
+  const view = stepping || picked.view;
+  const myTurn = !stepping && !picked.review && seat !== null && view.acting.includes(seat) && room.status === "active";
   document.body.dataset.myTurn = String(myTurn);
   document.body.dataset.seat = seat === null ? "" : String(seat);
-  const ctx = { ...ctxBase(), seat, view, prev: prevViews.get(seat), legal: new Set(myTurn ? view.legal_moves : []) };
+  document.body.dataset.stepping = stepping ? String(stepAt) : "";
+  const ctx = { ...ctxBase(), seat, view, prev: stepping ? seenAt(seat, stepAt - 1) : prevViews.get(seat), legal: new Set(myTurn ? view.legal_moves : []) };
   board.replaceChildren(renderer.render(view, ctx));
-  prevViews.set(seat, view);
+  board.setAttribute("aria-label", t("room.board_label", { game: pick(room.title, room.game) }));
+  if (!stepping) prevViews.set(seat, view);
+  drawStepping(stepping, picked.review);
   drawLegal(view, ctx, myTurn);
   drawScore(view, ctx);
   drawSide(view, seat);
+  const rulesKey = `${lang()}|${room.game}`;
+  if (rulesDrawn !== rulesKey) {
+    rulesDrawn = rulesKey;
+    drawRules(renderer, room.game, ctx);
+  }
+  restoreFocus();
+}
+
+function drawStepping(stepping, review) {
+  const banner = document.getElementById("stepping");
+  document.body.dataset.review = String(!!review);
+  if (review) {
+    banner.hidden = false;
+    banner.replaceChildren(
+      el("span", {}, t("room.review", { name: seatName(shownSeat) }), " "),
+      el("button", { type: "button", id: "review-done", class: "primary", onclick: () => {
+        reviewed = last.room.ply;
+        draw();
+      } }, t("room.review_done", { name: seatName(handoverTo) })),
+    );
+    return;
+  }
+  banner.hidden = !stepping;
+  if (stepping) banner.replaceChildren(el("span", {}, t("room.stepping", { n: stepAt, total: last.room.ply }), " "), el("button", { type: "button", onclick: () => stepTo(null) }, t("room.live")));
+}
+
+function stepTo(ply) {
+  const max = last ? last.room.ply : 0;
+  stepAt = ply === null || ply >= max ? null : Math.max(0, ply);
+  draw();
 }
 
 function drawLegal(view, ctx, myTurn) {
   const box = document.getElementById("legal");
   const moves = myTurn ? view.legal_moves : [];
   const label = (m) => (renderer.moveLabel ? renderer.moveLabel(m, ctx) : m);
-  box.replaceChildren(...moves.slice(0, 120).map((m) => el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, label(m))));
+  const listed = renderer.panelMoves ? renderer.panelMoves(moves, view, ctx) : moves;
+  const buttons = listed.slice(0, 120).map((m) => el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, label(m)));
+  if (myTurn && renderer.hint) buttons.push(hintButton(view, ctx));
+  box.replaceChildren(...buttons);
   document.getElementById("moves-panel").hidden = !myTurn;
+}
+
+// A hint costs a visible marker: the server counts it and tells the whole table (a note and
+// the count beside the actions); the hint itself comes from the seat's own view.
+let hintShown = null;
+
+function hintButton(view, ctx) {
+  const used = Number(((last.room.table || {}).hints || {})[String(shownSeat)] || 0);
+  const out = el("p", { id: "hint-text", class: "hint", "aria-live": "polite" }, hintShown && hintShown.ply === last.room.ply ? hintShown.text : "");
+  const button = el("button", { type: "button", id: "hint", onclick: () => {
+    hintShown = { ply: last.room.ply, text: renderer.hint(view, ctx) };
+    out.textContent = hintShown.text;
+    send({ type: "hint", seat: shownSeat });
+  } }, tt("room.hint"));
+  return el("div", { class: "hint-box" }, button, el("span", { id: "hints-used", class: "badge", "data-hints": used }, tt("room.hints_used", { n: used })), out);
 }
 
 function drawScore(view, ctx) {
@@ -219,7 +324,7 @@ function drawSide(view, seat = null) {
       el(
         "li",
         { class: `seat${acting.includes(s.seat) ? " acting" : ""}`, "data-seat": s.seat },
-        el("span", { class: `dot ${s.online ? "on" : "off"}`, title: t(s.online ? "room.online" : "room.offline"), "aria-label": t(s.online ? "room.online" : "room.offline") }),
+        el("span", { class: `dot ${s.online ? "on" : "off"}`, role: "img", title: t(s.online ? "room.online" : "room.offline"), "aria-label": t(s.online ? "room.online" : "room.offline") }),
         el("span", {}, seatName(s.seat)),
         you.includes(s.seat) ? el("span", { class: "you" }, ` — ${t("room.you")}`) : null,
         room.clock ? el("span", { class: `clock${room.clock.running === s.seat ? " running" : ""}`, "data-clock": s.seat, "aria-label": t("room.clock") }, fmtClock(room.clock.remaining[s.seat])) : null,
@@ -231,7 +336,9 @@ function drawSide(view, seat = null) {
   drawActions();
   drawInvites();
   drawLog();
-  roomProgress.update(last, seatName);
+  // the move-quality badge belongs to the seat on screen: hidden behind a hand-over and from
+  // the next player of a hot-seat game
+  roomProgress.update(last, seatName, { label: (m) => (renderer.moveLabel ? renderer.moveLabel(m, ctxBase()) : m), shownSeat: view ? seat : null });
   drawSet(last, setNext, askNext, seatName);
   const notes = document.getElementById("notes");
   notes.hidden = !room.notes.length;
@@ -239,6 +346,8 @@ function drawSide(view, seat = null) {
 }
 
 function reasonText(result) {
+  if (result.aborted) return t("room.aborted");
+  if (result.agreed_draw) return t("room.agreed_draw");
   if (result.resigned !== undefined) return t("room.resigned", { name: seatName(result.resigned) });
   if (result.timeout !== undefined) return t("room.timeout", { name: seatName(result.timeout) });
   if (renderer.reason) {
@@ -257,13 +366,19 @@ function drawResult(seat) {
   if (!r) return;
   const lines = [el("h2", {}, t("room.result"))];
   const mine = last.you;
-  if (r.draw) lines.push(el("p", { class: "big" }, t("room.draw")));
+  if (r.aborted) lines.push(el("p", { class: "big" }, t("room.abort")));
+  else if (r.draw) lines.push(el("p", { class: "big" }, t("room.draw")));
   else {
     if (mine.length === 1) lines.push(el("p", { class: "big" }, r.winners.includes(mine[0]) ? t("room.you_won") : t("room.you_lost")));
     lines.push(el("p", {}, t("room.winner", { names: r.winners.map(seatName).join(", ") })));
   }
   lines.push(el("p", { class: "reason" }, reasonText(r)));
-  lines.push(el("dl", { class: "score" }, ...r.scores.flatMap((sc, i) => [el("dt", {}, seatName(i)), el("dd", {}, String(sc))])));
+  // a resignation or a fallen flag scores 1–0 and Algo's result keys are ranks: the table
+  // shows what the board says (discs, cards left face down), the same as the score panel
+  const finalView = last.views.length ? last.views[0].view : null;
+  const fromView = (r.resigned !== undefined || r.timeout !== undefined || renderer.resultFromView) && renderer.score && finalView;
+  const rows = fromView ? renderer.score(finalView, { ...ctxBase(), view: finalView }) : r.scores.map((sc, i) => [seatName(i), sc]);
+  lines.push(el("dl", { class: "score", "data-from": fromView ? "view" : "result" }, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, String(v))])));
   box.replaceChildren(...lines);
   box.dataset.winners = r.winners.join(",");
 }
@@ -287,6 +402,16 @@ function drawRequests() {
       );
     } else if (last.you.includes(undo.seat)) items.push(el("p", {}, t("room.undo_wait")));
   }
+  const draws = (room.table && room.table.draw_offers) || [];
+  if (room.status === "active" && draws.length) {
+    const mineAsked = draws.filter((s) => last.you.includes(s));
+    const toAnswer = last.you.filter((s) => !draws.includes(s));
+    if (toAnswer.length && !mineAsked.length) {
+      items.push(el("div", { class: "request" }, el("p", {}, t("room.draw_asked", { name: draws.map(seatName).join(", ") })),
+        el("button", { type: "button", id: "draw-accept", onclick: () => send({ type: "draw", seat: toAnswer[0], accept: true }) }, t("room.accept")),
+        el("button", { type: "button", id: "draw-decline", onclick: () => send({ type: "draw", seat: toAnswer[0], accept: false }) }, t("room.decline"))));
+    } else if (mineAsked.length) items.push(el("p", { id: "draw-wait" }, t("room.draw_wait")));
+  }
   const offers = room.rematch.offers;
   if (room.status === "finished" && offers.length && !room.rematch.room) {
     const mineOffered = offers.some((s) => last.you.includes(s));
@@ -304,6 +429,10 @@ function drawActions() {
   const active = room.status === "active";
   const mineMoved = room.moves.some(([s]) => last.you.includes(s));
   document.getElementById("resign").hidden = !(held && active);
+  const table = room.table || {};
+  document.getElementById("abort").hidden = !(held && active && table.can_abort);
+  const offered = (table.draw_offers || []).some((s) => last.you.includes(s));
+  document.getElementById("draw").hidden = !(held && active && table.can_draw && !offered);
   document.getElementById("undo").hidden = !(held && room.can_undo && mineMoved && !room.undo);
   const inSet = room.set && !room.set.over; // the set's next game, not a rematch
   document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room && !inSet);
@@ -311,6 +440,7 @@ function drawActions() {
   document.getElementById("record").href = `/api/rooms/${roomId}/record`;
   document.getElementById("record").setAttribute("download", `asobiba-${room.game}-${roomId}.json`);
   document.getElementById("replay").href = `/replay?room=${roomId}`;
+  document.getElementById("notation").hidden = active;
 }
 
 function drawInvites() {
@@ -338,13 +468,44 @@ function drawInvites() {
   );
 }
 
+function moveText(i) {
+  // move i (0-based): its text where it is public, else what the seat's own views show of it
+  const [s, text] = last.room.moves[i];
+  const ctx = ctxBase();
+  if (text !== null) return `${seatName(s)}: ${renderer.moveLabel ? renderer.moveLabel(text, ctx) : text}`;
+  const after = seenAt(shownSeat, i + 1);
+  const told = renderer.historyText && after ? renderer.historyText(after, seenAt(shownSeat, i), ctx) : null;
+  return told || `${seatName(s)}: ·`;
+}
+
 function drawLog() {
   const moves = last.room.moves;
-  // hidden-information games keep their public log in the view (drawn by the renderer)
-  document.getElementById("log-panel").hidden = !last.room.perfect_information;
   const list = document.getElementById("movelog");
-  list.replaceChildren(...moves.map(([s, text], i) => el("li", { "data-ply": i }, `${seatName(s)}: ${text === null ? "·" : renderer.moveLabel ? renderer.moveLabel(text, ctxBase()) : text}`)));
-  list.scrollTop = list.scrollHeight;
+  const panel = document.getElementById("log-panel");
+  // while the hot-seat hand-over screen is up, nothing of the previous player is listed
+  panel.hidden = handoverTo !== null && document.body.dataset.handover === "true";
+  const current = stepAt === null ? moves.length : stepAt;
+  list.replaceChildren(
+    el("li", {}, el("button", { type: "button", class: "step", "data-step": "0", "aria-current": current === 0 ? "step" : null, onclick: () => stepTo(0) }, t("room.start"))),
+    ...moves.map((_, i) => el("li", { "data-ply": i }, el("button", { type: "button", class: "step", "data-step": String(i + 1), "aria-current": current === i + 1 ? "step" : null, onclick: () => stepTo(i + 1) }, `${i + 1}. ${moveText(i)}`))),
+  );
+  document.getElementById("step-back").disabled = current === 0;
+  document.getElementById("step-forward").disabled = stepAt === null;
+  document.getElementById("step-live").hidden = stepAt === null;
+  if (stepAt === null) list.scrollTop = list.scrollHeight;
+}
+
+async function downloadNotation(event) {
+  event.preventDefault();
+  const record = await (await fetch(`/api/rooms/${roomId}/record`)).json();
+  const moves = record.moves || [];
+  const body = renderer.notation ? renderer.notation(record) : moves.map((m, i) => `${i + 1}. ${m.move}`).join("\n");
+  const head = [`[Game "${record.game}"]`, `[Room "${roomId}"]`, `[Result "${JSON.stringify((record.extra && record.extra.result) || record.result || null)}"]`].join("\n");
+  const blob = new Blob([`${head}\n\n${body}\n`], { type: "text/plain;charset=utf-8" });
+  const a = el("a", { href: URL.createObjectURL(blob), download: `asobiba-${record.game}-${roomId}.txt` });
+  document.body.append(a);
+  a.click();
+  a.remove();
 }
 
 // ---- clocks: the server sends the time left; the page counts the running one down -------
@@ -363,6 +524,7 @@ function tickClock() {
   const left = c.remaining[c.running] - (performance.now() - clockBase.at) / 1000;
   const node = document.querySelector(`[data-clock="${c.running}"]`);
   if (node) node.textContent = fmtClock(left);
+  if (left <= 10 && last.you.includes(c.running)) sounds.lowTime(last.room.ply);
 }
 setInterval(tickClock, 250);
 
@@ -387,6 +549,15 @@ function wire() {
     send({ type: "undo", seat });
   });
   document.getElementById("rematch").addEventListener("click", () => send({ type: "rematch" }));
+  document.getElementById("abort").addEventListener("click", () => {
+    if (confirm(t("room.abort_confirm"))) send({ type: "abort", seat: actionSeat() });
+  });
+  document.getElementById("draw").addEventListener("click", () => send({ type: "draw", seat: actionSeat() }));
+  document.getElementById("notation").addEventListener("click", (e) => downloadNotation(e).catch((err) => showError(err.message)));
+  document.getElementById("step-back").addEventListener("click", () => stepTo((stepAt === null ? last.room.ply : stepAt) - 1));
+  document.getElementById("step-forward").addEventListener("click", () => stepTo(stepAt === null ? null : stepAt + 1));
+  document.getElementById("step-live").addEventListener("click", () => stepTo(null));
+  sounds.mount(document.getElementById("sound"));
   document.getElementById("move-form").addEventListener("submit", (e) => {
     e.preventDefault();
     const input = document.getElementById("move-input");
@@ -397,6 +568,7 @@ function wire() {
 
 async function main() {
   takeFragment();
+  watchFocus();
   mountSwitch(document.getElementById("lang"));
   applyStatic();
   wire();
@@ -411,6 +583,7 @@ async function main() {
   const games = await (await fetch("/api/games")).json();
   window.__gameInfo = games.games.find((g) => g.id === room.game);
   onLangChange(() => last && draw());
+  window.addEventListener("resize", () => last && renderer.resizes && draw());
   connect();
   roomProgress.start(roomId, room.game, loadKeys(roomId));
 }

@@ -2,7 +2,7 @@
 // holds (so the finished game is recorded and rated), the rating changes and ladder events
 // after the game, a move-quality badge after each of the player's moves in casual games,
 // and an exam game that is left before its end fails the exam (seed §9).
-import { t } from "./i18n.js";
+import { pick, t } from "./i18n.js";
 import { api, el, loadKeys, saveKeys } from "./util.js";
 
 const state = {
@@ -52,9 +52,11 @@ async function start(room, game, keys) {
   if (state.last) update(state.last, state.seatName);
 }
 
-function update(msg, seatName) {
+function update(msg, seatName, shown = {}) {
   state.last = msg;
   state.seatName = seatName;
+  state.label = shown.label || ((m) => m);
+  state.shownSeat = shown.shownSeat === undefined ? null : shown.shownSeat;
   if (!state.room) return;
   askFeedback(msg);
   drawFeedback();
@@ -79,13 +81,14 @@ function askFeedback(msg) {
   if (!held) return;
   state.asked.add(ply);
   state.inflight = true;
+  const askedFor = mover;
   post(`/api/rooms/${encodeURIComponent(state.room)}/feedback`, { ply, seat: mover, key: held.key }).then((res) => {
     state.inflight = false;
     if (!res.feedback) {
       state.noFeedback = true;
       return;
     }
-    if (!state.feedback || res.feedback.ply >= state.feedback.ply) state.feedback = res.feedback;
+    if (!state.feedback || res.feedback.ply >= state.feedback.ply) state.feedback = { ...res.feedback, seat: askedFor };
     drawFeedback();
     if (state.last) askFeedback(state.last);
   }).catch(() => {
@@ -98,9 +101,17 @@ function drawFeedback() {
   const f = state.feedback;
   if (!f) return;
   const box = badge();
+  // only the seat on screen sees its badge (a hot-seat neighbour must not)
+  const mine = state.shownSeat !== null && f.seat === state.shownSeat;
+  box.hidden = !mine;
+  if (!mine) {
+    box.replaceChildren();
+    return;
+  }
+  const label = state.label || ((m) => m);
   const parts = [el("span", { class: `badge ${f.quality}`, "data-quality": f.quality }, t(`feedback.${f.quality}`))];
-  if (f.quality !== "best" && f.best_move) parts.push(" ", t("feedback.best_was", { move: f.best_move }));
-  box.replaceChildren(`${t("feedback.label")} (${f.move}): `, ...parts);
+  if (f.quality !== "best" && f.best_move) parts.push(" ", t("feedback.best_was", { move: label(f.best_move) }));
+  box.replaceChildren(`${t("feedback.label")} (${label(f.move)}): `, ...parts);
   box.dataset.ply = String(f.ply);
 }
 
@@ -142,7 +153,7 @@ function drawPanel(result) {
     }
   }
   for (const ev of (result && result.ladder) || []) {
-    const text = ev.type === "promoted" ? `⬆ ${ev[document.documentElement.lang === "ja" ? "ja" : "en"]}` : ev.type === "exam_passed" ? `✓ ${ev.rank}` : ev.type === "exam_failed" ? `✗ ${ev.rank}` : ev.type === "set_continues" ? t("ladder.set_continues") : ev.reason || ev.type;
+    const text = ev.type === "promoted" ? `⬆ ${pick(ev)}` : ev.type === "exam_passed" ? `✓ ${ev.rank}` : ev.type === "exam_failed" ? `✗ ${ev.rank}` : ev.type === "set_continues" ? t("ladder.set_continues") : ev.reason || ev.type;
     lines.push(el("p", { "data-event": ev.type }, text));
     if (ev.type === "set_continues") lines.push(el("button", { type: "button", id: "set-next", class: "primary", onclick: nextOfSet }, t("ladder.next_game")));
   }

@@ -21,6 +21,7 @@ function ctxFor(view, playable) {
   return {
     lang: lang(), t: tt, room: null, seat: view.seat ?? view.to_move ?? null, view, prev: null,
     legal: new Set(playable ? view.legal_moves || [] : []), play: attempt,
+    width: document.getElementById("board").clientWidth || 640,
   };
 }
 
@@ -73,7 +74,9 @@ function draw() {
   const ctx = ctxFor(shown, playable);
   document.getElementById("board").replaceChildren(renderer.render(shown, ctx));
   const label = (m) => (renderer.moveLabel ? renderer.moveLabel(m, ctx) : m);
-  const moves = playable ? shown.legal_moves || [] : [];
+  const all = playable ? shown.legal_moves || [] : [];
+  // the same actions as the game page (Algo guesses on the board, no Patapata solutions)
+  const moves = renderer.panelMoves ? renderer.panelMoves(all, shown, ctx) : all;
   document.getElementById("legal").replaceChildren(...moves.slice(0, 120).map((m) => el("button", { type: "button", class: "move", "data-move": m, onclick: () => attempt(m) }, label(m))));
   document.getElementById("moves-panel").hidden = !playable;
   const msg = document.getElementById("message");

@@ -104,3 +104,39 @@ export async function api(path, options = {}) {
   }
   return body;
 }
+
+/** Make an SVG shape a keyboard-usable button that picks something (a piece, a card, a
+ * cell) before the move is chosen; ``attr`` names it so focus can find it again. */
+export function pickTarget(node, attr, value, label, selected, onPick) {
+  node.setAttribute(attr, value);
+  node.setAttribute("role", "button");
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("aria-label", label);
+  node.setAttribute("aria-pressed", String(!!selected));
+  node.classList.add("target", "pickable");
+  if (selected) node.classList.add("selected");
+  node.addEventListener("click", onPick);
+  node.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      onPick();
+    }
+  });
+  return node;
+}
+
+/** A row of big HTML buttons under a board (≥ 44 px each, so a finger can hit them): the
+ * second step of a two-step move, e.g. the CP call or the colour to play. */
+export function movePad(title, moves, ctx, label) {
+  return el(
+    "div",
+    { class: "move-pad", role: "group", "aria-label": title },
+    el("span", { class: "pad-title" }, title),
+    ...moves.map((m) => el("button", { type: "button", class: "pad-move", "data-move": m, onclick: () => ctx.play(m) }, label(m))),
+  );
+}
+
+/** A small SVG swatch for the rules panel's legend. */
+export function swatch(...children) {
+  return svg("svg", { viewBox: "0 0 40 40", width: 28, height: 28, class: "swatch", "aria-hidden": "true" }, ...children);
+}

@@ -1,0 +1,67 @@
+"""Learning environments for every asobiba game (optional extra: ``pip install 'asobiba[rl]'``).
+
+* :func:`pettingzoo_env` — a PettingZoo AEC environment, every seat an agent
+  (:func:`parallel_env` — the Parallel API, for the simultaneous Patapata);
+* :func:`gym_env` — a Gymnasium single-agent environment against the game's CPU levels,
+  also registered as ``asobiba/Reversi-v0`` … (see :data:`GYM_IDS`);
+* :mod:`asobiba.envs.openspiel` — ``register()`` makes every game a pyspiel game;
+* :class:`asobiba.envs.vector.VectorRollout` — N games stepped together for rollouts.
+
+Actions are integers with masks, observations flat float32 vectors built from
+``state.view(seat)`` only; each game's encoding lives in its own package
+(``asobiba/games/<id>/encoding.py``). docs/python-api.md documents every field.
+Nothing here is imported by the rest of asobiba, so the default install needs none of it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+#: Gymnasium ids, one per game (``gymnasium.make("asobiba/FlipFlop-v0", opponent="5")``).
+GYM_IDS: dict[str, str] = {
+    "reversi": "asobiba/Reversi-v0",
+    "flipflop": "asobiba/FlipFlop-v0",
+    "reverstargo": "asobiba/ReverStarGo-v0",
+    "memory_matrix": "asobiba/MemoryMatrix-v0",
+    "algo": "asobiba/Algo-v0",
+    "patapata": "asobiba/Patapata-v0",
+}
+
+
+def pettingzoo_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
+    """A PettingZoo AEC environment of ``game_id``; ``options`` are the game's options."""
+    from .aec import pettingzoo_env as make
+
+    return make(game_id, render_mode=render_mode, **options)
+
+
+def parallel_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
+    """A PettingZoo Parallel environment of a simultaneous game (Patapata)."""
+    from .aec import parallel_env as make
+
+    return make(game_id, render_mode=render_mode, **options)
+
+
+def gym_env(game_id: str, opponent: str = "3", seat: int = 0, **options: Any) -> Any:
+    """A Gymnasium environment: the agent plays ``seat``, the game's CPU level ``opponent``
+    every other seat."""
+    from .single import AsobibaGym
+
+    return AsobibaGym(game_id, opponent=opponent, seat=seat, **options)
+
+
+def register_gym() -> None:
+    """Register :data:`GYM_IDS` with Gymnasium (idempotent; done when this package is
+    imported, so ``gymnasium.make("asobiba.envs:asobiba/Reversi-v0")`` works too)."""
+    import gymnasium
+
+    for game_id, env_id in GYM_IDS.items():
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="asobiba.envs.single:AsobibaGym",
+                               kwargs={"game_id": game_id})
+
+
+try:  # the rl extra may be missing: then only the error of the function called says so
+    register_gym()
+except ImportError:
+    pass

@@ -1,0 +1,113 @@
+"""Gymnasium single-agent environments: the agent plays one seat, the game's CPU levels the
+others (``asobiba.envs.gym_env`` or ``gymnasium.make("asobiba/Reversi-v0", opponent="3")``).
+
+Observations and actions are those of the PettingZoo environment (one seat's view only).
+The opponents are real asobiba bots fed their own seats' views, as in every asobiba game.
+An action outside the mask ends the episode as a loss (reward -1; 0 in solo Patapata) with
+``info["illegal_action"] = True`` and the game unchanged — the usual RL convention; the
+PettingZoo environment raises instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from ..core import Bot, RandomBot
+from ..core.rng import derive_seed
+from .session import Session
+
+
+def resolve_level(game: Any, level: str) -> str:
+    """A level name the game knows: its own name, ``random``, or (for games whose levels
+    are words) a 1-based position in its list, so ``opponent="3"`` works for every game."""
+    names = game.level_names()
+    level = str(level)
+    if level in names or level == "random":
+        return level
+    if level.isdigit() and 1 <= int(level) <= len(names):
+        return str(names[int(level) - 1])
+    raise ValueError(f"{game.id} has no CPU level {level!r}; levels: {', '.join(names)}, random")
+
+
+class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(self, game_id: str, opponent: str = "3", seat: int = 0,
+                 render_mode: str | None = None, **options: Any) -> None:
+        self.session = Session(game_id, options)
+        n = self.session.num_seats
+        if not 0 <= seat < n:
+            raise ValueError(f"seat {seat} does not exist; seats are 0..{n - 1}")
+        self.seat = seat
+        self.level = resolve_level(self.session.game, opponent)
+        self.render_mode = render_mode
+        self.observation_space, self.action_space = self.session.spaces()
+        self._bots: dict[int, Bot] = {}
+        self._seeds = np.random.default_rng()
+
+    def _make_bot(self, s: int, seed: int) -> Bot:
+        bot_seed = derive_seed(seed, "gym-opponent", s) & 0x7FFFFFFF
+        if self.level == "random" and "random" not in self.session.game.level_names():
+            return RandomBot(bot_seed)
+        bot: Bot = self.session.game.make_bot(self.level, seed=bot_seed)
+        return bot
+
+    def _others_move(self) -> None:
+        """Bots move until it is the agent's turn or the game ends; every bot sees every
+        view of its own seat, in order."""
+        state = self.session
+        while not state.over and state.to_move != self.seat:
+            s = state.to_move
+            assert s is not None
+            text = self._bots[s].choose(state.state.view(s))
+            state.state = state.state.play(text, s)
+            state._legal = None
+            for other, bot in self._bots.items():
+                bot.observe(state.state.view(other))
+
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+        super().reset(seed=seed)
+        if seed is not None:
+            self._seeds = np.random.default_rng(seed)
+            game_seed = int(seed)
+        else:
+            game_seed = int(self._seeds.integers(0, 2**31 - 1))
+        self.session.reset(game_seed)
+        self._bots = {s: self._make_bot(s, game_seed)
+                      for s in range(self.session.num_seats) if s != self.seat}
+        for s, bot in self._bots.items():
+            bot.reset(s, self.session.options)
+            bot.observe(self.session.state.view(s))
+        self._others_move()
+        return self.session.observe(self.seat), {"seed": game_seed}
+
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+        s = self.session
+        if s.over:
+            raise RuntimeError("the episode is over; call reset()")
+        if int(action) not in s.legal():
+            lose = 0.0 if s.num_seats == 1 else -1.0
+            return s.observe(self.seat), lose, True, False, {"illegal_action": True}
+        s.step(int(action))
+        for other, bot in self._bots.items():
+            bot.observe(s.state.view(other))
+        self._others_move()
+        info: dict[str, Any] = {}
+        reward = 0.0
+        if s.over:
+            reward = s.rewards()[self.seat]
+            info["outcome"] = s.state.outcome.to_json()  # type: ignore[union-attr]
+        return s.observe(self.seat), reward, s.over, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The current mask (the name sb3-contrib's MaskablePPO looks for)."""
+        return self.session.observe(self.seat)["action_mask"]
+
+    def render(self) -> str | None:
+        if self.render_mode == "ansi":
+            return self.session.state.render(self.seat)
+        return None

@@ -1,0 +1,186 @@
+"""Algo for the learning environments (asobiba.envs).
+
+Seats are seat-relative (offset ``k`` = the seat ``k`` places after the viewer), so one policy
+plays every seat. With ``P`` the longest a row can grow (the hand plus the whole pile) the
+actions are, in order:
+
+* ``attack``: ``(k * P + position) * 12 + number`` — name ``number`` for the face-down card at
+  ``position`` (0-based, left to right) of the row ``k`` seats on;
+* ``stay``, ``pass!``, ``ready``;
+* ``show p`` (P actions), ``use p`` (P), ``place p`` after an attack (P + 1);
+* joker set-up ``place p1 … pj``: one block per joker count ``j``, the positions read as a
+  base-``hand`` number.
+
+Only the view is encoded: a face-down card's number appears only where the view shows it
+(the viewer's own row, a card a partner showed, a card turned up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core import Game, OptionError, State
+from ...envs.codec import Codec as _Base
+from ...envs.codec import Field, one_hot
+from .cards import COLOUR_LETTERS, NUMBERS
+from .state import SEAT_LETTERS
+
+PHASES = ("setup", "pass", "show", "use", "attack", "place", "over")
+MAX_SETUP_ACTIONS = 200_000
+
+
+class Codec(_Base):
+    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+        super().__init__(game, options)
+        o = self.options
+        n, c, s, hand = o["players"], o["colours"], o["sets"], o["hand"]
+        self.n, self.c, self.hand = n, c, hand
+        self.deck = NUMBERS * c * s
+        self.P = hand if o["mode"] == "pair" else self.deck - (n - 1) * hand
+        P = self.P
+        self.a_stay = n * P * NUMBERS
+        self.a_pass, self.a_ready = self.a_stay + 1, self.a_stay + 2
+        self.a_show = self.a_stay + 3
+        self.a_use = self.a_show + P
+        self.a_place = self.a_use + P
+        self.a_setup = self.a_place + P + 1
+        # joker set-up blocks: j jokers in hand -> hand**j actions
+        self.setup_base: dict[int, int] = {}
+        at = self.a_setup
+        if o["jokers"]:
+            for j in range(1, min(hand, c * s) + 1):
+                self.setup_base[j] = at
+                at += hand ** j
+        if at - self.a_setup > MAX_SETUP_ACTIONS:
+            raise OptionError(
+                f"the Algo encoding cannot number the joker set-up of a hand of {hand} with up "
+                f"to {min(hand, c * s)} jokers ({at - self.a_setup} actions); use a smaller "
+                "'hand' or fewer 'sets'/'colours' with jokers", option="jokers")
+        self.num_actions = at
+        slot = 1 + c + 1 + NUMBERS + 1 + NUMBERS + 1
+        self.slot_size = slot
+        self.fields = (
+            Field("rows", n * P * slot,
+                  f"per seat offset k (0 = viewer), per position < {P}: present, colour one-hot, "
+                  "face up, number one-hot (only if the view shows it), seen, numbers already "
+                  "named there and missed, held as attack card"),
+            Field("phase", len(PHASES), "one-hot: " + ", ".join(PHASES)),
+            Field("turn", n, "one-hot seat offset of the player whose turn it is"),
+            Field("hand", 1 + c + NUMBERS,
+                  "the drawn attack card: present, colour, number (only for its holder)"),
+            Field("placing", 1 + n + c + 1 + NUMBERS,
+                  "card waiting for 'place': present, owner offset, colour, face up, number"),
+            Field("pile", 1 + c, "cards left in the pile and per colour, / deck size"),
+            Field("hits", 1, "hits made this turn / deck size"),
+            Field("out", n, "1 per seat offset that is out"),
+            Field("chips", n, "chips per seat offset / 1000"),
+            Field("my_setup", c, "jokers still to place during set-up, per colour / sets"),
+        )
+
+    def _off(self, seat: int, view_seat: int) -> int:
+        return (seat - view_seat) % self.n
+
+    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        n, c, P, me = self.n, self.c, self.P, view["seat"]
+        rows = np.zeros((n, P, self.slot_size), np.float32)
+        for owner, row in enumerate(view["rows"]):
+            k = self._off(owner, me)
+            for pos, slot in enumerate(row[:P]):
+                v = rows[k, pos]
+                v[0] = 1
+                v[1 + COLOUR_LETTERS.index(slot["colour"])] = 1
+                v[1 + c] = slot["up"]
+                if "number" in slot:
+                    v[2 + c + slot["number"]] = 1
+                v[2 + c + NUMBERS] = bool(slot.get("seen"))
+                for x in slot.get("not", ()):
+                    v[3 + c + NUMBERS + x] = 1
+                v[3 + c + 2 * NUMBERS] = bool(slot.get("held"))
+        hand = np.zeros(1 + c + NUMBERS, np.float32)
+        if view["hand"]:
+            hand[0] = 1
+            hand[1 + COLOUR_LETTERS.index(view["hand"]["colour"])] = 1
+            if "number" in view["hand"]:
+                hand[1 + c + view["hand"]["number"]] = 1
+        placing = np.zeros(1 + n + c + 1 + NUMBERS, np.float32)
+        if view["placing"]:
+            p = view["placing"]
+            placing[0] = 1
+            placing[1 + self._off(p["seat"], me)] = 1
+            placing[1 + n + COLOUR_LETTERS.index(p["colour"])] = 1
+            placing[1 + n + c] = p["up"]
+            if "number" in p:
+                placing[2 + n + c + p["number"]] = 1
+        pile = view["pile"]
+        out = np.zeros(n, np.float32)
+        for s in view["out"]:
+            out[self._off(s, me)] = 1
+        chips = np.zeros(n, np.float32)
+        for s, x in enumerate(view["chips"]):
+            chips[self._off(s, me)] = x / 1000
+        setup = np.zeros(c, np.float32)
+        for name in view.get("my_setup", ()):
+            setup[COLOUR_LETTERS.index(name[0])] += 1 / self.options["sets"]
+        return {
+            "rows": rows,
+            "phase": one_hot(PHASES.index(view["phase"]), len(PHASES)),
+            "turn": one_hot(self._off(view["turn"], me), n),
+            "hand": hand, "placing": placing,
+            "pile": [pile["size"] / self.deck]
+            + [pile["colours"].get(COLOUR_LETTERS[x], 0) / self.deck for x in range(c)],
+            "hits": [view["hits"] / self.deck], "out": out, "chips": chips,
+            "my_setup": setup,
+        }
+
+    # ---- actions -------------------------------------------------------------------------
+    def _number(self, move: tuple[Any, ...], seat: int, phase: str) -> int | None:
+        kind = move[0]
+        if kind == "attack":
+            _, target, pos, value = move
+            if pos >= self.P:
+                return None
+            return (self._off(target, seat) * self.P + pos) * NUMBERS + value
+        if kind == "stay":
+            return self.a_stay
+        if kind == "pass":
+            return self.a_pass
+        if kind == "ready":
+            return self.a_ready
+        if kind == "show":
+            return self.a_show + move[1]
+        if kind == "use":
+            return self.a_use + move[1]
+        if kind == "place" and phase == "place":
+            return self.a_place + move[1]
+        if kind == "place":
+            positions = move[1:]
+            base = self.setup_base.get(len(positions))
+            if base is None:
+                return None
+            return base + sum(p * self.hand ** i for i, p in enumerate(positions))
+        return None
+
+    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+        t = text.split()
+        kind = t[0]
+        if kind == "attack":
+            target = SEAT_LETTERS.index(t[1][0].upper())
+            pos, value = t[1][1:].split("=")
+            move: tuple[Any, ...] = ("attack", target, int(pos) - 1, int(value))
+        elif kind in ("show", "use", "place"):
+            move = (kind, *(int(x) - 1 for x in t[1:]))
+        else:
+            move = ({"pass!": "pass"}.get(kind, kind),)
+        return self._number(move, view["seat"], view["phase"])
+
+    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+        phase = state.phase  # type: ignore[attr-defined]
+        out = {}
+        for m in self.moves(state, seat):
+            a = self._number(m, seat, phase)
+            if a is not None:
+                out[a] = m
+        return out

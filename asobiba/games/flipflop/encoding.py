@@ -1,0 +1,67 @@
+"""FlipFlop for the learning environments (asobiba.envs).
+
+Action ``from * n² + to`` (squares numbered ``n * rank + file``, a1 = 0) moves the piece on
+``from`` to ``to``; a capture is the same action (the target square says it). 81 actions on
+3×3, 625 on 5×5. The observation is seat-relative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core import Game, State
+from ...envs.codec import Codec as _Base
+from ...envs.codec import Field
+from .notation import parse_move
+
+
+class Codec(_Base):
+    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+        super().__init__(game, options)
+        self.n = int(str(self.options["board"])[0])
+        cells = self.n * self.n
+        self.num_actions = cells * cells
+        self.fields = (
+            Field("my_rooks", cells, "own pieces on their rook side, index n*rank+file (a1=0)"),
+            Field("my_bishops", cells, "own pieces on their bishop side"),
+            Field("their_rooks", cells, "opponent pieces on their rook side"),
+            Field("their_bishops", cells, "opponent pieces on their bishop side"),
+            Field("my_goal", cells, "1 on the square the viewing seat must reach"),
+            Field("their_goal", cells, "1 on the opponent's goal square"),
+            Field("repetitions", 1, "times the current position has occurred, divided by 3",
+                  high=1.0),
+            Field("my_turn", 1, "1 when the viewing seat is to move"),
+        )
+
+    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        grid = np.array([list(r) for r in reversed(view["board"])])  # row 0 = rank 1
+        white = view["seat"] == 0
+        mine = ("R", "B") if white else ("r", "b")
+        other = ("r", "b") if white else ("R", "B")
+        n = self.n
+        goals = view["goals"]
+
+        def square(name: str) -> np.ndarray:
+            out = np.zeros(n * n, np.float32)
+            out[n * (int(name[1:]) - 1) + "abcde".index(name[0])] = 1
+            return out
+
+        return {
+            "my_rooks": grid == mine[0], "my_bishops": grid == mine[1],
+            "their_rooks": grid == other[0], "their_bishops": grid == other[1],
+            "my_goal": square(goals["white" if white else "black"]),
+            "their_goal": square(goals["black" if white else "white"]),
+            "repetitions": [min(view["repetitions"], 3) / 3],
+            "my_turn": [view["to_move"] == view["seat"]],
+        }
+
+    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+        move = parse_move(self.n, text)
+        return move.frm * self.n * self.n + move.to
+
+    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+        cells = self.n * self.n
+        return {m.frm * cells + m.to: m for m in self.moves(state, seat)}

@@ -1,0 +1,97 @@
+"""What FlipFlop brings to the platform: move-feedback evaluators (exact on 3×3 from the
+solved table, its alpha-beta on 5×5) and their scales, the tutorial (``tutorial.json``) and
+seeded openings (hooks: ``asobiba.core.hooks``)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from ...core import AnyEvaluator, GameProgression, State, Thresholds
+from .game import FlipFlopState
+
+
+class FlipFlop3Evaluator:
+    """Exact values on 3×3 from FlipFlop's solved table (its ``move_scores``, which follows
+    the repetition rule): a win is worth 1000 − its length, a loss −(1000 − length), a draw 0,
+    so a faster win and a slower loss are the better moves."""
+
+    def move_values(self, state: State) -> dict[str, float]:
+        from . import solver3
+        from .bots import move_scores
+
+        if not isinstance(state, FlipFlopState):
+            raise TypeError("the FlipFlop evaluator reads FlipFlop states only")
+        out = {}
+        for move, value, dist in move_scores(state):
+            v = 0.0 if value == solver3.DRAW else 1000.0 - dist
+            out[state.move_text(move)] = -v if value == solver3.LOSS else v
+        return out
+
+
+class FlipFlop5Evaluator:
+    """FlipFlop's own alpha-beta (``search.Searcher``, the default weights, no noise) run
+    to a fixed ``depth`` below each legal move — no clock; one transposition table per
+    position, shared by its moves in a fixed order, so the same position always gets the
+    same values. Repetitions in the game's history count as the game counts them. Values:
+    the evaluation in its own units (a piece is 120); a forced win found ``p`` plies ahead is
+    ±(100 000 − p)."""
+
+    def __init__(self, depth: int = 3) -> None:
+        self.depth = depth
+
+    def move_values(self, state: State) -> dict[str, float]:
+        from .search import WIN, Searcher
+
+        if not isinstance(state, FlipFlopState):
+            raise TypeError("the FlipFlop evaluator reads FlipFlop states only")
+        out: dict[str, float] = {}
+        seat = state.to_move
+        searcher = Searcher(state.n)
+        for mv in state.legal_moves():
+            child = state.child(mv)
+            assert isinstance(child, FlipFlopState)
+            outcome = child.outcome
+            if outcome is not None:
+                value = 0.0 if outcome.is_draw else (WIN if seat in outcome.winners else -WIN)
+            else:
+                counts = Counter(child.history)
+                counts[child.key] += 1
+                res = searcher.search(child.tuple4(), self.depth, None, counts)
+                value = -float(res.value)
+            out[state.move_text(mv)] = value
+        return out
+
+
+def _evaluator(options: Mapping[str, Any]) -> AnyEvaluator:
+    return FlipFlop3Evaluator() if options.get("board", "3x3") == "3x3" else FlipFlop5Evaluator()
+
+
+FLIPFLOP3 = Thresholds(scale=1.0, win_value=500.0)
+"""3×3: exact values from the solved table (win/draw/loss); chances 1, ½, 0."""
+FLIPFLOP5 = Thresholds(scale=175.0, win_value=90_000.0)
+"""5×5: scale fitted by bench/progression_feedback_scale.py flipflop 24: 174.3 on 418
+positions (log-loss 0.672 against 0.693 for a coin: the search's evaluation predicts results
+of these bot games only weakly, so the bands mostly speak when a move changes the material
+or the goal threats)."""
+
+
+def _thresholds(options: Mapping[str, Any]) -> Thresholds:
+    return FLIPFLOP5 if options.get("board", "3x3") == "5x5" else FLIPFLOP3
+
+
+def _square(view: Mapping[str, Any], square: str) -> str:
+    """The piece on ``square`` of a view (``R``/``B`` White's rook/bishop face, lower case
+    Black's, ``.`` empty)."""
+    n = int(view["board_size"])
+    return str(view["board"][n - int(square[1:])]["abcde".index(square[0])])
+
+
+PROGRESSION = GameProgression(
+    evaluator=_evaluator,
+    thresholds=_thresholds,
+    tutorial="tutorial.json",
+    tutorial_functions={"square": _square},
+    opening_plies=(0, 2),
+)

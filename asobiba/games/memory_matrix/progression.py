@@ -1,0 +1,91 @@
+"""What Memory Matrix brings to the platform: its move-feedback view evaluator (judging only
+by what the mover saw) and scale, the tutorial (``tutorial.json``) and the two-seat form the
+ladder plays (hooks: ``asobiba.core.hooks``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ...core import GameProgression, Thresholds
+
+
+class MemoryMatrixEvaluator:
+    """A perfect-recall seat: every colour it saw go under a white piece is remembered
+    (``memory.Memory`` with no forgetting, fed the seat's views from ply 0), which on any
+    game watched from the start determines the whole position. Two seats: each move's child
+    searched ``depth``−1 plies by paranoid alpha-beta with a full window (exact values),
+    to the end of the game from ``endgame`` empty cells. More seats: each move followed by
+    one round of greedy replies (every colour for itself), as the level-3 bot does.
+    Values: pieces face up ahead of the best rival (a corner counts double); a won final
+    position scores +1000 (``bots.TERMINAL``)."""
+
+    sees = "views"
+
+    def __init__(self, options: Mapping[str, Any], depth: int = 3, endgame: int = 4) -> None:
+        from .bots import Weights
+        from .game import config_from_raw
+
+        self.cfg = config_from_raw(options)
+        self.depth = depth
+        self.endgame = endgame
+        self.weights = Weights(hidden=0.0, corner=1.0)
+
+    def position(self, views: Sequence[Mapping[str, Any]]) -> Any:
+        """The position as the seat of the last view remembers it (views only)."""
+        from .memory import Memory, determinize
+
+        if not views or int(views[0]["ply"]) != 0:
+            raise ValueError("Memory Matrix feedback needs the seat's views from the start")
+        memory = Memory(forget=0.0)
+        for view in views:
+            memory.observe(view)
+        return determinize(self.cfg, views[-1], memory.known, None)
+
+    def values_from_views(self, views: Sequence[Mapping[str, Any]],
+                          played: str | None = None) -> dict[str, float]:
+        from . import rules
+        from .bots import look_ahead, paranoid
+
+        cfg, w = self.cfg, self.weights
+        pos = self.position(views)
+        seat = int(views[-1]["seat"])
+        geo = cfg.geometry
+        empties = (geo.valid & ~pos.occ).bit_count()
+        depth = empties + 1 if empties <= self.endgame else self.depth
+        inf = float("inf")
+        out = {}
+        for move in rules.legal_moves(cfg, pos):
+            child = rules.apply(cfg, pos, move)[0]
+            if cfg.players == 2:
+                value = paranoid(cfg, child, depth - 1, -inf, inf, seat, w)
+            else:
+                value = look_ahead(cfg, child, seat, cfg.colours - 1, w, w)
+            text = "pass" if move == rules.PASS else \
+                geo.name(move >> 1) + ("w" if move & 1 else "")
+            out[text] = value
+        return out
+
+
+def _cell(view: Mapping[str, Any], cell: str) -> str:
+    """The face shown on ``cell`` (``d4``: column d, row 4 counted from the top)."""
+    return str(view["board"][int(cell[1:]) - 1]["abcdefghij".index(cell[0])])
+
+
+def _shown(view: Mapping[str, Any], face: str) -> int:
+    """How many cells of the board show ``face``."""
+    return sum(str(row).count(face) for row in view["board"])
+
+
+PROGRESSION = GameProgression(
+    evaluator=lambda options: MemoryMatrixEvaluator(options),
+    # pieces face up ahead of the best rival (corners double), a won final position +1000;
+    # scale fitted like Reversi's (bench/progression_feedback_scale.py memory_matrix 24: 2.4
+    # on 802 positions, log-loss 0.607, coin 0.693)
+    # an exact two-player end scores margin + 1000 for a win (≥ 1001) and 1000/2 = 500 for a
+    # draw (bots.evaluate): a draw is ½, not a win (a won endgame thrown into a draw is a blunder)
+    thresholds=lambda options: Thresholds(scale=2.4, win_value=1000.5, draw_value=500.0),
+    tutorial="tutorial.json",
+    tutorial_functions={"cell": _cell, "shown": _shown},
+    ladder_options={"variant": "2p"},
+)

@@ -1,0 +1,61 @@
+"""What Reversi brings to the platform: its move-feedback evaluator, feedback scale, tutorial
+(``tutorial.json``), ladder levels and seeded openings (hooks: ``asobiba.core.hooks``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core import GameProgression, State, Thresholds
+from .game import PASS, ReversiState
+
+
+class ReversiEvaluator:
+    """Values from the Reversi bots' alpha-beta: each move's child searched ``depth``−1 plies,
+    exact once few squares are empty (as the bots do)."""
+
+    def __init__(self, depth: int = 3) -> None:
+        from ...search.alphabeta import AlphaBeta
+        from .bots import ReversiAdapter
+
+        self.depth = depth
+        self.adapter = ReversiAdapter()
+        self.searcher = AlphaBeta(self.adapter)
+
+    def move_values(self, state: State) -> dict[str, float]:
+        if not isinstance(state, ReversiState):
+            raise TypeError("the Reversi evaluator reads Reversi states only")
+        black, white, turn = state.black, state.white, state.turn
+        mine, theirs = (black, white) if turn == 0 else (white, black)
+        pos = (mine, theirs, turn)
+        empties = 64 - (mine | theirs).bit_count()
+        depth = empties + 4 if empties <= 2 * self.depth else self.depth
+        out = {}
+        for move in self.adapter.moves(pos):
+            child = self.adapter.play(pos, move)
+            if self.adapter.is_terminal(child):
+                value = -self.adapter.terminal_value(child)
+            else:
+                self.searcher.reset()
+                value = -self.searcher.search(child, max(1, depth - 1)).value
+            out["pass" if move == PASS else state.move_text(move)] = value
+        return out
+
+
+def _disc(view: Mapping[str, Any], square: str) -> str:
+    """The disc on ``square`` of a view (``B``, ``W`` or ``.``)."""
+    return str(view["board"][8 - int(square[1])]["abcdefgh".index(square[0])])
+
+
+PROGRESSION = GameProgression(
+    evaluator=lambda options: ReversiEvaluator(),
+    # Reversi bots: square weights (a corner is 100) + 8 per mobility move; exact endgame
+    # values are ±100 000 + disc difference (bots.WIN); scale fitted by
+    # bench/progression_feedback_scale.py (log-loss 0.55 against 0.693 for a coin)
+    thresholds=lambda options: Thresholds(scale=56.0, win_value=50_000.0),
+    tutorial="tutorial.json",
+    tutorial_functions={"disc": _disc},
+    # the random mover as Lv.1 (weaker than any search), then alpha-beta depths 1–6
+    ladder_levels=("random", "1", "2", "3", "4", "5", "6"),
+    opening_plies=(4, 10),
+)

@@ -1,0 +1,66 @@
+"""ReverStarGo for the learning environments (asobiba.envs): 75 actions.
+
+Action ``2 * cell + call`` places a stone on ``cell`` (0..36 in the app's label order,
+``board.LABELS``: CP, A1 … DX) with the Core Point call ``call`` (0 = Black, 1 = White);
+where the call does not matter the game's automatic call is the one legal action. Action 74
+is the pass (``--``). The observation is seat-relative.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+
+from ...core import Game, State
+from ...envs.codec import Codec as _Base
+from ...envs.codec import Field
+from .board import INDEX, N_CELLS
+from .game import PASS_CELL
+
+PASS_ACTION = 2 * N_CELLS
+
+
+class Codec(_Base):
+    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+        super().__init__(game, options)
+        self.num_actions = PASS_ACTION + 1
+        self.fields = (
+            Field("mine", N_CELLS, "1 where the viewing seat has a stone (board.LABELS order)"),
+            Field("theirs", N_CELLS, "1 where the opponent has a stone"),
+            Field("previous_mine", N_CELLS, "the viewing seat's stones before the last move"),
+            Field("previous_theirs", N_CELLS, "the opponent's stones before the last move"),
+            Field("captured", 2, "stones captured by the viewing seat and the opponent, / 36"),
+            Field("exception", 1, "1 in the exception mode (every cell ko-blocked)"),
+            Field("my_turn", 1, "1 when the viewing seat is to move"),
+        )
+
+    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+        me = "B" if view["seat"] == 0 else "W"
+        them = "W" if me == "B" else "B"
+        board = np.array(list(view["board"]))
+        prev = np.array(list(view["previous"] or "." * N_CELLS))
+        captured = view["captured"]
+        seat = view["seat"]
+        return {
+            "mine": board == me, "theirs": board == them,
+            "previous_mine": prev == me, "previous_theirs": prev == them,
+            "captured": [captured[seat] / 36, captured[1 - seat] / 36],
+            "exception": [view["mode"] == "exception"],
+            "my_turn": [view["to_move"] == seat],
+        }
+
+    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+        if text == "--":
+            return PASS_ACTION
+        label, _, call = text.partition("[")
+        if call:
+            colour = "BW".index(call[0])
+        else:
+            colour = "BW".index(view["indicators"][label]["auto"])
+        return 2 * INDEX[label] + colour
+
+    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+        return {PASS_ACTION if m[0] == PASS_CELL else 2 * m[0] + m[1]: m
+                for m in self.moves(state, seat)}

@@ -1,0 +1,62 @@
+"""What ReverStarGo brings to the platform: its move-feedback evaluator and scale, tutorial
+(``tutorial.json``), the app's seven CPU levels for the ladder, seeded openings and the
+reverse-match tie-break (hooks: ``asobiba.core.hooks``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ...core import GameProgression, State, Thresholds
+from .board import LABELS
+from .game import ReverStarGoState
+
+
+class ReverStarGoEvaluator:
+    """Values from ReverStarGo's own alpha-beta (``search.AlphaBeta`` with its evaluation):
+    each legal move — ko respected, both CP calls where they differ — searched ``depth``−1
+    plies below it with a full window, exact when few cells are empty."""
+
+    def __init__(self, depth: int = 3, endgame_empties: int = 6) -> None:
+        from .search import AlphaBeta, our_evaluation
+
+        self.depth = depth
+        self.engine = AlphaBeta(our_evaluation, endgame_empties=endgame_empties)
+
+    def move_values(self, state: State) -> dict[str, float]:
+        from .board import STONE_CELLS
+        from .bots import root_children
+
+        if not isinstance(state, ReverStarGoState):
+            raise TypeError("the ReverStarGo evaluator reads ReverStarGo states only")
+        empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()
+        depth = empties + 4 if empties <= self.engine.endgame_empties else self.depth
+        self.engine.tt.clear()
+        self.engine.kids.clear()
+        inf = float("inf")
+        return {state.move_text(move): -self.engine.negamax(node, depth - 1, -inf, inf)
+                for move, node, _ in root_children(state, auto_only=False)}
+
+
+def _cell(view: Mapping[str, Any], label: str) -> str:
+    """The stone on cell ``label`` of a view's board text (``B``, ``W`` or ``.``)."""
+    return str(view["board"][LABELS.index(label)])
+
+
+def _captures(view: Mapping[str, Any]) -> tuple[float, ...]:
+    return tuple(float(x) for x in view["captured"])
+
+
+PROGRESSION = GameProgression(
+    evaluator=lambda options: ReverStarGoEvaluator(),
+    # its search's evaluation (cell classes, captures ×5, ring, mobility); exact values are
+    # ±1 000 000 + margin (search.WIN); scale fitted like Reversi's
+    thresholds=lambda options: Thresholds(scale=66.0, win_value=500_000.0),
+    tutorial="tutorial.json",
+    tutorial_functions={"cell": _cell},
+    # the app's seven CPU levels, one to one
+    ladder_levels=("entry", "beginner", "intermediate", "advanced", "formidable", "max",
+                   "final"),
+    opening_plies=(2, 6),
+    view_tiebreak=_captures,  # REFERENCE: "ties broken by summed captures"
+)

@@ -1,0 +1,121 @@
+"""Abuse limits: one rate limiter for the whole server (docs/fair-play.md, "Abuse limits").
+
+Each limit is a named rule — at most ``tries`` hits per key in a sliding ``window`` of
+seconds — checked by :meth:`Limits.hit`. The counts live in a :class:`LimitStore`; the
+in-memory one serves a single process, and a shared store (e.g. Redis, for several web
+processes) plugs in by implementing the same one method. The scale helper's room-creation
+limit and every HTTP and WebSocket limit go through here.
+
+The client's address comes from :func:`client_ip`: the socket's peer, or the last
+``X-Forwarded-For`` entry only when the server runs with ``--trust-proxy`` (otherwise anyone
+could claim any address and dodge every per-address limit, or lock others out).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import defaultdict, deque
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+
+@dataclass(frozen=True)
+class Rule:
+    tries: int
+    window: float  # seconds
+
+
+RULES: dict[str, Rule] = {
+    # argon2id costs ~0.3 s of a core: registrations are the dearest request we serve
+    "register": Rule(5, 600.0),
+    # per (address, name): an attacker elsewhere cannot lock the real owner out
+    "login": Rule(5, 60.0),
+    # per address over all names: slows a sweep of many names from one place
+    "login_ip": Rule(30, 60.0),
+    "guest": Rule(20, 600.0),
+    "room": Rule(30, 60.0),
+    "replay": Rule(20, 60.0),
+    "review": Rule(6, 60.0),
+    "feedback": Rule(30, 60.0),
+    "ws": Rule(60, 60.0),  # new WebSocket connections per address
+}
+WS_CONCURRENT = 64
+"""Open WebSocket connections per address at once."""
+
+
+class LimitStore(Protocol):
+    def hit(self, key: str, window: float, tries: int, now: float) -> bool:
+        """Count one hit on ``key`` if fewer than ``tries`` fell in the last ``window``
+        seconds; return whether it was allowed (a refused hit is not counted)."""
+
+
+class MemoryStore:
+    """Sliding windows in this process's memory (thread-safe; old keys are dropped)."""
+
+    def __init__(self) -> None:
+        self._seen: dict[str, deque[float]] = defaultdict(deque)
+        self._lock = threading.Lock()
+        self._sweep = 0.0
+
+    def hit(self, key: str, window: float, tries: int, now: float) -> bool:
+        with self._lock:
+            if now - self._sweep > 60:
+                self._forget(now)
+            q = self._seen[key]
+            while q and now - q[0] > window:
+                q.popleft()
+            if len(q) >= tries:
+                return False
+            q.append(now)
+            return True
+
+    def _forget(self, now: float) -> None:
+        self._sweep = now
+        for key in [k for k, q in self._seen.items() if not q or now - q[-1] > 3600]:
+            del self._seen[key]
+
+
+class Limits:
+    """The server's limits: ``hit(rule, *key_parts)`` is True when allowed."""
+
+    def __init__(self, store: LimitStore | None = None,
+                 rules: dict[str, Rule] | None = None) -> None:
+        self.store: LimitStore = store or MemoryStore()
+        self.rules = dict(RULES if rules is None else rules)
+        self.open_ws: dict[str, int] = defaultdict(int)
+
+    def hit(self, rule: str, *key: str) -> bool:
+        r = self.rules[rule]
+        return self.store.hit(":".join((rule, *key)), r.window, r.tries, time.monotonic())
+
+    def retry_after(self, rule: str) -> int:
+        return max(1, int(self.rules[rule].window))
+
+    # ---- WebSocket connections open at once ----------------------------------------------------
+    def ws_open(self, ip: str) -> bool:
+        if self.open_ws[ip] >= WS_CONCURRENT:
+            return False
+        self.open_ws[ip] += 1
+        return True
+
+    def ws_closed(self, ip: str) -> None:
+        self.open_ws[ip] -= 1
+        if self.open_ws[ip] <= 0:
+            del self.open_ws[ip]
+
+
+def client_ip(scope: Any, trust_proxy: bool) -> str:
+    """The client's address: the peer, or behind a trusted proxy the last address it added
+    to ``X-Forwarded-For`` (earlier entries were written by the client and prove nothing)."""
+    if trust_proxy:
+        for name, value in scope.get("headers") or ():
+            if name == b"x-forwarded-for":
+                last = value.decode("latin-1").split(",")[-1].strip()
+                if last:
+                    return last[:64]
+    client = scope.get("client")
+    return str(client[0]) if client else "?"
+
+
+__all__ = ["RULES", "LimitStore", "Limits", "MemoryStore", "Rule", "client_ip"]

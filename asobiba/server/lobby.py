@@ -1,0 +1,301 @@
+"""Meet and watch (issue 15 item 5): open games ("seeks") anyone can take, quick pairing by
+rating, and the list of live games to watch — all pushed to every lobby page over one
+WebSocket (``/ws/lobby``) whenever they change.
+
+Everything about seeks sits behind :class:`SeekBoard` (in this process's memory; a seek is
+an invitation, not a game, so losing it in a restart loses nothing played). When rooms run
+on several processes the board is the one piece to move onto the shared bus."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..core import Game, OptionError
+from .clock import check_clock
+from .rooms import ClientError
+
+DEFAULT_RATING = 1500.0  # Glicko-2's start: a guest without an account pairs as a newcomer
+MAX_SEEKS = 200  # the board is public: a flood of seeks cannot grow it without end
+PUSH_EVERY = 1.0  # seconds between checks of the live-games list
+
+
+def _hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seek:
+    id: str
+    game: str
+    options: dict[str, Any]
+    casual: bool
+    clock: dict[str, Any] | None
+    name: str
+    rating: float
+    token_hash: str
+    created: float = field(default_factory=time.time)
+
+    def public(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "options": self.options,
+                "casual": self.casual, "clock": self.clock, "name": self.name,
+                "rating": round(self.rating)}
+
+
+class SeekBoard:
+    """The open seeks. ``take`` is atomic (one event loop): two people clicking the same
+    seek cannot both get it."""
+
+    def __init__(self) -> None:
+        self.seeks: dict[str, Seek] = {}
+
+    def add(self, seek: Seek) -> None:
+        if len(self.seeks) >= MAX_SEEKS:
+            raise ClientError("too_many_seeks", "the open-games list is full; try again soon")
+        self.seeks[seek.id] = seek
+
+    def cancel(self, seek_id: str, token: str) -> Seek:
+        seek = self.seeks.get(seek_id)
+        if seek is None:
+            raise ClientError("no_seek", "that open game is gone (taken or cancelled)")
+        if not secrets.compare_digest(seek.token_hash, _hash(token)):
+            raise ClientError("not_your_seek", "only whoever opened a game may cancel it")
+        return self.seeks.pop(seek_id)
+
+    def take(self, seek_id: str, token: str | None) -> Seek:
+        seek = self.seeks.get(seek_id)
+        if seek is None:
+            raise ClientError("no_seek", "that open game is gone (taken or cancelled)")
+        if token and secrets.compare_digest(seek.token_hash, _hash(token)):
+            raise ClientError("own_seek", "this is your own open game; wait for someone else")
+        return self.seeks.pop(seek_id)
+
+    def closest(self, game: str, rating: float, token: str | None) -> Seek | None:
+        """The open game of ``game`` (default options) whose rating is nearest ``rating``."""
+        mine = _hash(token) if token else None
+        fits = [s for s in self.seeks.values()
+                if s.game == game and not s.options and s.token_hash != mine]
+        return min(fits, key=lambda s: (abs(s.rating - rating), s.created), default=None)
+
+    def public(self) -> list[dict[str, Any]]:
+        return [s.public() for s in sorted(self.seeks.values(), key=lambda s: s.created)]
+
+
+Who = Callable[[Request, str], Awaitable[tuple[str, float]]]
+CreateRoom = Callable[..., Awaitable[tuple[Any, dict[int, str]]]]
+
+
+class Lobby:
+    """The routes and the live pushes. ``hub`` gives the rooms; ``who`` names the asking
+    person and their rating in a game (an account's, else a guest at 1500)."""
+
+    def __init__(self, hub: Callable[[], Any], get_game: Callable[[str], Game],
+                 who: Who) -> None:
+        self.board = SeekBoard()
+        self.hub = hub
+        self.get_game = get_game
+        self.who = who
+        self.sockets: dict[WebSocket, set[str]] = {}  # lobby page → its seek tokens' hashes
+        self.last: str = ""
+        self.task: asyncio.Task[None] | None = None
+
+    # ---- what every lobby page sees ----------------------------------------------------------
+    def live(self) -> list[dict[str, Any]]:
+        """Running games with someone at the table (this process's rooms)."""
+        out = []
+        for room in list(self.hub().rooms.values()):
+            if room.status != "active" or not room.conns:
+                continue
+            out.append({"room": room.id, "game": room.game.id, "ply": len(room.moves),
+                        "seats": [{"kind": s.kind, "level": s.level, "name": s.name}
+                                  for s in room.seats],
+                        "spectators": sum(1 for c in room.conns if not c.keys)})
+        return sorted(out, key=lambda r: r["room"])
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"type": "lobby", "seeks": self.board.public(), "live": self.live()}
+
+    async def push(self, force: bool = False) -> None:
+        snap = self.snapshot()
+        text = repr(snap)
+        if text == self.last and not force:
+            return
+        self.last = text
+        for ws in list(self.sockets):
+            with contextlib.suppress(Exception):  # a closed page is dropped by its handler
+                await ws.send_json(snap)
+
+    async def watch(self) -> None:
+        while True:
+            await asyncio.sleep(PUSH_EVERY)
+            if self.sockets:
+                await self.push()
+
+    # ---- HTTP ---------------------------------------------------------------------------------
+    def _two_player(self, game: Game, options: dict[str, Any]) -> None:
+        if game.num_seats(options) != 2 or game.simultaneous:
+            raise ClientError("bad_seek", f"open games are for two players taking turns; "
+                              f"{game.id} with these options is not")
+
+    async def _body(self, request: Request) -> dict[str, Any]:
+        try:
+            data = await request.json()
+        except Exception:
+            raise ClientError("bad_json", "the request must be JSON") from None
+        if not isinstance(data, dict):
+            raise ClientError("bad_json", "the request must be a JSON object")
+        return data
+
+    def _game(self, name: Any) -> Game:
+        try:
+            return self.get_game(str(name))
+        except Exception:
+            raise ClientError("unknown_game", f"unknown game {name!r}") from None
+
+    async def create(self, request: Request) -> Response:
+        data = await self._body(request)
+        game = self._game(data.get("game"))
+        options = data.get("options") or {}
+        if not isinstance(options, dict):
+            raise ClientError("bad_options", "'options' must be an object")
+        try:
+            game.validate_options(options)
+        except OptionError as exc:
+            raise ClientError("bad_options", str(exc)) from None
+        self._two_player(game, options)
+        try:
+            clock = check_clock(data.get("clock"))
+        except ValueError as exc:
+            raise ClientError("bad_clock", str(exc)) from None
+        name, rating = await self.who(request, game.id)
+        token = secrets.token_urlsafe(24)
+        seek = Seek(secrets.token_urlsafe(8), game.id, dict(options),
+                    bool(data.get("casual", True)), clock, name, rating, _hash(token))
+        self.board.add(seek)
+        await self.push(force=True)
+        return JSONResponse({"seek": seek.public(), "token": token}, status_code=201)
+
+    async def cancel(self, request: Request) -> Response:
+        data = await self._body(request)
+        self.board.cancel(request.path_params["seek"], str(data.get("token", "")))
+        await self.push(force=True)
+        return JSONResponse({"cancelled": True})
+
+    async def _start(self, seek: Seek) -> dict[str, Any]:
+        """The room of a taken seek: its opener at seat 0 or 1 by a coin, the taker at the
+        other; the opener's key goes only to the opener's lobby pages."""
+        game = self.get_game(seek.game)
+        opener = secrets.randbelow(2)
+        seats = [{"kind": "human", "level": None, "name": ""} for _ in range(2)]
+        room, keys = await self.hub().create(game, game.validate_options(seek.options), seats,
+                                             casual=seek.casual, clock=seek.clock)
+        for ws, hashes in list(self.sockets.items()):
+            if seek.token_hash in hashes:
+                with contextlib.suppress(Exception):
+                    await ws.send_json({"type": "seek_taken", "seek": seek.id,
+                                        "room": room.id, "url": f"/r/{room.id}",
+                                        "keys": [{"seat": opener, "key": keys[opener]}]})
+        taker = 1 - opener
+        return {"room": room.id, "url": f"/r/{room.id}",
+                "keys": [{"seat": taker, "key": keys[taker]}]}
+
+    async def accept(self, request: Request) -> Response:
+        data = await self._body(request)
+        seek = self.board.take(request.path_params["seek"], data.get("token"))
+        out = await self._start(seek)
+        await self.push(force=True)
+        return JSONResponse(out, status_code=201)
+
+    async def quick(self, request: Request) -> Response:
+        """Quick pairing: take the open game of this game nearest the asker's rating, or
+        open one (default options) and wait for someone."""
+        data = await self._body(request)
+        game = self._game(data.get("game"))
+        self._two_player(game, {})
+        name, rating = await self.who(request, game.id)
+        seek = self.board.closest(game.id, rating, data.get("token"))
+        if seek is not None:
+            self.board.take(seek.id, None)
+            out = await self._start(seek)
+            await self.push(force=True)
+            return JSONResponse({"paired": True, **out}, status_code=201)
+        token = secrets.token_urlsafe(24)
+        mine = Seek(secrets.token_urlsafe(8), game.id, {}, True, None, name, rating,
+                    _hash(token))
+        self.board.add(mine)
+        await self.push(force=True)
+        return JSONResponse({"paired": False, "seek": mine.public(), "token": token},
+                            status_code=201)
+
+    async def seeks(self, request: Request) -> Response:
+        return JSONResponse(self.snapshot())
+
+    # ---- the lobby WebSocket ------------------------------------------------------------------
+    async def socket(self, websocket: WebSocket) -> None:
+        await websocket.accept()
+        self.sockets[websocket] = set()
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self.watch())
+        try:
+            await websocket.send_json(self.snapshot())
+            while True:
+                msg = await websocket.receive_json()
+                # {"type": "hello", "tokens": [...]}: the seeks this page opened, so it
+                # hears when one is taken (and gets its key)
+                if isinstance(msg, dict) and msg.get("type") == "hello":
+                    tokens = msg.get("tokens") or []
+                    if isinstance(tokens, list):
+                        self.sockets[websocket] = {_hash(str(t)) for t in tokens[:20]}
+        except (WebSocketDisconnect, ValueError, KeyError, RuntimeError):
+            pass
+        finally:
+            self.sockets.pop(websocket, None)
+
+    def routes(self) -> list[Any]:
+        return [
+            Route("/api/seeks", self.seeks, methods=["GET"]),
+            Route("/api/seeks", self.create, methods=["POST"]),
+            Route("/api/seeks/quick", self.quick, methods=["POST"]),
+            Route("/api/seeks/{seek}/accept", self.accept, methods=["POST"]),
+            Route("/api/seeks/{seek}/cancel", self.cancel, methods=["POST"]),
+            WebSocketRoute("/ws/lobby", self.socket),
+        ]
+
+
+def who_from_accounts(engine: Any) -> Who:
+    """A signed-in player's name and rating in a game's two-player pool; a guest is
+    ("", 1500)."""
+    from sqlalchemy.orm import Session
+
+    from ..progression import accounts, ratings
+    from ..progression.errors import AuthError
+    from .progression_routes import COOKIE
+
+    def look(token: str, game_id: str) -> tuple[str, float]:
+        with Session(engine) as s:
+            try:
+                player = accounts.player_for_token(s, token)
+            except AuthError:
+                return "", DEFAULT_RATING
+            pool, _system = ratings.pool_for(game_id, 2)
+            got = ratings.current_rating(s, player.id, pool)
+            return player.name, float(got["rating"]) if got else DEFAULT_RATING
+
+    async def who(request: Request, game_id: str) -> tuple[str, float]:
+        token = request.cookies.get(COOKIE)
+        if not token:
+            return "", DEFAULT_RATING
+        return await asyncio.to_thread(look, token, game_id)
+
+    return who

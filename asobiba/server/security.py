@@ -1,0 +1,207 @@
+"""The browser-side and transport defences, in one pure-ASGI middleware (docs/web.md,
+"Security"):
+
+* **Cross-site requests.** A state-changing request (POST, PUT, PATCH, DELETE) whose
+  ``Origin`` is not this server's, or that a browser marks ``Sec-Fetch-Site: cross-site``,
+  is refused (403 ``bad_origin``); so is a body that is not ``application/json`` (415
+  ``bad_content_type``) — an HTML form can send neither, which closes login CSRF. Requests
+  without ``Origin`` (curl, the CLI, scripts) are not browsers' and pass.
+* **WebSocket Origin.** A WebSocket handshake from another origin is refused (HTTP 403).
+* **Bodies limited while streaming.** ``Content-Length`` over the path's limit is refused
+  before reading; a chunked body is read only up to the limit (413 ``too_large``).
+* **Security headers** on every response: a CSP without inline script, ``frame-ancestors
+  'none'``, ``Referrer-Policy``, ``X-Content-Type-Options``.
+* The client's address (:func:`limits.client_ip`, honouring ``--trust-proxy``) is put in
+  ``scope["state"]["client_ip"]`` for the rate limits.
+
+:func:`parse_json` is the one JSON reader for request bodies and WebSocket messages: depth
+and integer size are bounded, so hostile JSON is a 400, never a 500.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import urlsplit
+
+from .limits import client_ip
+
+SECURITY_HEADERS = [
+    (b"content-security-policy",
+     b"default-src 'self'; script-src 'self'; img-src 'self' data: blob:; "
+     b"style-src 'self' 'unsafe-inline'; connect-src 'self'; object-src 'none'; "
+     b"base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+MAX_DEPTH = 32
+MAX_INT_DIGITS = 18  # every integer the API takes fits in 64 bits
+
+
+class BadJSON(ValueError):
+    """A request body or message that is not acceptable JSON (the message says why)."""
+
+
+def _depth_ok(text: str, limit: int) -> bool:
+    depth = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > limit:
+                return False
+        elif ch in "]}":
+            depth -= 1
+    return True
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > MAX_INT_DIGITS:
+        raise BadJSON(f"numbers may have at most {MAX_INT_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(name: str) -> Any:
+    raise BadJSON(f"{name} is not JSON")
+
+
+def parse_json(raw: bytes | str, empty: Any = None) -> Any:
+    """Strict JSON: at most MAX_DEPTH nested arrays/objects, integers of at most
+    MAX_INT_DIGITS digits, no NaN/Infinity. ``empty`` is returned for an empty body."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        raise BadJSON("the body is not UTF-8 text") from None
+    if not text.strip():
+        if empty is not None:
+            return empty
+        raise BadJSON("the body is empty; send a JSON object")
+    if not _depth_ok(text, MAX_DEPTH):
+        raise BadJSON(f"JSON may nest at most {MAX_DEPTH} levels deep")
+    try:
+        return json.loads(text, parse_int=_int, parse_constant=_no_constant)
+    except BadJSON:
+        raise
+    except (ValueError, RecursionError) as exc:
+        raise BadJSON(f"the body is not valid JSON ({str(exc)[:80]})") from None
+
+
+def error_body(code: str, message: str) -> bytes:
+    return json.dumps({"error": {"code": code, "message": message}}).encode()
+
+
+def _same_origin(origin: str, scope: Any) -> bool:
+    host = next((v.decode("latin-1") for k, v in scope.get("headers") or () if k == b"host"),
+                None)
+    try:
+        parts = urlsplit(origin)
+    except ValueError:
+        return False
+    return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
+
+
+def _header(scope: Any, name: bytes) -> str | None:
+    for k, v in scope.get("headers") or ():
+        if k == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+class Guard:
+    """See the module docstring. ``body_limits`` maps a path prefix to its byte limit
+    (longest prefix wins); ``default_limit`` for every other path."""
+
+    def __init__(self, app: Any, trust_proxy: bool = False, default_limit: int = 64_000,
+                 body_limits: dict[str, int] | None = None) -> None:
+        self.app = app
+        self.trust_proxy = trust_proxy
+        self.default_limit = default_limit
+        self.body_limits = sorted((body_limits or {}).items(), key=lambda kv: -len(kv[0]))
+
+    def limit_for(self, path: str) -> int:
+        return next((n for prefix, n in self.body_limits if path.startswith(prefix)),
+                    self.default_limit)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        scope.setdefault("state", {})["client_ip"] = client_ip(scope, self.trust_proxy)
+        origin = _header(scope, b"origin")
+        if scope["type"] == "websocket":
+            if origin is not None and not _same_origin(origin, scope):
+                await send({"type": "websocket.close", "code": 4403,
+                            "reason": "cross-origin WebSocket refused"})
+                return
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers") or []) + SECURITY_HEADERS
+            await send(message)
+
+        if scope["method"] not in UNSAFE:
+            await self.app(scope, receive, send_with_headers)
+            return
+        fetch_site = _header(scope, b"sec-fetch-site")
+        if (origin is not None and not _same_origin(origin, scope)) or fetch_site == "cross-site":
+            await self._refuse(send_with_headers, 403, "bad_origin", "cross-site requests "
+                               "that change anything are refused")
+            return
+        limit = self.limit_for(scope["path"])
+        length = _header(scope, b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > limit):
+            await self._refuse(send_with_headers, 413, "too_large",
+                               f"the request is larger than {limit} bytes")
+            return
+        body = bytearray()
+        while True:  # read at most limit + 1 bytes, however the body is sent
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            if len(body) > limit:
+                await self._refuse(send_with_headers, 413, "too_large",
+                                   f"the request is larger than {limit} bytes")
+                return
+            if not message.get("more_body"):
+                break
+        ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+        if body and ctype != "application/json":
+            await self._refuse(send_with_headers, 415, "bad_content_type",
+                               "send the body as JSON with Content-Type: application/json")
+            return
+        sent = False
+
+        async def replay() -> Any:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": bytes(body), "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send_with_headers)
+
+    @staticmethod
+    async def _refuse(send: Any, status: int, code: str, message: str) -> None:
+        payload = error_body(code, message)
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json"),
+            (b"content-length", str(len(payload)).encode())]})
+        await send({"type": "http.response.body", "body": payload})
+
+
+__all__ = ["SECURITY_HEADERS", "BadJSON", "Guard", "error_body", "parse_json"]

@@ -1,0 +1,127 @@
+"""Table manners the game page needs beyond moves: the history a seat has seen (to step
+through the moves during play), abort before every seat has moved, and draw offers.
+
+Kept apart from rooms.py (the room core, being made multi-process): each function takes the
+hub and the room and uses only their public pieces, so it can move onto a bus unchanged."""
+
+from __future__ import annotations
+
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from asobiba.core.protocol import Outcome
+
+from .rooms import ClientError, Conn, Hub, Room
+
+# room → (the ply the offers were made at, the seats offering): a move withdraws every offer
+_draws: WeakKeyDictionary[Room, tuple[int, set[int]]] = WeakKeyDictionary()
+
+
+# room → hints taken per seat: a hint costs a visible marker (everyone at the table sees it)
+_hints: WeakKeyDictionary[Room, dict[int, int]] = WeakKeyDictionary()
+
+
+async def take_hint(hub: Hub, room: Room, seat: int) -> None:
+    """Count a hint for ``seat`` and say so at the table. The hint itself is drawn by the
+    page from the seat's own view; what the server keeps is the marker."""
+    if room.status != "active":
+        raise ClientError("game_over", "the game is already over")
+    counts = _hints.setdefault(room, {})
+    counts[seat] = counts.get(seat, 0) + 1
+    room.notes.append(f"seat {seat + 1} took a hint ({counts[seat]} so far)")
+    room.version += 1
+    await hub.broadcast(room)
+
+
+def draw_offers(room: Room) -> set[int]:
+    ply, offers = _draws.get(room, (-1, set()))
+    return offers if ply == len(room.moves) and room.status == "active" else set()
+
+
+def history(room: Room, conn: Conn) -> dict[str, Any]:
+    """Every view the connection's seats have received, in order — only what each seat has
+    already seen (``views_for``); a spectator gets the public view of every position."""
+    seats = sorted(conn.seats)
+
+    def lean(view: dict[str, Any]) -> dict[str, Any]:
+        # a past position is looked at, never played from: its legal moves are dead weight
+        return {k: v for k, v in view.items() if k != "legal_moves"}
+
+    if seats:
+        views = [{"seat": s, "views": [lean(v) for v in room.views_for(s)]} for s in seats]
+    else:
+        views = [{"seat": None, "views": [lean(st.view(None)) for st in room.states]}]
+    return {"type": "history", "views": views}
+
+
+def can_abort(room: Room) -> bool:
+    """Abort is open until every seat has made a move (lichess's rule): before that nobody
+    has committed to the game, so ending it rates nobody and ranks nobody."""
+    moved = {m.seat for m in room.moves}
+    return room.status == "active" and any(s.seat not in moved for s in room.seats)
+
+
+def can_offer_draw(room: Room) -> bool:
+    """Draw offers exist in two-seat turn-based games between people (a bot cannot answer
+    one), only while the game runs, and only in games that can end drawn (a game class says
+    ``draws = False`` when it cannot: Algo always has a last player standing)."""
+    return (room.status == "active" and len(room.seats) == 2 and not room.game.simultaneous
+            and getattr(room.game, "draws", True)
+            and all(s.kind == "human" for s in room.seats))
+
+
+def _ended(n: int, reason: str, draw: bool) -> dict[str, Any]:
+    scores = tuple((0.5 if draw else 0.0) for _ in range(n))
+    return Outcome(scores, tuple(1 for _ in range(n)), reason).to_json()
+
+
+async def _end(hub: Hub, room: Room, result: dict[str, Any], extra: dict[str, Any]) -> None:
+    """Finish ``room`` with ``result`` in one transaction, as a resignation does (the caller
+    holds the room lock): the room core's one way to end a game the rules have not ended."""
+    await hub.end(room, result, extra)
+    _draws.pop(room, None)
+
+
+async def abort(hub: Hub, room: Room, seat: int) -> None:
+    async with room.lock:
+        if room.status != "active":
+            raise ClientError("game_over", "the game is already over")
+        if not can_abort(room):
+            raise ClientError("cannot_abort", "a game can be aborted only until every seat "
+                              "has made a move; resign instead")
+        if room.match_set is not None:
+            raise ClientError("cannot_abort", "a game of a set cannot be aborted; resign "
+                              "instead")
+        result = _ended(len(room.seats), f"aborted by seat {seat}", draw=False)
+        result["aborted"] = True
+        await _end(hub, room, result, {"aborted": seat})
+    hub.arm_clock(room)
+    await hub.broadcast(room)
+
+
+async def offer_draw(hub: Hub, room: Room, seat: int, accept: bool | None = None) -> None:
+    """Offer a draw, or answer one (``accept``). It is agreed when every seat has offered or
+    accepted; a decline (or any move) withdraws the offer."""
+    async with room.lock:
+        if not can_offer_draw(room):
+            raise ClientError("cannot_draw", "draw offers exist only in running two-player "
+                              "games between people")
+        if accept is False:
+            _draws.pop(room, None)
+        else:
+            offers = draw_offers(room) | {seat}
+            _draws[room] = (len(room.moves), offers)
+            if offers >= {s.seat for s in room.seats}:
+                result = _ended(len(room.seats), "draw by agreement", draw=True)
+                result["agreed_draw"] = True
+                await _end(hub, room, result, {"agreed_draw": True})
+        room.version += 1
+    hub.arm_clock(room)
+    await hub.broadcast(room)
+
+
+def public(room: Room) -> dict[str, Any]:
+    """What the page shows of these: which actions are open and who offered a draw."""
+    return {"can_abort": can_abort(room) and room.match_set is None,
+            "can_draw": can_offer_draw(room), "draw_offers": sorted(draw_offers(room)),
+            "hints": {str(s): n for s, n in sorted(_hints.get(room, {}).items())}}
