@@ -217,6 +217,14 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         # unfinished games are loaded in the background: the server answers at once, and a
         # request for a room not loaded yet loads that room first (lazily)
         resuming = asyncio.get_running_loop().create_task(hub().resume_all())
+        started = time.monotonic()
+
+        def resumed(task: asyncio.Task[int]) -> None:
+            if not task.cancelled() and task.exception() is None and task.result():
+                log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
+                            time.monotonic() - started)
+
+        resuming.add_done_callback(resumed)
         sweeping = asyncio.get_running_loop().create_task(retention.run(
             hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
             retention.SWEEP_EVERY if sweep_every is None else sweep_every))
