@@ -211,7 +211,9 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
-        Base.metadata.create_all(self.engine)
+        from .schema import upgrade
+
+        upgrade(self.engine)  # the schema at the newest migration (docs/web.md)
         self.writer = Writer(self)
 
     def close(self) -> None:
