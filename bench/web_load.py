@@ -56,11 +56,14 @@ def free_port() -> int:
 
 
 # ---- the servers ---------------------------------------------------------------------------
+SOURCE = ROOT  # --source: run the servers from another checkout (the peer: an older main)
+
+
 class Proc:
     def __init__(self, args: list[str], log: Path, env: dict[str, str]) -> None:
         with open(log, "ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "asobiba.cli.main", *args],
-                                         cwd=ROOT, env={**os.environ, **env}, stdout=out,
+                                         cwd=SOURCE, env={**os.environ, **env}, stdout=out,
                                          stderr=subprocess.STDOUT, start_new_session=True)
         self.log = log
 
@@ -398,7 +401,13 @@ def main() -> None:
     ap.add_argument("--bots", type=int, default=0, help="bot-vs-bot rooms created at once")
     ap.add_argument("--level", default="5")
     ap.add_argument("--bot-processes", type=int, default=2)
+    ap.add_argument("--source", default=None,
+                    help="run the servers from this checkout (e.g. an older main, the peer)")
     args = ap.parse_args()
+    if args.source:
+        global SOURCE
+        SOURCE = Path(args.source).resolve()
+        print(f"servers run from {SOURCE}")
     cluster = Cluster(args.mode, args.bot_processes)
     try:
         asyncio.run(drive(args, cluster))
