@@ -181,6 +181,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     ``abandon_after`` / ``sweep_every``: the retention sweep (:mod:`.retention`)."""
     from . import retention
     policy = fairplay.Policy(claim_after)
+    if limits is None and redis_url:  # one count for every web process (docs/fair-play.md)
+        from .limits import RedisStore
+
+        limits = Limits(store=RedisStore(redis_url))
     limits = limits or Limits()
     if db_url is None:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
