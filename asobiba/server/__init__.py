@@ -32,6 +32,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             trust_proxy=trust_proxy,
             limits=Limits(scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
             redis_url=redis_url,
+            # behind a load balancer / proxy that sets X-Forwarded-For (docs/web.md)
+            trust_proxy=os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
+            abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
+            if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,
         )
     except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver
         raise SystemExit(f"asobiba serve: the database URL needs the Python package "

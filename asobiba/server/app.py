@@ -168,15 +168,23 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                claim_after: float = fairplay.CLAIM_AFTER,
                today: Callable[[], date] | None = None,
                daily_key: bytes | None = None, trust_proxy: bool = False,
-               limits: Limits | None = None, redis_url: str | None = None) -> Starlette:
+               limits: Limits | None = None, redis_url: str | None = None,
+               abandon_after: float | None = None, sweep_every: float | None = None
+               ) -> Starlette:
     """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
     ``claim_after``: seconds a person must be gone before the others may claim the game.
 
     Without ``redis_url`` it is the whole platform in one process (bots in a local pool).
     With it, it is one of any number of identical web processes on a shared database:
     committed changes are announced on Redis and bot moves are queued there for
-    ``asobiba worker`` processes (see docs/web.md, "Running at scale")."""
+    ``asobiba worker`` processes (see docs/web.md, "Running at scale").
+    ``abandon_after`` / ``sweep_every``: the retention sweep (:mod:`.retention`)."""
+    from . import retention
     policy = fairplay.Policy(claim_after)
+    if limits is None and redis_url:  # one count for every web process (docs/fair-play.md)
+        from .limits import RedisStore
+
+        limits = Limits(store=RedisStore(redis_url))
     limits = limits or Limits()
     if db_url is None:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
@@ -213,10 +221,22 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         # unfinished games are loaded in the background: the server answers at once, and a
         # request for a room not loaded yet loads that room first (lazily)
         resuming = asyncio.get_running_loop().create_task(hub().resume_all())
+        started = time.monotonic()
+
+        def resumed(task: asyncio.Task[int]) -> None:
+            if not task.cancelled() and task.exception() is None and task.result():
+                log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
+                            time.monotonic() - started)
+
+        resuming.add_done_callback(resumed)
+        sweeping = asyncio.get_running_loop().create_task(retention.run(
+            hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
+            retention.SWEEP_EVERY if sweep_every is None else sweep_every))
         try:
             yield
         finally:
             resuming.cancel()
+            sweeping.cancel()
             await hub().bus.close()
             if jobs is not None:
                 await jobs.close()
