@@ -397,3 +397,14 @@ def test_issue15_every_other_page_fits_a_phone(pages: Any, server: Server, path:
                                "document.body.dataset.ready !== 'false'")
     page.wait_for_timeout(300)
     assert_fits_the_phone(page)
+
+
+def test_issue15_claim_button_when_the_other_person_is_away(pages: Any, server: Server) -> None:
+    page = pages()
+    new_game(page, server.url, "reversi", ["you", "friend"])  # the friend never comes
+    page.wait_for_selector("#claim:not([hidden])")
+    page.click("#claim")
+    # too early: the server's fair-play rule says how long they must have been gone
+    page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
+    assert "gone" in page.inner_text("#error")
+    assert page.evaluate("document.body.dataset.status") == "active", "nothing changed"

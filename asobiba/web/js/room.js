@@ -346,6 +346,7 @@ function drawSide(view, seat = null) {
 }
 
 function reasonText(result) {
+  if (result.abandoned !== undefined) return t("room.abandoned", { name: seatName(result.abandoned) });
   if (result.aborted) return t("room.aborted");
   if (result.agreed_draw) return t("room.agreed_draw");
   if (result.resigned !== undefined) return t("room.resigned", { name: seatName(result.resigned) });
@@ -433,6 +434,10 @@ function drawActions() {
   document.getElementById("abort").hidden = !(held && active && table.can_abort);
   const offered = (table.draw_offers || []).some((s) => last.you.includes(s));
   document.getElementById("draw").hidden = !(held && active && table.can_draw && !offered);
+  // a person who left: the server decides whether they have been gone long enough (fair-play
+  // rules: abort before their first move, else the game is theirs to lose)
+  const gone = room.seats.some((s) => s.kind === "human" && !s.online && !last.you.includes(s.seat));
+  document.getElementById("claim").hidden = !(held && active && gone);
   document.getElementById("undo").hidden = !(held && room.can_undo && mineMoved && !room.undo);
   const inSet = room.set && !room.set.over; // the set's next game, not a rematch
   document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room && !inSet);
@@ -553,6 +558,7 @@ function wire() {
     if (confirm(t("room.abort_confirm"))) send({ type: "abort", seat: actionSeat() });
   });
   document.getElementById("draw").addEventListener("click", () => send({ type: "draw", seat: actionSeat() }));
+  document.getElementById("claim").addEventListener("click", () => send({ type: "claim" }));
   document.getElementById("notation").addEventListener("click", (e) => downloadNotation(e).catch((err) => showError(err.message)));
   document.getElementById("step-back").addEventListener("click", () => stepTo((stepAt === null ? last.room.ply : stepAt) - 1));
   document.getElementById("step-forward").addEventListener("click", () => stepTo(stepAt === null ? null : stepAt + 1));
