@@ -199,7 +199,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                      daily_key=daily_key, limits=limits)
     from .lobby import Lobby, who_from_accounts
 
-    lobby = Lobby(hub, get, who_from_accounts(store.engine))
+    # an open game becomes a room when taken: the room-creation limit counts seeks too
+    lobby = Lobby(hub, get, who_from_accounts(store.engine),
+                  limit=lambda request: limited(limits, "room", _ip(request)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
