@@ -94,13 +94,19 @@ export async function loadRenderer(gameId) {
   return mod;
 }
 
+/** The message of an HTTP API error (``{"error": {"code", "message"}}``, the one shape). */
+export function errorMessage(body, status) {
+  if (body && body.error && body.error.message) return body.error.message;
+  if (body && body.message) return body.message;
+  return `HTTP ${status}`;
+}
+
 export async function api(path, options = {}) {
   const res = await fetch(path, options);
   const type = res.headers.get("content-type") || "";
   const body = type.includes("json") ? await res.json() : await res.text();
   if (!res.ok) {
-    const msg = body && body.message ? body.message : `HTTP ${res.status}`;
-    throw new Error(msg);
+    throw new Error(errorMessage(body, res.status));
   }
   return body;
 }
