@@ -310,14 +310,18 @@ def test_issue15_a_resigned_reversi_game_shows_the_discs(pages: Any, server: Ser
     values = table.locator("dd").all_inner_texts()
     discs = page.evaluate("() => document.querySelectorAll('#board [data-disc]').length")
     assert sum(int(v) for v in values) == discs, (values, discs)
-    # the text export beside the JSON record: Reversi's transcript of squares
+    # the text exports beside the JSON record: Reversi's transcript of squares, and the
+    # numbered text every game has
+    page.wait_for_selector("#notation [data-format=transcript]")
     with page.expect_download() as got:
-        page.click("#notation")
+        page.click("#notation [data-format=transcript]")
     text = open(got.value.path(), encoding="utf-8").read()
     moves = page.evaluate("() => [...document.querySelectorAll('#movelog [data-ply]')]"
                           ".map(li => li.textContent.split(': ').pop())")
-    assert text.rstrip().endswith("".join(m for m in moves if m != "Pass")), (text, moves)
-    assert '[Game "reversi"]' in text
+    assert text.strip() == "".join(m for m in moves if m != "Pass"), (text, moves)
+    with page.expect_download() as got:
+        page.click("#notation [data-format=text]")
+    assert '[Game "reversi"]' in open(got.value.path(), encoding="utf-8").read()
 
 
 def test_issue15_abort_before_every_seat_has_moved(pages: Any, server: Server) -> None:

@@ -445,7 +445,7 @@ function drawActions() {
   document.getElementById("record").href = `/api/rooms/${roomId}/record`;
   document.getElementById("record").setAttribute("download", `asobiba-${room.game}-${roomId}.json`);
   document.getElementById("replay").href = `/replay?room=${roomId}`;
-  document.getElementById("notation").hidden = active;
+  drawNotation().catch((err) => showError(err.message));
 }
 
 function drawInvites() {
@@ -500,17 +500,20 @@ function drawLog() {
   if (stepAt === null) list.scrollTop = list.scrollHeight;
 }
 
-async function downloadNotation(event) {
-  event.preventDefault();
-  const record = await (await fetch(`/api/rooms/${roomId}/record`)).json();
-  const moves = record.moves || [];
-  const body = renderer.notation ? renderer.notation(record) : moves.map((m, i) => `${i + 1}. ${m.move}`).join("\n");
-  const head = [`[Game "${record.game}"]`, `[Room "${roomId}"]`, `[Result "${JSON.stringify((record.extra && record.extra.result) || record.result || null)}"]`].join("\n");
-  const blob = new Blob([`${head}\n\n${body}\n`], { type: "text/plain;charset=utf-8" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: `asobiba-${record.game}-${roomId}.txt` });
-  document.body.append(a);
-  a.click();
-  a.remove();
+// The record in the game's own notations, beside the JSON record: the server's formats
+// (asobiba.formats, the same as `asobiba export`): text for every game, Reversi's
+// transcript and GGF, and whatever a game adds.
+let formats = null;
+
+async function drawNotation() {
+  const box = document.getElementById("notation");
+  if (last.room.status !== "finished") {
+    box.hidden = true;
+    return;
+  }
+  if (!formats) formats = (await (await fetch(`/api/formats/${encodeURIComponent(last.room.game)}`)).json()).formats.filter((f) => f.name !== "json");
+  box.replaceChildren(`${t("room.notation")}: `, ...formats.flatMap((f, i) => [i ? " · " : "", el("a", { href: `/api/rooms/${roomId}/record?format=${encodeURIComponent(f.name)}`, download: "", "data-format": f.name, title: f.description }, f.name)]));
+  box.hidden = false;
 }
 
 // ---- clocks: the server sends the time left; the page counts the running one down -------
@@ -559,7 +562,6 @@ function wire() {
   });
   document.getElementById("draw").addEventListener("click", () => send({ type: "draw", seat: actionSeat() }));
   document.getElementById("claim").addEventListener("click", () => send({ type: "claim" }));
-  document.getElementById("notation").addEventListener("click", (e) => downloadNotation(e).catch((err) => showError(err.message)));
   document.getElementById("step-back").addEventListener("click", () => stepTo((stepAt === null ? last.room.ply : stepAt) - 1));
   document.getElementById("step-forward").addEventListener("click", () => stepTo(stepAt === null ? null : stepAt + 1));
   document.getElementById("step-live").addEventListener("click", () => stepTo(null));
