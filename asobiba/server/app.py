@@ -207,7 +207,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                      daily_key=daily_key, limits=limits)
     from .lobby import Lobby, who_from_accounts
 
-    lobby = Lobby(hub, get, who_from_accounts(store.engine))
+    # an open game becomes a room when taken: the room-creation limit counts seeks too
+    lobby = Lobby(hub, get, who_from_accounts(store.engine),
+                  limit=lambda request: limited(limits, "room", _ip(request)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -318,8 +320,31 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         if embargo:
             return _error(409, "not_yet", embargo)
         text = await asyncio.to_thread(hub().store.record, room_id)
+        fmt = request.query_params.get("format", "json")
+        if fmt != "json":
+            # the game's own notations (asobiba.formats: text for every game, Reversi's
+            # transcript and GGF, …), the same code as `asobiba export`
+            from ..formats import export_record, formats_for
+
+            if fmt not in formats_for(room.game.id):
+                return _error(400, "bad_format", f"{room.game.id} has no record format "
+                              f"{fmt!r}; formats: {', '.join(formats_for(room.game.id))}")
+            out = await asyncio.to_thread(export_record, Record.loads(text or ""), fmt)
+            suffix = formats_for(room.game.id)[fmt].suffix.lstrip(".") or "txt"
+            return Response(out, media_type="text/plain; charset=utf-8", headers={
+                "content-disposition":
+                    f'attachment; filename="asobiba-{room.game.id}-{room_id}.{suffix}"'})
         return Response(text or "", media_type="application/json", headers={
             "content-disposition": f'attachment; filename="asobiba-{room.game.id}-{room_id}.json"'})
+
+    async def record_formats(request: Request) -> Response:
+        """A game's record formats (``asobiba export --list``) for the game page's links."""
+        from ..formats import formats_for
+
+        game = _game(request.path_params["game"])
+        return JSONResponse({"formats": [
+            {"name": f.name, "description": f.description, "suffix": f.suffix}
+            for f in formats_for(game.id).values()]})
 
     async def replay(request: Request) -> Response:
         """Replay a record (uploaded or stored) into every seat's view after every move.
@@ -521,6 +546,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/seats", seat_count, methods=["POST"]),
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/record", room_record),
+        Route("/api/formats/{game}", record_formats),
         Route("/api/replay", replay, methods=["POST"]),
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
