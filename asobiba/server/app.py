@@ -24,7 +24,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..games import available, get
 from ..progression.matches import MatchFormat
-from . import fairplay
+from . import api_schema, fairplay
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
@@ -274,6 +274,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                               "clock")
         match = _match_format(game, options, data.get("match"))
         casual = _flag(data, "casual", True)
+        # the typed shape last: the checks above name the problem in the game's own terms
+        api_schema.check(api_schema.CreateRoom, data)
         fairplay.check_rated_timing(game, seats, casual, clock)
         room, keys = await hub().create(game, options, seats, casual=casual,
                                         hotseat=_flag(data, "hotseat", False), clock=clock,
@@ -351,6 +353,14 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             return {"record": record.to_json(), "steps": steps,
                     "game": get(record.game).describe()}
         return JSONResponse(await budgeted(work, REPLAY_BUDGET, "replaying this record"))
+
+    document: dict[str, Any] = {}
+
+    async def openapi(request: Request) -> Response:
+        """The OpenAPI document of every /api/ route (built once from the route table)."""
+        if not document:
+            document.update(api_schema.openapi(list(request.app.routes), list(available())))
+        return JSONResponse(document)
 
     def page_route(path: str, filename: str) -> Route:
         async def endpoint(request: Request) -> Response:
@@ -505,6 +515,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         page_route("/", "index.html"),
         page_route("/r/{room}", "room.html"),
         page_route("/replay", "replay.html"),
+        Route("/api/openapi.json", openapi),
         Route("/api/games", games),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/seats", seat_count, methods=["POST"]),
