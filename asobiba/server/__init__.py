@@ -4,11 +4,22 @@ uvicorn with rooms, WebSockets, persistence and a bot process pool."""
 from __future__ import annotations
 
 import os
+from typing import Any
 
 from .app import create_app
 from .limits import Limits
 
 __all__ = ["create_app", "run"]
+
+
+def limit_store(redis_url: str | None) -> Any:
+    """The abuse limits' counts: in Redis for every web process of the scaled mode, else in
+    this process (None: the default)."""
+    if not redis_url:
+        return None
+    from .limits import RedisStore
+
+    return RedisStore(redis_url)
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
@@ -29,10 +40,10 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             # a configured daily key (hex) replaces the one the database keeps
             daily_key=bytes.fromhex(os.environ["ASOBIBA_DAILY_KEY"])
             if os.environ.get("ASOBIBA_DAILY_KEY") else None,
-            # --trust-proxy, or ASOBIBA_TRUST_PROXY=1: behind a load balancer / proxy that sets
-            # X-Forwarded-For (docs/web.md)
+            # --trust-proxy, or ASOBIBA_TRUST_PROXY=1 (e.g. the load generator's servers)
             trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
-            limits=Limits(scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
+            limits=Limits(store=limit_store(redis_url),
+                          scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
             redis_url=redis_url,
             abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
             if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,

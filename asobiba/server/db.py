@@ -11,14 +11,15 @@ the same job) and checks the ply / status it expects, so two processes racing fo
 serialise here: one write is stored, the other raises :class:`Conflict` and changes nothing.
 
 The server writes through :class:`Writer`: one thread that commits every write waiting at
-that moment in one transaction (group commit; each write in its own savepoint, so a refused
-one changes nothing and does not spoil the others).
+that moment in one transaction (group commit; a refused write changes nothing and does not
+spoil the others).
 """
 
 from __future__ import annotations
 
 import json
 import queue
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
@@ -417,11 +418,12 @@ class Writer:
     """One thread that does every write of a server process, in group commits.
 
     ``await writer.run("add_move", …)`` queues the write and resolves once its transaction
-    has committed. The thread takes everything queued at that moment, runs each write in a
-    savepoint of one transaction and commits once: under load, fifty moves cost one commit
-    instead of fifty (and on SQLite nobody waits on the file's write lock). A write that
-    raises is rolled back to its savepoint and only its caller sees the error; if the commit
-    itself fails, every write of the batch fails (none was stored)."""
+    has committed. The thread takes everything queued at that moment, runs the writes in one
+    transaction and commits once: under load, fifty moves cost one commit instead of fifty
+    (and on SQLite nobody waits on the file's write lock). A write refused by the room check
+    (:class:`Conflict`) has written nothing, so the others go on; if a write fails in the
+    database, the batch is rolled back and every write is tried again alone, so only the
+    failing write's caller sees its error (a savepoint per write did the same at more CPU)."""
 
     MAX_BATCH = 200
 
@@ -481,13 +483,18 @@ class Writer:
             with Session(self.store.engine) as s, s.begin():
                 for fn, args, _fut in live:
                     try:
-                        with s.begin_nested():
-                            outcomes.append((True, fn(s, *args)))
-                    except Exception as exc:  # noqa: BLE001 - handed to its own caller
+                        outcomes.append((True, fn(s, *args)))
+                    except Conflict as exc:  # raised before the write wrote anything
                         outcomes.append((False, exc))
-        except Exception as exc:  # noqa: BLE001 - the commit failed: nothing was stored
+        except Exception:  # noqa: BLE001 - one write failed in the database: the batch is
+            # rolled back; each write is tried again alone, so only its own caller sees it
+            if len(live) > 1:
+                for item in live:
+                    self._alone(item)
+                return
+            outcomes = []
             for _fn, _args, fut in live:
-                fut.set_exception(exc)
+                fut.set_exception(sys.exc_info()[1] or RuntimeError("commit failed"))
             return
         self.batches += 1
         self.writes += len(live)
@@ -496,3 +503,15 @@ class Writer:
                 fut.set_result(value)
             else:
                 fut.set_exception(value)
+
+    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]) -> None:
+        fn, args, fut = item
+        try:
+            with Session(self.store.engine) as s, s.begin():
+                value = fn(s, *args)
+        except Exception as exc:  # noqa: BLE001 - handed to its own caller
+            fut.set_exception(exc)
+            return
+        self.batches += 1
+        self.writes += 1
+        fut.set_result(value)
