@@ -32,7 +32,10 @@ async function main() {
     });
   });
   const wanted = new URLSearchParams(location.search).get("game");
-  if (wanted && games.some((g) => g.id === wanted)) choose(wanted);
+  if (wanted && games.some((g) => g.id === wanted)) {
+    choose(wanted);
+    await seatsReady; // ready means the seat list follows the game's options already
+  }
   document.body.dataset.ready = "true";
 }
 
