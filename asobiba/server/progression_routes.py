@@ -296,7 +296,11 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
-        if player.get("kind") == "guest" and not room.data.casual:
+        # a rated game between people is closed to guests; against the CPU (the ladder, its
+        # exams) a guest plays on, and no Glicko rating moves for a guest seat anyway
+        # (progression.fairplay.unrated_reason)
+        people = sum(1 for s in room.seats if s.kind == "human")
+        if player.get("kind") == "guest" and not room.data.casual and people > 1:
             raise _Refused(403, "guest_casual", "guest accounts play casual games only; "
                            "register (your history is kept) to play rated games")
         claims = (await _body(request)).get("seats")

@@ -18,6 +18,7 @@ from .browser import (
     new_game,
     open_context,
     wait_any_turn,
+    wait_my_move,
     wait_turn,
 )
 from .helpers import pacer_for
@@ -213,7 +214,13 @@ def test_rule_hot_seat_hides_the_previous_players_secrets_between_turns(
         secrets = own_secret_cards(page, 0)
         assert secrets
         for _ in range(30):
-            click_listed(page)
+            # keep guessing on the board (never "stay"), so the turn ends with a miss
+            mine = page.evaluate("document.body.dataset.myMoves")
+            pacer_for(page).wait()
+            page.locator("#board [data-attack], #board [data-pick]").first.click()
+            page.wait_for_selector("#board .move-pad [data-move], #board [data-move]")
+            page.locator("#board .move-pad [data-move], #board [data-move]").first.click()
+            wait_my_move(page, mine)
             state = wait_turn(page)
             if state in ("handover", "review"):
                 break

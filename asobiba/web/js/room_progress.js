@@ -46,7 +46,7 @@ async function start(room, game, keys) {
   if (state.context && state.context.kind === "exam") {
     // Leaving the page mid-game fails the exam (seed: 「途中で他の画面に移動すると不合格になります」).
     window.addEventListener("pagehide", () => {
-      if (state.last && state.last.room.status === "active") navigator.sendBeacon(`/api/ladder/${encodeURIComponent(game)}/leave`);
+      if (state.last && state.last.room.status === "active") fetch(`/api/ladder/${encodeURIComponent(game)}/leave`, { method: "POST", keepalive: true, credentials: "same-origin" });
     });
   }
   if (state.last) update(state.last, state.seatName);
