@@ -61,10 +61,10 @@ class AlphaBeta:
         if self.nodes & 255 == 0 and time.perf_counter() > self.deadline:
             raise _Timeout
         if a.is_terminal(pos):
-            return a.terminal_value(pos)
+            return float(a.terminal_value(pos))
         if depth <= 0:
             self._hit_horizon = True
-            return a.evaluate(pos)
+            return float(a.evaluate(pos))
         key = a.key(pos)
         entry = self.tt.get(key)
         best_move = None

@@ -29,11 +29,11 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             # a configured daily key (hex) replaces the one the database keeps
             daily_key=bytes.fromhex(os.environ["ASOBIBA_DAILY_KEY"])
             if os.environ.get("ASOBIBA_DAILY_KEY") else None,
-            trust_proxy=trust_proxy,
+            # behind a load balancer / proxy that sets X-Forwarded-For (docs/web.md): the
+            # --trust-proxy flag or ASOBIBA_TRUST_PROXY=1
+            trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
             limits=Limits(scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
             redis_url=redis_url,
-            # behind a load balancer / proxy that sets X-Forwarded-For (docs/web.md)
-            trust_proxy=os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
             abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
             if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,
         )
