@@ -47,7 +47,7 @@ from ..core import (
     State,
     parse_option_pairs,
 )
-from ..games import GAME_IDS, available, get, replay_record
+from ..games import GAME_IDS, available, get, package_of, replay_record
 
 LAZY_GROUPS: dict[str, tuple[str, str, str]] = {
     "progression": ("asobiba.progression.cli", "app",
@@ -89,9 +89,20 @@ class LazyGroup(TyperGroup):
         elif cmd_name in GAME_IDS and cmd_name in _game_cli_names():
             module_name, attr, help_text = f"asobiba.games.{cmd_name}.cli", "app", \
                 f"{cmd_name} tools"
+        elif cmd_name in available() and cmd_name not in GAME_IDS:  # a plugged-in game
+            module_name, attr, help_text = f"{package_of(cmd_name)}.cli", "app", \
+                f"{cmd_name} tools"
+            try:
+                importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if exc.name == module_name:
+                    return None
+                raise
         else:
             return None
-        sub = getattr(importlib.import_module(module_name), attr)
+        sub = getattr(importlib.import_module(module_name), attr, None)
+        if sub is None:
+            return None
         sub._add_completion = False  # as a group under `asobiba`, like add_typer would
         command = typer.main.get_command(sub)
         command.name = cmd_name
@@ -220,44 +231,69 @@ def replay(
     option: OptionArg = None,
     seed: Annotated[int | None, typer.Option(help="seed for chance (default 0)")] = None,
     record: Annotated[Path | None, typer.Option(help="start from this record file")] = None,
-    seat: Annotated[int | None, typer.Option(help="print this seat's view, not the state")] = None,
+    seat: Annotated[int | None, typer.Option(help="print only what this seat sees")] = None,
+    reveal: Annotated[bool, typer.Option(
+        "--reveal", help="print the full state, hidden cards, colours and dice included")
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json")] = False,
 ) -> None:
-    """Apply MOVEs and print the position (with --json: the scripting interface)."""
+    """Apply MOVEs and print the position (with --json: the scripting interface).
+
+    Games with hidden information or chance print what a spectator sees (or with --seat N
+    what that seat sees: its view, its own legal moves, no seed); the full state and the
+    seed need --reveal, and say that they spoil the game."""
     game = _load(game_id)
+    if seat is not None and reveal:
+        _fail("--seat shows one seat's view and --reveal the whole state: choose one")
+    secret = not game.perfect_information or game.chance
+    full = reveal or (seat is None and not secret)
     try:
         options = game.validate_options(parse_option_pairs(option or []))
         states, entries, seed_used = _replay(game, moves or [], options, seed, record)
         state = states[-1]
-        if seat is not None:
-            shown = state.view(seat)
-        else:
-            shown = state.to_json()
+        if seat is not None and not 0 <= seat < state.num_seats:
+            raise ValueError(f"seats are 0..{state.num_seats - 1}")
+        shown = state.to_json() if full else state.view(seat)
+        # legal moves only of a seat whose view it is (a spectator of a hidden game sees none)
+        legal = (state.legal_moves().texts() if full and state.to_move is not None else
+                 state.legal_moves(seat).texts()
+                 if seat is not None and seat in state.acting_seats else [])
     except (AsobibaError, ValueError) as exc:
         _fail(str(exc))
     outcome = state.outcome
+    if reveal and secret:
+        err.print("[yellow]--reveal:[/yellow] the full state and the seed are shown — "
+                  "hidden cards, colours and dice to come included (a spoiler for play)",
+                  markup=True, highlight=False)
     if as_json:
-        out = {
+        out: dict[str, Any] = {
             "game": game.id,
             "rules_version": game.rules_version,
             "options": dict(state.options),
-            "seed": seed_used,
-            "moves": [e.to_json() for e in entries],
+            "ply": len(entries),
             "to_move": state.to_move,
             "acting": list(state.acting_seats),
-            "legal_moves": (state.legal_moves().texts()
-                            if seat is None or seat in state.acting_seats else []),
+            "legal_moves": legal,
             "outcome": outcome.to_json() if outcome else None,
         }
-        out["view" if seat is not None else "state"] = shown
+        if full:
+            out["seed"] = seed_used
+            out["revealed"] = bool(reveal and secret)
+        if full or game.perfect_information:  # move texts can hold hidden cards otherwise
+            out["moves"] = [e.to_json() for e in entries]
+        out["state" if full else "view"] = shown
+        if not full:
+            out["seat"] = seat
         print(json.dumps(out, ensure_ascii=False))
         return
-    print(game.render_view(state.view(seat)))
+    print(game.render_view(state.view(seat)) if not full else state.render(None))
     if outcome:
         print(f"game over: scores {list(outcome.scores)}, ranks {list(outcome.ranks)}"
               f" ({outcome.reason})")
+    elif legal:
+        print(f"to move: seat {state.to_move}; legal: {' '.join(legal)}")
     else:
-        print(f"to move: seat {state.to_move}; legal: {' '.join(state.legal_moves().texts())}")
+        print(f"to move: seat {state.to_move}")
 
 
 def _feed(bot: Bot, states: list[State], seat: int) -> None:
@@ -533,6 +569,9 @@ def serve(
     port: Annotated[int, typer.Option()] = 8000,
     data_dir: Annotated[str, typer.Option(help="where the SQLite database lives")] = "data",
     db: Annotated[str | None, typer.Option(help="SQLAlchemy URL, e.g. postgresql://…")] = None,
+    trust_proxy: Annotated[bool, typer.Option(
+        "--trust-proxy", help="behind a reverse proxy: take client addresses from "
+        "X-Forwarded-For (never without one: clients could pose as any address)")] = False,
     redis: Annotated[str | None, typer.Option(
         help="redis://HOST:PORT/N: run as one of many web processes (bots: asobiba worker)")
     ] = None,
@@ -542,7 +581,8 @@ def serve(
         server = importlib.import_module("asobiba.server")
     except ModuleNotFoundError as exc:
         _fail(f"the web server is not available: {exc}")
-    server.run(host=host, port=port, data_dir=data_dir, db_url=db, redis_url=redis)
+    server.run(host=host, port=port, data_dir=data_dir, db_url=db, redis_url=redis,
+               trust_proxy=trust_proxy)
 
 
 @app.command()

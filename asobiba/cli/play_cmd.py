@@ -61,18 +61,50 @@ def play(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     hidden = not game.perfect_information
+    secret = hidden or game.chance  # the seed would give away cards, colours or dice to come
+    watcher = humans[0] if len(humans) == 1 else None
     states = [state]
     moves: list[MoveEntry] = []
     last_human = None
-    typer.echo(f"{game.title_en} / {game.title_ja} — seed {seed}. {HELP}.")
+    told = f"seed {seed}" if not secret else "the seed is shown when the game ends"
+    typer.echo(f"{game.title_en} / {game.title_ja} — {told}. {HELP}.")
     resigned = None
+    deferred: list[tuple[int, str]] = []
+    """Bots' answers in a simultaneous round, told once the people have given theirs."""
     while not state.is_over:
         for s, b in bots.items():
             b.observe(state.view(s))
-        actor = state.acting_seats[0]
+        acting = state.acting_seats
+        people_acting = [s for s in acting if s not in bots]
+        actor = acting[0]
+        if game.simultaneous and people_acting:
+            # bots answer the round first, from their own views (which hold nobody else's
+            # answer), and nobody is told their answers until the people have answered
+            actor = next((s for s in acting if s in bots), people_acting[0])
         if actor in bots:
             text = bots[actor].choose(state.view(actor))
-            typer.echo(f"seat {actor} (bot) plays {text}")
+            # what a person at the table sees: the move itself where nothing is hidden,
+            # otherwise only that it was made (its visible effect is in the view below)
+            said = f"seat {actor} (bot) plays {text}" if not hidden \
+                else f"seat {actor} (bot) has moved"
+            try:
+                after = state.play(text, actor)
+            except AsobibaError as exc:
+                typer.echo(f"error: the bot in seat {actor} chose an illegal move: {exc}",
+                           err=True)
+                break
+            state = after
+            moves.append(MoveEntry(actor, text))
+            states.append(state)
+            if game.simultaneous and people_acting:
+                deferred.append((actor, said))
+            else:
+                typer.echo(said)
+                if watcher is not None and hidden and not state.is_over:
+                    # every move's visible effect (e.g. Memory Matrix flips), as the person
+                    # at the table would have seen it, not only the position at their turn
+                    typer.echo(game.render_view(state.view(watcher)))
+            continue
         else:
             if hidden and len(humans) > 1 and last_human is not None and last_human != actor:
                 typer.echo("\n" * 60 + f"Hand the device to seat {actor}, then press Enter.")
@@ -121,6 +153,14 @@ def play(
             continue
         moves.append(MoveEntry(actor, text))
         states.append(state)
+        # the round is over once the bots that answered it act again (the next round) or
+        # no person acts any more: only then are their answers told
+        if deferred and (all(b in state.acting_seats for b, _ in deferred)
+                         or not any(h in humans for h in state.acting_seats)):
+            typer.echo("\n".join(said for _, said in deferred))
+            deferred.clear()
+    if deferred:
+        typer.echo("\n".join(said for _, said in deferred))
     seat_info = [SeatInfo("bot", f"level {bots[s].level}" if hasattr(bots[s], "level") else "bot",
                           getattr(bots[s], "level", None)) if s in bots else SeatInfo("human")
                  for s in range(n)]
@@ -131,6 +171,8 @@ def play(
         typer.echo(f"game over: scores {list(o.scores)}, ranks {list(o.ranks)} ({o.reason})")
     elif resigned is not None:
         typer.echo(f"seat {resigned} resigned")
+    if secret:
+        typer.echo(f"seed {seed}")
     path = save or Path(f"asobiba-{game.id}-{seed}.json")
     try:
         path.write_text(record.dumps(), encoding="utf-8")

@@ -59,6 +59,39 @@ def _check_password(password: str, name: str) -> None:
         raise AccountError(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
     if password.lower() == name.lower():
         raise AccountError("the password must differ from the name")
+    weak = password_weakness(password, name)
+    if weak:
+        raise AccountError(weak)
+
+
+MIN_STRENGTH = 2
+"""zxcvbn's score (0–4) a password needs: 0–1 are found within about 10⁶ guesses (common
+passwords, keyboard walks, dates, the name itself), as its frequency lists tell."""
+
+
+def password_weakness(password: str, name: str = "") -> str | None:
+    """Why ``password`` is too easy to guess (zxcvbn against its common-password, name and
+    word lists, with the account name as a hint), or None. Only the first 100 characters
+    are scored (zxcvbn's cost grows with length; a longer password is not weak)."""
+    from zxcvbn import zxcvbn
+
+    result = zxcvbn(password[:100], user_inputs=[name] if name else [])
+    if int(result["score"]) >= MIN_STRENGTH:
+        return None
+    warning = (result.get("feedback") or {}).get("warning") or "it is too easy to guess"
+    return f"choose a harder password: {warning.rstrip('.').lower()} (try a few unusual words)"
+
+
+_DUMMY: dict[int, str] = {}
+
+
+def _dummy_hash(hasher: PasswordHasher) -> str:
+    """A hash made with ``hasher``'s parameters, verified for unknown names so that their
+    answer costs the same argon2 time as a wrong password (no probing for names by timing)."""
+    key = id(hasher)
+    if key not in _DUMMY:
+        _DUMMY[key] = hasher.hash(secrets.token_urlsafe(16))
+    return _DUMMY[key]
 
 
 def register(session: Session, name: str, password: str,
@@ -115,8 +148,13 @@ def login(session: Session, name: str, password: str,
           hasher: PasswordHasher = DEFAULT_HASHER) -> tuple[PlayerInfo, str]:
     """Check the password; return the player and a new session token."""
     row = session.scalar(select(PlayerRow).where(PlayerRow.name == name))
-    # same message for an unknown name and a wrong password: no probing for names
+    # same message and the same argon2 work for an unknown name and a wrong password: no
+    # probing for names by the answer or its time
     if row is None or row.kind != "human" or not row.password_hash:
+        try:
+            hasher.verify(_dummy_hash(hasher), password)
+        except (VerificationError, InvalidHashError):
+            pass
         raise AuthError("wrong name or password")
     try:
         hasher.verify(row.password_hash, password)

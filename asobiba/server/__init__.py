@@ -6,14 +6,18 @@ from __future__ import annotations
 import os
 
 from .app import create_app
+from .limits import Limits
 
 __all__ = ["create_app", "run"]
 
 
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
-        db_url: str | None = None, redis_url: str | None = None) -> None:
+        db_url: str | None = None, redis_url: str | None = None,
+        trust_proxy: bool = False) -> None:
     """Serve until interrupted. SQLite at ``<data_dir>/asobiba.db`` unless ``db_url``
-    (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/asobiba``) is given."""
+    (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/asobiba``) is given.
+    ``trust_proxy``: take the client's address from ``X-Forwarded-For`` (only behind a
+    reverse proxy that sets it; otherwise clients could pose as any address)."""
     import uvicorn
 
     try:
@@ -25,7 +29,13 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             # a configured daily key (hex) replaces the one the database keeps
             daily_key=bytes.fromhex(os.environ["ASOBIBA_DAILY_KEY"])
             if os.environ.get("ASOBIBA_DAILY_KEY") else None,
+            # --trust-proxy, or ASOBIBA_TRUST_PROXY=1: behind a load balancer / proxy that sets
+            # X-Forwarded-For (docs/web.md)
+            trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
+            limits=Limits(scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
             redis_url=redis_url,
+            abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
+            if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,
         )
     except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver
         raise SystemExit(f"asobiba serve: the database URL needs the Python package "

@@ -10,7 +10,6 @@ seeded random legal move for it instead (said so in the room's log).
 from __future__ import annotations
 
 import asyncio
-import functools
 import multiprocessing
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -157,14 +156,14 @@ class BotPool:
                 if job.done() or job.cancel():
                     free.put_nowait(slot)
                 else:  # cancelled while running: the slot is busy until it ends
-                    job.add_done_callback(functools.partial(self._release_done, slot))
+                    def release(_done: Any, s: Any = slot) -> None:
+                        self._release(s)
+
+                    job.add_done_callback(release)
                 raise
             free.put_nowait(slot)
             return result
         raise AssertionError("unreachable")
-
-    def _release_done(self, slot: _Slot, _done: Any) -> None:
-        self._release(slot)
 
     def _release(self, slot: _Slot) -> None:
         if self._free is not None and slot in self._slots and self._loop is not None:

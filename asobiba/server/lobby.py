@@ -23,8 +23,10 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import Game, OptionError
+from . import fairplay
 from .clock import check_clock
 from .rooms import ClientError
+from .security import BadJSON, parse_json
 
 DEFAULT_RATING = 1500.0  # Glicko-2's start: a guest without an account pairs as a newcomer
 MAX_SEEKS = 200  # the board is public: a flood of seeks cannot grow it without end
@@ -101,8 +103,9 @@ class Lobby:
     person and their rating in a game (an account's, else a guest at 1500)."""
 
     def __init__(self, hub: Callable[[], Any], get_game: Callable[[str], Game],
-                 who: Who) -> None:
+                 who: Who, limit: Callable[[Request], None] | None = None) -> None:
         self.board = SeekBoard()
+        self.limit = limit or (lambda request: None)
         self.hub = hub
         self.get_game = get_game
         self.who = who
@@ -150,9 +153,9 @@ class Lobby:
 
     async def _body(self, request: Request) -> dict[str, Any]:
         try:
-            data = await request.json()
-        except Exception:
-            raise ClientError("bad_json", "the request must be JSON") from None
+            data = parse_json(await request.body(), empty={})
+        except BadJSON as exc:
+            raise ClientError("bad_json", str(exc)) from None
         if not isinstance(data, dict):
             raise ClientError("bad_json", "the request must be a JSON object")
         return data
@@ -164,6 +167,7 @@ class Lobby:
             raise ClientError("unknown_game", f"unknown game {name!r}") from None
 
     async def create(self, request: Request) -> Response:
+        self.limit(request)
         data = await self._body(request)
         game = self._game(data.get("game"))
         options = data.get("options") or {}
@@ -178,10 +182,15 @@ class Lobby:
             clock = check_clock(data.get("clock"))
         except ValueError as exc:
             raise ClientError("bad_clock", str(exc)) from None
+        casual = data.get("casual", True)
+        if not isinstance(casual, bool):  # "false" is not false (docs/fair-play.md)
+            raise ClientError("bad_field", "'casual' must be true or false (a JSON boolean)")
+        # a rated game between two people needs a clock (docs/fair-play.md)
+        fairplay.check_rated_timing(game, [{"kind": "human"}] * 2, casual, clock)
         name, rating = await self.who(request, game.id)
         token = secrets.token_urlsafe(24)
         seek = Seek(secrets.token_urlsafe(8), game.id, dict(options),
-                    bool(data.get("casual", True)), clock, name, rating, _hash(token))
+                    casual, clock, name, rating, _hash(token))
         self.board.add(seek)
         await self.push(force=True)
         return JSONResponse({"seek": seek.public(), "token": token}, status_code=201)
@@ -211,6 +220,7 @@ class Lobby:
                 "keys": [{"seat": taker, "key": keys[taker]}]}
 
     async def accept(self, request: Request) -> Response:
+        self.limit(request)
         data = await self._body(request)
         seek = self.board.take(request.path_params["seek"], data.get("token"))
         out = await self._start(seek)
@@ -220,6 +230,7 @@ class Lobby:
     async def quick(self, request: Request) -> Response:
         """Quick pairing: take the open game of this game nearest the asker's rating, or
         open one (default options) and wait for someone."""
+        self.limit(request)
         data = await self._body(request)
         game = self._game(data.get("game"))
         self._two_player(game, {})

@@ -29,6 +29,7 @@ from ..core import Outcome, Record, RecordError
 from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
+from ..progression.accounts import password_weakness
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
@@ -238,9 +239,14 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return JSONResponse({"player": public(player) if player else None})
 
     async def register(request: Request) -> Response:
-        limited(request, "register")
         data = await _body(request)
         name, password = _text(data, "name", 64), _text(data, "password")
+        # a weak password is refused before the limit counts (no argon2 spent on it), so a
+        # person trying a few passwords is not locked out
+        weak = await run_in_threadpool(password_weakness, password, name)
+        if weak:
+            raise _Refused(400, "bad_account", weak)
+        limited(request, "register")
         token = request.cookies.get(COOKIE) or ""
         guest = await current(request)
         if guest and guest.get("kind") == "guest":

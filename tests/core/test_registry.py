@@ -43,7 +43,7 @@ def test_a_broken_game_stops_the_server_start_and_the_lobby(broken: str, tmp_pat
     client = TestClient(create_app(str(tmp_path / "b"), bot_processes=0))  # no lifespan
     lobby = client.get("/api/games")
     assert lobby.status_code == 500
-    assert lobby.json()["error"] == "GameImportError" and "no_such_module" in lobby.text
+    assert lobby.json()["error"]["code"] == "game_import_failed" and "no_such_module" in lobby.text
 
 
 def test_a_broken_game_is_an_error_in_the_cli(broken: str) -> None:

@@ -48,8 +48,9 @@ class Server:
         return f"http://127.0.0.1:{self.port}"
 
     def start(self) -> Server:
+        # every browser of a test module comes from 127.0.0.1: per-address limits x100
         env = {**os.environ, "ASOBIBA_BOT_DELAY": "0", "ASOBIBA_BOT_PROCESSES": "1",
-               "PYTHONUNBUFFERED": "1"}
+               "PYTHONUNBUFFERED": "1", "ASOBIBA_LIMIT_SCALE": "100"}
         code = ("from asobiba.server import run; "
                 f"run('127.0.0.1', {self.port}, {str(self.data_dir)!r}, None)")
         self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,

@@ -71,7 +71,8 @@ def test_live_hidden_information_feedback_needs_the_movers_key(client: TestClien
 
 
 def test_feedback_in_a_rated_game_is_refused(client: TestClient) -> None:
-    room = create_room(client, "memory_matrix", _humans(2), {"players": 2}, casual=False)
+    room = create_room(client, "memory_matrix", _humans(2), {"players": 2}, casual=False,
+                       clock={"per_move": 86400})  # rated between people: a clock
     _play(client, room, 1)
     keys = {k["seat"]: k["key"] for k in room["keys"]}
     res = client.post(f"/api/rooms/{room['room']}/feedback",

@@ -40,9 +40,9 @@ def test_print_endpoint_serves_each_games_pdf(server: Any) -> None:
 def test_print_endpoint_refuses_bad_options_with_a_reason(server: Any) -> None:
     with httpx.Client(base_url=server.url, timeout=60) as http:
         res = http.get("/api/print/flipflop", params={"board": "4x4"})
-        assert res.status_code == 400 and "board" in res.json()["message"]
+        assert res.status_code == 400 and "board" in res.json()["error"]["message"]
         res = http.get("/api/print/algo", params={"colour": "red"})
-        assert res.status_code == 400 and "unknown print option" in res.json()["message"]
+        assert res.status_code == 400 and "unknown print option" in res.json()["error"]["message"]
         res = http.get("/api/print/reversi", params={"seed": "x"})
         assert res.status_code == 400
         res = http.get("/api/print/chess")
@@ -54,12 +54,14 @@ def test_print_record_endpoint(server: Any) -> None:
 
     record = random_record("flipflop")
     with httpx.Client(base_url=server.url, timeout=60) as http:
-        res = http.post("/api/print/record", content=record.dumps())
+        res = http.post("/api/print/record", content=record.dumps(),
+                        headers={"content-type": "application/json"})
         assert res.status_code == 200
         n, text = pages_text(res.content)
         assert n >= 1 and record.moves[0].move in text
-        res = http.post("/api/print/record", content=b'{"game": "flipflop"}')
-        assert res.status_code == 400 and res.json()["error"] == "bad_record"
+        res = http.post("/api/print/record", content=b'{"game": "flipflop"}',
+                        headers={"content-type": "application/json"})
+        assert res.status_code == 400 and res.json()["error"]["code"] == "bad_record"
 
 
 @pytest.mark.browser

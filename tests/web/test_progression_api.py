@@ -16,7 +16,8 @@ from starlette.testclient import TestClient
 from asobiba.core import Outcome
 from asobiba.progression import Progression
 from asobiba.server import create_app
-from asobiba.server.progression_routes import COOKIE, RateLimiter
+from asobiba.server.limits import Limits, Rule
+from asobiba.server.progression_routes import COOKIE
 
 JSON = {"content-type": "application/json"}
 
@@ -75,10 +76,11 @@ def test_login_attempts_are_rate_limited(client: TestClient) -> None:
 
 
 def test_rate_limiter_forgets_after_the_window() -> None:
-    limiter = RateLimiter(tries=2, window=0.05)
-    assert limiter.allow("a") and limiter.allow("a") and not limiter.allow("a")
+    limits = Limits(rules={"x": Rule(2, 0.05)})
+    assert limits.hit("x", "a") and limits.hit("x", "a") and not limits.hit("x", "a")
+    assert limits.hit("x", "b"), "each key counts apart"
     time.sleep(0.06)
-    assert limiter.allow("a")
+    assert limits.hit("x", "a")
 
 
 def test_a_guest_who_registers_keeps_their_history(client: TestClient) -> None:

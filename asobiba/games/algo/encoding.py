@@ -36,7 +36,7 @@ class Codec(_Base):
     def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
         super().__init__(game, options)
         o = self.options
-        n, c, s, hand = o["players"], o["colours"], o["sets"], o["hand"]
+        n, c, s, hand = int(o["players"]), int(o["colours"]), int(o["sets"]), int(o["hand"])
         self.n, self.c, self.hand = n, c, hand
         self.deck = NUMBERS * c * s
         self.P = hand if o["mode"] == "pair" else self.deck - (n - 1) * hand

@@ -14,15 +14,18 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core import Game, MoveEntry, Record, RecordError, SeatInfo
+from ...core import MoveEntry, Record, RecordError, SeatInfo
 from ...formats import RecordFormat
+
+if TYPE_CHECKING:
+    from .game import Reversi
 
 START_BOARD = ("8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *")
 
 
-def _game() -> Game:
+def _game() -> Reversi:
     from . import GAME
 
     return GAME

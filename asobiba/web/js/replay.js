@@ -1,7 +1,7 @@
 // The replay viewer: a finished game's record (from the server or a file) turned by the
 // server into every seat's view after every move; step, jump, and change perspective.
 import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
-import { el, loadRenderer } from "./util.js";
+import { el, errorMessage, loadRenderer } from "./util.js";
 import { lineChart } from "./charts.js";
 
 let data = null;
@@ -25,7 +25,8 @@ async function load(text) {
   const res = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
   const body = await res.json();
   if (!res.ok) {
-    document.getElementById("status").textContent = t("replay.error", { msg: body.message });
+    document.getElementById("status").textContent = res.status >= 500
+      ? errorMessage(body, res.status) : t("replay.error", { msg: errorMessage(body, res.status) });
     document.body.dataset.status = "error";
     return;
   }
@@ -113,7 +114,13 @@ async function runReview() {
   try {
     const res = await fetch("/api/review", { method: "POST", headers: { "content-type": "application/json" }, body: recordText });
     const body = await res.json();
-    if (!res.ok) throw new Error(body.message);
+    if (res.status >= 500) {
+      // the server failed (or ran out of its time budget): not the record's fault
+      box.textContent = errorMessage(body, res.status);
+      document.body.dataset.review = "server-error";
+      return;
+    }
+    if (!res.ok) throw new Error(errorMessage(body, res.status));
     review = body.review;
     // each move is judged by what its player knew when making it (hidden cards, colours
     // and dice to come included), not by the finished record
@@ -160,7 +167,7 @@ async function main() {
   if (room) {
     const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/record`);
     if (res.ok) await load(await res.text());
-    else document.getElementById("status").textContent = t("replay.error", { msg: (await res.json()).message });
+    else document.getElementById("status").textContent = t("replay.error", { msg: errorMessage(await res.json(), res.status) });
   }
   void recordText;
 }

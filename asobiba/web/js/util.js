@@ -1,5 +1,7 @@
 // Small DOM helpers, seat-key storage and renderer loading shared by every page.
 
+import { t } from "./i18n.js";
+
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** el("div", {class: "x", onclick: fn}, child, "text") */
@@ -94,12 +96,20 @@ export async function loadRenderer(gameId) {
   return mod;
 }
 
+// The API's one error shape is {"error": {"code", "message"}}; a 5xx is the server's fault
+// and is shown as such, never as a fault of what the person sent.
+export function errorMessage(body, status) {
+  const err = body && typeof body.error === "object" ? body.error : null;
+  const msg = err && err.message ? err.message : `HTTP ${status}`;
+  return status >= 500 ? `${t("error.server")} (${msg})` : msg;
+}
+
 export async function api(path, options = {}) {
   const res = await fetch(path, options);
   const type = res.headers.get("content-type") || "";
   const body = type.includes("json") ? await res.json() : await res.text();
   if (!res.ok) {
-    const msg = body && body.message ? body.message : `HTTP ${res.status}`;
+    const msg = errorMessage(body, res.status);
     throw new Error(msg);
   }
   return body;
