@@ -108,7 +108,9 @@ def reverstargo_cases() -> Iterator[Case]:
 def memory_matrix_cases() -> Iterator[Case]:
     from asobiba.games.memory_matrix.bots import LEVELS, move_values
 
-    for i, s in enumerate(positions("memory_matrix", {"players": 2}, range(5), (2, 12, 20))):
+    # start_pieces=1: the two-player start these answers were recorded on (rules version 1)
+    for i, s in enumerate(positions("memory_matrix", {"players": 2, "start_pieces": 1},
+                                    range(5), (2, 12, 20))):
         cfg, pos = s.cfg, s.pos
         seat = cfg.seat_of(pos.turn)
         for level in ("3", "4"):

@@ -56,11 +56,14 @@ def free_port() -> int:
 
 
 # ---- the servers ---------------------------------------------------------------------------
+SOURCE = ROOT  # --source: run the servers from another checkout (the peer: an older main)
+
+
 class Proc:
     def __init__(self, args: list[str], log: Path, env: dict[str, str]) -> None:
         with open(log, "ab") as out:
             self.proc = subprocess.Popen([sys.executable, "-m", "asobiba.cli.main", *args],
-                                         cwd=ROOT, env={**os.environ, **env}, stdout=out,
+                                         cwd=SOURCE, env={**os.environ, **env}, stdout=out,
                                          stderr=subprocess.STDOUT, start_new_session=True)
         self.log = log
 
@@ -124,8 +127,10 @@ class Cluster:
         self.ports: list[int] = []
         self.pg: Any = None
         self.redis: Any = None
+        # the clients come through a (pretend) load balancer that names each one in
+        # X-Forwarded-For, so the per-address abuse limits see 2,000 people, not one
         env = {"ASOBIBA_BOT_DELAY": "0", "ASOBIBA_BOT_PROCESSES": str(bot_processes),
-               "PYTHONUNBUFFERED": "1"}
+               "PYTHONUNBUFFERED": "1", "ASOBIBA_TRUST_PROXY": "1"}
         if mode == "embedded":
             port = free_port()
             p = Proc(["serve", "--port", str(port), "--data-dir", str(self.dir / "data")],
@@ -201,6 +206,11 @@ class Stats:
         self.games = 0
 
 
+def client_headers(room: int, seat: int) -> dict[str, str]:
+    n = 2 * room + seat
+    return {"x-forwarded-for": f"10.{n // 62500}.{n // 250 % 250}.{n % 250 + 1}"}
+
+
 async def make_room(http: httpx.AsyncClient, seats: list[dict[str, Any]]) -> dict[str, Any]:
     for _ in range(50):
         res = await http.post("/api/rooms", json={"game": "reversi", "seats": seats})
@@ -210,15 +220,23 @@ async def make_room(http: httpx.AsyncClient, seats: list[dict[str, Any]]) -> dic
     raise RuntimeError(f"cannot create a room: {res.status_code} {res.text}")
 
 
-async def play_room(ports: list[int], index: int, stats: Stats, pace: str, stop_at: float,
-                    ) -> None:
+async def new_room(ports: list[int], index: int) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[index % len(ports)]}",
+                                 timeout=120, headers=client_headers(index, 0)) as http:
+        return await make_room(http, [{"kind": "human"}, {"kind": "human"}])
+
+
+async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
+                    stop_at: list[float],
+                    first: dict[str, Any], go: asyncio.Event, ready: list[int]) -> None:
     """Two clients, one per seat (at different processes when there are two), playing
-    Reversi games one after another until ``stop_at``."""
+    Reversi games one after another until ``stop_at``; the first game's moves start once
+    every client is connected (``go``)."""
     cross = len(ports) > 1
-    while time.monotonic() < stop_at:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[index % len(ports)]}",
-                                     timeout=60) as http:
-            room = await make_room(http, [{"kind": "human"}, {"kind": "human"}])
+    room: dict[str, Any] | None = first
+    while time.monotonic() < stop_at[0]:
+        if room is None:
+            room = await new_room(ports, index)
         sent: dict[int, float] = {}   # ply -> when its move was sent
         done = asyncio.Event()
 
@@ -227,11 +245,14 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str, stop_
             port = ports[(index + s) % len(ports)]
             keys = [k for k in room["keys"] if k["seat"] == s]
             async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{room['room']}",
-                                          open_timeout=60, max_size=2**22) as ws:
+                                          open_timeout=60, max_size=2**22,
+                                          additional_headers=client_headers(index, s)) as ws:
                 await ws.send(json.dumps({"type": "hello", "seats": keys}))
+                ready.append(1)
+                await go.wait()
                 pending: tuple[str, float] | None = None
                 seen_ply = -1
-                while not done.is_set() and time.monotonic() < stop_at:
+                while not done.is_set() and time.monotonic() < stop_at[0]:
                     try:
                         msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
                     except TimeoutError:
@@ -271,12 +292,17 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str, stop_
                                 sent.pop(ply, None)
 
         await asyncio.gather(seat(0), seat(1))
+        room = None
 
 
 async def bot_burst(ports: list[int], n: int, level: str, seconds: float) -> dict[str, Any]:
+    async def one(i: int) -> dict[str, Any]:
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[i % len(ports)]}",
+                                     timeout=120, headers=client_headers(50_000 + i, 0)) as h:
+            return await make_room(h, [{"kind": "bot", "level": level}] * 2)
+
+    rooms = await asyncio.gather(*(one(i) for i in range(n)))
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120) as http:
-        rooms = await asyncio.gather(*(make_room(http, [{"kind": "bot", "level": level}] * 2)
-                                       for _ in range(n)))
         await asyncio.sleep(seconds)
         infos = [(await http.get(f"/api/rooms/{r['room']}")).json() for r in rooms]
     notes = [note for i in infos for note in i["notes"]]
@@ -295,19 +321,36 @@ def pct(xs: list[float], q: float) -> float:
 
 async def drive(args: argparse.Namespace, cluster: Cluster) -> None:
     stats = Stats()
+    # set-up, not measured: every room created and every client connected first
+    setup = time.monotonic()
+    sem = asyncio.Semaphore(20)
+
+    async def made(i: int) -> dict[str, Any]:
+        async with sem:
+            return await new_room(cluster.ports, i)
+
+    firsts = await asyncio.gather(*(made(i) for i in range(args.rooms)))
+    go, ready = asyncio.Event(), []
+    stop_at = [float("inf")]
+    tasks = [asyncio.create_task(play_room(cluster.ports, i, stats, args.pace, stop_at,
+                                           firsts[i], go, ready))
+             for i in range(args.rooms)]
+    while len(ready) < 2 * args.rooms:
+        await asyncio.sleep(0.2)
+    print(f"set-up: {args.rooms} rooms created and {len(ready)} clients connected in "
+          f"{time.monotonic() - setup:.1f} s", flush=True)
     la0 = os.getloadavg()
     rss0, cpu0 = usage(cluster.pids() + cluster.pg_pids())
     me0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.monotonic()
-    stop_at = t0 + args.seconds
-    tasks = [asyncio.create_task(play_room(cluster.ports, i, stats, args.pace, stop_at))
-             for i in range(args.rooms)]
+    stop_at[0] = t0 + args.seconds
+    go.set()
     burst = None
     if args.bots:
         burst = asyncio.create_task(bot_burst(cluster.ports, args.bots, args.level,
                                               args.seconds))
     peak_rss = 0.0
-    while time.monotonic() < stop_at:
+    while time.monotonic() < stop_at[0]:
         await asyncio.sleep(1)
         peak_rss = max(peak_rss, usage(cluster.pids())[0])
     # warm-up and tear-down excluded: count what was acknowledged inside the window
@@ -358,7 +401,13 @@ def main() -> None:
     ap.add_argument("--bots", type=int, default=0, help="bot-vs-bot rooms created at once")
     ap.add_argument("--level", default="5")
     ap.add_argument("--bot-processes", type=int, default=2)
+    ap.add_argument("--source", default=None,
+                    help="run the servers from this checkout (e.g. an older main, the peer)")
     args = ap.parse_args()
+    if args.source:
+        global SOURCE
+        SOURCE = Path(args.source).resolve()
+        print(f"servers run from {SOURCE}")
     cluster = Cluster(args.mode, args.bot_processes)
     try:
         asyncio.run(drive(args, cluster))

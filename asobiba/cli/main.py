@@ -47,7 +47,7 @@ from ..core import (
     State,
     parse_option_pairs,
 )
-from ..games import GAME_IDS, available, get, replay_record
+from ..games import GAME_IDS, available, get, package_of, replay_record
 
 LAZY_GROUPS: dict[str, tuple[str, str, str]] = {
     "progression": ("asobiba.progression.cli", "app",
@@ -89,9 +89,20 @@ class LazyGroup(TyperGroup):
         elif cmd_name in GAME_IDS and cmd_name in _game_cli_names():
             module_name, attr, help_text = f"asobiba.games.{cmd_name}.cli", "app", \
                 f"{cmd_name} tools"
+        elif cmd_name in available() and cmd_name not in GAME_IDS:  # a plugged-in game
+            module_name, attr, help_text = f"{package_of(cmd_name)}.cli", "app", \
+                f"{cmd_name} tools"
+            try:
+                importlib.import_module(module_name)
+            except ModuleNotFoundError as exc:
+                if exc.name == module_name:
+                    return None
+                raise
         else:
             return None
-        sub = getattr(importlib.import_module(module_name), attr)
+        sub = getattr(importlib.import_module(module_name), attr, None)
+        if sub is None:
+            return None
         sub._add_completion = False  # as a group under `asobiba`, like add_typer would
         command = typer.main.get_command(sub)
         command.name = cmd_name

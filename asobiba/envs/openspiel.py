@@ -21,6 +21,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -257,10 +258,11 @@ def _game_type(game: Game) -> Any:
 _REGISTERED: dict[str, type[AsobibaSpielGame]] = {}
 
 
-def register() -> list[str]:
-    """Register every asobiba game with pyspiel (idempotent); returns the short names."""
+def register(game_ids: Sequence[str] | None = None) -> list[str]:
+    """Register the shipped asobiba games (or ``game_ids``, e.g. a plugged-in game) with
+    pyspiel; idempotent; returns the short names (``asobiba_<id>``)."""
     names = []
-    for gid in GAME_IDS:
+    for gid in (GAME_IDS if game_ids is None else game_ids):
         game = get(gid)
         name = f"asobiba_{gid}"
         if gid not in _REGISTERED:

@@ -70,6 +70,15 @@ def _from_environment() -> None:
 _from_environment()
 
 
+def package_of(game_id: str) -> str:
+    """The package a registered game lives in (nothing is imported)."""
+    try:
+        return _modules[game_id]
+    except KeyError:
+        raise UnknownGameError(f"unknown game {game_id!r}; games: {', '.join(_modules)}") \
+            from None
+
+
 def available() -> list[str]:
     """Ids of every registered game (the shipped ones first). Nothing is imported: a game
     that fails to import is listed, and :func:`get` says why it fails."""

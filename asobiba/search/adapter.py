@@ -64,6 +64,13 @@ class Orders(Protocol[P_contra, M]):
               ) -> Sequence[M]: ...
 
 
+class Expands(Protocol[P_contra, M]):
+    """Optional, for speed: ``moves`` and ``order`` in one call (then neither is called
+    below the root, and the root's ``rng`` shuffle does not apply)."""
+
+    def expand(self, pos: P_contra, first: M | None, depth: int) -> Sequence[M]: ...
+
+
 class Passes(Protocol[P]):
     """Optional: when ``moves`` is empty, the position after a pass (searched at the same
     depth, by the opponent), or ``None`` when the game is over there."""

@@ -5,12 +5,14 @@ is not over then: the bot still unwinds, writes its move, and — on a busy mach
 for the scheduler, which may leave a process that gets a few per cent of a core idle for
 hundreds of milliseconds. :class:`MoveClock` keeps a reserve for that: a fixed share of
 the limit at first, then as much as the latest moves actually needed between their search
-deadline and their answer (twice that), never more than three quarters of the limit. A
-quiet machine keeps most of the limit for search; a loaded one learns to stop earlier.
+deadline and their answer (twice that) and 6% per process waiting for each core (the load
+average), never more than three quarters of the limit. A quiet machine keeps most of the
+limit for search; a loaded one stops earlier.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from collections import deque
 from collections.abc import Callable
@@ -19,6 +21,9 @@ BASE_RESERVE = 0.2
 """Share of the limit kept back before anything has been measured."""
 MAX_RESERVE = 0.75
 SAFETY = 2.0
+LOAD_RESERVE = 0.06
+"""Share of the limit kept back per waiting process per core: learning from late answers
+needs late answers first, the run queue warns before."""
 MEMORY = 64
 """Moves whose lateness is remembered."""
 
@@ -30,12 +35,12 @@ class MoveClock:
     """One per bot: ``budget(started)`` before a search, ``done(deadline)`` after the
     move's answer is ready."""
 
-    def __init__(self, limit: float, clock: Callable[[], float] = time.perf_counter,
+    def __init__(self, limit: float, clock: Callable[[], float] | None = None,
                  late: deque[float] | None = None) -> None:
         if limit <= 0:
             raise ValueError(f"a move's time limit must be positive, not {limit}")
         self.limit = limit
-        self.clock = clock
+        self.clock = clock if clock is not None else time.perf_counter
         self.late = PROCESS_LATENESS if late is None else late
         """Recent lateness in seconds: by default shared by every bot of the process (it
         measures the machine, and a bot made for a new game should not start naive)."""
@@ -43,7 +48,18 @@ class MoveClock:
     def reserve(self) -> float:
         """Seconds kept back from the search."""
         worst = max(self.late, default=0.0)
-        return min(max(BASE_RESERVE * self.limit, SAFETY * worst), MAX_RESERVE * self.limit)
+        crowd = LOAD_RESERVE * self.load() * self.limit
+        return min(max(BASE_RESERVE * self.limit, SAFETY * worst, crowd),
+                   MAX_RESERVE * self.limit)
+
+    @staticmethod
+    def load() -> float:
+        """Processes waiting per core (the 1-minute load average over the cores): the
+        longer the queue, the longer a process may wait for its next turn."""
+        try:
+            return os.getloadavg()[0] / (os.cpu_count() or 1)
+        except OSError:  # not every platform has a load average
+            return 0.0
 
     def budget(self) -> float:
         """Seconds the search may use, counted from the start of the move."""

@@ -29,9 +29,13 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             # a configured daily key (hex) replaces the one the database keeps
             daily_key=bytes.fromhex(os.environ["ASOBIBA_DAILY_KEY"])
             if os.environ.get("ASOBIBA_DAILY_KEY") else None,
-            trust_proxy=trust_proxy,
+            # --trust-proxy, or ASOBIBA_TRUST_PROXY=1: behind a load balancer / proxy that sets
+            # X-Forwarded-For (docs/web.md)
+            trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
             limits=Limits(scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
             redis_url=redis_url,
+            abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
+            if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,
         )
     except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver
         raise SystemExit(f"asobiba serve: the database URL needs the Python package "

@@ -168,15 +168,23 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                claim_after: float = fairplay.CLAIM_AFTER,
                today: Callable[[], date] | None = None,
                daily_key: bytes | None = None, trust_proxy: bool = False,
-               limits: Limits | None = None, redis_url: str | None = None) -> Starlette:
+               limits: Limits | None = None, redis_url: str | None = None,
+               abandon_after: float | None = None, sweep_every: float | None = None
+               ) -> Starlette:
     """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
     ``claim_after``: seconds a person must be gone before the others may claim the game.
 
     Without ``redis_url`` it is the whole platform in one process (bots in a local pool).
     With it, it is one of any number of identical web processes on a shared database:
     committed changes are announced on Redis and bot moves are queued there for
-    ``asobiba worker`` processes (see docs/web.md, "Running at scale")."""
+    ``asobiba worker`` processes (see docs/web.md, "Running at scale").
+    ``abandon_after`` / ``sweep_every``: the retention sweep (:mod:`.retention`)."""
+    from . import retention
     policy = fairplay.Policy(claim_after)
+    if limits is None and redis_url:  # one count for every web process (docs/fair-play.md)
+        from .limits import RedisStore
+
+        limits = Limits(store=RedisStore(redis_url))
     limits = limits or Limits()
     if db_url is None:
         Path(data_dir).mkdir(parents=True, exist_ok=True)
@@ -199,7 +207,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                      daily_key=daily_key, limits=limits)
     from .lobby import Lobby, who_from_accounts
 
-    lobby = Lobby(hub, get, who_from_accounts(store.engine))
+    # an open game becomes a room when taken: the room-creation limit counts seeks too
+    lobby = Lobby(hub, get, who_from_accounts(store.engine),
+                  limit=lambda request: limited(limits, "room", _ip(request)))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -213,10 +223,22 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         # unfinished games are loaded in the background: the server answers at once, and a
         # request for a room not loaded yet loads that room first (lazily)
         resuming = asyncio.get_running_loop().create_task(hub().resume_all())
+        started = time.monotonic()
+
+        def resumed(task: asyncio.Task[int]) -> None:
+            if not task.cancelled() and task.exception() is None and task.result():
+                log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
+                            time.monotonic() - started)
+
+        resuming.add_done_callback(resumed)
+        sweeping = asyncio.get_running_loop().create_task(retention.run(
+            hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
+            retention.SWEEP_EVERY if sweep_every is None else sweep_every))
         try:
             yield
         finally:
             resuming.cancel()
+            sweeping.cancel()
             await hub().bus.close()
             if jobs is not None:
                 await jobs.close()
@@ -298,8 +320,31 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         if embargo:
             return _error(409, "not_yet", embargo)
         text = await asyncio.to_thread(hub().store.record, room_id)
+        fmt = request.query_params.get("format", "json")
+        if fmt != "json":
+            # the game's own notations (asobiba.formats: text for every game, Reversi's
+            # transcript and GGF, …), the same code as `asobiba export`
+            from ..formats import export_record, formats_for
+
+            if fmt not in formats_for(room.game.id):
+                return _error(400, "bad_format", f"{room.game.id} has no record format "
+                              f"{fmt!r}; formats: {', '.join(formats_for(room.game.id))}")
+            out = await asyncio.to_thread(export_record, Record.loads(text or ""), fmt)
+            suffix = formats_for(room.game.id)[fmt].suffix.lstrip(".") or "txt"
+            return Response(out, media_type="text/plain; charset=utf-8", headers={
+                "content-disposition":
+                    f'attachment; filename="asobiba-{room.game.id}-{room_id}.{suffix}"'})
         return Response(text or "", media_type="application/json", headers={
             "content-disposition": f'attachment; filename="asobiba-{room.game.id}-{room_id}.json"'})
+
+    async def record_formats(request: Request) -> Response:
+        """A game's record formats (``asobiba export --list``) for the game page's links."""
+        from ..formats import formats_for
+
+        game = _game(request.path_params["game"])
+        return JSONResponse({"formats": [
+            {"name": f.name, "description": f.description, "suffix": f.suffix}
+            for f in formats_for(game.id).values()]})
 
     async def replay(request: Request) -> Response:
         """Replay a record (uploaded or stored) into every seat's view after every move.
@@ -501,6 +546,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/seats", seat_count, methods=["POST"]),
         Route("/api/rooms/{room}", room_info),
         Route("/api/rooms/{room}/record", room_record),
+        Route("/api/formats/{game}", record_formats),
         Route("/api/replay", replay, methods=["POST"]),
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),

@@ -156,7 +156,10 @@ class BotPool:
                 if job.done() or job.cancel():
                     free.put_nowait(slot)
                 else:  # cancelled while running: the slot is busy until it ends
-                    job.add_done_callback(lambda _f, s=slot: self._release(s))
+                    def release(_done: Any, s: Any = slot) -> None:
+                        self._release(s)
+
+                    job.add_done_callback(release)
                 raise
             free.put_nowait(slot)
             return result

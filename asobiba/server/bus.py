@@ -160,7 +160,6 @@ class RedisBus:
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(BaseException):
-                await task
+        if self._tasks:  # bounded: a Redis call stuck in a dead socket must not hang a stop
+            await asyncio.wait(self._tasks, timeout=5)
         self._tasks = []

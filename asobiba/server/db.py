@@ -211,7 +211,9 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
-        Base.metadata.create_all(self.engine)
+        from .schema import upgrade
+
+        upgrade(self.engine)  # the schema at the newest migration (docs/web.md)
         self.writer = Writer(self)
 
     def close(self) -> None:
@@ -346,7 +348,22 @@ class Store:
         if not getattr(done, "rowcount", 1):
             raise Conflict(f"room {room_id} already has a rematch")
 
+    def touch_rooms_in(self, s: Session, room_ids: Sequence[str]) -> None:
+        """Mark unfinished rooms as seen now (someone is connected): retention's clock."""
+        s.execute(update(RoomRow).where(RoomRow.id.in_(list(room_ids)),
+                                        RoomRow.status == "active").values(updated=utcnow()))
+
     # ---- reads -------------------------------------------------------------------------
+    def unseen_since(self, cutoff: float, limit: int = 50) -> list[tuple[str, str]]:
+        """Unfinished rooms with no move and no connection since ``cutoff`` (a Unix time):
+        (id, last seen), oldest first."""
+        iso = datetime.fromtimestamp(cutoff, UTC).isoformat(timespec="milliseconds")
+        with Session(self.engine) as s:
+            rows = s.execute(select(RoomRow.id, RoomRow.updated)
+                             .where(RoomRow.status == "active", RoomRow.updated < iso)
+                             .order_by(RoomRow.updated).limit(limit)).all()
+            return [(r[0], r[1]) for r in rows]
+
     def load_room(self, room_id: str) -> RoomData | None:
         with Session(self.engine) as s:
             row = s.get(RoomRow, room_id)

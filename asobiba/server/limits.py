@@ -39,6 +39,7 @@ RULES: dict[str, Rule] = {
     "review": Rule(6, 60.0),
     "feedback": Rule(30, 60.0),
     "ws": Rule(60, 60.0),  # new WebSocket connections per address
+    "print": Rule(20, 60.0),  # PDFs rendered (not served from the cache) per address
 }
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""
@@ -122,3 +123,38 @@ def client_ip(scope: Any, trust_proxy: bool) -> str:
 
 
 __all__ = ["RULES", "LimitStore", "Limits", "MemoryStore", "Rule", "client_ip"]
+
+
+_SLIDING_WINDOW = """
+local key, now, window, tries = KEYS[1], tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+if redis.call('ZCARD', key) >= tries then return 0 end
+redis.call('ZADD', key, now, ARGV[4])
+redis.call('PEXPIRE', key, math.ceil(window * 1000))
+return 1
+"""
+
+
+class RedisStore:
+    """The same sliding windows in Redis, shared by every web process of the scaled mode (so
+    N processes do not allow N times the rate). One atomic script per hit (a sorted set per
+    key, expiring with its window). If Redis is unreachable the process counts on its own
+    (:class:`MemoryStore`) until it is back: a limit must not lock everyone out."""
+
+    def __init__(self, url: str) -> None:
+        import redis
+
+        self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self._script = self._redis.register_script(_SLIDING_WINDOW)
+        self._local = MemoryStore()
+        self._n = 0
+
+    def hit(self, key: str, window: float, tries: int, now: float) -> bool:
+        self._n += 1
+        try:
+            # wall-clock time: the processes' monotonic clocks are not comparable
+            return bool(self._script(keys=[f"asobiba:limit:{key}"],
+                                     args=[time.time(), window, tries,
+                                           f"{time.time()}:{id(self)}:{self._n}"]))
+        except Exception:  # noqa: BLE001 - Redis away: count here meanwhile
+            return self._local.hit(key, window, tries, now)

@@ -103,8 +103,9 @@ class Lobby:
     person and their rating in a game (an account's, else a guest at 1500)."""
 
     def __init__(self, hub: Callable[[], Any], get_game: Callable[[str], Game],
-                 who: Who) -> None:
+                 who: Who, limit: Callable[[Request], None] | None = None) -> None:
         self.board = SeekBoard()
+        self.limit = limit or (lambda request: None)
         self.hub = hub
         self.get_game = get_game
         self.who = who
@@ -166,6 +167,7 @@ class Lobby:
             raise ClientError("unknown_game", f"unknown game {name!r}") from None
 
     async def create(self, request: Request) -> Response:
+        self.limit(request)
         data = await self._body(request)
         game = self._game(data.get("game"))
         options = data.get("options") or {}
@@ -218,6 +220,7 @@ class Lobby:
                 "keys": [{"seat": taker, "key": keys[taker]}]}
 
     async def accept(self, request: Request) -> Response:
+        self.limit(request)
         data = await self._body(request)
         seek = self.board.take(request.path_params["seek"], data.get("token"))
         out = await self._start(seek)
@@ -227,6 +230,7 @@ class Lobby:
     async def quick(self, request: Request) -> Response:
         """Quick pairing: take the open game of this game nearest the asker's rating, or
         open one (default options) and wait for someone."""
+        self.limit(request)
         data = await self._body(request)
         game = self._game(data.get("game"))
         self._two_player(game, {})

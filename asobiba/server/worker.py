@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import logging
 import signal
+from collections.abc import Callable
 
 from ..games import available, get
 from .bots import BotPool
@@ -27,7 +28,7 @@ log = logging.getLogger("asobiba.server.worker")
 
 
 async def work(db_url: str, redis_url: str, processes: int = 2, time_limit: float = 10.0,
-               ready: asyncio.Event | None = None) -> None:
+               ready: Callable[[], object] | None = None) -> None:
     store = Store(db_url)
     pool = BotPool(processes, time_limit, games=available())
     bus, jobs = RedisBus(redis_url), RedisJobs(redis_url)
@@ -55,7 +56,7 @@ async def work(db_url: str, redis_url: str, processes: int = 2, time_limit: floa
     print(f"asobiba worker {consumer.name}: {pool.size} bot slot(s), taking jobs",
           flush=True)
     if ready is not None:
-        ready.set()
+        ready()
     try:
         await consumer.run()
     finally:

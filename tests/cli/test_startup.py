@@ -13,7 +13,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 HEAVY = ("asobiba.server", "asobiba.progression", "sqlalchemy", "pydantic", "rich.console",
-         "starlette", "asobiba.search")
+         "starlette")
 PROBE = """
 import json, sys
 from asobiba.cli.main import main
@@ -35,7 +35,9 @@ def _modules_after(*args: str) -> list[str]:
 
 @pytest.mark.parametrize("args", [("games",), ("games", "--json"),
                                   ("replay", "reversi", "d3", "c5"),
-                                  ("replay", "flipflop", "Rb1xb3", "--json")],
+                                  ("replay", "flipflop", "Rb1xb3", "--json"),
+                                  ("bot", "reversi", "--level", "2"),
+                                  ("perft", "reversi", "--depth", "3")],
                          ids=lambda a: " ".join(a))
 def test_light_commands_import_nothing_heavy(args: tuple[str, ...]) -> None:
     loaded = _modules_after(*args)
@@ -43,8 +45,9 @@ def test_light_commands_import_nothing_heavy(args: tuple[str, ...]) -> None:
     assert heavy == []
 
 
-def test_replay_loads_only_the_game_it_replays() -> None:
+def test_replay_loads_only_the_game_it_replays_and_no_search() -> None:
     loaded = _modules_after("replay", "reversi", "d3")
+    assert not [m for m in loaded if m.startswith("asobiba.search")]
     games = {m.split(".")[2] for m in loaded if m.startswith("asobiba.games.")}
     assert games == {"reversi"}
 

@@ -321,3 +321,16 @@ def test_record_of_an_unfinished_hidden_game_prints_only_the_public_view():
     numbers = [t for t in texts(data, 0) if t.text.isdigit()
                and any(c.x1 <= t.x <= c.x2 and c.y1 <= t.y <= c.y2 for c in cards)]
     assert len(numbers) == up
+
+
+def test_a_plugged_in_game_without_paper_is_told_so():
+    """The paper layer finds a game's paper.py beside its rules, wherever the registry found
+    the game; the test game (tests/tictactoe) brings none, which is a clear error."""
+    from asobiba import games
+
+    games.register("tictactoe", "tests.tictactoe")
+    try:
+        with pytest.raises(PaperError, match="tictactoe.*no print material"):
+            pdf("tictactoe")
+    finally:
+        games.unregister("tictactoe")

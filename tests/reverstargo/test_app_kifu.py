@@ -249,3 +249,27 @@ def test_random_games_round_trip_through_the_app_text():
         states, _, header, _ = read_app_text(text)
         assert states[-1].to_json() == final.to_json()
         assert len(header.entries) == len(final.entries)
+
+
+def test_the_shared_export_and_import_know_the_app_format(tmp_path: Path):
+    """``asobiba import`` recognises the app's text by itself; ``asobiba export --format
+    app`` writes it back byte for byte; ``kifu`` is asobiba's own record text."""
+    from asobiba.cli.main import app as main_app
+    from asobiba.formats import export_record, formats_for, import_record
+
+    assert {"app", "kifu"} <= set(formats_for("reverstargo"))
+    raw = APP_FILES[6].read_bytes()
+    record = import_record(raw.decode("utf-8"))  # format and game recognised from the text
+    assert record.game == "reverstargo" and record.extra["app"]["players"] == (
+        "Black vs White (2-Player)")
+    assert export_record(record, "app").encode("utf-8") == raw
+    ours = export_record(record, "kifu")
+    assert "Entries: 33" in ours and import_record(ours).moves == record.moves
+    runner = CliRunner()
+    rec = tmp_path / "game.json"
+    out = runner.invoke(main_app, ["import", str(APP_FILES[6]), "-O", str(rec)])
+    assert out.exit_code == 0, out.output
+    back = tmp_path / "back.txt"
+    out = runner.invoke(main_app, ["export", str(rec), "--format", "app", "-O", str(back)])
+    assert out.exit_code == 0, out.output
+    assert back.read_bytes() == raw

@@ -213,6 +213,7 @@ def test_move_clock_keeps_back_what_late_moves_needed() -> None:
 
     now = [0.0]
     clock = MoveClock(1.0, clock=lambda: now[0], late=deque(maxlen=8))
+    clock.load = lambda: 0.0  # type: ignore[method-assign]  # an idle machine
     assert clock.budget() == pytest.approx(0.8)
     now[0] = 0.8 + 0.2  # the answer came 0.2 s after the search's deadline
     clock.done(0.0)
@@ -222,3 +223,15 @@ def test_move_clock_keeps_back_what_late_moves_needed() -> None:
     assert clock.budget() == pytest.approx(0.25)
     with pytest.raises(ValueError, match="positive"):
         MoveClock(0.0)
+
+
+def test_move_clock_keeps_back_more_on_a_crowded_machine() -> None:
+    """Six processes waiting per core: 6 × 6% of the limit kept back before any move has
+    come late."""
+    from collections import deque
+
+    from asobiba.search.budget import MoveClock
+
+    clock = MoveClock(2.0, late=deque(maxlen=8))
+    clock.load = lambda: 6.0  # type: ignore[method-assign]
+    assert clock.budget() == pytest.approx(2.0 * (1 - 0.36))

@@ -51,6 +51,9 @@ def test_cli_lists_describes_and_replays_the_plugged_in_game() -> None:
     assert final["state"]["board"] == ["OXX", "XXO", "OOX"]
     bad = _cli("replay", "tictactoe", "b2", "b2")
     assert bad.returncode != 0 and "already taken" in (bad.stdout + bad.stderr)
+    own = _cli("tictactoe", "lines")  # the game's own cli.py, as `asobiba tictactoe ...`
+    assert own.returncode == 0, own.stderr
+    assert own.stdout.splitlines()[0] == "a1 b1 c1" and len(own.stdout.splitlines()) == 8
 
 
 def test_without_registration_the_game_does_not_exist() -> None:

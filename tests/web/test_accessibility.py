@@ -53,6 +53,7 @@ def test_issue15_lobby_has_no_serious_accessibility_violation(
     assert serious(page, axe_source) == []
 
 
+@pytest.mark.parametrize("page", ["en-US", "ja-JP"], indirect=True)
 @pytest.mark.parametrize(("game", "seats", "options"), GAMES, ids=IDS)
 def test_issue15_game_page_has_no_serious_accessibility_violation(
         page: Any, server: Server, axe_source: str, game: str, seats: list[str],

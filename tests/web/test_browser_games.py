@@ -225,6 +225,8 @@ def test_rule_hot_seat_hides_the_previous_players_secrets_between_turns(
         assert page.locator("#board [data-move], #legal [data-move]").count() == 0
         log = page.inner_text("#board .algo-log")
         assert "miss" in log
+        # the guesser's own move-quality badge is theirs to see now …
+        page.wait_for_selector("#feedback [data-quality]")
         page.click("#review-done")
         state = wait_turn(page)
         assert state == "handover"
@@ -234,6 +236,8 @@ def test_rule_hot_seat_hides_the_previous_players_secrets_between_turns(
         assert page.locator("#legal [data-move]").count() == 0
         page.click("#handover-go")
         assert page.evaluate("document.body.dataset.seat") == "1"
+        # … and not the next player's: the badge stays hidden until seat 1 has moved
+        assert page.locator("#feedback [data-quality]").count() == 0
         for card_id in secrets:
             number = shown_number(page, card_id)
             assert number in ("?", secrets[card_id])  # turned up by a hit, or still hidden

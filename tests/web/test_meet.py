@@ -102,3 +102,33 @@ def test_rule_quick_pairing_takes_the_nearest_rating_of_the_same_game() -> None:
     with pytest.raises(ClientError) as err:
         board.take("near", None)
     assert err.value.code == "no_seek", "a seek is taken once"
+
+
+def test_rule_open_games_count_against_the_room_creation_limit(tmp_path: Any) -> None:
+    from asobiba.server.limits import RULES
+
+    from .helpers import make_client
+
+    with make_client(tmp_path) as client:
+        allowed = RULES["room"].tries
+        for _ in range(allowed):
+            res = client.post("/api/seeks", json={"game": "reversi"})
+            assert res.status_code == 201, res.text
+        res = client.post("/api/seeks", json={"game": "reversi"})
+        assert res.status_code == 429 and res.json()["error"]["code"] == "too_many"
+        assert len(client.get("/api/seeks").json()["seeks"]) == allowed, "nothing added"
+
+
+def test_rule_a_bad_seek_is_refused_and_changes_nothing(tmp_path: Any) -> None:
+    from .helpers import make_client
+
+    with make_client(tmp_path) as client:
+        for body, code in (({"game": "nosuch"}, "unknown_game"),
+                           ({"game": "patapata"}, "bad_seek"),
+                           ({"game": "reversi", "options": {"nope": 1}}, "bad_options"),
+                           ({"game": "reversi", "clock": {"initial": -5}}, "bad_clock")):
+            res = client.post("/api/seeks", json=body)
+            assert res.status_code == 400 and res.json()["error"]["code"] == code, res.text
+        assert client.get("/api/seeks").json()["seeks"] == []
+        res = client.post("/api/seeks/nosuch/accept", json={})
+        assert res.status_code == 400 and res.json()["error"]["code"] == "no_seek"

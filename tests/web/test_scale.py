@@ -187,3 +187,19 @@ def test_rule_a_flag_falls_once_for_every_process(cluster: dict[str, Any]) -> No
     assert rec["extra"]["timeout"] == 1, "the record says how the game ended"
     ca.close()
     cb.close()
+
+
+def test_rule_the_room_creation_limit_counts_across_processes(
+        redis_server: RedisServer) -> None:
+    """Item 5: the per-client room-creation limit (fairplay's shared rate limiter) is one
+    count for every web process of the scaled mode — two processes sharing the Redis store
+    refuse the client once its rule is used up at either."""
+    from asobiba.server.limits import Limits, RedisStore, Rule
+
+    a = Limits(store=RedisStore(redis_server.url), rules={"room": Rule(3, 60.0)})
+    b = Limits(store=RedisStore(redis_server.url), rules={"room": Rule(3, 60.0)})
+    assert [a.hit("room", "10.0.0.1"), b.hit("room", "10.0.0.1"), a.hit("room", "10.0.0.1")] \
+        == [True, True, True]
+    assert not b.hit("room", "10.0.0.1"), "the fourth room within the minute is refused"
+    assert not a.hit("room", "10.0.0.1")
+    assert b.hit("room", "10.0.0.2"), "another client is counted apart"

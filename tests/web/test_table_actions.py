@@ -134,3 +134,26 @@ def test_rule_no_draw_offers_in_a_game_that_cannot_be_drawn(tmp_path: Any) -> No
             msg = join(ws, [k0])
             assert msg["room"]["table"]["can_draw"] is False
             expect_error(ws, {"type": "draw", "seat": 0}, "cannot_draw")
+
+
+def test_rule_a_finished_game_downloads_in_each_of_its_notations(tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, bot()])
+        (k0,) = room["keys"]
+        rid = room["room"]
+        assert client.get(f"/api/rooms/{rid}/record?format=text").status_code == 409, \
+            "no record of any kind while the game runs"
+        with client.websocket_connect(f"/ws/{rid}") as ws:
+            join(ws, [k0])
+            send_json(ws, {"type": "move", "seat": 0, "move": "d3", "ply": 0})
+            read_until(ws, lambda m: is_update(m) and m["room"]["ply"] >= 2)
+            send_json(ws, {"type": "resign", "seat": 0})
+            read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished")
+        names = [f["name"] for f in client.get("/api/formats/reversi").json()["formats"]]
+        assert {"json", "text", "transcript", "ggf"} <= set(names)
+        moves = [m["move"] for m in client.get(f"/api/rooms/{rid}/record").json()["moves"]]
+        transcript = client.get(f"/api/rooms/{rid}/record?format=transcript")
+        assert transcript.status_code == 200
+        assert transcript.text.strip() == "".join(m for m in moves if m != "pass")
+        bad = client.get(f"/api/rooms/{rid}/record?format=nope")
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_format"

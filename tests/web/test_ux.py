@@ -75,18 +75,21 @@ def test_issue15_every_lobby_link_can_be_clicked_at_its_centre(
     page.wait_for_url("**/tutorial/reversi")
 
 
-NO_SIDEWAYS = """() => {
+# measured against the phone's own 390 px: a mobile browser widens its layout viewport to
+# content that overflows (innerWidth grows with it), so innerWidth alone would hide the fault
+NO_SIDEWAYS = """(screen) => {
   const wide = [...document.querySelectorAll('body *')].filter(e => {
     const r = e.getBoundingClientRect();
-    return r.width && r.right > window.innerWidth + 0.5;
+    return r.width && r.right > screen + 0.5;
   }).map(e => e.id || e.className.baseVal || e.className || e.tagName);
   return {scroll: document.documentElement.scrollWidth, inner: window.innerWidth, wide};
 }"""
 
 
 def assert_fits_the_phone(page: Any) -> None:
-    got = page.evaluate(NO_SIDEWAYS)
-    assert got["scroll"] <= got["inner"], got
+    width = PHONE["viewport"]["width"]
+    got = page.evaluate(NO_SIDEWAYS, width)
+    assert got["scroll"] <= width and got["inner"] <= width, got
     assert got["wide"] == [], got
 
 
@@ -310,14 +313,18 @@ def test_issue15_a_resigned_reversi_game_shows_the_discs(pages: Any, server: Ser
     values = table.locator("dd").all_inner_texts()
     discs = page.evaluate("() => document.querySelectorAll('#board [data-disc]').length")
     assert sum(int(v) for v in values) == discs, (values, discs)
-    # the text export beside the JSON record: Reversi's transcript of squares
+    # the text exports beside the JSON record: Reversi's transcript of squares, and the
+    # numbered text every game has
+    page.wait_for_selector("#notation [data-format=transcript]")
     with page.expect_download() as got:
-        page.click("#notation")
+        page.click("#notation [data-format=transcript]")
     text = open(got.value.path(), encoding="utf-8").read()
     moves = page.evaluate("() => [...document.querySelectorAll('#movelog [data-ply]')]"
                           ".map(li => li.textContent.split(': ').pop())")
-    assert text.rstrip().endswith("".join(m for m in moves if m != "Pass")), (text, moves)
-    assert '[Game "reversi"]' in text
+    assert text.strip() == "".join(m for m in moves if m != "Pass"), (text, moves)
+    with page.expect_download() as got:
+        page.click("#notation [data-format=text]")
+    assert '[Game "reversi"]' in open(got.value.path(), encoding="utf-8").read()
 
 
 def test_issue15_abort_before_every_seat_has_moved(pages: Any, server: Server) -> None:
@@ -397,3 +404,14 @@ def test_issue15_every_other_page_fits_a_phone(pages: Any, server: Server, path:
                                "document.body.dataset.ready !== 'false'")
     page.wait_for_timeout(300)
     assert_fits_the_phone(page)
+
+
+def test_issue15_claim_button_when_the_other_person_is_away(pages: Any, server: Server) -> None:
+    page = pages()
+    new_game(page, server.url, "reversi", ["you", "friend"])  # the friend never comes
+    page.wait_for_selector("#claim:not([hidden])")
+    page.click("#claim")
+    # too early: the server's fair-play rule says how long they must have been gone
+    page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
+    assert "gone" in page.inner_text("#error")
+    assert page.evaluate("document.body.dataset.status") == "active", "nothing changed"

@@ -36,7 +36,7 @@ class Codec(_Base):
     def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
         super().__init__(game, options)
         o = self.options
-        n, c, s, hand = o["players"], o["colours"], o["sets"], o["hand"]
+        n, c, s, hand = int(o["players"]), int(o["colours"]), int(o["sets"]), int(o["hand"])
         self.n, self.c, self.hand = n, c, hand
         self.deck = NUMBERS * c * s
         self.P = hand if o["mode"] == "pair" else self.deck - (n - 1) * hand
@@ -81,7 +81,7 @@ class Codec(_Base):
         )
 
     def _off(self, seat: int, view_seat: int) -> int:
-        return (seat - view_seat) % self.n
+        return int((seat - view_seat) % self.n)
 
     def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
         n, c, P, me = self.n, self.c, self.P, view["seat"]
@@ -142,25 +142,25 @@ class Codec(_Base):
             _, target, pos, value = move
             if pos >= self.P:
                 return None
-            return (self._off(target, seat) * self.P + pos) * NUMBERS + value
+            return int((self._off(target, seat) * self.P + pos) * NUMBERS + value)
         if kind == "stay":
-            return self.a_stay
+            return int(self.a_stay)
         if kind == "pass":
-            return self.a_pass
+            return int(self.a_pass)
         if kind == "ready":
-            return self.a_ready
+            return int(self.a_ready)
         if kind == "show":
-            return self.a_show + move[1]
+            return int(self.a_show + move[1])
         if kind == "use":
-            return self.a_use + move[1]
+            return int(self.a_use + move[1])
         if kind == "place" and phase == "place":
-            return self.a_place + move[1]
+            return int(self.a_place + move[1])
         if kind == "place":
             positions = move[1:]
             base = self.setup_base.get(len(positions))
             if base is None:
                 return None
-            return base + sum(p * self.hand ** i for i, p in enumerate(positions))
+            return int(base + sum(p * self.hand ** i for i, p in enumerate(positions)))
         return None
 
     def action(self, text: str, view: Mapping[str, Any]) -> int | None:

@@ -42,23 +42,32 @@ class FlipFlopState(State):
         self.history = history
         self.moves = moves
         self.key = bd.position_key(white, black, bishops, turn)
-        geo = bd.GEOMETRY[n]
-        self._legal_cache: tuple[FFMove, ...] = ()
+        self._legal_cache: tuple[FFMove, ...] | None = None  # computed on first use
         self._result: tuple[int | None, str] | None = None
+
+    def _settle(self) -> tuple[FFMove, ...]:
+        """The legal moves, and whether the game is over (``_result``): computed once, on
+        first use, so the states a search or playout never asks cost nothing."""
+        if self._legal_cache is not None:
+            return self._legal_cache
+        n, white, black, bishops, turn = self.n, self.white, self.black, self.bishops, self.turn
+        geo = bd.GEOMETRY[n]
+        self._legal_cache = ()
         if bd.holds_goal(geo, white, black, turn):
             self._result = (turn, f"{COLOUR[turn]}'s piece on {square_name(n, geo.goal_of(turn))}"
                             f" was not taken back: {COLOUR[turn]} holds the goal")
-            return
+            return self._legal_cache
         pairs = bd.legal_moves(geo, white, black, bishops, turn)
         if not pairs:
             self._result = (1 - turn, f"{COLOUR[turn]} has no legal move")
-            return
-        if history.count(self.key) + 1 >= REPETITION_LIMIT:
+            return self._legal_cache
+        if self.history.count(self.key) + 1 >= REPETITION_LIMIT:
             self._result = (None, "the same position occurred for the third time")
-            return
+            return self._legal_cache
         occ = white | black
         self._legal_cache = tuple(
             FFMove(f, t, bool(bishops >> f & 1), bool(occ >> t & 1)) for f, t in pairs)
+        return self._legal_cache
 
     @property
     def options(self) -> Mapping[str, Any]:
@@ -77,10 +86,11 @@ class FlipFlopState(State):
 
     # ---- hooks ---------------------------------------------------------------------------
     def _acting(self) -> tuple[int, ...]:
+        self._settle()
         return () if self._result is not None else (self.turn,)
 
     def _legal(self, seat: int) -> Sequence[FFMove]:
-        return self._legal_cache
+        return self._settle()
 
     def _apply(self, move: Any, seat: int) -> FlipFlopState:
         w, b, x, t = bd.apply_move(self.white, self.black, self.bishops, self.turn,
@@ -89,6 +99,7 @@ class FlipFlopState(State):
                              self.moves + (move_text(self.n, move),))
 
     def _outcome(self) -> Outcome | None:
+        self._settle()
         if self._result is None:
             return None
         winner, reason = self._result
@@ -141,6 +152,7 @@ class FlipFlopState(State):
         return to_fen(self.n, self.white, self.black, self.bishops, self.turn)
 
     def _view(self, seat: int | None) -> dict[str, Any]:
+        self._settle()
         geo = self.geometry
         n = self.n
         threat = None

@@ -259,9 +259,14 @@ class ParanoidAdapter:
 
     def moves(self, node: Node) -> list[Child]:
         pos, sign = node
-        cfg = self.cfg
-        return [(m, self.node(rules.apply(cfg, pos, m)[0], sign))
-                for m in rules.legal_moves(cfg, pos)]
+        cfg, seat, seat_of, apply = self.cfg, self.seat, self.cfg.seat_of, rules.apply
+        out: list[Child] = []
+        for m in rules.legal_moves(cfg, pos):  # (self.node, inlined: the hot loop)
+            child = apply(cfg, pos, m)[0]
+            turn = child.turn
+            out.append((m, (child, (1 if seat_of(turn) == seat else -1) if turn >= 0
+                            else -sign)))
+        return out
 
     def play(self, node: Node, move: Child) -> Node:
         return move[1]

@@ -14,21 +14,25 @@
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING, Any
 
 from ...core import MoveEntry, Record, RecordError, SeatInfo
 from ...formats import RecordFormat
 
+if TYPE_CHECKING:
+    from .game import Reversi
+
 START_BOARD = ("8 -------- -------- -------- ---O*--- ---*O--- -------- -------- -------- *")
 
 
-def _game():
+def _game() -> Reversi:
     from . import GAME
 
     return GAME
 
 
 def _replayed(moves: list[str], seats: tuple[SeatInfo, ...] = (), started: str = "",
-              extra: dict | None = None) -> Record:
+              extra: dict[str, Any] | None = None) -> Record:
     """A record of ``moves`` (passes already in place), checked and with its result."""
     game = _game()
     state = game.new_game({}, 0)

@@ -336,7 +336,7 @@ def app_text_to_record(text: str) -> Record:
     kept under ``extra["app"]`` so that exporting gives back the same text."""
     states, moves, header, players = read_app_text(text)
     record = Record.from_states(states, moves, 0, seats_of(players),
-                                started=f"{header.date}T00:00:00" if _is_date(header.date)
+                                started=f"{header.date}T00:00:00+00:00" if _is_date(header.date)
                                 else None)
     app = {"language": header.language, "date": header.date, "players": header.match}
     if header.memo is not None:

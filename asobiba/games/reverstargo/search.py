@@ -11,7 +11,6 @@ reference bots) and ours (captures, interior cells, the CP ring, mobility, parit
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
@@ -244,7 +243,7 @@ class AlphaBeta:
 
     def __init__(self, evaluate: Evaluator, auto_only: bool = False, use_tt: bool = True,
                  endgame_empties: int = 0, terminal: Evaluator = final_value,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] | None = None) -> None:
         self.adapter = ReverStarGoAdapter(evaluate, auto_only, terminal)
         self.engine: Engine[Node, Child] = Engine(
             self.adapter, tt_size=10_000_000 if use_tt else 0, solved_entries=False,

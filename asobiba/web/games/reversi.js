@@ -41,10 +41,6 @@ export default {
   moveLabel(move, ctx) {
     return move === "pass" ? ctx.t("pass") : move;
   },
-  notation(record) {
-    // the usual Reversi transcript: the squares in order, passes left out ("f5d6c3…")
-    return record.moves.map((m) => m.move || m.text || m[1]).filter((m) => m && m !== "pass").join("");
-  },
   score(view, ctx) {
     return [[`● ${ctx.t("black")}`, view.counts.black], [`○ ${ctx.t("white")}`, view.counts.white]];
   },

@@ -346,6 +346,7 @@ function drawSide(view, seat = null) {
 }
 
 function reasonText(result) {
+  if (result.abandoned !== undefined) return t("room.abandoned", { name: seatName(result.abandoned) });
   if (result.aborted) return t("room.aborted");
   if (result.agreed_draw) return t("room.agreed_draw");
   if (result.resigned !== undefined) return t("room.resigned", { name: seatName(result.resigned) });
@@ -433,6 +434,10 @@ function drawActions() {
   document.getElementById("abort").hidden = !(held && active && table.can_abort);
   const offered = (table.draw_offers || []).some((s) => last.you.includes(s));
   document.getElementById("draw").hidden = !(held && active && table.can_draw && !offered);
+  // a person who left: the server decides whether they have been gone long enough (fair-play
+  // rules: abort before their first move, else the game is theirs to lose)
+  const gone = room.seats.some((s) => s.kind === "human" && !s.online && !last.you.includes(s.seat));
+  document.getElementById("claim").hidden = !(held && active && gone);
   document.getElementById("undo").hidden = !(held && room.can_undo && mineMoved && !room.undo);
   const inSet = room.set && !room.set.over; // the set's next game, not a rematch
   document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room && !inSet);
@@ -440,7 +445,7 @@ function drawActions() {
   document.getElementById("record").href = `/api/rooms/${roomId}/record`;
   document.getElementById("record").setAttribute("download", `asobiba-${room.game}-${roomId}.json`);
   document.getElementById("replay").href = `/replay?room=${roomId}`;
-  document.getElementById("notation").hidden = active;
+  drawNotation().catch((err) => showError(err.message));
 }
 
 function drawInvites() {
@@ -495,17 +500,20 @@ function drawLog() {
   if (stepAt === null) list.scrollTop = list.scrollHeight;
 }
 
-async function downloadNotation(event) {
-  event.preventDefault();
-  const record = await (await fetch(`/api/rooms/${roomId}/record`)).json();
-  const moves = record.moves || [];
-  const body = renderer.notation ? renderer.notation(record) : moves.map((m, i) => `${i + 1}. ${m.move}`).join("\n");
-  const head = [`[Game "${record.game}"]`, `[Room "${roomId}"]`, `[Result "${JSON.stringify((record.extra && record.extra.result) || record.result || null)}"]`].join("\n");
-  const blob = new Blob([`${head}\n\n${body}\n`], { type: "text/plain;charset=utf-8" });
-  const a = el("a", { href: URL.createObjectURL(blob), download: `asobiba-${record.game}-${roomId}.txt` });
-  document.body.append(a);
-  a.click();
-  a.remove();
+// The record in the game's own notations, beside the JSON record: the server's formats
+// (asobiba.formats, the same as `asobiba export`): text for every game, Reversi's
+// transcript and GGF, and whatever a game adds.
+let formats = null;
+
+async function drawNotation() {
+  const box = document.getElementById("notation");
+  if (last.room.status !== "finished") {
+    box.hidden = true;
+    return;
+  }
+  if (!formats) formats = (await (await fetch(`/api/formats/${encodeURIComponent(last.room.game)}`)).json()).formats.filter((f) => f.name !== "json");
+  box.replaceChildren(`${t("room.notation")}: `, ...formats.flatMap((f, i) => [i ? " · " : "", el("a", { href: `/api/rooms/${roomId}/record?format=${encodeURIComponent(f.name)}`, download: "", "data-format": f.name, title: f.description }, f.name)]));
+  box.hidden = false;
 }
 
 // ---- clocks: the server sends the time left; the page counts the running one down -------
@@ -553,7 +561,7 @@ function wire() {
     if (confirm(t("room.abort_confirm"))) send({ type: "abort", seat: actionSeat() });
   });
   document.getElementById("draw").addEventListener("click", () => send({ type: "draw", seat: actionSeat() }));
-  document.getElementById("notation").addEventListener("click", (e) => downloadNotation(e).catch((err) => showError(err.message)));
+  document.getElementById("claim").addEventListener("click", () => send({ type: "claim" }));
   document.getElementById("step-back").addEventListener("click", () => stepTo((stepAt === null ? last.room.ply : stepAt) - 1));
   document.getElementById("step-forward").addEventListener("click", () => stepTo(stepAt === null ? null : stepAt + 1));
   document.getElementById("step-live").addEventListener("click", () => stepTo(null));

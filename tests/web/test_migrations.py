@@ -1,0 +1,88 @@
+"""Schema migrations (issue 13 item 6): a database made by main before migrations existed —
+built here from that schema's DDL, frozen as a fixture file — is upgraded in place by the
+first Store opened on it, keeping every room, move, account and rating; on SQLite and on
+PostgreSQL. And the revision the code expects is the newest migration script."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import create_engine, text
+
+from asobiba.server.db import Store
+from asobiba.server.schema import HEAD, config, current
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def build_old_database(url: str) -> None:
+    dialect = "sqlite" if url.startswith("sqlite") else "postgresql"
+    ddl = (FIXTURES / f"schema_before_migrations_{dialect}.sql").read_text()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        for statement in ddl.split(";"):
+            body = "\n".join(line for line in statement.splitlines()
+                             if not line.startswith("--")).strip()
+            if body:
+                conn.exec_driver_sql(body)
+        conn.execute(text(
+            "INSERT INTO rooms (id, game, rules_version, options, seed, casual, hotseat, "
+            "status, created, updated) VALUES ('old1', 'reversi', :rv, '{}', 281474976710655, "
+            "true, false, 'active', '2026-11-30T10:00:00.000+00:00', "
+            "'2026-11-30T10:00:01.000+00:00')"), {"rv": rules_version()})
+        for seat in (0, 1):
+            conn.execute(text("INSERT INTO seats (room_id, seat, kind, name, key_hash) VALUES "
+                              "('old1', :s, 'human', 'あき', :h)"), {"s": seat, "h": "k" * 64})
+        for ply, (seat, move) in enumerate([(0, "d3"), (1, "c5")]):
+            conn.execute(text("INSERT INTO moves (room_id, ply, seat, text, at) VALUES "
+                              "('old1', :p, :s, :t, '2026-11-30T10:00:01.000+00:00')"),
+                         {"p": ply, "s": seat, "t": move})
+        conn.execute(text("INSERT INTO prog_players (id, name, kind, created, last_seen) "
+                          "VALUES (7, 'hana', 'human', '2026-11-30T10:00:00+00:00', "
+                          "'2026-11-30T10:00:00+00:00')"))
+        conn.execute(text(
+            "INSERT INTO prog_ratings (player_id, pool, system, rating, deviation, volatility, "
+            "mu, sigma, provisional, games, updated) VALUES (7, 'reversi', 'glicko2', 1612.5, "
+            "80.0, 0.06, 0, 0, false, 12, '2026-11-30T10:00:00+00:00')"))
+    engine.dispose()
+
+
+def rules_version() -> int:
+    from asobiba.games import get
+
+    return int(get("reversi").rules_version)
+
+
+def test_rule_upgrading_a_database_from_before_migrations_keeps_everything(
+        db_url: str) -> None:
+    build_old_database(db_url)
+    engine = create_engine(db_url)
+    assert current(engine) is None, "an old database has no migration version"
+    store = Store(db_url)  # the first process on it upgrades it
+    assert current(store.engine) == HEAD
+    room = store.load_room("old1")
+    assert room is not None and room.seed == 2**48 - 1 and room.status == "active"
+    assert [(m.seat, m.text) for m in room.moves] == [(0, "d3"), (1, "c5")]
+    assert [s.name for s in room.seats] == ["あき", "あき"]
+    with store.engine.connect() as conn:
+        player = conn.execute(text("SELECT name FROM prog_players WHERE id = 7")).scalar()
+        rating = conn.execute(text("SELECT rating, games FROM prog_ratings "
+                                   "WHERE player_id = 7")).one()
+    assert player == "hana" and tuple(rating) == (1612.5, 12)
+    # the room plays on after the upgrade
+    from asobiba.server.db import MoveData, utcnow
+
+    store.add_move("old1", MoveData(2, 0, "c4", utcnow()), None, None)
+    again = Store(db_url)  # a second start: already at the newest revision, nothing redone
+    assert current(again.engine) == HEAD
+    loaded = again.load_room("old1")
+    assert loaded is not None and len(loaded.moves) == 3
+    store.close()
+    again.close()
+    engine.dispose()
+
+
+def test_the_code_expects_the_newest_migration() -> None:
+    from alembic.script import ScriptDirectory
+
+    assert ScriptDirectory.from_config(config()).get_current_head() == HEAD  # type: ignore[arg-type]
