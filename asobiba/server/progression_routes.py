@@ -296,13 +296,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
-        # a rated game between people is closed to guests; against the CPU (the ladder, its
-        # exams) a guest plays on, and no Glicko rating moves for a guest seat anyway
-        # (progression.fairplay.unrated_reason)
-        people = sum(1 for s in room.seats if s.kind == "human")
-        if player.get("kind") == "guest" and not room.data.casual and people > 1:
-            raise _Refused(403, "guest_casual", "guest accounts play casual games only; "
-                           "register (your history is kept) to play rated games")
+        guest_in_rated = player.get("kind") == "guest" and not room.data.casual
         claims = (await _body(request)).get("seats")
         if not isinstance(claims, list) or len(claims) > 16:
             raise _Refused(400, "bad_field", "'seats' must be a list of {seat, key}")
@@ -319,6 +313,12 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                 held = dict(conn.execute(
                     select(SEAT_PLAYERS.c.seat, SEAT_PLAYERS.c.player_id)
                     .where(SEAT_PLAYERS.c.room_id == room.id)).all())
+                if guest_in_rated and any(seat not in held for seat in proven):
+                    # a ladder or daily room (its seat given to the guest when it was
+                    # opened) is fine; taking a seat of a rated game is not
+                    raise _Refused(403, "guest_casual", "guest accounts play casual games "
+                                   "only; register (your history is kept) to play rated "
+                                   "games")
                 for seat in proven:
                     if seat not in held:
                         conn.execute(insert(SEAT_PLAYERS).values(
