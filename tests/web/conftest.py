@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from asobiba.server.services import PgCluster, _server_bin_dir  # noqa: E402
+from asobiba.server.services import PgCluster, RedisServer, _server_bin_dir  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -74,3 +74,19 @@ def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequ
     srv = Server(tmp_path_factory.mktemp(request.module.__name__.rsplit(".", 1)[-1])).start()
     yield srv
     srv.stop()
+
+
+@pytest.fixture
+def redis_server() -> Iterator[RedisServer]:
+    """A throwaway Redis (Debian's redis-server) on a free port, for the scaled-mode tests."""
+    server = RedisServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_cluster: Any) -> str:
+    """A fresh database in the session's throwaway PostgreSQL cluster."""
+    return str(pg_cluster.new_database())

@@ -21,20 +21,6 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 
 @pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def pg_url(pg_cluster: Any) -> str:
-    return str(pg_cluster.new_database())
-
-
-@pytest.fixture
 def cluster(pg_url: str, redis_server: RedisServer, tmp_path: Path
             ) -> Iterator[dict[str, Any]]:
     """Two web processes and one bot worker sharing one database and one Redis."""

@@ -22,20 +22,6 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 
 @pytest.fixture
-def redis_server() -> Iterator[RedisServer]:
-    server = RedisServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def pg_url(pg_cluster: Any) -> str:
-    return str(pg_cluster.new_database())
-
-
-@pytest.fixture
 def procs() -> Iterator[list[Any]]:
     started: list[Any] = []
     try:
