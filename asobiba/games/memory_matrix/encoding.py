@@ -19,9 +19,11 @@ import numpy as np
 from ...core import Game, State
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
+from . import rules
 from .game import config_for
 from .palette import LETTERS
 from .rules import PASS
+from .state import MemoryMatrixState
 
 _SYMBOLS = ("-", ".", "*", "W")
 
@@ -93,6 +95,10 @@ class Codec(_Base):
         table = self._action_of
         return {table[m]: m for m in self.moves(state, seat)}
 
-    def move_of(self, state: State, seat: int, action: int) -> Any | None:
+    def move_of(self, state: State, seat: int, action: int) -> int | None:
+        """Decode, then check that one move by its own rays (``rules.is_legal``) instead of
+        listing every legal move: the environment step's fast path."""
         move = self._move_of.get(action)
-        return move if move is not None and move in self.moves(state, seat) else None
+        if move is None or not isinstance(state, MemoryMatrixState):
+            return None
+        return move if rules.is_legal(state.cfg, state.pos, move) else None

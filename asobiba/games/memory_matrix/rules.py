@@ -88,39 +88,39 @@ def sandwich_cells(geo: Geometry, empty: int, ends: int, runs_of: int) -> int:
     The shifts are inlined (no ``geo.shift`` call, no ``& valid``): ``runs_of`` and
     ``empty`` hold board cells only, and the guard column of the stride keeps a row's end
     from wrapping onto the next row, so bits shifted off the board fall out at the next
-    ``&``. The legal-move scan is most of a move's cost (docs/benchmarks.md)."""
-    cells = 0
-    for amount in geo.shifts:
-        if amount > 0:
-            x = (ends << amount) & runs_of
-            while x:
-                nxt = x << amount
-                cells |= nxt & empty
-                x = nxt & runs_of
-        else:
-            back = -amount
-            x = (ends >> back) & runs_of
-            while x:
-                nxt = x >> back
-                cells |= nxt & empty
-                x = nxt & runs_of
-    return cells
+    ``&``. Every cell one step beyond a run is gathered first and masked by ``empty`` once
+    at the end (one big-int operation less per step). The legal-move scan is most of a
+    move's cost (docs/benchmarks.md)."""
+    reach = 0
+    for amount in geo.left_shifts:
+        x = (ends << amount) & runs_of
+        while x:
+            x <<= amount
+            reach |= x
+            x &= runs_of
+    for amount in geo.right_shifts:
+        x = (ends >> amount) & runs_of
+        while x:
+            x >>= amount
+            reach |= x
+            x &= runs_of
+    return reach & empty
 
 
 def colour_move_cells(geo: Geometry, pos: Pos, colour: int) -> int:
     """Colour move: the run ends at the nearest piece showing the moving colour."""
-    own = pos.showing(colour)
+    own = pos.ident[colour] & pos.up
     if not own:
         return 0
-    return sandwich_cells(geo, geo.valid & ~pos.occ, own, pos.occ & ~own)
+    return sandwich_cells(geo, geo.valid ^ pos.occ, own, pos.occ ^ own)
 
 
 def white_sandwich_cells(geo: Geometry, pos: Pos) -> int:
     """White move: a run of coloured faces ends at the nearest white piece."""
-    white = pos.white()
+    white = pos.occ & ~pos.up
     if not white:
         return 0
-    return sandwich_cells(geo, geo.valid & ~pos.occ, white, pos.up)
+    return sandwich_cells(geo, geo.valid ^ pos.occ, white, pos.up)
 
 
 def _cells(bits: int) -> list[int]:
@@ -133,21 +133,70 @@ def _cells(bits: int) -> list[int]:
 
 
 def legal_moves(cfg: Config, pos: Pos) -> list[int]:
-    """The moves of the colour to move, in a stable order (colour moves first)."""
-    if pos.turn < 0:
+    """The moves of the colour to move, in a stable order (colour moves first, each kind
+    by ascending cell; a set of cells becomes moves a byte at a time through the
+    geometry's tables).
+
+    (``occ`` is a subset of the board's cells, so ``valid ^ occ`` is the empty cells and
+    ``occ ^ own`` the pieces not showing the mover's colour.)"""
+    colour = pos.turn
+    if colour < 0:
         return []
     geo = cfg.geometry
-    colour = pos.turn
-    if cfg.lost_colour_passes and not pos.showing(colour):
+    occ, up = pos.occ, pos.up
+    own = pos.ident[colour] & up
+    moves: list[int] = []
+    size = geo.nbytes
+    colour_table, white_table = geo.move_tables()
+    if own:
+        bits = sandwich_cells(geo, geo.valid ^ occ, own, occ ^ own)
+        if bits:
+            for row, byte in zip(colour_table, bits.to_bytes(size, "little")):
+                if byte:
+                    moves += row[byte]
+        if moves and not cfg.white_any_time:
+            return moves
+    elif cfg.lost_colour_passes:
         return [PASS]
-    coloured = colour_move_cells(geo, pos, colour)
-    moves = [cell << 1 for cell in _cells(coloured)]
+    white = occ & ~up
+    bits = sandwich_cells(geo, geo.valid ^ occ, white, up) if white else 0
+    if not bits and not moves:
+        bits = geo.valid ^ occ  # white anywhere: the last resort
+    if bits:
+        for row, byte in zip(white_table, bits.to_bytes(size, "little")):
+            if byte:
+                moves += row[byte]
+    return moves
+
+
+def is_legal(cfg: Config, pos: Pos, move: int) -> bool:
+    """Whether ``move`` is in :func:`legal_moves` — for one move, without listing them all:
+    a colour move or a white sandwich checks only the rays from its own cell. (Only a white
+    move that needs "no colour move exists", or a white piece placed anywhere, scans the
+    board.) Tests check it against ``legal_moves`` on every cell of random positions."""
+    colour = pos.turn
+    if colour < 0:
+        return False
+    occ, up = pos.occ, pos.up
+    own = pos.ident[colour] & up
+    if move == PASS:
+        return not own and cfg.lost_colour_passes
+    if not own and cfg.lost_colour_passes:
+        return False
+    geo = cfg.geometry
+    cell = move >> 1
+    if move < 0 or not (1 << cell) & geo.valid & ~occ:
+        return False
+    if not move & 1:
+        return bool(own) and sandwiched_runs(geo, cell, own, occ ^ own) != 0
+    coloured = sandwich_cells(geo, geo.valid ^ occ, own, occ ^ own) if own else 0
     if coloured and not cfg.white_any_time:
-        return moves
-    white = white_sandwich_cells(geo, pos)
-    if not white and not coloured:
-        white = geo.valid & ~pos.occ  # white anywhere: the last resort
-    return moves + [cell << 1 | 1 for cell in _cells(white)]
+        return False
+    white = occ & ~up
+    if white and sandwiched_runs(geo, cell, white, up):
+        return True
+    # a white piece anywhere: only when no sandwich at all exists
+    return not coloured and not (white and sandwich_cells(geo, geo.valid ^ occ, white, up))
 
 
 def flips_of(cfg: Config, pos: Pos, move: int) -> int:
