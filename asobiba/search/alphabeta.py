@@ -255,8 +255,11 @@ class AlphaBeta(Generic[P, M]):
             if len(self.tt) >= self.tt_size:
                 self.tt.clear()
             stored = best
-            if self.mate_distance:
-                stored = self._mate_in(best, -ply)
+            if mate:  # (self._mate_in(best, -ply), inline: once per inner node)
+                if best > self._bound:
+                    stored = best + ply
+                elif best < -self._bound:
+                    stored = best - ply
             solved = self.solved_entries and not self._hit_horizon and path is None
             self.tt[key] = (SOLVED if solved else depth, stored, flag, best_move)
         self._hit_horizon = outer_horizon or self._hit_horizon

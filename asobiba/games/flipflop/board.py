@@ -157,6 +157,17 @@ def apply_move(white: int, black: int, bishops: int, turn: int, frm: int, to: in
     return white & ~tb, (black ^ fb) | tb, bishops, WHITE
 
 
+def play_int(pos: tuple[int, int, int, int], move: int) -> tuple[int, int, int, int]:
+    """:func:`apply_move` for the searchers: a position tuple and a move int
+    ``from << 5 | to``."""
+    white, black, bishops, turn = pos
+    fb, tb = 1 << (move >> 5), 1 << (move & 31)
+    bishops = (bishops & ~fb & ~tb) | (0 if bishops & fb else tb)
+    if turn == WHITE:
+        return (white ^ fb) | tb, black & ~tb, bishops, BLACK
+    return white & ~tb, (black ^ fb) | tb, bishops, WHITE
+
+
 def holds_goal(geo: Geometry, white: int, black: int, turn: int) -> bool:
     """True when the side to move already stands on the square it attacks: it moved there
     last turn and the opponent's reply did not take it back, so it has won."""
