@@ -92,11 +92,13 @@ class FlipFlopAdapter:
         if wt.mobility:
             score += wt.mobility * (my_mobility - bd.mobility(geo, theirs, mine, x))
         if wt.attackers or wt.defenders or wt.open_goal:
-            my_att = 0 if mine >> my_goal & 1 else bd.reach_count(geo, my_goal, mine, occ, x)
-            their_att = 0 if theirs >> their_goal & 1 else bd.reach_count(
-                geo, their_goal, theirs, occ, x)
-            my_def = bd.reach_count(geo, their_goal, mine, occ, x)
-            their_def = bd.reach_count(geo, my_goal, theirs, occ, x)
+            # who can reach each goal: one walk of its rays counts both sides
+            my_att, their_def = bd.reach_counts(geo, my_goal, mine, theirs, occ, x)
+            their_att, my_def = bd.reach_counts(geo, their_goal, theirs, mine, occ, x)
+            if mine >> my_goal & 1:
+                my_att = 0
+            if theirs >> their_goal & 1:
+                their_att = 0
             score += wt.attackers * (my_att - their_att) + wt.defenders * (my_def - their_def)
             if my_att and not their_def:
                 score += wt.open_goal
