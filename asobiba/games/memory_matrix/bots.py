@@ -322,8 +322,12 @@ class ParanoidAdapter:
         raise AssertionError("a Memory Matrix position that is not over always has a move")
 
 
+Table = dict[Hashable, tuple[int, float, int, Child | None]]
+"""The exact solver's transposition table (the engine's entries), shared between calls."""
+
+
 def _engine(cfg: Config, seat: int, w: Weights, exact: bool,
-            table: dict[Any, Any] | None = None
+            table: Table | None = None
             ) -> tuple[AlphaBeta[Node, Child], ParanoidAdapter]:
     adapter = ParanoidAdapter(cfg, seat, w, exact)
     engine: AlphaBeta[Node, Child] = AlphaBeta(
@@ -358,7 +362,7 @@ def dead_value(cfg: Config, w: Weights) -> float:
 
 
 def solve(cfg: Config, pos: Pos, alpha: float, beta: float, seat: int, w: Weights,
-          table: dict[Any, Any]) -> float:
+          table: Table) -> float:
     """The exact paranoid value of ``pos`` for ``seat`` (every line played to the end):
     alpha-beta with a transposition table (``table``, shared between calls on the same
     position's subtree), children ordered by the static evaluation, and a board with
