@@ -87,8 +87,8 @@ def test_engine_matches_reference_on_random_positions(options: dict) -> None:
                                      {"players": 2, "colours": 2, "lost_colour": "pass"},
                                      {"players": 4, "white_any_time": True}])
 def test_is_legal_agrees_with_legal_moves_on_every_move(options: dict) -> None:
-    """rules.is_legal (one move, checked by its own rays — the environment step's path)
-    says yes exactly for the moves legal_moves lists (rules: colour move, white move, white
+    """rules.is_legal / legal_flips (one move, checked by its own rays — the environment
+    step's path) say yes exactly for the moves legal_moves lists, with the move's flips (rules: colour move, white move, white
     anywhere as the last resort, lost colour), on every cell, both sides, and the pass."""
     from asobiba.games.memory_matrix import rules
 
@@ -105,6 +105,9 @@ def test_is_legal_agrees_with_legal_moves_on_every_move(options: dict) -> None:
             kinds.update("pass" if m == rules.PASS else "wc"[m & 1 ^ 1] for m in legal)
             for move in candidates:
                 assert rules.is_legal(cfg, state.pos, move) == (move in legal), move
+                if move in legal:  # and the flips it keeps for apply are the move's flips
+                    assert rules.legal_flips(cfg, state.pos, move) == rules.flips_of(
+                        cfg, state.pos, move)
             moves = sorted(legal)
             state = state.child(moves[rng.below(len(moves))])
         assert not any(rules.is_legal(cfg, state.pos, m) for m in candidates)

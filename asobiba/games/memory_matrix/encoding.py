@@ -19,7 +19,6 @@ import numpy as np
 from ...core import Game, State
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
-from . import rules
 from .game import config_for
 from .palette import LETTERS
 from .rules import PASS
@@ -96,9 +95,10 @@ class Codec(_Base):
         return {table[m]: m for m in self.moves(state, seat)}
 
     def move_of(self, state: State, seat: int, action: int) -> int | None:
-        """Decode, then check that one move by its own rays (``rules.is_legal``) instead of
-        listing every legal move: the environment step's fast path."""
+        """Decode, then check that one move by its own rays (``rules.legal_flips``) instead
+        of listing every legal move, keeping its flips for the step's ``child``: the
+        environment step's fast path."""
         move = self._move_of.get(action)
         if move is None or not isinstance(state, MemoryMatrixState):
             return None
-        return move if rules.is_legal(state.cfg, state.pos, move) else None
+        return move if state.check_move(move) else None

@@ -12,6 +12,7 @@ Moves are ints: ``cell << 1`` places colour up, ``cell << 1 | 1`` white side up,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .shapes import Geometry
 
@@ -31,6 +32,11 @@ class Config:
     @property
     def colours(self) -> int:
         return self.players * self.colours_per_player
+
+    @cached_property
+    def acting(self) -> tuple[tuple[int], ...]:
+        """Per colour, the one-seat tuple of the seat that moves it (``State._acting``)."""
+        return tuple((self.seat_of(c),) for c in range(self.colours))
 
     def seat_of(self, colour: int) -> int:
         """Colours move in a cycle: every player's first colour, then every second colour."""
@@ -170,33 +176,44 @@ def legal_moves(cfg: Config, pos: Pos) -> list[int]:
 
 
 def is_legal(cfg: Config, pos: Pos, move: int) -> bool:
-    """Whether ``move`` is in :func:`legal_moves` — for one move, without listing them all:
-    a colour move or a white sandwich checks only the rays from its own cell. (Only a white
-    move that needs "no colour move exists", or a white piece placed anywhere, scans the
-    board.) Tests check it against ``legal_moves`` on every cell of random positions."""
+    """Whether ``move`` is in :func:`legal_moves` — for one move, without listing them all
+    (see :func:`legal_flips`)."""
+    return legal_flips(cfg, pos, move) is not None
+
+
+def legal_flips(cfg: Config, pos: Pos, move: int) -> int | None:
+    """The pieces ``move`` flips if it is legal (``flips_of``), ``None`` if it is not in
+    :func:`legal_moves`: a colour move or a white sandwich checks only the rays from its
+    own cell, and the flips that prove it legal are the ones :func:`apply` needs. (Only a
+    white move that needs "no colour move exists", or a white piece placed anywhere, scans
+    the board.) Tests check it against ``legal_moves`` on every cell of random positions."""
     colour = pos.turn
     if colour < 0:
-        return False
+        return None
     occ, up = pos.occ, pos.up
     own = pos.ident[colour] & up
     if move == PASS:
-        return not own and cfg.lost_colour_passes
+        return 0 if not own and cfg.lost_colour_passes else None
     if not own and cfg.lost_colour_passes:
-        return False
+        return None
     geo = cfg.geometry
     cell = move >> 1
     if move < 0 or not (1 << cell) & geo.valid & ~occ:
-        return False
+        return None
     if not move & 1:
-        return bool(own) and sandwiched_runs(geo, cell, own, occ ^ own) != 0
+        flips = sandwiched_runs(geo, cell, own, occ ^ own) if own else 0
+        return flips if flips else None
     coloured = sandwich_cells(geo, geo.valid ^ occ, own, occ ^ own) if own else 0
     if coloured and not cfg.white_any_time:
-        return False
+        return None
     white = occ & ~up
-    if white and sandwiched_runs(geo, cell, white, up):
-        return True
-    # a white piece anywhere: only when no sandwich at all exists
-    return not coloured and not (white and sandwich_cells(geo, geo.valid ^ occ, white, up))
+    flips = sandwiched_runs(geo, cell, white, up) if white else 0
+    if flips:
+        return flips
+    # a white piece anywhere: only when no sandwich at all exists (it flips nothing)
+    if coloured or (white and sandwich_cells(geo, geo.valid ^ occ, white, up)):
+        return None
+    return 0
 
 
 def flips_of(cfg: Config, pos: Pos, move: int) -> int:
@@ -225,14 +242,16 @@ def next_turn(cfg: Config, occ: int, up: int, ident: tuple[int, ...],
     return holders[0]
 
 
-def apply(cfg: Config, pos: Pos, move: int) -> tuple[Pos, int]:
+def apply(cfg: Config, pos: Pos, move: int, flips: int | None = None) -> tuple[Pos, int]:
     """The position after ``move`` and the pieces it flipped. Neutral pieces flip but stay
-    white; every other flipped piece toggles between its colour and white."""
+    white; every other flipped piece toggles between its colour and white. ``flips``: the
+    move's flips when already known (:func:`legal_flips`)."""
     colour = pos.turn
     if move == PASS:
         turn = next_turn(cfg, pos.occ, pos.up, pos.ident, pos.hand, colour)
         return Pos(pos.occ, pos.up, pos.ident, pos.neutral, pos.hand, turn), 0
-    flips = flips_of(cfg, pos, move)
+    if flips is None:
+        flips = flips_of(cfg, pos, move)
     bit = 1 << (move >> 1)
     occ = pos.occ | bit
     up = (pos.up ^ (flips & ~pos.neutral)) | (0 if move & 1 else bit)
