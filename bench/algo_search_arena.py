@@ -31,30 +31,36 @@ def interval(points: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def match(games: int, players: int, iterations: int, first: int) -> tuple[list[float], float]:
-    """Per-game points of the level-5 seat, and its CPU seconds per attack decision."""
+def match(games: int, players: int, iterations: int, first: int
+          ) -> tuple[list[float], int, int]:
+    """Per-game points of the level-5 seat, its searches, and how often the search
+    overruled level 4's continue-or-stay rule."""
     points = []
+    searches = overrides = 0
     for i in range(first, first + games):
         me = i % players
-        bots: list[Bot] = [AlgoSearchBot(i * 10 + s, time_limit=None, iterations=iterations)
-                           if s == me else GAME.make_bot("4", i * 10 + s)
+        hero = AlgoSearchBot(i * 10 + me, time_limit=None, iterations=iterations)
+        bots: list[Bot] = [hero if s == me else GAME.make_bot("4", i * 10 + s)
                            for s in range(players)]
         outcome = play_game(GAME, bots, {"players": players}, seed=i).states[-1].outcome
         assert outcome is not None
         points.append(outcome.points(me))
-    return points, 0.0
+        searches += hero.searches
+        overrides += hero.overrides
+    return points, searches, overrides
 
 
 def main() -> None:
     args = [int(a) for a in sys.argv[1:]]
     games, players, iterations, first = (args + [200, 2, 400, 0][len(args):])[:4]
     cpu, wall = time.process_time(), time.perf_counter()
-    points, _ = match(games, players, iterations, first)
+    points, searches, overrides = match(games, players, iterations, first)
     mean, half = interval(points)
     wins = sum(1 for p in points if p == 1.0)
     print(f"{players} players, level 5 ({iterations} iterations) vs level 4: "
           f"score {mean:.3f} ± {half:.3f} (95%), {wins} wins of {games} games, "
-          f"seeds {first}..{first + games - 1} (fair share {1 / players:.3f})")
+          f"seeds {first}..{first + games - 1} (fair share {1 / players:.3f}); "
+          f"{searches} searches, {overrides} overruled level 4's rule")
     print(f"cpu {time.process_time() - cpu:.0f} s, wall {time.perf_counter() - wall:.0f} s, "
           f"load average {os.getloadavg()[0]:.1f}")
 

@@ -35,6 +35,8 @@ class MCTSResult(Generic[M]):
     value: float
     iterations: int
     seconds: float = 0.0
+    values: dict[M, float] = field(default_factory=dict)
+    """Mean reward of each root move for the searching seat."""
 
 
 @dataclass
@@ -183,7 +185,8 @@ def _result(root: _Node[M], iterations: int, start: float) -> MCTSResult[M]:
     if not root.children:
         raise ValueError("search from a position with no legal move")
     visits = {m: ch.visits for m, ch in root.children.items()}
+    values = {m: ch.reward[root.player] / ch.visits if ch.visits and ch.reward else 0.0
+              for m, ch in root.children.items()}
     move = max(visits, key=lambda m: visits[m])
-    best = root.children[move]
-    value = best.reward[root.player] / best.visits if best.visits and best.reward else 0.0
-    return MCTSResult(move, visits, value, iterations, time.perf_counter() - start)
+    return MCTSResult(move, visits, values[move], iterations, time.perf_counter() - start,
+                      values)

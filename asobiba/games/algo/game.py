@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import BotLevel, Game, Option, OptionError, Rng
 from .cards import COLOUR_LETTERS, COLOUR_NAMES, deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
+
+if TYPE_CHECKING:
+    from .bots import AlgoBot
 
 
 def default_hand(players: int, mode: str) -> int:
@@ -140,7 +143,7 @@ class AlgoGame(Game):
     def render_view(self, view: Mapping[str, Any]) -> str:
         return render(view)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> AlgoBot:
         from .bots import make_bot
 
         return make_bot(str(level), seed)
