@@ -214,8 +214,9 @@ class AlgoSearchBot(AlgoBot):
     for the rest."""
 
     def __init__(self, seed: int = 0, time_limit: float | None = TIME_LIMIT,
-                 iterations: int = ITERATIONS) -> None:
+                 iterations: int = ITERATIONS, gate: float = Z_GATE) -> None:
         super().__init__(4, seed)
+        self.gate = gate
         self.level = "5"
         self.name = "algo-5"
         self.iterations = iterations
@@ -274,7 +275,7 @@ class AlgoSearchBot(AlgoBot):
         self.searches += 1
         rule = root[0] if self._continue(view, seat, prob) else root[1]
         other = root[1] if rule == root[0] else root[0]
-        if result.values.get(other, 0.0) - result.values.get(rule, 0.0) > Z_GATE * math.sqrt(
+        if result.values.get(other, 0.0) - result.values.get(rule, 0.0) > self.gate * math.sqrt(
                 0.25 / max(1, result.visits.get(other, 0))
                 + 0.25 / max(1, result.visits.get(rule, 0))):
             self.overrode = True
