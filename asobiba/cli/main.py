@@ -47,6 +47,7 @@ from ..core import (
     State,
     parse_option_pairs,
 )
+from ..core.jsontypes import JSONObject
 from ..games import GAME_IDS, available, get, package_of, replay_record
 
 LAZY_GROUPS: dict[str, tuple[str, str, str]] = {
@@ -172,7 +173,7 @@ def _split_moves(moves: list[str]) -> list[tuple[int | None, str]]:
     return out
 
 
-def _replay(game: Any, moves: list[str], options: dict[str, Any], seed: int | None,
+def _replay(game: Any, moves: list[str], options: JSONObject, seed: int | None,
             record_file: Path | None) -> tuple[list[State], list[MoveEntry], int]:
     """The states from the start (or from a record's end) through ``moves``."""
     if record_file is not None:
@@ -266,7 +267,7 @@ def replay(
                   "hidden cards, colours and dice to come included (a spoiler for play)",
                   markup=True, highlight=False)
     if as_json:
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "game": game.id,
             "rules_version": game.rules_version,
             "options": dict(state.options),
@@ -421,7 +422,7 @@ class _BotRater:
     ratings moving (``update_bots``), exactly as ``progression calibrate`` does; committed once
     at the end, so a failed run leaves the database as it was."""
 
-    def __init__(self, url: str, game_id: str, options: dict[str, Any]) -> None:
+    def __init__(self, url: str, game_id: str, options: JSONObject) -> None:
         from sqlalchemy import create_engine
         from sqlalchemy.exc import ArgumentError
         from sqlalchemy.orm import Session
@@ -456,7 +457,7 @@ class _BotRater:
                               options=self.options, seed=seed, context="arena",
                               update_bots=True)
 
-    def finish(self, specs: list[str]) -> list[dict[str, Any]]:
+    def finish(self, specs: list[str]) -> list[JSONObject]:
         from ..progression import ratings
 
         self.session.commit()

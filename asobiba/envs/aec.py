@@ -13,12 +13,12 @@ with the mask); the Gymnasium wrapper instead turns it into a loss, as RL librar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 from pettingzoo import AECEnv
 
+from ..core.jsontypes import JSONMapping, JSONObject
 from .session import Session
 
 
@@ -43,7 +43,7 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         self.agents: list[str] = []
 
     @property
-    def game_options(self) -> Mapping[str, Any]:
+    def game_options(self) -> JSONMapping:
         return self.session.options
 
     def observation_space(self, agent: str) -> Any:
@@ -52,7 +52,7 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
     def action_space(self, agent: str) -> Any:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: JSONObject | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             game_seed = int(seed)
@@ -64,7 +64,7 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, JSONObject] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.session.to_move or 0]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:

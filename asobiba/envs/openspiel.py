@@ -28,6 +28,7 @@ import numpy as np
 import pyspiel
 
 from ..core import Game, State
+from ..core.jsontypes import JSONObject
 from ..games import GAME_IDS, get
 from .codec import Codec, codec_for
 from .session import rewards_of
@@ -37,8 +38,8 @@ MAX_GAME_LENGTH = {"reversi": 130, "flipflop": 1000, "reverstargo": 200,
                    "memory_matrix": 400, "algo": 2000, "patapata": 12 * 8}
 
 
-def _spec(game: Game) -> dict[str, Any]:
-    spec: dict[str, Any] = {}
+def _spec(game: Game) -> JSONObject:
+    spec: JSONObject = {}
     for opt in game.options:
         default = opt.default
         if default is None:
@@ -51,8 +52,8 @@ def _spec(game: Game) -> dict[str, Any]:
     return spec
 
 
-def _options(game: Game, params: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _options(game: Game, params: JSONObject) -> JSONObject:
+    out: JSONObject = {}
     for opt in game.options:
         if opt.name not in params:
             continue
@@ -105,7 +106,7 @@ class _Spec:
     """What a game instance fixes (asobiba game, options, codec, seed count). Shared by all
     states: pyspiel clones Python states with ``copy.deepcopy``, and this never changes."""
 
-    def __init__(self, game: Game, options: dict[str, Any], codec: Codec, seeds: int) -> None:
+    def __init__(self, game: Game, options: JSONObject, codec: Codec, seeds: int) -> None:
         self.game, self.options, self.codec, self.seeds = game, options, codec, seeds
         self.num_players = game.num_seats(options)
 
@@ -131,7 +132,7 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
     game: Game
     game_type: Any
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: JSONObject | None = None) -> None:
         game = self.game
         params = {**_spec(game), **(params or {})}
         options = _options(game, params)

@@ -5,12 +5,12 @@ it holds the state (with its secrets) and hands agents only :meth:`observe`, whi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
 from ..core import Game, IllegalMoveError, Outcome, State
+from ..core.jsontypes import JSONMapping
 from ..games import get
 from .codec import Codec, codec_for
 
@@ -27,7 +27,7 @@ def rewards_of(outcome: Outcome, num_seats: int) -> list[float]:
 class Session:
     """A game for an environment. ``game_id`` and ``options`` as for ``Game.new_game``."""
 
-    def __init__(self, game_id: str | Game, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, game_id: str | Game, options: JSONMapping | None = None) -> None:
         self.game: Game = get(game_id) if isinstance(game_id, str) else game_id
         self.options = self.game.validate_options(options or {})
         self.codec: Codec = codec_for(self.game, self.options)

@@ -16,6 +16,7 @@ import gymnasium
 import numpy as np
 
 from ..core import Bot, RandomBot
+from ..core.jsontypes import JSONObject
 from ..core.rng import derive_seed
 from .session import Session
 
@@ -69,7 +70,7 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
                 bot.observe(state.state.view(other))
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+              options: JSONObject | None = None) -> tuple[dict[str, np.ndarray], JSONObject]:
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
@@ -85,7 +86,7 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
         self._others_move()
         return self.session.observe(self.seat), {"seed": game_seed}
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, JSONObject]:
         s = self.session
         if s.over:
             raise RuntimeError("the episode is over; call reset()")
@@ -96,7 +97,7 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
         for other, bot in self._bots.items():
             bot.observe(s.state.view(other))
         self._others_move()
-        info: dict[str, Any] = {}
+        info: JSONObject = {}
         reward = 0.0
         if s.over:
             reward = s.rewards()[self.seat]

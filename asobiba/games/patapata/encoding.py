@@ -18,13 +18,14 @@ the order reveals nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...core import Game, State
+from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .game import rows_marks
@@ -55,7 +56,7 @@ def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, tuple[Any,
 
 
 class Codec(_Base):
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         n = self.num_seats
         self.num_actions = 1 + MAX_OCCURRENCES
@@ -71,7 +72,7 @@ class Codec(_Base):
             Field("rotation", 4, "one-hot: own sheet rotation 0/90/180/270"),
         )
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         me, n = view["seat"], self.num_seats
         sheets = view["sheets"]
 
@@ -98,7 +99,7 @@ class Codec(_Base):
             "rotation": one_hot(mine.get("rotation", 0) // 90, 4),
         }
 
-    def actions_of(self, text: str, view: Mapping[str, Any]) -> list[int]:
+    def actions_of(self, text: str, view: JSONMapping) -> list[int]:
         if text == "pass":
             return [0]
         move = parse_move(text)
@@ -108,7 +109,7 @@ class Codec(_Base):
         task = _task_text(tuple(view["task"]))
         return [a for a, m in _clear_moves(task, marks).items() if m == move]
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         found = self.actions_of(text, view)
         return found[0] if found else None
 

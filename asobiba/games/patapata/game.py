@@ -9,11 +9,12 @@ the visible window. See docs/rules/patapata.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ...core import BotLevel, Game, Option, Outcome, State
+from ...core import Bot, BotLevel, Game, Option, Outcome, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from .geometry import cell_name, switch_name, visible_mask, visible_window
 from .notation import PASS, move_text, parse_move, writes_text
 from .scoring import TABLES, Breakdown, score
@@ -80,7 +81,7 @@ class PatapataState(State):
 
     __slots__ = ("_options", "rows", "round", "sheets", "_legal_cache")
 
-    def __init__(self, options: Mapping[str, Any], rows: tuple[int, ...], round_: int,
+    def __init__(self, options: JSONMapping, rows: tuple[int, ...], round_: int,
                  sheets: tuple[Sheet, ...]) -> None:
         self._options = options
         self.rows = rows
@@ -89,7 +90,7 @@ class PatapataState(State):
         self._legal_cache: dict[int, tuple[Any, ...]] = {}
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._options
 
     @property
@@ -232,7 +233,7 @@ class PatapataState(State):
         return why_illegal(self, move, seat)
 
     # ---- views ---------------------------------------------------------------------------
-    def _sheet_view(self, seat: int, full: bool) -> dict[str, Any]:
+    def _sheet_view(self, seat: int, full: bool) -> JSONObject:
         sheet = self.sheets[seat]
         if not full:
             done = sheet.history[:self.round]
@@ -257,7 +258,7 @@ class PatapataState(State):
             "score": self.breakdown(seat).to_json(),
         }
 
-    def _course_view(self) -> dict[str, Any]:
+    def _course_view(self) -> JSONObject:
         shown = min(self.round + 1, COURSE_LENGTH)
         tasks = course_tasks(self.rows)
         return {
@@ -268,7 +269,7 @@ class PatapataState(State):
                        "pattern": pattern(tasks[i]).rows()} for i in range(shown)],
         }
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         over = self.round >= COURSE_LENGTH
         return {
             "course": self._course_view(),
@@ -277,7 +278,7 @@ class PatapataState(State):
             "sheets": [self._sheet_view(i, over or i == seat) for i in range(len(self.sheets))],
         }
 
-    def _full(self) -> dict[str, Any]:
+    def _full(self) -> JSONObject:
         data = self._view(None)
         data["sheets"] = [self._sheet_view(i, True) for i in range(len(self.sheets))]
         data["course_rows"] = [ROW_NAMES[r] for r in self.rows]
@@ -316,17 +317,17 @@ class Patapata(Game):
         BotLevel("god", "God", "beam search over the rest of the course", "神"),
     )
 
-    def _initial(self, options: dict[str, Any], seed: int) -> PatapataState:
+    def _initial(self, options: JSONObject, seed: int) -> PatapataState:
         rows = course_rows(options["course"], seed)
         sheets = tuple(Sheet() for _ in range(options["players"]))
         return PatapataState(options, rows, 0, sheets)
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         from .render import render_view
 
         return render_view(view)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> Bot:
         from .bots import make_bot
 
         return make_bot(level, seed)
