@@ -117,7 +117,7 @@ class GameProgression:
     thresholds: Callable[[JSONMapping], Thresholds] | None = None
     tutorial: str | None = None
     """File name of the tutorial (JSON) in the game's package folder."""
-    tutorial_functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    tutorial_functions: Mapping[str, Callable[..., object]] = field(default_factory=dict)
     ladder_levels: tuple[str, ...] | None = None
     ladder_options: JSONMapping = field(default_factory=dict)
     opening_plies: tuple[int, int] = (0, 0)

@@ -153,9 +153,10 @@ class LegalMoves(Sequence[MoveT]):
     def __getitem__(self, index: int) -> MoveT: ...
 
     @overload
-    def __getitem__(self, index: slice) -> Sequence[MoveT]: ...
+    def __getitem__(self, index: slice[int | None, int | None, int | None]) -> Sequence[MoveT]: ...
 
-    def __getitem__(self, index: int | slice) -> MoveT | Sequence[MoveT]:
+    def __getitem__(self, index: int | slice[int | None, int | None, int | None]
+                    ) -> MoveT | Sequence[MoveT]:
         return self._moves[index]
 
     def __len__(self) -> int:

@@ -25,9 +25,9 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
-from ..core import Game, State
+from ..core import Game, Move, State
 from ..core.jsontypes import JSONMapping
 
 if TYPE_CHECKING:
@@ -77,13 +77,13 @@ class Codec(Generic[MoveT]):
             at += f.size
         return out
 
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+    def bounds(self) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
         high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
         return low, high
 
     # ---- the view path (what an agent sees) ------------------------------------------------
-    def observe(self, view: JSONMapping) -> np.ndarray:
+    def observe(self, view: JSONMapping) -> NDArray[np.float32]:
         """The flat float32 observation of ``view`` (the viewing seat is ``view["seat"]``)."""
         out = np.zeros(self.obs_size, np.float32)
         parts = self.encode(view)
@@ -97,7 +97,7 @@ class Codec(Generic[MoveT]):
         """Field name -> values (any array-like of the field's size); missing fields are 0."""
         raise NotImplementedError
 
-    def mask(self, view: JSONMapping) -> np.ndarray:
+    def mask(self, view: JSONMapping) -> NDArray[np.int8]:
         """1 for each action that is one of the view's legal moves."""
         out = np.zeros(self.num_actions, np.int8)
         for text in view.get("legal_moves") or ():
@@ -151,7 +151,7 @@ class Codec(Generic[MoveT]):
         return state.move_text(move, seat)
 
 
-def codec_for(game: Game, options: JSONMapping | None = None) -> Codec:
+def codec_for(game: Game, options: JSONMapping | None = None) -> Codec[Move]:
     """The codec of ``game`` for (validated) ``options``, from the game's own package."""
     opts = game.validate_options(options or {})
     package = type(game).__module__.rsplit(".", 1)[0]
@@ -162,18 +162,18 @@ def codec_for(game: Game, options: JSONMapping | None = None) -> Codec:
             raise NotImplementedError(
                 f"{game.id} has no action/observation encoding ({package}.encoding)") from exc
         raise
-    codec: Codec = module.Codec(game, opts)
+    codec: Codec[Move] = module.Codec(game, opts)
     return codec
 
 
-def one_hot(index: int | None, size: int) -> np.ndarray:
+def one_hot(index: int | None, size: int) -> NDArray[np.float32]:
     out = np.zeros(size, np.float32)
     if index is not None and 0 <= index < size:
         out[index] = 1.0
     return out
 
 
-def planes(rows: Sequence[str], symbols: Sequence[str]) -> np.ndarray:
+def planes(rows: Sequence[str], symbols: Sequence[str]) -> NDArray[np.float32]:
     """One 0/1 plane per symbol over a board given as text rows."""
     grid = np.array([list(r) for r in rows])
     return np.stack([(grid == s) for s in symbols]).astype(np.float32)

@@ -22,13 +22,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pyspiel
 
-from ..core import Game, State
-from ..core.jsontypes import JSONObject
+from ..core import Game, Move, State
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import GAME_IDS, get
 from .codec import Codec, codec_for
 from .session import rewards_of
@@ -67,7 +66,7 @@ def _options(game: Game, params: JSONObject) -> JSONObject:
 class _Observer:
     """PyObserver: the codec's encoding of ``view(player)``."""
 
-    def __init__(self, codec: Codec, perfect_recall: bool) -> None:
+    def __init__(self, codec: Codec[Move], perfect_recall: bool) -> None:
         self.codec = codec
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(codec.obs_size, np.float32)
@@ -106,11 +105,11 @@ class _Spec:
     """What a game instance fixes (asobiba game, options, codec, seed count). Shared by all
     states: pyspiel clones Python states with ``copy.deepcopy``, and this never changes."""
 
-    def __init__(self, game: Game, options: JSONObject, codec: Codec, seeds: int) -> None:
+    def __init__(self, game: Game, options: JSONObject, codec: Codec[Move], seeds: int) -> None:
         self.game, self.options, self.codec, self.seeds = game, options, codec, seeds
         self.num_players = game.num_seats(options)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Spec:
         return self
 
 
@@ -124,13 +123,13 @@ class _Node:
         self.inner, self.history = inner, history
         self.texts = texts  # per state of the history: seat -> view text, filled lazily
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Node:
         return self
 
 
 class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
     game: Game
-    game_type: Any
+    game_type: pyspiel.GameType
 
     def __init__(self, params: JSONObject | None = None) -> None:
         game = self.game
@@ -157,7 +156,8 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> AsobibaSpielState:
         return AsobibaSpielState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: JSONMapping | None = None) -> _Observer:
         perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
         return _Observer(self.spec.codec, perfect_recall)
 
@@ -232,7 +232,7 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(self.node.inner.to_json(), sort_keys=True, ensure_ascii=False)
 
 
-def _game_type(game: Game) -> Any:
+def _game_type(game: Game) -> pyspiel.GameType:
     solo_possible = game.min_seats == 1
     return pyspiel.GameType(
         short_name=f"asobiba_{game.id}",

@@ -12,10 +12,10 @@ import importlib
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..core import AsobibaError, Record
-from ..core.jsontypes import JSONMapping, JSONObject
+from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
 from ..games import get as get_game
 from .doc import LANGS, PAPERS, Document
 from .errors import PaperError
@@ -29,14 +29,14 @@ class PrintOption:
     """An option of the printed material only (the game's own options are accepted too)."""
 
     name: str
-    default: Any
+    default: OptionValue
     kind: str = "choice"  # choice | int
-    choices: tuple[Any, ...] = ()
+    choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     description: str = ""
 
-    def parse(self, raw: str) -> Any:
+    def parse(self, raw: str) -> OptionValue:
         if self.kind == "int":
             try:
                 value = int(raw)

@@ -32,12 +32,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..core import Outcome, Puzzle, Rng, State, derive_seed
+from ..core import Bot, Outcome, Puzzle, Rng, State, derive_seed
 from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 from ..play.runner import play_game
@@ -302,11 +302,11 @@ def trophies(session: Session, player_id: int) -> list[dict[str, str]]:
             for r in rows]
 
 
-def play_challenge(ch: DailyChallenge, player: Any, seed: int = 0) -> State:
+def play_challenge(ch: DailyChallenge, player: Bot, seed: int = 0) -> State:
     """Play a challenge with a bot in the player's seat (CLI, tests): the CPU sits in the other
     seat; each bot sees only its views. Returns the final state."""
     game = get_game(ch.game)
-    bots: list[Any] = [player]
+    bots: list[Bot] = [player]
     if ch.kind == "opponent":
         assert ch.bot_level is not None
         cpu = game.make_bot(ch.bot_level, seed)

@@ -21,9 +21,8 @@ Rules as implemented (interpretations marked in docs/progression.md):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -272,7 +271,8 @@ def status(session: Session, player_id: int, game_id: str) -> JSONObject:
     return out
 
 
-def _act(session: Session, player_id: int, game_id: str, fn: Any) -> list[Event]:
+def _act(session: Session, player_id: int, game_id: str,
+         fn: Callable[[LadderProgress], tuple[LadderProgress, list[Event]]]) -> list[Event]:
     _game(game_id)
     progress, events = fn(load(session, player_id, game_id))
     save(session, player_id, game_id, progress)

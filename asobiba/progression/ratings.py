@@ -15,9 +15,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session, aliased
 
 from ..core import Outcome
@@ -277,7 +276,7 @@ def player_page(session: Session, player_id: int, recent: int = 20) -> JSONObjec
         .join(PlayerRow, PlayerRow.id == other.player_id)
         .where(mine.player_id == player_id).order_by(other.game_id, other.seat)
         .distinct()).all()
-    seats_of: dict[int, list[Any]] = {}
+    seats_of: dict[int, list[Row[int, int, str, str, str | None]]] = {}
     for r in opp_rows:
         seats_of.setdefault(r.game_id, []).append(r)
     stats: dict[str, JSONObject] = {}
