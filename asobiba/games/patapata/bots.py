@@ -5,12 +5,10 @@ sample, choosing the move with the best mean final score (determinisation)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from ...core import Bot
 from ...core.jsontypes import JSONMapping
 from .game import rows_marks
-from .notation import move_text
+from .notation import PatapataMove, move_text
 from .optimiser import children, optimise, value
 from .scoring import TABLES
 from .tasks import COURSE_LENGTH, TASK_SHEET
@@ -48,13 +46,14 @@ class PatapataBot(Bot):
         table = TABLES[view.get("scores", "standard")]
         options = children(task, (marks, passes))
         if self.level == "random":
-            clears_only = [m for m, _ in options if m[0] == "clear"] or [options[-1][0]]
+            clears_only: list[PatapataMove] = ([m for m, _ in options if m[0] == "clear"]
+                                               or [options[-1][0]])
             return move_text(self.rng.choice(clears_only))
         if self.level == "greedy":
             move, _ = max(options, key=lambda mc: value(mc[1], table))
             return move_text(move)
         runs = 1 if view["course"]["mode"] != "dice" else self.samples
-        totals: dict[tuple[Any, ...], float] = {}
+        totals: dict[PatapataMove, float] = {}
         for _ in range(runs):
             tasks = [task, *self.future(view, index)]
             plan = optimise(tasks, (marks, passes), self.width, table)

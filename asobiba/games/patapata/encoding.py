@@ -19,17 +19,16 @@ the order reveals nothing.
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from ...core import Game, State
 from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .game import rows_marks
-from .notation import parse_move
+from .notation import PatapataMove, parse_move
 from .sheet import fits
 from .tasks import COURSE_LENGTH, MARKS, TASK_SHEET, occurrences
 
@@ -41,10 +40,10 @@ def _task_text(rows: tuple[str, ...]) -> str:
     return "/".join(rows)
 
 
-def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, tuple[Any, ...]]:
+def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, PatapataMove]:
     occupied = marks[0] | marks[1] | marks[2]
     free = ~occupied
-    out: dict[int, tuple[Any, ...]] = {}
+    out: dict[int, PatapataMove] = {}
     seen = set()
     for k, occ in enumerate(occurrences(task)):
         if fits(occ, marks):
@@ -55,7 +54,7 @@ def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, tuple[Any,
     return out
 
 
-class Codec(_Base):
+class Codec(_Base[PatapataMove]):
     def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         n = self.num_seats
@@ -76,7 +75,7 @@ class Codec(_Base):
         me, n = view["seat"], self.num_seats
         sheets = view["sheets"]
 
-        def marks_planes(rows: list[str]) -> np.ndarray:
+        def marks_planes(rows: list[str]) -> NDArray[np.float32]:
             grid = np.array([list(r) for r in rows])
             return np.stack([grid == m for m in MARKS]).astype(np.float32)
 
@@ -113,12 +112,12 @@ class Codec(_Base):
         found = self.actions_of(text, view)
         return found[0] if found else None
 
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[PatapataMove], seat: int) -> dict[int, PatapataMove]:
         # straight from the sheet, without the game's full move list (which also holds the
         # step-by-step moves): pass and clear are legal while nothing is pending this task
         sheet = state.sheets[seat]  # type: ignore[attr-defined]
         if state.is_over or seat not in state.acting_seats or sheet.pending:
             return {}
-        out: dict[int, Any] = {0: ("pass",)}
+        out: dict[int, PatapataMove] = {0: ("pass",)}
         out.update(_clear_moves(state.task, sheet.marks))  # type: ignore[attr-defined]
         return out

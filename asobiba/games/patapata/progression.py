@@ -5,10 +5,13 @@ the ladder plays and the daily solo course (hooks: ``asobiba.core.hooks``)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Rng, Thresholds
 from ...core.jsontypes import JSONMapping
+
+if TYPE_CHECKING:
+    from .optimiser import Node
 
 
 class PatapataEvaluator:
@@ -62,9 +65,9 @@ class PatapataEvaluator:
         pending = _cell_bits(sheet["pending"])
         base = (marks[0] & ~pending, marks[1] & ~pending, marks[2] & ~pending)
         written = (marks[0] & pending, marks[1] & pending, marks[2] & pending)
-        cache: dict[Any, float] = {}
+        cache: dict[Node, float] = {}
 
-        def expected(node: Any) -> float:
+        def expected(node: Node) -> float:
             if node not in cache:
                 cache[node] = sum(beam_search(f, node, self.width, table, KEY).total
                                   for f in futures) / len(futures)
