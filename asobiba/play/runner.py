@@ -19,11 +19,11 @@ Views cost time, so they are built only for the observers that need them:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..core import Bot, Game, MoveEntry, Record, SeatInfo, State
+from ..core.jsontypes import JSONMapping
 
 
 @dataclass
@@ -41,7 +41,7 @@ def _watches(bot: Bot) -> bool:
 def play_game(
     game: Game,
     bots: Sequence[Bot],
-    options: Mapping[str, Any] | None = None,
+    options: JSONMapping | None = None,
     seed: int = 0,
     seat_info: Sequence[SeatInfo] | None = None,
     max_moves: int = 100_000,

@@ -20,17 +20,17 @@ every move the same way, by what its mover knew then.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core import AnyEvaluator, Evaluator, State, Thresholds, UnknownGameError, ViewEvaluator
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 
 QUALITIES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 
-def thresholds_for(game_id: str, options: Mapping[str, Any] | None = None) -> Thresholds:
+def thresholds_for(game_id: str, options: JSONMapping | None = None) -> Thresholds:
     """The game's feedback scale and bands (its ``thresholds`` hook) for these options."""
     hook = get_game(game_id).progression().thresholds
     if hook is None:
@@ -78,7 +78,7 @@ def values_for(evaluator: AnyEvaluator, history: Sequence[State], seat: int,
     return evaluator.move_values(history[-1])
 
 
-def evaluator_for(game_id: str, options: Mapping[str, Any] | None = None
+def evaluator_for(game_id: str, options: JSONMapping | None = None
                   ) -> AnyEvaluator | None:
     """The game's evaluator (its ``evaluator`` hook) for these options; None where the game
     gives no feedback (no hook, or none for these options)."""
@@ -91,7 +91,7 @@ def evaluator_for(game_id: str, options: Mapping[str, Any] | None = None
     return hooks.evaluator(dict(options or {}))
 
 
-def has_feedback(game_id: str, options: Mapping[str, Any] | None = None) -> bool:
+def has_feedback(game_id: str, options: JSONMapping | None = None) -> bool:
     return evaluator_for(game_id, options) is not None
 
 
@@ -108,7 +108,7 @@ class MoveFeedback:
     chance_after: float
     """The mover's winning chance with best play before the move, and after the move played."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Finite JSON: a value that is not a finite number (a forced move's chances, an
         exact win's infinite value) is ``null`` — NaN is not JSON and broke the review."""
         return {k: ((round(v, 4) if math.isfinite(v) else None) if isinstance(v, float) else v)
@@ -149,13 +149,13 @@ class Review:
     turning_points: list[int] = field(default_factory=list)
     counts: dict[int, dict[str, int]] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"game": self.game, "moves": [m.to_json() for m in self.moves],
                 "turning_points": self.turning_points,
                 "counts": {str(k): v for k, v in self.counts.items()}}
 
 
-def review(game_id: str, moves: Sequence[tuple[int, str]], options: Mapping[str, Any] | None = None,
+def review(game_id: str, moves: Sequence[tuple[int, str]], options: JSONMapping | None = None,
            seed: int = 0, evaluator: AnyEvaluator | None = None) -> Review:
     """Feedback on every move of a game, and its turning points (ply numbers from 1). Each
     move is judged by what its mover knew then (its views up to the move), even when the
