@@ -1,6 +1,10 @@
 // ESLint over the browser client (asobiba/web): plain ES modules, no build step.
 import js from "@eslint/js";
 import globals from "globals";
+import uiStrings from "./lint/ui-strings.mjs";
+
+// the one i18n table (issue 17 item 8): words only in js/i18n.js (lint/ui-strings.mjs)
+const asobiba = { rules: { "ui-strings": uiStrings } };
 
 export default [
   js.configs.recommended,
@@ -17,5 +21,16 @@ export default [
       "no-eval": "error",
       eqeqeq: ["error", "smart"],
     },
+  },
+  {
+    files: ["asobiba/web/js/**/*.js"],
+    ignores: ["asobiba/web/js/i18n.js"],
+    plugins: { asobiba },
+    rules: { "asobiba/ui-strings": ["error", { english: false }] },
+  },
+  {
+    files: ["asobiba/web/games/**/*.js"],
+    plugins: { asobiba },
+    rules: { "asobiba/ui-strings": "error" },
   },
 ];

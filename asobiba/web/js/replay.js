@@ -12,7 +12,7 @@ let recordText = "";
 let review = null; // the post-game review: quality per ply, turning points
 
 function tt(key, params) {
-  return t(key, params, renderer && renderer.strings);
+  return t(key, params, renderer && renderer.game);
 }
 
 function seatName(seat) {

@@ -129,7 +129,7 @@ function setStatus(text) {
 
 // ---- what to show ------------------------------------------------------------------------
 function tt(key, params) {
-  return t(key, params, renderer && renderer.strings);
+  return t(key, params, renderer && renderer.game);
 }
 
 function seatName(seat) {
