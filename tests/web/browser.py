@@ -38,9 +38,11 @@ def free_port() -> int:
 class Server:
     """``asobiba.server.run`` in a subprocess; ``stop()`` kills it like a crash would."""
 
-    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+    def __init__(self, data_dir: Path, port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         self.port = port or free_port()
+        self.env = env or {}  # more settings of the server process (ASOBIBA_...)
         self.proc: subprocess.Popen[str] | None = None
 
     @property
@@ -50,7 +52,7 @@ class Server:
     def start(self) -> Server:
         # every browser of a test module comes from 127.0.0.1: per-address limits x100
         env = {**os.environ, "ASOBIBA_BOT_DELAY": "0", "ASOBIBA_BOT_PROCESSES": "1",
-               "PYTHONUNBUFFERED": "1", "ASOBIBA_LIMIT_SCALE": "100"}
+               "PYTHONUNBUFFERED": "1", "ASOBIBA_LIMIT_SCALE": "100", **self.env}
         code = ("from asobiba.server import run; "
                 f"run('127.0.0.1', {self.port}, {str(self.data_dir)!r}, None)")
         self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
