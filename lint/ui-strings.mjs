@@ -56,8 +56,7 @@ export default {
   meta: {
     type: "problem",
     docs: { description: "user-visible words belong in the one i18n table (js/i18n.js)" },
-    // {english: false}: only the Japanese check (the pages' scripts, whose English literals are
-    // CSS classes, ids and protocol words more than text)
+    // {english: false}: only the Japanese check
     schema: [{ type: "object", properties: { english: { type: "boolean" } }, additionalProperties: false }],
     messages: {
       japanese: "Japanese text outside the i18n table: add a key to js/i18n.js and use t()/ctx.t().",
