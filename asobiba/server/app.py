@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import AsyncIterator, Callable
 from datetime import date
@@ -43,7 +44,8 @@ MAX_RECORD = 2_000_000
 MAX_NAME = 40
 RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
 MAX_BEST_OF = 15
-REPLAY_BUDGET = 20.0  # seconds of work a replay may take before it is refused (503)
+# seconds of work a replay may take before it is refused (503); ASOBIBA_REPLAY_BUDGET sets it
+REPLAY_BUDGET = float(os.environ.get("ASOBIBA_REPLAY_BUDGET", "20"))
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None

@@ -10,6 +10,7 @@ import dataclasses
 import functools
 import json
 import logging
+import os
 import secrets
 from collections.abc import Awaitable, Callable
 from datetime import UTC, date, datetime
@@ -43,7 +44,8 @@ COOKIE = "asobiba_session"
 COOKIE_AGE = 30 * 24 * 3600  # the progression layer's session lifetime
 MAX_BODY = 16_000
 MAX_MOVE = 64
-REVIEW_BUDGET = 30.0  # seconds a review may take (queueing included) before 503 ``busy``
+# seconds a review may take (queueing included) before 503 ``busy``; ASOBIBA_REVIEW_BUDGET
+REVIEW_BUDGET = float(os.environ.get("ASOBIBA_REVIEW_BUDGET", "30"))
 
 
 META = MetaData()

@@ -96,6 +96,7 @@ function receive(msg) {
 }
 
 function seenKey(seat) {
+  // eslint-disable-next-line asobiba/ui-strings -- a storage key, never shown
   return seat === null || seat === undefined ? "spec" : `s${seat}`;
 }
 
@@ -129,7 +130,7 @@ function setStatus(text) {
 
 // ---- what to show ------------------------------------------------------------------------
 function tt(key, params) {
-  return t(key, params, renderer && renderer.strings);
+  return t(key, params, renderer && renderer.game);
 }
 
 function seatName(seat) {
