@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
+import anyio.to_thread
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
 from starlette.requests import Request
 from starlette.responses import Response
@@ -466,6 +467,7 @@ class MoveQuality(_Answer):
     best_value: float | None
     chance_before: float | None
     chance_after: float | None
+    depth: int | None = Field(ge=0)
 
 
 class Feedback(_Answer):
@@ -477,6 +479,13 @@ class ReviewBody(_Answer):
     moves: list[MoveQuality]
     turning_points: list[int]
     counts: dict[str, dict[str, int]]
+    plies: int
+    """Moves in the record: ``moves`` has a verdict for the first ones (all when complete)."""
+    depth: int | None
+    """The depth a complete review searches every move to (null: the judge has no depth)."""
+    complete: bool
+    """False when the time budget ran out first (shallower verdicts, or none for the last
+    moves): the review answers within its budget with what it has."""
 
 
 class Review(_Answer):
@@ -595,9 +604,44 @@ def check(model: type[BaseModel], data: Any, status: int = 400) -> Any:
 Endpoint = Callable[[Request], Awaitable[Response]]
 
 
+BIG_BODY = 64_000
+"""A body over this many bytes is checked in a worker thread (a record can be 2 MB)."""
+
+
+def _check_body(model: type[BaseModel], raw: bytes) -> None:
+    codes: dict[str, str] = getattr(model, "codes", {})
+    try:
+        data = parse_json(raw, empty={})
+    except BadJSON as exc:
+        raise ClientError(codes.get("", "bad_json"), str(exc)) from None
+    if not isinstance(data, dict):
+        raise ClientError(codes.get("", "bad_json"), "the request must be a JSON object")
+    check(model, data)
+
+
+class CheckedRequest(Request):
+    """A request whose JSON body is checked against its model when the route reads it —
+    after the route's own abuse limits, which count refused requests too — and before the
+    route sees any of it. A route that refuses earlier (not signed in, no such room) never
+    reads, so never checks, the body."""
+
+    model: type[BaseModel] | None = None
+
+    async def body(self) -> bytes:
+        fresh = not hasattr(self, "_body")
+        raw = await super().body()
+        if fresh and self.model is not None:
+            if len(raw) > BIG_BODY:
+                await anyio.to_thread.run_sync(_check_body, self.model, raw)
+            else:
+                _check_body(self.model, raw)
+        return raw
+
+
 def typed(path: str, methods: set[str], endpoint: Endpoint) -> Endpoint:
-    """``endpoint`` behind its models: path parameters (a refusal is a 404), query and JSON
-    body (400), checked before the route's own code runs; the body stays readable."""
+    """``endpoint`` behind its models: path parameters (a refusal is a 404) and query (400)
+    checked before the route's own code runs, the JSON body (400) when the route reads it
+    (:class:`CheckedRequest`)."""
     ops = {m: OPS[(m, path)] for m in methods}
     params = PATHS.get(path)
 
@@ -609,16 +653,8 @@ def typed(path: str, methods: set[str], endpoint: Endpoint) -> Endpoint:
         if op.query is not None:
             check(op.query, dict(request.query_params))
         if op.body is not None:
-            raw = await request.body()  # kept on the request: the route reads it again
-            try:
-                data = parse_json(raw, empty={})
-            except BadJSON as exc:
-                raise ClientError(getattr(op.body, "codes", {}).get("", "bad_json"),
-                                  str(exc)) from None
-            if not isinstance(data, dict):
-                raise ClientError(getattr(op.body, "codes", {}).get("", "bad_json"),
-                                  "the request must be a JSON object")
-            check(op.body, data)
+            request = CheckedRequest(request.scope, request.receive)
+            request.model = op.body
         return await endpoint(request)
     return checked
 
