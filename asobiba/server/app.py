@@ -231,6 +231,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                             time.monotonic() - started)
 
         resuming.add_done_callback(resumed)
+        warming = asyncio.get_running_loop().create_task(progression.warm())
         sweeping = asyncio.get_running_loop().create_task(retention.run(
             hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
             retention.SWEEP_EVERY if sweep_every is None else sweep_every))
@@ -238,6 +239,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             yield
         finally:
             resuming.cancel()
+            warming.cancel()
             sweeping.cancel()
             await hub().bus.close()
             if jobs is not None:
