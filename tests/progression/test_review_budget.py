@@ -95,3 +95,30 @@ def test_every_game_answers_finite_json_under_a_tiny_budget() -> None:
                                   clock=clock).to_json())
         assert out["complete"] is False and len(out["moves"]) < len(moves), game_id
         assert all(m["depth"] is None or m["depth"] >= 0 for m in out["moves"]), game_id
+
+
+def test_the_review_endpoint_answers_with_the_depth_of_each_verdict(tmp_path) -> None:
+    """POST /api/review of a 60-move Reversi record, through the app: whatever the machine's
+    load, the answer is the documented Review (api_schema), each verdict with its depth,
+    and ``complete`` tells whether every move got the full depth."""
+    from starlette.testclient import TestClient
+
+    from asobiba.core import MoveEntry, Record
+    from asobiba.server import api_schema, create_app
+    from asobiba.server.limits import Limits
+
+    rec = Record(game="reversi", options={}, seed=1,
+                 moves=tuple(MoveEntry(s, m) for s, m in MOVES))
+    with TestClient(create_app(str(tmp_path), bot_processes=0,
+                               limits=Limits(scale=1000))) as client:
+        res = client.post("/api/review", content=rec.dumps(),
+                          headers={"content-type": "application/json"})
+    assert res.status_code == 200, res.text
+    data = api_schema.Review.model_validate(_finite_json(res.json())).model_dump()
+    rv = data["review"]
+    assert rv["plies"] == len(MOVES) and rv["depth"] == 3
+    assert [m["ply"] for m in rv["moves"]] == list(range(1, len(rv["moves"]) + 1))
+    assert all(m["depth"] in (0, 1, 2, 3) for m in rv["moves"])
+    if rv["complete"]:
+        assert len(rv["moves"]) == len(MOVES)
+        assert {m["depth"] for m in rv["moves"]} <= {0, 3}
