@@ -21,7 +21,15 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
 import anyio.to_thread
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
@@ -59,9 +67,38 @@ class Clock(_Model):
     per_move: StrictInt | None = None
 
 
+MAX_BEST_OF = 15
+FORMATS = ("single", "reverse", "best_of")
+
+
 class MatchSpec(_Model):
+    model_config = ConfigDict(extra="forbid")
     format: Literal["single", "reverse", "best_of"]
-    games: StrictInt | None = Field(None, ge=3, le=15)
+    games: StrictInt | None = Field(None, ge=3, le=MAX_BEST_OF)
+    """For best_of: an odd number of games."""
+
+
+def _match_shape(raw: Any) -> Any:
+    """``match`` in words a person understands (pydantic's union errors name its branches):
+    absent, ``"single"``, ``"reverse"`` or ``{"format": "best_of", "games": N}``, N odd from
+    3 to MAX_BEST_OF. Whether the game can be played as a set is the route's question."""
+    if raw is None:
+        return raw
+    spec = {"format": raw} if isinstance(raw, str) else raw
+    if not isinstance(spec, dict) or set(spec) - {"format", "games"}:
+        raise ValueError("'match' must be \"single\", \"reverse\" or "
+                         "{\"format\": \"best_of\", \"games\": N}")
+    kind, games = spec.get("format"), spec.get("games")
+    if kind not in FORMATS:
+        raise ValueError(f"unknown match format {kind!r}; formats: {', '.join(FORMATS)}")
+    if kind != "best_of" and games is not None:
+        raise ValueError(f"'games' is only for best_of (a {kind} match has "
+                         f"{2 if kind == 'reverse' else 1} game(s))")
+    if kind == "best_of" and (not isinstance(games, int) or isinstance(games, bool)
+                              or games % 2 == 0 or not 3 <= games <= MAX_BEST_OF):
+        raise ValueError(f"best_of needs 'games': an odd number from 3 to {MAX_BEST_OF}, "
+                         f"not {games!r}")
+    return raw
 
 
 class CreateRoom(_Model):
@@ -75,6 +112,11 @@ class CreateRoom(_Model):
     hotseat: StrictBool = False
     clock: Clock | None = None
     match: Literal["single", "reverse", "best_of"] | MatchSpec | None = None
+
+    @field_validator("match", mode="before")
+    @classmethod
+    def _match_in_words(cls, raw: Any) -> Any:
+        return _match_shape(raw)
 
 
 class SeatCount(_Model):
@@ -597,8 +639,8 @@ def check(model: type[BaseModel], data: Any, status: int = 400) -> Any:
         where = ".".join(loc) or "body"
         codes: dict[str, str] = getattr(model, "codes", {})
         code = codes.get(loc[0] if loc else "", codes.get("", "bad_field"))
-        raise ClientError(code, f"{where}: {first.get('msg', 'invalid')}",
-                          status=status) from None
+        msg = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        raise ClientError(code, f"{where}: {msg}", status=status) from None
 
 
 Endpoint = Callable[[Request], Awaitable[Response]]
