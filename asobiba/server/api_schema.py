@@ -542,6 +542,7 @@ class Media:
 
 
 PDF = Media("application/pdf", "the PDF")
+PAGE = Media("text/html", "the page; its script reads the API")
 Answer = type[BaseModel] | Media | tuple[type[BaseModel], Media]
 
 
@@ -556,6 +557,12 @@ class Op:
 
 
 PATHS: dict[str, type[_Params]] = {
+    "/r/{room}": RoomPath,
+    "/tutorial/{game}": GamePath,
+    "/player/{player}": PlayerPath,
+    "/leaderboard/{game}": GamePath,
+    "/daily/{game}": GamePath,
+    "/ladder/{game}": GamePath,
     "/api/rooms/{room}": RoomPath,
     "/api/rooms/{room}/record": RoomPath,
     "/api/rooms/{room}/claim": RoomPath,
@@ -581,6 +588,9 @@ PATHS: dict[str, type[_Params]] = {
 """Each parameterised path's model of its path parameters (a refusal is a 404)."""
 
 OPS: dict[tuple[str, str], Op] = {
+    **{("GET", page): Op({200: PAGE}) for page in (
+        "/", "/r/{room}", "/replay", "/tutorial/{game}", "/account", "/player/{player}",
+        "/leaderboard/{game}", "/daily/{game}", "/ladder/{game}")},
     ("GET", "/api/openapi.json"): Op({200: Document}),
     ("GET", "/api/games"): Op({200: Games}),
     ("POST", "/api/rooms"): Op({201: RoomCreated}, body=CreateRoom),
@@ -620,7 +630,7 @@ OPS: dict[tuple[str, str], Op] = {
     ("GET", "/api/print/{game}"): Op({200: PDF}, query=PrintQuery),
     ("POST", "/api/print/record"): Op({200: PDF}, body=GameRecord, query=PaperQuery),
 }
-"""Every operation of the API. A route missing here is refused at start-up (:func:`bind`)
+"""Every operation of the API, and the pages (HTML). A route missing here is refused at start-up (:func:`bind`)
 and by tests/fairplay/test_api_models.py; an operation without ``body`` takes no body
 (one sent is ignored) and one without ``query`` reads no query parameters."""
 
@@ -701,14 +711,15 @@ def typed(path: str, methods: set[str], endpoint: Endpoint) -> Endpoint:
     return checked
 
 
-def api_routes(routes: list[BaseRoute]) -> list[Route]:
-    return [r for r in routes if isinstance(r, Route) and r.path.startswith("/api/")]
+def http_routes(routes: list[BaseRoute]) -> list[Route]:
+    """Every HTTP route: the API's and the pages' (not WebSockets, not the static files)."""
+    return [r for r in routes if isinstance(r, Route)]
 
 
 def missing(routes: list[BaseRoute]) -> list[str]:
-    """The API's routes and methods without models here (none, or the app does not start)."""
+    """The HTTP routes and methods without models here (none, or the app does not start)."""
     out = []
-    for route in api_routes(routes):
+    for route in http_routes(routes):
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
             if (method, route.path) not in OPS:
                 out.append(f"{method} {route.path}: no models in api_schema.OPS")
@@ -718,13 +729,13 @@ def missing(routes: list[BaseRoute]) -> list[str]:
 
 
 def bind(routes: list[BaseRoute]) -> list[BaseRoute]:
-    """The app's routes with every ``/api/`` route behind its models (:func:`typed`)."""
+    """The app's routes with every HTTP route behind its models (:func:`typed`)."""
     problems = missing(routes)
     if problems:
-        raise RuntimeError("untyped API routes: " + "; ".join(problems))
+        raise RuntimeError("untyped HTTP routes: " + "; ".join(problems))
     out: list[BaseRoute] = []
     for route in routes:
-        if isinstance(route, Route) and route.path.startswith("/api/"):
+        if isinstance(route, Route):
             methods = (route.methods or {"GET"}) - {"HEAD"}
             route = Route(route.path, typed(route.path, methods, route.endpoint),
                           methods=sorted(methods), name=route.name)
@@ -733,7 +744,7 @@ def bind(routes: list[BaseRoute]) -> list[BaseRoute]:
 
 
 def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of every ``/api/`` route in ``routes``, from :data:`OPS`
+    """The OpenAPI 3.1 document of every HTTP route in ``routes``, from :data:`OPS`
     and :data:`PATHS` (the same models that check the requests)."""
     schemas: dict[str, Any] = {}
 
@@ -770,7 +781,7 @@ def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
     error = {"description": "refused; nothing was changed",
              "content": {"application/json": {"schema": ref(ErrorResponse)}}}
     paths: dict[str, Any] = {}
-    for route in api_routes(routes):
+    for route in http_routes(routes):
         path_params = params_of(PATHS[route.path], "path") if route.path in PATHS else []
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
             spec = OPS[(method, route.path)]

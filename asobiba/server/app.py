@@ -368,7 +368,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     document: dict[str, Any] = {}
 
     async def openapi(request: Request) -> Response:
-        """The OpenAPI document of every /api/ route (built once from the route table)."""
+        """The OpenAPI document of every HTTP route (built once from the route table)."""
         if not document:
             document.update(api_schema.openapi(list(request.app.routes), list(available())))
         return JSONResponse(document)
@@ -540,7 +540,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *print_routes(),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
-    # every /api/ route behind its request models (api_schema.OPS; one is missing: no start)
+    # every HTTP route behind its request models (api_schema.OPS; one is missing: no start)
     routes = api_schema.bind(routes)
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, trust_proxy=trust_proxy,
