@@ -30,7 +30,7 @@ import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from functools import lru_cache
 from typing import Any, ClassVar
 
@@ -40,6 +40,7 @@ from sqlalchemy.orm import Session
 from ..core import Outcome, Puzzle, Rng, State, derive_seed
 from ..games import get as get_game
 from ..play.runner import play_game
+from ..tables import now
 from . import accounts, ratings
 from .errors import ProgressionError
 from .ladder_data import TIERS, ladder_options, tier_levels
@@ -223,7 +224,7 @@ def build(game_id: str, day: date, seed: int) -> DailyChallenge:
 # ---- the calendar --------------------------------------------------------------------------
 
 def _today() -> date:
-    return datetime.now(UTC).date()
+    return now().date()
 
 
 def record_attempt(session: Session, player_id: int, game_id: str, day: date,
