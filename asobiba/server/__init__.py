@@ -56,5 +56,23 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     fanout = f"; fan-out and bot queue on {redis_url.split('@')[-1]}" if redis_url else ""
     print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where}{fanout})",
           flush=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
-                ws_ping_interval=20, ws_ping_timeout=20)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
+                            ws_ping_interval=20, ws_ping_timeout=20)
+    _listening_server(config).run()
+
+
+def _listening_server(config: Any) -> Any:
+    """uvicorn's server, telling the app once its socket listens (``app.state.listening``):
+    the app's background start-up (bot processes, loading unfinished games) waits for it, so
+    the first request is answered as soon as the process can (docs/web.md, "Start-up")."""
+    import asyncio
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            config.app.state.listening = asyncio.Event()
+            await super().startup(sockets)
+            config.app.state.listening.set()
+
+    return Server(config)

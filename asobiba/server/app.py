@@ -217,28 +217,40 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         holder["hub"].on_finish = progression.on_finish
         for game_id in available():  # a game that fails to import stops the start, loudly
             get(game_id)
-        if jobs is None:
-            pool.warm(available())
         await hub().bus.start(hub().on_event, hub().resync_all)
-        # unfinished games are loaded in the background: the server answers at once, and a
-        # request for a room not loaded yet loads that room first (lazily)
-        resuming = asyncio.get_running_loop().create_task(hub().resume_all())
-        started = time.monotonic()
+        tasks: list[asyncio.Task[Any]] = []
 
-        def resumed(task: asyncio.Task[int]) -> None:
-            if not task.cancelled() and task.exception() is None and task.result():
-                log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
-                            time.monotonic() - started)
+        async def background() -> None:
+            """What can wait until the socket listens (``run`` sets ``app.state.listening``
+            once it does; without it, e.g. under a test client, at once): the bot processes
+            are started and warmed, unfinished games are loaded and the retention sweep
+            begins — none of it delays the first answer (docs/web.md, "Start-up")."""
+            listening = getattr(app.state, "listening", None)
+            if listening is not None:
+                await listening.wait()
+            if jobs is None:
+                pool.warm(available())
+            # a request for a room not loaded yet loads that room first (lazily)
+            resuming = asyncio.get_running_loop().create_task(hub().resume_all())
+            tasks.append(resuming)
+            started = time.monotonic()
 
-        resuming.add_done_callback(resumed)
-        sweeping = asyncio.get_running_loop().create_task(retention.run(
-            hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
-            retention.SWEEP_EVERY if sweep_every is None else sweep_every))
+            def resumed(task: asyncio.Task[int]) -> None:
+                if not task.cancelled() and task.exception() is None and task.result():
+                    log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
+                                time.monotonic() - started)
+
+            resuming.add_done_callback(resumed)
+            tasks.append(asyncio.get_running_loop().create_task(retention.run(
+                hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
+                retention.SWEEP_EVERY if sweep_every is None else sweep_every)))
+
+        tasks.append(asyncio.get_running_loop().create_task(background()))
         try:
             yield
         finally:
-            resuming.cancel()
-            sweeping.cancel()
+            for task in tasks:
+                task.cancel()
             await hub().bus.close()
             if jobs is not None:
                 await jobs.close()
