@@ -43,7 +43,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             # --trust-proxy, or ASOBIBA_TRUST_PROXY=1 (e.g. the load generator's servers)
             trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
             limits=Limits(store=limit_store(redis_url),
-                          scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
+                          scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1")),
+                          # open WebSockets per address (default limits.WS_CONCURRENT)
+                          ws_concurrent=int(os.environ.get("ASOBIBA_WS_PER_ADDRESS", "0"))),
             redis_url=redis_url,
             abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
             if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,

@@ -241,7 +241,9 @@ class Room:
 
     def public(self) -> dict[str, Any]:
         """What everyone at the table may know about the room (never the seed or keys)."""
-        online = set().union(*(c.seats for c in self.conns)) if self.conns else set()
+        from .shared import online as online_anywhere
+
+        online = online_anywhere(self)  # connected here or at another process
         perfect = self.game.perfect_information
         return {
             "id": self.id,
@@ -421,6 +423,9 @@ class Hub:
                 self.rooms[room_id] = room
                 self.schedule_bots(room)
                 self.arm_clock(room)
+                from .shared import ask
+
+                ask(self, room)  # what the other processes know of its table (offers, presence)
         return room
 
     def forget_if_idle(self, room: Room) -> None:
@@ -798,6 +803,11 @@ class Hub:
         if room is None:
             return
         kind = event.get("kind")
+        if kind in ("ask", "shared"):  # presence, draw offers, hints (asobiba.server.shared)
+            from . import shared
+
+            await shared.on_event(self, room, event)
+            return
         had_rematch, had_next = room.rematch_id, room.next_room()
         async with room.lock:
             if kind == "table":
