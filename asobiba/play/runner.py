@@ -44,7 +44,7 @@ FALLBACK_NOTES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Pick:
     """What a bot chose, as its own side saw it: the move (a text, or a move object from a
     ``reads_state`` bot) and the seconds it thought (CPU-independent wall time)."""
@@ -53,7 +53,7 @@ class Pick:
     seconds: float
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class BotTurn:
     """One bot turn as played: the move played (``text``: its notation), the state after it
     (``after``), the seconds the bot thought (None when it gave no answer), and
@@ -77,6 +77,17 @@ class BotTurn:
         return f"the bot in seat {seat} {why}; it played a random legal move"
 
 
+def _choose(bot: Bot, seat: int, state: State | None,
+            view: Mapping[str, Any] | None) -> Any:
+    if state is not None and bot.reads_state and state.game.perfect_information:
+        return bot.choose_state(state)
+    if view is None:
+        if state is None:
+            raise ValueError("a bot turn needs the state or the seat's view")
+        view = state.view(seat)
+    return bot.choose(view)
+
+
 def pick(bot: Bot, seat: int, state: State | None = None,
          view: Mapping[str, Any] | None = None) -> Pick:
     """The bot's side of a turn: its choice for ``seat`` and how long it took. A
@@ -84,14 +95,7 @@ def pick(bot: Bot, seat: int, state: State | None = None,
     nothing the seat's view does not); every other bot from ``view`` (built from ``state``
     if not given). Whatever the bot raises propagates."""
     started = time.perf_counter()
-    if state is not None and bot.reads_state and state.game.perfect_information:
-        move: Any = bot.choose_state(state)
-    else:
-        if view is None:
-            if state is None:
-                raise ValueError("pick needs the state or the seat's view")
-            view = state.view(seat)
-        move = bot.choose(view)
+    move = _choose(bot, seat, state, view)
     return Pick(move, time.perf_counter() - started)
 
 
@@ -127,15 +131,22 @@ def settle(state: State, seat: int, picked: Pick | None, *,
 def bot_turn(state: State, seat: int, bot: Bot, *, view: Mapping[str, Any] | None = None,
              fallback: Rng | None = None) -> BotTurn:
     """One whole bot turn in this process: :func:`pick`, then :func:`settle` (a bot that
-    raises counts as ``crash`` when there is a ``fallback``, else its error propagates)."""
+    raises counts as ``crash`` when there is a ``fallback``, else its error propagates).
+    The ordinary turn is inlined (it is the runner's inner loop): the same steps, without
+    the intermediate :class:`Pick`."""
+    started = time.perf_counter()
     try:
-        picked = pick(bot, seat, state, view)
+        move = _choose(bot, seat, state, view)
     except Exception as exc:
         if fallback is None:
             raise
         return settle(state, seat, None, failure="crash", detail=type(exc).__name__,
                       fallback=fallback)
-    return settle(state, seat, picked, fallback=fallback)
+    seconds = time.perf_counter() - started
+    if fallback is None:  # no fallback: whatever the rules refuse propagates
+        text = move if isinstance(move, str) else state.move_text(move, seat)
+        return BotTurn(text, state.play(move, seat), seconds)
+    return settle(state, seat, Pick(move, seconds), fallback=fallback)
 
 
 @dataclass

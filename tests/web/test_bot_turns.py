@@ -62,7 +62,7 @@ def test_embedded_bot_turn_plays_the_bots_pick_through_the_runner_step(
 
     async def scenario() -> tuple[str, int, list[str]]:
         room, _keys = await hub.create(get("reversi"), {}, SEATS, seed=77)
-        await until(lambda: len(room.moves) == 1, "the bot's move")
+        await until(lambda: len(room.moves) == 1 and not room.bot_tasks, "the bot turn")
         return room.moves[0].text, room.data.seed, list(room.notes)
 
     try:
@@ -84,7 +84,7 @@ def test_rule_embedded_bot_overrunning_its_limit_plays_the_seeded_fallback(
 
     async def scenario() -> tuple[str, list[str], int]:
         room, _keys = await hub.create(get("reversi"), {}, SEATS, seed=78)
-        await until(lambda: len(room.moves) == 1, "the fallback move")
+        await until(lambda: len(room.moves) == 1 and not room.bot_tasks, "the bot turn")
         return room.moves[0].text, list(room.notes), room.data.seed
 
     try:
@@ -94,7 +94,7 @@ def test_rule_embedded_bot_overrunning_its_limit_plays_the_seeded_fallback(
         store.close()
     legal = get("reversi").new_game({}, seed).legal_moves(0).texts()
     assert text == legal[Rng(seed, "fallback", 0, 0).below(len(legal))]
-    assert any("the bot in seat 0 timed out" in n for n in notes)
+    assert any("the bot in seat 0 timed out" in n for n in notes), notes
 
 
 def test_worker_bot_job_plays_the_bots_pick_through_the_runner_step(tmp_path: Path) -> None:
