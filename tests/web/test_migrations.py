@@ -165,3 +165,19 @@ def test_every_stored_time_comes_from_the_one_clock() -> None:
     direct = [str(p.relative_to(root)) for part in ("server", "progression")
               for p in (root / part).rglob("*.py") if "datetime.now(" in p.read_text()]
     assert direct == []
+
+
+def test_the_rooms_light_imports_do_not_load_the_progression_service() -> None:
+    """Start-up (issue 13 item 5): the rooms import ``progression.matches``; the progression
+    package imports its names on first use, so that import loads neither SQLAlchemy nor the
+    accounts/ratings/ladder/daily/tutorial modules (measured: bench/web_restart.py)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", (
+        "import sys, asobiba.progression.matches, asobiba.progression as p; "
+        "print(sorted(m for m in ('sqlalchemy', 'asobiba.progression.service', "
+        "'asobiba.progression.tutorials', 'argon2') if m in sys.modules)); "
+        "print(p.Progression.__module__)")],
+        capture_output=True, text=True, check=True, timeout=300)
+    assert out.stdout.split("\n")[:2] == ["[]", "asobiba.progression.service"]
