@@ -191,6 +191,15 @@ class Cluster:
     def stop(self) -> None:
         for p in self.procs:
             p.stop()
+        for p in self.procs:  # a server error during the run is reported, never hidden
+            text = p.log.read_text(errors="replace")
+            if "Traceback" in text:
+                lines = text[text.index("Traceback"):].splitlines()
+                end = next((i for i, line in enumerate(lines[1:], 1)
+                            if line and not line.startswith(" ")), len(lines) - 1)
+                first = "\n".join(lines[max(0, end - 6):end + 1])  # its last frames
+                print(f"!! {text.count('Traceback')} server error(s) in {p.log.name}; "
+                      f"the first:\n{first}")
         if self.redis is not None:
             self.redis.stop()
         if self.pg is not None:

@@ -12,6 +12,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import starlette.websockets
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -36,6 +37,10 @@ from .security import BadJSON, Guard, parse_json
 from .wire import dumps
 
 log = logging.getLogger("asobiba.server")
+# sending to a WebSocket the client has closed (Starlette ≥ 1.0 names it; before, it
+# raised WebSocketDisconnect): the connection is over, not a server error
+_CLOSED: type[Exception] = getattr(starlette.websockets, "WebSocketDisconnected",
+                                     WebSocketDisconnect)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 8_192
@@ -461,7 +466,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                 except ClientError as exc:
                     await websocket.send_text(dumps({"type": "error", "code": exc.code,
                                                      "message": exc.message, "id": ref}))
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, _CLOSED):  # gone, or gone while its ack was on the way
             pass
         finally:
             room.conns.discard(conn)

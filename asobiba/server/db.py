@@ -471,19 +471,27 @@ class Writer:
     def submit(self, name: str, *args: Any) -> Future[Any]:
         """Queue ``Store.<name>_in(session, *args)``; the future resolves after the commit."""
         fut: Future[Any] = Future()
-        self._queue.put((getattr(self.store, f"{name}_in"), args, fut))
+        self._put((getattr(self.store, f"{name}_in"), args, fut))
+        return fut
+
+    async def run(self, name: str, *args: Any) -> Any:
+        """``submit`` for a coroutine: the result (or the write's exception) once committed.
+        An asyncio future settled from the thread directly — one wake-up of the event loop
+        per batch, not a concurrent future and a chained callback per write."""
+        import asyncio
+
+        fut = asyncio.get_running_loop().create_future()
+        self._put((getattr(self.store, f"{name}_in"), args, fut))
+        return await fut
+
+    def _put(self, item: tuple[Callable[..., Any], tuple[Any, ...], Any]) -> None:
+        self._queue.put(item)
         if self._thread is None:
             with self._lock:
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._loop, name="asobiba-writer",
                                                     daemon=True)
                     self._thread.start()
-        return fut
-
-    async def run(self, name: str, *args: Any) -> Any:
-        import asyncio
-
-        return await asyncio.wrap_future(self.submit(name, *args))
 
     def close(self) -> None:
         if self._thread is not None:
@@ -508,9 +516,35 @@ class Writer:
                 batch.append(more)
             self._commit(batch)
 
-    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]
+    @staticmethod
+    def _live(fut: Any) -> bool:
+        """Still wanted: a concurrent future is marked running; an asyncio one (whose
+        awaiting task may have been cancelled) must not be cancelled."""
+        if isinstance(fut, Future):
+            return fut.set_running_or_notify_cancel()
+        return not fut.cancelled()
+
+    @staticmethod
+    def _settle(done: list[tuple[Any, bool, Any]]) -> None:
+        """Hand each write's outcome to its caller (for asyncio futures: in their loop)."""
+        by_loop: dict[Any, list[tuple[Any, bool, Any]]] = {}
+        for fut, ok, value in done:
+            if isinstance(fut, Future):
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+            else:
+                by_loop.setdefault(fut.get_loop(), []).append((fut, ok, value))
+        for loop, items in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_settle_in_loop, items)
+            except RuntimeError:  # the loop has closed: nobody is waiting any more
+                pass
+
+    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Any]]
                 ) -> None:
-        live = [b for b in batch if b[2].set_running_or_notify_cancel()]
+        live = [b for b in batch if self._live(b[2])]
         outcomes: list[tuple[bool, Any]] = []
         try:
             with Session(self.store.engine) as s, s.begin():
@@ -525,26 +559,32 @@ class Writer:
                 for item in live:
                     self._alone(item)
                 return
-            outcomes = []
-            for _fn, _args, fut in live:
-                fut.set_exception(sys.exc_info()[1] or RuntimeError("commit failed"))
+            error = sys.exc_info()[1] or RuntimeError("commit failed")
+            self._settle([(fut, False, error) for _fn, _args, fut in live])
             return
         self.batches += 1
         self.writes += len(live)
-        for (ok, value), (_fn, _args, fut) in zip(outcomes, live):
-            if ok:
-                fut.set_result(value)
-            else:
-                fut.set_exception(value)
+        self._settle([(fut, ok, value) for (ok, value), (_fn, _args, fut)
+                      in zip(outcomes, live)])
 
-    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]) -> None:
+    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Any]) -> None:
         fn, args, fut = item
         try:
             with Session(self.store.engine) as s, s.begin():
                 value = fn(s, *args)
         except Exception as exc:  # noqa: BLE001 - handed to its own caller
-            fut.set_exception(exc)
+            self._settle([(fut, False, exc)])
             return
         self.batches += 1
         self.writes += 1
-        fut.set_result(value)
+        self._settle([(fut, True, value)])
+
+
+def _settle_in_loop(items: list[tuple[Any, bool, Any]]) -> None:
+    for fut, ok, value in items:
+        if fut.done():  # its task was cancelled meanwhile
+            continue
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)

@@ -247,11 +247,19 @@ class Room:
             extra={"room": self.id, **(extra or {})},
         )
 
-    def public(self) -> dict[str, Any]:
-        """What everyone at the table may know about the room (never the seed or keys)."""
+    def public_moves(self, start: int = 0) -> list[list[Any]]:
+        """The move list everyone may see, from ply ``start`` on: each move's seat, and its
+        text only in games of perfect information."""
+        if self.game.perfect_information:
+            return [[m.seat, m.text] for m in self.moves[start:]]
+        return [[m.seat, None] for m in self.moves[start:]]
+
+    def public(self, with_moves: bool = True) -> dict[str, Any]:
+        """What everyone at the table may know about the room (never the seed or keys).
+        ``with_moves=False``: without the move list (an update adds the part it needs)."""
         online = set().union(*(c.seats for c in self.conns)) if self.conns else set()
         perfect = self.game.perfect_information
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "game": self.game.id,
             "title": {"en": self.game.title_en, "ja": self.game.title_ja},
@@ -264,8 +272,7 @@ class Room:
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name,
                        "online": s.kind == "bot" or s.seat in online} for s in self.seats],
             "ply": len(self.moves),
-            "moves": [[m.seat, m.text] for m in self.moves] if perfect
-            else [[m.seat, None] for m in self.moves],
+            "moves": None,
             "result": self.result,
             "can_undo": self.can_undo and self.status == "active",
             "undo": self.undo,
@@ -277,6 +284,9 @@ class Room:
             "set": self.set_view(),
             "table": self.table_view(),
         }
+        if with_moves:
+            out["moves"] = self.public_moves()
+        return out
 
     def table_view(self) -> dict[str, Any]:
         """Abort and draw offers (asobiba.server.table, kept out of the room core)."""
@@ -292,9 +302,11 @@ class Room:
         seats = sorted(conn.seats)
         views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
             {"seat": None, "view": self.state.view(None)}]
-        room = public if public is not None else self.public()
-        if moves_from is not None:
-            room = {**room, "moves": room["moves"][moves_from:], "moves_from": moves_from}
+        room = public if public is not None else self.public(with_moves=False)
+        if moves_from is None:
+            room = {**room, "moves": self.public_moves()}
+        else:
+            room = {**room, "moves": self.public_moves(moves_from), "moves_from": moves_from}
         return {"type": "update", "room": room, "you": seats, "views": views}
 
     def delta_start(self, conn: Conn) -> int | None:
@@ -501,7 +513,7 @@ class Hub:
         conns = list(room.conns)
         if not conns:
             return
-        public = room.public()
+        public = room.public(with_moves=False)
         texts: dict[tuple[tuple[int, ...], int | None], str] = {}
 
         async def one(conn: Conn) -> None:
