@@ -310,20 +310,38 @@ class Store:
                 raise Conflict(f"room {room_id} does not exist")
             if row[0] != "active":
                 raise Conflict(f"room {room_id} is {row[0]}")
-            cur.execute(self._sql("SELECT COUNT(*) FROM moves WHERE room_id = ?"), (room_id,))
-            stored = int(cur.fetchone()[0])  # type: ignore[index]
-            if stored != move.ply:
-                raise Conflict(f"room {room_id} has {stored} moves, not {move.ply}")
-            cur.execute(self._sql("INSERT INTO moves (room_id, ply, seat, text, at) "
-                                  "VALUES (?, ?, ?, ?, ?)"),
-                        (room_id, move.ply, move.seat, move.text, move.at))
-            if finished_result is None:
-                cur.execute(self._sql("UPDATE rooms SET updated = ? WHERE id = ?"),
-                            (move.at, room_id))
+            status, result = ("finished", json.dumps(finished_result)) \
+                if finished_result is not None else (None, None)
+            if self.engine.dialect.name == "postgresql":
+                # one round trip for the check, the move and the room (a fresh snapshot
+                # after the row lock above, so a move committed meanwhile is counted)
+                cur.execute(self._sql(
+                    "WITH ins AS (INSERT INTO moves (room_id, ply, seat, text, at) "
+                    "SELECT ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM moves "
+                    "WHERE room_id = ?) = ? RETURNING 1) "
+                    "UPDATE rooms SET updated = ?, status = COALESCE(?, status), "
+                    "result = COALESCE(?, result) "
+                    "WHERE id = ? AND EXISTS (SELECT 1 FROM ins)"),
+                    (room_id, move.ply, move.seat, move.text, move.at, room_id, move.ply,
+                     move.at, status, result, room_id))
+                if cur.rowcount != 1:
+                    cur.execute(self._sql("SELECT COUNT(*) FROM moves WHERE room_id = ?"),
+                                (room_id,))
+                    stored = int(cur.fetchone()[0])  # type: ignore[index]
+                    raise Conflict(f"room {room_id} has {stored} moves, not {move.ply}")
             else:
-                cur.execute(self._sql("UPDATE rooms SET updated = ?, status = ?, result = ? "
-                                      "WHERE id = ?"),
-                            (move.at, "finished", json.dumps(finished_result), room_id))
+                cur.execute(self._sql("SELECT COUNT(*) FROM moves WHERE room_id = ?"),
+                            (room_id,))
+                stored = int(cur.fetchone()[0])  # type: ignore[index]
+                if stored != move.ply:
+                    raise Conflict(f"room {room_id} has {stored} moves, not {move.ply}")
+                cur.execute(self._sql("INSERT INTO moves (room_id, ply, seat, text, at) "
+                                      "VALUES (?, ?, ?, ?, ?)"),
+                            (room_id, move.ply, move.seat, move.text, move.at))
+                cur.execute(self._sql("UPDATE rooms SET updated = ?, "
+                                      "status = COALESCE(?, status), "
+                                      "result = COALESCE(?, result) WHERE id = ?"),
+                            (move.at, status, result, room_id))
         finally:
             cur.close()
         if record is not None:
