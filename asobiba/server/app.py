@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import starlette.websockets
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -34,8 +35,13 @@ from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub
 from .security import BadJSON, Guard, parse_json
+from .wire import dumps
 
 log = logging.getLogger("asobiba.server")
+# sending to a WebSocket the client has closed (Starlette ≥ 1.0 names it; before, it
+# raised WebSocketDisconnect): the connection is over, not a server error
+_CLOSED: type[Exception] = getattr(starlette.websockets, "WebSocketDisconnected",
+                                     WebSocketDisconnect)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 8_192
@@ -405,7 +411,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                        "message": "there is no such room"})
             await websocket.close(4404)
             return
-        conn = Conn(websocket.send_json, send_text=websocket.send_text)
+        async def send(message: dict[str, Any]) -> None:
+            await websocket.send_text(dumps(message))
+
+        conn = Conn(send, send_text=websocket.send_text)
         room.conns.add(conn)
         fairplay.note_presence(room)
         await hub().broadcast(room)
@@ -442,11 +451,11 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                           "please; this one was ignored")
                     await dispatch(room, conn, msg)
                     if ref is not None:
-                        await websocket.send_json({"type": "ack", "id": ref})
+                        await websocket.send_text(dumps({"type": "ack", "id": ref}))
                 except ClientError as exc:
-                    await websocket.send_json({"type": "error", "code": exc.code,
-                                               "message": exc.message, "id": ref})
-        except WebSocketDisconnect:
+                    await websocket.send_text(dumps({"type": "error", "code": exc.code,
+                                                     "message": exc.message, "id": ref}))
+        except (WebSocketDisconnect, _CLOSED):  # gone, or gone while its ack was on the way
             pass
         finally:
             room.conns.discard(conn)
@@ -483,12 +492,14 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await fairplay.claim(h, room, conn, policy)
         elif kind == "ping":
             await conn.send({"type": "pong"})
+        elif kind == "sync":  # the client missed an update (a gap in moves_from): all anew
+            await h.send_full(room, conn)
         elif kind in ("history", "abort", "draw", "hint"):
             await table_message(h, room, conn, kind, msg)
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
                               "move, resign, undo, undo_reply, rematch, next, claim, ping, "
-                              "history, abort, draw, hint")
+                              "sync, history, abort, draw, hint")
 
     async def table_message(h: Any, room: Any, conn: Conn, kind: str,
                             msg: dict[str, Any]) -> None:
