@@ -4,8 +4,9 @@ casual games, a hand-over screen for hidden-information games, and the record sa
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
@@ -23,7 +24,7 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: dict[int, Any],
+def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: Mapping[int, object],
               seat: int, seen: dict[int, int]) -> str:
     """What the person at ``seat`` would have seen at the table since they last looked:
     every move since, each with its visible effect, from ``view(seat)`` only (a Memory Matrix
