@@ -1,6 +1,10 @@
 // ESLint over the browser client (asobiba/web): plain ES modules, no build step.
 import js from "@eslint/js";
 import globals from "globals";
+import uiStrings from "./lint/ui-strings.mjs";
+
+// the one i18n table (issue 17 item 8): words only in js/i18n.js (lint/ui-strings.mjs)
+const asobiba = { rules: { "ui-strings": uiStrings } };
 
 export default [
   js.configs.recommended,
@@ -17,5 +21,12 @@ export default [
       "no-eval": "error",
       eqeqeq: ["error", "smart"],
     },
+  },
+  {
+    // every script but the table itself: the renderers and the pages' scripts
+    files: ["asobiba/web/**/*.js"],
+    ignores: ["asobiba/web/js/i18n.js"],
+    plugins: { asobiba },
+    rules: { "asobiba/ui-strings": "error" },
   },
 ];

@@ -9,7 +9,7 @@ its search ended (unwinding, writing the reply, waiting for the scheduler; the s
 seconds count from the start of the move), and the load average.
 
     nice -n 5 .venv/bin/python bench/deadlines_under_load.py [--moves 300] [--jobs 1]
-        [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max]
+        [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max,algo-5]
 
 With ``--jobs 2`` two bots are measured at once (two more busy processes: a harsher test).
 """
@@ -31,6 +31,7 @@ from asobiba.games import get
 
 def _bots() -> dict[str, tuple[str, str, dict[str, Any], str, float]]:
     """name: (game, level, options, opponent level, stated limit in seconds)."""
+    from asobiba.games.algo.search import TIME_LIMIT as ALGO_LIMIT
     from asobiba.games.flipflop.bots import PLANS
     from asobiba.games.reverstargo import bots as rsg
 
@@ -45,6 +46,7 @@ def _bots() -> dict[str, tuple[str, str, dict[str, Any], str, float]]:
         "flipflop-5x5-5": ("flipflop", "5", {"board": "5x5"}, "3", ff.time_limit),
         "reverstargo-final": ("reverstargo", "final", {}, "advanced", final_limit),
         "reverstargo-max": ("reverstargo", "max", {}, "advanced", max_limit),
+        "algo-5": ("algo", "5", {}, "4", ALGO_LIMIT),
     }
 
 

@@ -12,7 +12,7 @@
 
 Prints wall and CPU time, the load average, and the ratios.
 
-    python bench/envs_speed.py [--games 30] [--envs 16] [--steps 3000]
+    python bench/envs_speed.py [--games 30] [--envs 16] [--steps 3000] [--only memory_matrix]
 """
 
 from __future__ import annotations
@@ -131,14 +131,16 @@ def main() -> None:
     p.add_argument("--repeat", type=int, default=3)
     p.add_argument("--envs", type=int, default=16)
     p.add_argument("--steps", type=int, default=3000)
+    p.add_argument("--only", default="", help="comma-separated game ids (default: all)")
     args = p.parse_args()
+    cases = [(g, o) for g, o in CASES if not args.only or g in args.only.split(",")]
     print(f"# envs speed — {platform.python_implementation()} {platform.python_version()}, "
           f"{os.cpu_count()} cores, load average {os.getloadavg()}")
     print("\n## 1. PettingZoo step vs the protocol's child(): µs per ply, best of "
           f"{args.repeat}, CPU time (wall time in brackets; wall is unreliable under load)")
     print(f"{'game':24} {'plies':>6} {'child':>14} {'legal+child':>14} {'env step':>14} "
           f"{'step/child':>11} {'step/(legal+child)':>19}")
-    for gid, opts in CASES:
+    for gid, opts in cases:
         r = step_vs_child(gid, opts, args.games, args.repeat)
         c, w = r["cpu_us"], r["wall_us"]
         print(f"{_label(gid, opts):24} {r['plies']:6d} "
@@ -147,7 +149,7 @@ def main() -> None:
     print(f"\n## 2. Vectorised random rollouts: {args.envs} games stepped together, "
           f"{args.steps} steps (steps/s wall, CPU)")
     print(f"{'game':28} {'masks only':>20} {'+ observations':>20}")
-    for gid, opts in CASES:
+    for gid, opts in cases:
         m = vector(gid, opts, args.envs, args.steps, False)
         o = vector(gid, opts, args.envs, max(args.envs, args.steps // 4), True)
         print(f"{_label(gid, opts):28} {m[0]:9.0f} ({m[1]:7.0f}) {o[0]:9.0f} ({o[1]:7.0f})")

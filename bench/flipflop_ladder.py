@@ -22,6 +22,8 @@ from asobiba.games.flipflop.bots import make_bot
 class TimedBot:
     """Wraps a bot to measure its thinking time per move (the arena only sees choose)."""
 
+    reads_state = False  # the game loop asks every bot this; the wrapper chooses from views
+
     def __init__(self, bot, sink):
         self.bot, self.sink = bot, sink
         self.name = bot.name

@@ -5,9 +5,9 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core import Bot, Game, Outcome
+from ..core.jsontypes import JSONObject
 from ..play.reverse import play_reverse
 from ..play.runner import play_game
 
@@ -27,7 +27,7 @@ class BotTally:
     points_sq: float = 0.0
     scores: list[float] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         mean = self.points / self.games if self.games else 0.0
         return {"bot": self.spec, "games": self.games, "wins": self.wins, "draws": self.draws,
                 "losses": self.losses, "points": self.points, "mean_points": mean,
@@ -50,10 +50,10 @@ def run_arena(
     make: Callable[[str, int], Bot],
     games: int,
     seed: int = 0,
-    options: dict[str, Any] | None = None,
+    options: JSONObject | None = None,
     progress: Callable[[int], None] | None = None,
     on_game: GameHook | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Play ``games`` games; game ``i`` puts bot ``(seat + i) % k`` in each seat (seats
     rotated), with seed ``seed + i``. Returns per-bot tallies and, for two bots, Elo."""
     n_seats = game.num_seats(game.validate_options(options))
@@ -86,7 +86,7 @@ def run_arena(
             t.scores.append(float(outcome.scores[seat]))
         if progress:
             progress(i + 1)
-    out: dict[str, Any] = {"game": game.id, "options": game.validate_options(options),
+    out: JSONObject = {"game": game.id, "options": game.validate_options(options),
                            "games": games, "seed": seed, "bots": [t.to_json() for t in tallies]}
     if k == 2 and games:
         a = tallies[0]
@@ -103,10 +103,10 @@ def run_reverse_arena(
     make: Callable[[str, int], Bot],
     matches: int,
     seed: int = 0,
-    options: dict[str, Any] | None = None,
+    options: JSONObject | None = None,
     progress: Callable[[int], None] | None = None,
     on_game: GameHook | None = None,
-) -> dict[str, Any]:
+) -> JSONObject:
     """Reverse matches between two bots: each match is two games with the same seed (so the
     same chance), colours swapped; the summed scores decide, then the game's
     ``match_tiebreak`` summed (ReverStarGo: captures). Who takes the first seat alternates
@@ -145,7 +145,7 @@ def run_reverse_arena(
             t.scores.append(totals[b])
         if progress:
             progress(i + 1)
-    out: dict[str, Any] = {"game": game.id, "options": opts, "format": "reverse",
+    out: JSONObject = {"game": game.id, "options": opts, "format": "reverse",
                            "matches": matches, "seed": seed,
                            "bots": [t.to_json() for t in tallies]}
     if matches:

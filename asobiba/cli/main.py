@@ -31,15 +31,21 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Annotated, Any, NoReturn
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, NoReturn, cast
 
 import typer
 import typer.main
 from typer.core import TyperGroup
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from typer._click.core import Command, Context  # the click that typer bundles
+
 from ..core import (
     AsobibaError,
     Bot,
+    Game,
     MoveEntry,
     MoveError,
     Outcome,
@@ -47,6 +53,7 @@ from ..core import (
     State,
     parse_option_pairs,
 )
+from ..core.jsontypes import JSONObject
 from ..games import GAME_IDS, available, get, package_of, replay_record
 
 LAZY_GROUPS: dict[str, tuple[str, str, str]] = {
@@ -76,11 +83,11 @@ class LazyGroup(TyperGroup):
     """The top-level group: eager commands as usual, plus :data:`LAZY_GROUPS` and the games'
     own command groups, imported on first use."""
 
-    def list_commands(self, ctx: Any) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         eager = super().list_commands(ctx)
         return [*eager, *(n for n in [*_game_cli_names(), *LAZY_GROUPS] if n not in eager)]
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+    def get_command(self, ctx: Context, cmd_name: str) -> Command | None:
         found = super().get_command(ctx, cmd_name)
         if found is not None:
             return found
@@ -122,20 +129,21 @@ class _LazyConsole:
     """A rich Console made on first use: commands that print plain text or JSON (``replay``,
     ``games --json``) never import rich's console."""
 
-    def __init__(self, **kw: Any) -> None:
-        self._kw = kw
-        self._console: Any = None
+    def __init__(self, stderr: bool = False) -> None:
+        self._stderr = stderr
+        self._console: Console | None = None
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
         if self._console is None:
             from rich.console import Console
 
-            self._console = Console(**self._kw)
+            self._console = Console(stderr=self._stderr)
         return getattr(self._console, name)
 
 
-console: Any = _LazyConsole()
-err: Any = _LazyConsole(stderr=True)
+# typed as the Console they stand for (every attribute is the real console's)
+console = cast("Console", _LazyConsole())
+err = cast("Console", _LazyConsole(stderr=True))
 
 OptionArg = Annotated[list[str] | None, typer.Option("--option", "-o", help="k=v game option")]
 
@@ -145,7 +153,7 @@ def _fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
-def _game_cli(game: Any) -> Any | None:
+def _game_cli(game: Game) -> ModuleType | None:
     """The ``cli`` module beside the game's module (its solver, puzzles), or None."""
     name = type(game).__module__.rpartition(".")[0] + ".cli"
     try:
@@ -156,7 +164,7 @@ def _game_cli(game: Any) -> Any | None:
         raise
 
 
-def _load(game_id: str) -> Any:
+def _load(game_id: str) -> Game:
     try:
         return get(game_id)
     except AsobibaError as exc:
@@ -172,7 +180,7 @@ def _split_moves(moves: list[str]) -> list[tuple[int | None, str]]:
     return out
 
 
-def _replay(game: Any, moves: list[str], options: dict[str, Any], seed: int | None,
+def _replay(game: Game, moves: list[str], options: JSONObject, seed: int | None,
             record_file: Path | None) -> tuple[list[State], list[MoveEntry], int]:
     """The states from the start (or from a record's end) through ``moves``."""
     if record_file is not None:
@@ -266,7 +274,7 @@ def replay(
                   "hidden cards, colours and dice to come included (a spoiler for play)",
                   markup=True, highlight=False)
     if as_json:
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "game": game.id,
             "rules_version": game.rules_version,
             "options": dict(state.options),
@@ -421,7 +429,7 @@ class _BotRater:
     ratings moving (``update_bots``), exactly as ``progression calibrate`` does; committed once
     at the end, so a failed run leaves the database as it was."""
 
-    def __init__(self, url: str, game_id: str, options: dict[str, Any]) -> None:
+    def __init__(self, url: str, game_id: str, options: JSONObject) -> None:
         from sqlalchemy import create_engine
         from sqlalchemy.exc import ArgumentError
         from sqlalchemy.orm import Session
@@ -456,7 +464,7 @@ class _BotRater:
                               options=self.options, seed=seed, context="arena",
                               update_bots=True)
 
-    def finish(self, specs: list[str]) -> list[dict[str, Any]]:
+    def finish(self, specs: list[str]) -> list[JSONObject]:
         from ..progression import ratings
 
         self.session.commit()

@@ -4,12 +4,13 @@ casual games, a hand-over screen for hidden-information games, and the record sa
 from __future__ import annotations
 
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..core import AsobibaError, MoveEntry, Record, SeatInfo, parse_option_pairs
+from ..core import AsobibaError, Game, MoveEntry, Record, SeatInfo, State, parse_option_pairs
 from ..games import get
 
 HELP = ("type a move in the game's notation; 'moves' lists the legal ones, 'undo' takes back "
@@ -21,6 +22,37 @@ def _ask(prompt: str) -> str | None:
         return input(prompt)
     except EOFError:
         return None
+
+
+def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: Mapping[int, object],
+              seat: int, seen: dict[int, int]) -> str:
+    """What the person at ``seat`` would have seen at the table since they last looked:
+    every move since, each with its visible effect, from ``view(seat)`` only (a Memory Matrix
+    flip shows the white side, an Algo card stays hidden), then the position to move in.
+    Nothing else: no other seat's view, no bot's answer the seat cannot see yet."""
+    first = seen.get(seat, 0) + 1
+    seen[seat] = len(states) - 1
+    shown = [i for i in range(first, len(states)) if _told(game, states, i)]
+    parts = []
+    if len(seen) > 1 and shown:
+        parts.append(f"— seat {seat}: {len(shown)} move(s) since your last turn —")
+        for i in shown:
+            mover = moves[i - 1].seat
+            who = f"seat {mover}" + (" (bot)" if mover in bots else "")
+            parts.append(f"move {i}: {who}")
+            parts.append(game.render_view(states[i].view(seat)))
+        return "\n".join(parts)
+    return game.render_view(states[-1].view(seat))
+
+
+def _told(game: Game, states: list[State], i: int) -> bool:
+    """Whether the move into ``states[i]`` is told at the table. In a simultaneous round an
+    answer is not (neither what it was nor that it was given) until the round ends — when
+    the seats that answered act again, or the game ends — so nobody learns anything about a
+    task they still have to play (Patapata)."""
+    if not game.simultaneous or states[i].is_over:
+        return True
+    return bool(set(states[i].acting_seats) - set(states[i - 1].acting_seats))
 
 
 def play(
@@ -64,6 +96,8 @@ def play(
     secret = hidden or game.chance  # the seed would give away cards, colours or dice to come
     watcher = humans[0] if len(humans) == 1 else None
     states = [state]
+    seen = dict.fromkeys(humans, 0)
+    """Hot-seat: the last position (index in ``states``) each person at the table has seen."""
     moves: list[MoveEntry] = []
     last_human = None
     told = f"seed {seed}" if not secret else "the seed is shown when the game ends"
@@ -112,7 +146,7 @@ def play(
                     break
                 typer.echo("\n" * 60)
             last_human = actor
-            typer.echo(state.render(actor))
+            typer.echo(_catch_up(game, states, moves, bots, actor, seen))
             line = _ask(f"seat {actor}> ")
             if line is None:
                 break
@@ -139,6 +173,7 @@ def play(
                 moves = moves[:cut]
                 states = states[: cut + 1]
                 state = states[-1]
+                seen.update({h: min(i, cut) for h, i in seen.items()})
                 for s, b in bots.items():  # bots start over and re-watch the game
                     b.reset(s, options)
                     for st in states:
@@ -153,6 +188,11 @@ def play(
             continue
         moves.append(MoveEntry(actor, text))
         states.append(state)
+        if len(humans) > 1 and not state.is_over:
+            # hot-seat: the mover sees the effect of their own move (Memory Matrix flips)
+            # before handing over, as at the table
+            typer.echo(game.render_view(state.view(actor)))
+            seen[actor] = len(states) - 1
         # the round is over once the bots that answered it act again (the next round) or
         # no person acts any more: only then are their answers told
         if deferred and (all(b in state.acting_seats for b, _ in deferred)

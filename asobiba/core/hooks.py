@@ -29,10 +29,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
+from .jsontypes import JSONMapping, JSONObject
+
 if TYPE_CHECKING:
     from .protocol import State
 
-JSON = dict[str, Any]
+JSON = JSONObject  # the name older code imports from here
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,7 @@ class ViewEvaluator(Protocol):
 
     sees: str
 
-    def values_from_views(self, views: Sequence[Mapping[str, Any]],
+    def values_from_views(self, views: Sequence[JSONMapping],
                           played: str | None = None) -> dict[str, float]:
         """Move text → value for the mover, from its views (oldest first, the last one is
         the position to move in). May leave out moves that are clearly not the best, but
@@ -103,7 +105,7 @@ class Daily:
     puzzle: Callable[[int, int], Puzzle] | None = None
     name: Mapping[str, str] = field(default_factory=dict)
     """The puzzle's name in each language (``{"en": "Tsume-algo", "ja": "詰めアルゴ"}``)."""
-    options: Mapping[str, Any] = field(default_factory=dict)
+    options: JSONMapping = field(default_factory=dict)
     target_level: str | None = None
 
 
@@ -111,16 +113,16 @@ class Daily:
 class GameProgression:
     """The optional hooks one game fills (see the module docstring)."""
 
-    evaluator: Callable[[Mapping[str, Any]], AnyEvaluator | None] | None = None
-    thresholds: Callable[[Mapping[str, Any]], Thresholds] | None = None
+    evaluator: Callable[[JSONMapping], AnyEvaluator | None] | None = None
+    thresholds: Callable[[JSONMapping], Thresholds] | None = None
     tutorial: str | None = None
     """File name of the tutorial (JSON) in the game's package folder."""
-    tutorial_functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
+    tutorial_functions: Mapping[str, Callable[..., object]] = field(default_factory=dict)
     ladder_levels: tuple[str, ...] | None = None
-    ladder_options: Mapping[str, Any] = field(default_factory=dict)
+    ladder_options: JSONMapping = field(default_factory=dict)
     opening_plies: tuple[int, int] = (0, 0)
-    view_tiebreak: Callable[[Mapping[str, Any]], tuple[float, ...]] | None = None
-    teams: Callable[[Mapping[str, Any], int], list[list[int]] | None] | None = None
+    view_tiebreak: Callable[[JSONMapping], tuple[float, ...]] | None = None
+    teams: Callable[[JSONMapping, int], list[list[int]] | None] | None = None
     daily: Daily | None = None
     package: str = ""
     """The game's package (set by :meth:`Game.progression`; where ``tutorial`` is found)."""

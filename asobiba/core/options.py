@@ -8,11 +8,11 @@ allowed values.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
 
 from .errors import OptionError
+from .jsontypes import JSONMapping, JSONObject, OptionValue
 
 
 @dataclass(frozen=True)
@@ -24,9 +24,9 @@ class Option:
     """
 
     name: str
-    default: Any
+    default: OptionValue
     kind: str = "choice"
-    choices: tuple[Any, ...] = ()
+    choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     description: str = ""
@@ -49,7 +49,7 @@ class Option:
             return "true, false"
         return "text"
 
-    def convert(self, raw: Any) -> Any:
+    def convert(self, raw: object) -> OptionValue:
         """Convert and check one raw value; raise :class:`OptionError` if it is not allowed."""
         if raw is None and self.nullable:
             return None
@@ -89,7 +89,7 @@ class Option:
         return raw
 
 
-def validate_options(specs: Iterable[Option], raw: Mapping[str, Any] | None) -> dict[str, Any]:
+def validate_options(specs: Iterable[Option], raw: JSONMapping | None) -> JSONObject:
     """Complete and check ``raw`` against ``specs``; unknown names are refused."""
     specs = list(specs)
     by_name = {spec.name: spec for spec in specs}
@@ -104,7 +104,7 @@ def validate_options(specs: Iterable[Option], raw: Mapping[str, Any] | None) -> 
             for spec in specs}
 
 
-def rated_violations(specs: Iterable[Option], options: Mapping[str, Any]) -> list[str]:
+def rated_violations(specs: Iterable[Option], options: JSONMapping) -> list[str]:
     """Messages for options set to a value that rated play does not allow (empty if none)."""
     return [
         f"option {spec.name!r} must stay {spec.default!r} in rated games (it is a learning aid)"

@@ -30,7 +30,7 @@ import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
 from .errors import (
     IllegalMoveError,
@@ -40,12 +40,44 @@ from .errors import (
     OptionError,
 )
 from .hooks import GameProgression
+from .jsontypes import JSONMapping, JSONObject
 from .options import Option, rated_violations, validate_options
+
+if TYPE_CHECKING:
+    from .bot import Bot
 
 Move = Hashable
 """A game's internal move object. Any hashable value; its text form comes from the game."""
 
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar as _TypeVarWithDefault
+
+    MoveT = _TypeVarWithDefault("MoveT", bound=Hashable, default=Hashable, covariant=True)
+else:  # the default matters only to the type checker; Python 3.11's TypeVar has none
+    MoveT = TypeVar("MoveT", bound=Hashable, covariant=True)
+"""The move type of one game's states (``ReversiState`` is a ``State[int]``).
+
+Covariant on purpose: a ``State[int]`` is a ``State`` (= ``State[Hashable]``) to the shared
+code (search, runner, server), which only hands a state moves taken from that state's own
+:meth:`State.legal_moves`. The type checker cannot see that pairing, so the methods that take
+a move back carry ``# type: ignore[misc]`` for the covariant parameter — the same contract as
+before, now with each game's own move type inside the game."""
+
 PROTOCOL_VERSION = 1
+
+
+class Ordered(Protocol):
+    """A ranking key: numbers, or tuples of them (a score, then a tie-break)."""
+
+    def __gt__(self, other: Self, /) -> bool: ...
+
+
+_Key = TypeVar("_Key", bound=Ordered)
+
+
+def _ranks(keys: Sequence[_Key]) -> tuple[int, ...]:
+    """1 + how many keys are greater, per seat (higher is better, ties share a rank)."""
+    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
 
 
 @dataclass(frozen=True)
@@ -66,11 +98,10 @@ class Outcome:
         cls,
         scores: Sequence[float],
         reason: str = "",
-        keys: Sequence[Any] | None = None,
+        keys: Sequence[Ordered] | None = None,
     ) -> Outcome:
         """Rank seats by ``keys`` (default: the scores), higher is better, ties shared."""
-        keys = list(keys if keys is not None else scores)
-        ranks = tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
+        ranks = _ranks(scores) if keys is None else _ranks(keys)
         return cls(tuple(scores), ranks, reason)
 
     @property
@@ -92,7 +123,7 @@ class Outcome:
         top = (n - 1 - better)
         return sum(top - k for k in range(tied)) / tied / (n - 1)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "scores": list(self.scores),
             "ranks": list(self.ranks),
@@ -102,29 +133,36 @@ class Outcome:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Outcome:
+    def from_json(cls, data: JSONMapping) -> Outcome:
         return cls(tuple(data["scores"]), tuple(data["ranks"]), str(data.get("reason", "")))
 
 
-class LegalMoves(Sequence[Move]):
+class LegalMoves(Sequence[MoveT]):
     """The legal moves of one seat: a list-like collection that also answers ``in`` for the
     move's text (``"d3" in state.legal_moves()``), like python-chess's ``board.legal_moves``."""
 
     __slots__ = ("_state", "_moves", "_seat", "_texts")
 
-    def __init__(self, state: State, seat: int | None, moves: Sequence[Move]) -> None:
+    def __init__(self, state: State[MoveT], seat: int | None, moves: Sequence[MoveT]) -> None:
         self._state = state
         self._seat = seat
         self._moves = moves
         self._texts: list[str] | None = None
 
-    def __getitem__(self, index: Any) -> Any:
+    @overload
+    def __getitem__(self, index: int) -> MoveT: ...
+
+    @overload
+    def __getitem__(self, index: slice[int | None, int | None, int | None]) -> Sequence[MoveT]: ...
+
+    def __getitem__(self, index: int | slice[int | None, int | None, int | None]
+                    ) -> MoveT | Sequence[MoveT]:
         return self._moves[index]
 
     def __len__(self) -> int:
         return len(self._moves)
 
-    def __iter__(self) -> Iterator[Move]:
+    def __iter__(self) -> Iterator[MoveT]:
         return iter(self._moves)
 
     def __contains__(self, item: object) -> bool:
@@ -132,11 +170,11 @@ class LegalMoves(Sequence[Move]):
             return item in self.texts()
         return item in self._moves
 
-    def count(self, value: Any = None) -> int:  # type: ignore[override,unused-ignore]
+    def count(self, value: object = None) -> int:  # type: ignore[override,unused-ignore]
         """Number of legal moves (python-chess style); with an argument, list.count."""
         if value is None:
             return len(self._moves)
-        return list(self._moves).count(value)
+        return self._moves.count(value)
 
     def texts(self) -> list[str]:
         if self._texts is None:
@@ -147,7 +185,7 @@ class LegalMoves(Sequence[Move]):
         return f"<LegalMoves {' '.join(self.texts())}>"
 
 
-class State(ABC):
+class State(ABC, Generic[MoveT]):
     """An immutable position. Subclasses are per game and fill the hooks below."""
 
     __slots__ = ()
@@ -158,7 +196,7 @@ class State(ABC):
 
     @property
     @abstractmethod
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         """The validated options this game was started with."""
 
     @abstractmethod
@@ -166,11 +204,11 @@ class State(ABC):
         """Seats that may act now; ``()`` when the game is over."""
 
     @abstractmethod
-    def _legal(self, seat: int) -> Sequence[Move]:
+    def _legal(self, seat: int) -> Sequence[MoveT]:
         """Legal moves of an acting seat, in a stable order."""
 
     @abstractmethod
-    def _apply(self, move: Move, seat: int) -> State:
+    def _apply(self, move: MoveT, seat: int) -> State[MoveT]:  # type: ignore[misc]
         """The state after a legal move (a new object; ``self`` is unchanged)."""
 
     @abstractmethod
@@ -178,14 +216,14 @@ class State(ABC):
         """The result once the game is over, else ``None``."""
 
     @abstractmethod
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         """The game-specific part of what ``seat`` may see (JSON-ready)."""
 
     @abstractmethod
-    def _move_text(self, move: Move, seat: int | None) -> str:
+    def _move_text(self, move: MoveT, seat: int | None) -> str:  # type: ignore[misc]
         """The move in the game's notation."""
 
-    def _parse(self, text: str, seat: int) -> Move:
+    def _parse(self, text: str, seat: int) -> MoveT:
         """Turn text into a move object, or raise :class:`MalformedMoveError`.
 
         The default matches the text against the legal moves' texts (case-insensitive);
@@ -202,11 +240,11 @@ class State(ABC):
             move=text,
         )
 
-    def _why_illegal(self, move: Move, seat: int) -> str:
+    def _why_illegal(self, move: MoveT, seat: int) -> str:  # type: ignore[misc]
         """A sentence naming the rule a well-formed but illegal move breaks."""
         return "it is not among the legal moves in this position"
 
-    def _full(self) -> dict[str, Any]:
+    def _full(self) -> JSONObject:
         """Everything, secrets included (for finished-game replays and debugging)."""
         return self._view(None)
 
@@ -250,7 +288,7 @@ class State(ABC):
             )
         return seat
 
-    def legal_moves(self, seat: int | None = None) -> LegalMoves:
+    def legal_moves(self, seat: int | None = None) -> LegalMoves[MoveT]:
         """The legal moves of ``seat`` (default: the seat to move); empty if it cannot act."""
         acting = self._acting()
         if seat is None:
@@ -259,12 +297,12 @@ class State(ABC):
             return LegalMoves(self, seat, ())
         return LegalMoves(self, seat, self._legal(seat))
 
-    def move_text(self, move: Move, seat: int | None = None) -> str:
+    def move_text(self, move: MoveT, seat: int | None = None) -> str:  # type: ignore[misc]
         if seat is None:
             seat = self.to_move
         return self._move_text(move, seat)
 
-    def parse(self, text: str, seat: int | None = None) -> Move:
+    def parse(self, text: str, seat: int | None = None) -> MoveT:
         """Parse ``text`` as a legal move of ``seat`` or raise a typed :class:`MoveError`."""
         if not isinstance(text, str):
             raise MalformedMoveError(f"a move must be text, not {type(text).__name__}")
@@ -278,7 +316,7 @@ class State(ABC):
                                    move=text)
         return move
 
-    def play(self, move: str | Move, seat: int | None = None) -> State:
+    def play(self, move: str | MoveT, seat: int | None = None) -> State[MoveT]:
         """The state after ``move`` (text or move object). ``self`` never changes; a bad
         move raises a :class:`MoveError` subclass naming the rule it breaks."""
         if isinstance(move, str):
@@ -294,26 +332,26 @@ class State(ABC):
             parsed = move
         return self._apply(parsed, seat)
 
-    def _safe_text(self, move: Move, seat: int) -> str:
+    def _safe_text(self, move: MoveT, seat: int) -> str:  # type: ignore[misc]
         try:
             return self._move_text(move, seat)
         except Exception:  # noqa: BLE001 - a garbage move object must still get a message
             return repr(move)
 
-    def child(self, move: Move, seat: int | None = None) -> State:
+    def child(self, move: MoveT, seat: int | None = None) -> State[MoveT]:  # type: ignore[misc]
         """Unchecked ``play`` for search: ``move`` must come from :meth:`legal_moves`."""
         if seat is None:
             seat = self._acting()[0]
         return self._apply(move, seat)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None) -> JSONObject:
         """Exactly what ``seat`` may see (``None``: a spectator). The only way information
         leaves a game. Includes the seat's own legal moves when it may act."""
         if seat is not None and not (0 <= seat < self.num_seats):
             raise ValueError(f"seat {seat} does not exist; seats are 0..{self.num_seats - 1}")
         acting = self._acting()
         outcome = self.outcome
-        data: dict[str, Any] = {
+        data: JSONObject = {
             "game": self.game.id,
             "seat": seat,
             "seats": self.num_seats,
@@ -326,11 +364,11 @@ class State(ABC):
         data.update(self._view(seat))
         return data
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """The full state, secrets included. Never sent to a seat during play."""
         acting = self._acting()
         outcome = self.outcome
-        data: dict[str, Any] = {
+        data: JSONObject = {
             "game": self.game.id,
             "to_move": acting[0] if acting else None,
             "acting": list(acting),
@@ -372,12 +410,12 @@ class Game(ABC):
     summary_ja: ClassVar[str] = ""  # the lobby's Japanese summary (one source with the English)
     rules_version: ClassVar[int] = 1
     """Bumped only when a rule change makes an old record replay differently."""
-    legacy_options: ClassVar[Mapping[int, Mapping[str, Any]]] = {}
+    legacy_options: ClassVar[Mapping[int, JSONMapping]] = {}
     """Per older rules version, the options that make its records replay as they were
     under the current version (e.g. a default that changed, made explicit); a version not
     listed is refused."""
     options: ClassVar[tuple[Option, ...]] = ()
-    variants: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
+    variants: ClassVar[Mapping[str, JSONMapping]] = {}
     """Named option presets, e.g. ``{"5x5": {"board": "5x5"}}``."""
     perfect_information: ClassVar[bool] = True
     chance: ClassVar[bool] = False
@@ -388,7 +426,7 @@ class Game(ABC):
     default_seed: ClassVar[int] = 0
 
     # ---- options and seats ---------------------------------------------------------------
-    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def validate_options(self, raw: JSONMapping | None = None) -> JSONObject:
         """Complete and check options (a ``variant`` name may stand for its preset)."""
         raw = dict(raw or {})
         variant = raw.pop("variant", None)
@@ -404,10 +442,10 @@ class Game(ABC):
         self._check_options(options)
         return options
 
-    def _check_options(self, options: dict[str, Any]) -> None:  # noqa: B027 - optional hook
+    def _check_options(self, options: JSONObject) -> None:  # noqa: B027 - optional hook
         """Cross-option checks (raise OptionError); default none."""
 
-    def rated_violations(self, options: Mapping[str, Any]) -> list[str]:
+    def rated_violations(self, options: JSONMapping) -> list[str]:
         """Why these options cannot be played rated (learning aids switched on); [] if they can."""
         return rated_violations(self.options, options)
 
@@ -416,12 +454,12 @@ class Game(ABC):
         stones); 0 where a game has none."""
         return 0.0
 
-    def num_seats(self, options: Mapping[str, Any]) -> int:
+    def num_seats(self, options: JSONMapping) -> int:
         players = options.get("players")
         return int(players) if players is not None else self.min_seats
 
     # ---- starting ------------------------------------------------------------------------
-    def new_game(self, options: Mapping[str, Any] | None = None, seed: int | None = None) -> State:
+    def new_game(self, options: JSONMapping | None = None, seed: int | None = None) -> State:
         """The start position for ``options`` and ``seed`` (all chance comes from the seed)."""
         opts = self.validate_options(options)
         if seed is None:
@@ -431,13 +469,13 @@ class Game(ABC):
         return self._initial(opts, seed)
 
     @abstractmethod
-    def _initial(self, options: dict[str, Any], seed: int) -> State:
+    def _initial(self, options: JSONObject, seed: int) -> State:
         """The start state for already validated options."""
 
     def replay(
         self,
         moves: Sequence[str | tuple[int, str]],
-        options: Mapping[str, Any] | None = None,
+        options: JSONMapping | None = None,
         seed: int | None = None,
     ) -> list[State]:
         """Every state from the start through each move (text, or ``(seat, text)``)."""
@@ -453,7 +491,7 @@ class Game(ABC):
         return states
 
     # ---- presentation and bots -----------------------------------------------------------
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         """Text picture of a view for the terminal; games override."""
         import json
 
@@ -462,16 +500,16 @@ class Game(ABC):
     def level_names(self) -> list[str]:
         return [b.level for b in self.bot_levels]
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> Bot:
         """A bot (see ``core.bot.Bot``) of the named level."""
         raise NotImplementedError(f"{self.id} has no bots yet")
 
-    def state_from_view(self, view: Mapping[str, Any]) -> State:
+    def state_from_view(self, view: JSONMapping) -> State:
         """Rebuild the state from a view. Only perfect-information games can: a view then
         holds everything, so a bot that searches from a view sees no more than the seat."""
         raise NotImplementedError(f"{self.id} cannot rebuild a state from a view")
 
-    def from_position(self, position: str, options: Mapping[str, Any] | None = None
+    def from_position(self, position: str, options: JSONMapping | None = None
                       ) -> State:
         """A hand-made position in the game's own position notation (tests, tutorials,
         puzzles), with hidden information where the game has some; games that have such a
@@ -503,7 +541,7 @@ class Game(ABC):
         _PROGRESSION[type(self)] = hooks
         return hooks
 
-    def describe(self) -> dict[str, Any]:
+    def describe(self) -> JSONObject:
         """Metadata as JSON (``asobiba games --json``, the web lobby)."""
         return {
             "id": self.id,

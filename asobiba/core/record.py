@@ -9,9 +9,9 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
 
 from .errors import AsobibaError, MoveError, RecordError
+from .jsontypes import JSONMapping, JSONObject
 from .protocol import PROTOCOL_VERSION, Game, Outcome, State
 
 RECORD_VERSION = 1
@@ -30,14 +30,14 @@ class SeatInfo:
     name: str = ""
     level: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "name": self.name}
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {"kind": self.kind, "name": self.name}
         if self.level is not None:
             out["level"] = self.level
         return out
 
     @classmethod
-    def from_json(cls, data: Any) -> SeatInfo:
+    def from_json(cls, data: object) -> SeatInfo:
         if not isinstance(data, Mapping) or data.get("kind") not in ("human", "bot"):
             raise RecordError(f"seat entry {data!r} must have kind 'human' or 'bot'")
         level = data.get("level")
@@ -50,14 +50,14 @@ class MoveEntry:
     seat: int
     move: str
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"seat": self.seat, "move": self.move}
 
 
 @dataclass(frozen=True)
 class Record:
     game: str
-    options: Mapping[str, Any]
+    options: JSONMapping
     seed: int
     moves: tuple[MoveEntry, ...] = ()
     seats: tuple[SeatInfo, ...] = ()
@@ -65,7 +65,7 @@ class Record:
     rules_version: int = 1
     started: str = field(default_factory=now_iso)
     finished: str | None = None
-    extra: Mapping[str, Any] = field(default_factory=dict)
+    extra: JSONMapping = field(default_factory=dict)
 
     # ---- building --------------------------------------------------------------------------
     @classmethod
@@ -91,8 +91,8 @@ class Record:
         )
 
     # ---- JSON ------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
+    def to_json(self) -> JSONObject:
+        out: JSONObject = {
             "format": "asobiba-record",
             "record_version": RECORD_VERSION,
             "protocol_version": PROTOCOL_VERSION,
@@ -124,7 +124,7 @@ class Record:
         return cls.from_json(data)
 
     @classmethod
-    def from_json(cls, data: Any) -> Record:
+    def from_json(cls, data: object) -> Record:
         if not isinstance(data, Mapping):
             raise RecordError("record must be a JSON object")
         if data.get("format") != "asobiba-record":

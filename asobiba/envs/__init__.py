@@ -15,7 +15,16 @@ Nothing here is imported by the rest of asobiba, so the default install needs no
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+from ..core.jsontypes import OptionValue
+
+if TYPE_CHECKING:
+    from pettingzoo import ParallelEnv
+
+    from .aec import AsobibaAEC
+    from .session import ObsDict
+    from .single import AsobibaGym
 
 #: Gymnasium ids, one per game (``gymnasium.make("asobiba/FlipFlop-v0", opponent="5")``).
 GYM_IDS: dict[str, str] = {
@@ -28,26 +37,29 @@ GYM_IDS: dict[str, str] = {
 }
 
 
-def pettingzoo_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
+def pettingzoo_env(game_id: str, render_mode: str | None = None,
+                   **options: OptionValue) -> AsobibaAEC:
     """A PettingZoo AEC environment of ``game_id``; ``options`` are the game's options."""
     from .aec import pettingzoo_env as make
 
     return make(game_id, render_mode=render_mode, **options)
 
 
-def parallel_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
+def parallel_env(game_id: str, render_mode: str | None = None,
+                 **options: OptionValue) -> ParallelEnv[str, ObsDict, int]:
     """A PettingZoo Parallel environment of a simultaneous game (Patapata)."""
     from .aec import parallel_env as make
 
     return make(game_id, render_mode=render_mode, **options)
 
 
-def gym_env(game_id: str, opponent: str = "3", seat: int = 0, **options: Any) -> Any:
+def gym_env(game_id: str, opponent: str = "3", seat: int = 0, render_mode: str | None = None,
+            **options: OptionValue) -> AsobibaGym:
     """A Gymnasium environment: the agent plays ``seat``, the game's CPU level ``opponent``
     every other seat."""
     from .single import AsobibaGym
 
-    return AsobibaGym(game_id, opponent=opponent, seat=seat, **options)
+    return AsobibaGym(game_id, opponent=opponent, seat=seat, render_mode=render_mode, **options)
 
 
 def register_gym() -> None:

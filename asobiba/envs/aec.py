@@ -13,19 +13,23 @@ with the mask); the Gymnasium wrapper instead turns it into a loss, as RL librar
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, SupportsInt
 
 import numpy as np
 from pettingzoo import AECEnv
 
-from .session import Session
+from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
+from .session import ObsDict, Session
+
+if TYPE_CHECKING:
+    from gymnasium import spaces
+    from pettingzoo import ParallelEnv
 
 
 class AsobibaAEC(AECEnv):  # type: ignore[misc]
     metadata = {"render_modes": ["ansi"], "name": "asobiba", "is_parallelizable": False}
 
-    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: OptionValue) -> None:
         super().__init__()
         self.session = Session(game_id, options)
         # a simultaneous game (Patapata) gives every seat exactly one action per task, in
@@ -43,16 +47,16 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         self.agents: list[str] = []
 
     @property
-    def game_options(self) -> Mapping[str, Any]:
+    def game_options(self) -> JSONMapping:
         return self.session.options
 
-    def observation_space(self, agent: str) -> Any:
+    def observation_space(self, agent: str) -> spaces.Space[ObsDict]:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str) -> Any:
+    def action_space(self, agent: str) -> spaces.Discrete[np.int64]:
         return self.action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: JSONObject | None = None) -> None:
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
             game_seed = int(seed)
@@ -64,13 +68,13 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, JSONObject] = {a: {} for a in self.agents}
         self.agent_selection = self.possible_agents[self.session.to_move or 0]
 
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> ObsDict:
         return self.session.observe(self._seat[agent])
 
-    def step(self, action: Any) -> None:
+    def step(self, action: SupportsInt) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -101,12 +105,13 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         pass
 
 
-def pettingzoo_env(game_id: str, render_mode: str | None = None, **options: Any) -> AsobibaAEC:
+def pettingzoo_env(game_id: str, render_mode: str | None = None, **options: OptionValue) -> AsobibaAEC:
     """A PettingZoo AEC environment of ``game_id`` with game ``options`` (or ``variant=``)."""
     return AsobibaAEC(game_id, render_mode=render_mode, **options)
 
 
-def parallel_env(game_id: str, render_mode: str | None = None, **options: Any) -> Any:
+def parallel_env(game_id: str, render_mode: str | None = None,
+                 **options: OptionValue) -> ParallelEnv[str, ObsDict, int]:
     """A PettingZoo Parallel environment, for the simultaneous games (Patapata): every seat
     acts on the current task at once."""
     from pettingzoo.utils.conversions import aec_to_parallel

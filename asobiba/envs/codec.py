@@ -20,13 +20,24 @@ Two paths, kept in agreement by tests (``tests/envs/test_codecs.py``):
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
-from ..core import Game, State
+from ..core import Game, Move, State
+from ..core.jsontypes import JSONMapping
+
+if TYPE_CHECKING:
+    from typing_extensions import TypeVar as _TypeVarWithDefault
+
+    # the move type of a game's codec; the default is Any until every game's codec names
+    # its own (memory_matrix, flipflop, algo still index their moves untyped)
+    MoveT = _TypeVarWithDefault("MoveT", bound=Hashable, default=Any, covariant=True)
+else:
+    MoveT = TypeVar("MoveT", bound=Hashable, covariant=True)
 
 
 @dataclass(frozen=True)
@@ -40,7 +51,7 @@ class Field:
     high: float = 1.0
 
 
-class Codec:
+class Codec(Generic[MoveT]):
     """Base class: subclasses set :attr:`num_actions` and :attr:`fields` in ``__init__`` and
     fill :meth:`encode`, :meth:`action`, :meth:`move_of` and optionally
     :meth:`legal_actions`."""
@@ -49,7 +60,7 @@ class Codec:
     num_actions: int
     fields: tuple[Field, ...]
 
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         self.game = game
         self.options = dict(options)
         self.num_seats = game.num_seats(self.options)
@@ -66,13 +77,13 @@ class Codec:
             at += f.size
         return out
 
-    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+    def bounds(self) -> tuple[NDArray[np.float32], NDArray[np.float32]]:
         low = np.concatenate([np.full(f.size, f.low, np.float32) for f in self.fields])
         high = np.concatenate([np.full(f.size, f.high, np.float32) for f in self.fields])
         return low, high
 
     # ---- the view path (what an agent sees) ------------------------------------------------
-    def observe(self, view: Mapping[str, Any]) -> np.ndarray:
+    def observe(self, view: JSONMapping) -> NDArray[np.float32]:
         """The flat float32 observation of ``view`` (the viewing seat is ``view["seat"]``)."""
         out = np.zeros(self.obs_size, np.float32)
         parts = self.encode(view)
@@ -82,11 +93,11 @@ class Codec:
                 out[sl] = np.asarray(value, np.float32).reshape(-1)
         return out
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         """Field name -> values (any array-like of the field's size); missing fields are 0."""
         raise NotImplementedError
 
-    def mask(self, view: Mapping[str, Any]) -> np.ndarray:
+    def mask(self, view: JSONMapping) -> NDArray[np.int8]:
         """1 for each action that is one of the view's legal moves."""
         out = np.zeros(self.num_actions, np.int8)
         for text in view.get("legal_moves") or ():
@@ -94,17 +105,17 @@ class Codec:
                 out[a] = 1
         return out
 
-    def actions_of(self, text: str, view: Mapping[str, Any]) -> list[int]:
+    def actions_of(self, text: str, view: JSONMapping) -> list[int]:
         """Every action that stands for this move text (usually one)."""
         a = self.action(text, view)
         return [] if a is None else [a]
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         """The action number of a legal move's text, or None if the codec leaves it out."""
         raise NotImplementedError
 
     # ---- the state path (what the environment applies) -------------------------------------
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[MoveT], seat: int) -> dict[int, MoveT]:
         """Action number -> move object, for the seat's legal moves the codec covers.
 
         The default goes through the view path; games override it with a direct mapping of
@@ -112,27 +123,27 @@ class Codec:
         view = state.view(seat)
         legal = state.legal_moves(seat)
         texts = legal.texts()
-        out: dict[int, Any] = {}
+        out: dict[int, MoveT] = {}
         for move, text in zip(legal, texts):
             for a in self.actions_of(text, view):
                 out.setdefault(a, move)
         return out
 
     @staticmethod
-    def moves(state: State, seat: int) -> Sequence[Any]:
+    def moves(state: State[MoveT], seat: int) -> Sequence[MoveT]:
         """The legal move objects of ``seat``, which must be acting (the environment knows
         it is). The codec is the game's own code, so it may call the game's own hook and
         skip the public wrapper's checks; typed loosely, each game has its own moves."""
         return state._legal(seat)
 
-    def move_of(self, state: State, seat: int, action: int) -> Any | None:
+    def move_of(self, state: State[MoveT], seat: int, action: int) -> MoveT | None:
         """The legal move that ``action`` stands for, or None: what an environment step
         needs. The default looks it up in :meth:`legal_actions`; a game whose action
         decodes straight into a move object may override it (decode, then check the move
         is among the seat's legal moves), which saves building the whole map."""
         return self.legal_actions(state, seat).get(action)
 
-    def move_text(self, state: State, seat: int, action: int) -> str:
+    def move_text(self, state: State[MoveT], seat: int, action: int) -> str:
         """The move text of a legal ``action`` (for logs and the Gym ``info``)."""
         move = self.legal_actions(state, seat).get(action)
         if move is None:
@@ -140,7 +151,7 @@ class Codec:
         return state.move_text(move, seat)
 
 
-def codec_for(game: Game, options: Mapping[str, Any] | None = None) -> Codec:
+def codec_for(game: Game, options: JSONMapping | None = None) -> Codec[Move]:
     """The codec of ``game`` for (validated) ``options``, from the game's own package."""
     opts = game.validate_options(options or {})
     package = type(game).__module__.rsplit(".", 1)[0]
@@ -151,24 +162,24 @@ def codec_for(game: Game, options: Mapping[str, Any] | None = None) -> Codec:
             raise NotImplementedError(
                 f"{game.id} has no action/observation encoding ({package}.encoding)") from exc
         raise
-    codec: Codec = module.Codec(game, opts)
+    codec: Codec[Move] = module.Codec(game, opts)
     return codec
 
 
-def one_hot(index: int | None, size: int) -> np.ndarray:
+def one_hot(index: int | None, size: int) -> NDArray[np.float32]:
     out = np.zeros(size, np.float32)
     if index is not None and 0 <= index < size:
         out[index] = 1.0
     return out
 
 
-def planes(rows: Sequence[str], symbols: Sequence[str]) -> np.ndarray:
+def planes(rows: Sequence[str], symbols: Sequence[str]) -> NDArray[np.float32]:
     """One 0/1 plane per symbol over a board given as text rows."""
     grid = np.array([list(r) for r in rows])
     return np.stack([(grid == s) for s in symbols]).astype(np.float32)
 
 
-def markdown(game: Game, options: Mapping[str, Any] | None = None) -> str:
+def markdown(game: Game, options: JSONMapping | None = None) -> str:
     """The encoding of ``game`` as a Markdown table (docs/python-api.md is checked
     against this, so the documentation cannot drift from the code)."""
     codec = codec_for(game, options)

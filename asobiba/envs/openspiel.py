@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
 import pyspiel
 
-from ..core import Game, State
+from ..core import Game, Move, State
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import GAME_IDS, get
 from .codec import Codec, codec_for
 from .session import rewards_of
@@ -37,8 +37,8 @@ MAX_GAME_LENGTH = {"reversi": 130, "flipflop": 1000, "reverstargo": 200,
                    "memory_matrix": 400, "algo": 2000, "patapata": 12 * 8}
 
 
-def _spec(game: Game) -> dict[str, Any]:
-    spec: dict[str, Any] = {}
+def _spec(game: Game) -> JSONObject:
+    spec: JSONObject = {}
     for opt in game.options:
         default = opt.default
         if default is None:
@@ -51,8 +51,8 @@ def _spec(game: Game) -> dict[str, Any]:
     return spec
 
 
-def _options(game: Game, params: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+def _options(game: Game, params: JSONObject) -> JSONObject:
+    out: JSONObject = {}
     for opt in game.options:
         if opt.name not in params:
             continue
@@ -66,7 +66,7 @@ def _options(game: Game, params: dict[str, Any]) -> dict[str, Any]:
 class _Observer:
     """PyObserver: the codec's encoding of ``view(player)``."""
 
-    def __init__(self, codec: Codec, perfect_recall: bool) -> None:
+    def __init__(self, codec: Codec[Move], perfect_recall: bool) -> None:
         self.codec = codec
         self.perfect_recall = perfect_recall
         self.tensor = np.zeros(codec.obs_size, np.float32)
@@ -105,11 +105,11 @@ class _Spec:
     """What a game instance fixes (asobiba game, options, codec, seed count). Shared by all
     states: pyspiel clones Python states with ``copy.deepcopy``, and this never changes."""
 
-    def __init__(self, game: Game, options: dict[str, Any], codec: Codec, seeds: int) -> None:
+    def __init__(self, game: Game, options: JSONObject, codec: Codec[Move], seeds: int) -> None:
         self.game, self.options, self.codec, self.seeds = game, options, codec, seeds
         self.num_players = game.num_seats(options)
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Spec:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Spec:
         return self
 
 
@@ -123,15 +123,15 @@ class _Node:
         self.inner, self.history = inner, history
         self.texts = texts  # per state of the history: seat -> view text, filled lazily
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> _Node:
+    def __deepcopy__(self, memo: dict[int, object]) -> _Node:
         return self
 
 
 class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
     game: Game
-    game_type: Any
+    game_type: pyspiel.GameType
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
+    def __init__(self, params: JSONObject | None = None) -> None:
         game = self.game
         params = {**_spec(game), **(params or {})}
         options = _options(game, params)
@@ -156,7 +156,8 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
     def new_initial_state(self) -> AsobibaSpielState:
         return AsobibaSpielState(self)
 
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> _Observer:
+    def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
+                         params: JSONMapping | None = None) -> _Observer:
         perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
         return _Observer(self.spec.codec, perfect_recall)
 
@@ -231,7 +232,7 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
         return json.dumps(self.node.inner.to_json(), sort_keys=True, ensure_ascii=False)
 
 
-def _game_type(game: Game) -> Any:
+def _game_type(game: Game) -> pyspiel.GameType:
     solo_possible = game.min_seats == 1
     return pyspiel.GameType(
         short_name=f"asobiba_{game.id}",

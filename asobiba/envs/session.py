@@ -5,14 +5,21 @@ it holds the state (with its secrets) and hands agents only :meth:`observe`, whi
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
+from numpy.typing import NDArray
 
-from ..core import Game, IllegalMoveError, Outcome, State
+from ..core import Game, IllegalMoveError, Move, Outcome, State
+from ..core.jsontypes import JSONMapping
 from ..games import get
 from .codec import Codec, codec_for
+
+if TYPE_CHECKING:
+    from gymnasium import spaces as gym_spaces
+
+ObsDict = dict[str, NDArray[np.float32] | NDArray[np.int8]]
+"""An agent's observation: ``{"observation": float32 vector, "action_mask": int8 vector}``."""
 
 
 def rewards_of(outcome: Outcome, num_seats: int) -> list[float]:
@@ -27,14 +34,14 @@ def rewards_of(outcome: Outcome, num_seats: int) -> list[float]:
 class Session:
     """A game for an environment. ``game_id`` and ``options`` as for ``Game.new_game``."""
 
-    def __init__(self, game_id: str | Game, options: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, game_id: str | Game, options: JSONMapping | None = None) -> None:
         self.game: Game = get(game_id) if isinstance(game_id, str) else game_id
         self.options = self.game.validate_options(options or {})
-        self.codec: Codec = codec_for(self.game, self.options)
+        self.codec: Codec[Move] = codec_for(self.game, self.options)
         self.num_seats = self.game.num_seats(self.options)
         self.state: State = self.game.new_game(self.options, 0)
         self.seed = 0
-        self._legal: dict[int, Any] | None = None
+        self._legal: dict[int, Move] | None = None
         self._seat: int | None = None
 
     # ---- lifecycle -----------------------------------------------------------------------
@@ -51,7 +58,7 @@ class Session:
     def over(self) -> bool:
         return self.state.is_over
 
-    def legal(self) -> dict[int, Any]:
+    def legal(self) -> dict[int, Move]:
         """Action -> move for the seat to move (state path; never shown to an agent)."""
         if self._legal is None:
             seat = self._seat = self.state.to_move
@@ -85,13 +92,13 @@ class Session:
         return [0.0] * self.num_seats if outcome is None else rewards_of(outcome, self.num_seats)
 
     # ---- what a seat sees ----------------------------------------------------------------
-    def observe(self, seat: int) -> dict[str, np.ndarray]:
+    def observe(self, seat: int) -> ObsDict:
         """``{"observation": float32 vector, "action_mask": int8 vector}`` from
         ``state.view(seat)`` only."""
         view = self.state.view(seat)
         return {"observation": self.codec.observe(view), "action_mask": self.codec.mask(view)}
 
-    def spaces(self) -> tuple[Any, Any]:
+    def spaces(self) -> tuple[gym_spaces.Space[ObsDict], gym_spaces.Discrete[np.int64]]:
         """(observation space, action space) as Gymnasium spaces."""
         from gymnasium import spaces
 
@@ -100,4 +107,5 @@ class Session:
             "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), dtype=np.int8),
         })
-        return obs, spaces.Discrete(self.codec.num_actions)
+        # gymnasium types a Dict space's samples loosely; they are ObsDicts
+        return cast("gym_spaces.Space[ObsDict]", obs), spaces.Discrete(self.codec.num_actions)

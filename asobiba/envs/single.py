@@ -10,17 +10,19 @@ PettingZoo environment raises instead.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import SupportsInt
 
 import gymnasium
 import numpy as np
+from numpy.typing import NDArray
 
-from ..core import Bot, RandomBot
+from ..core import Bot, Game, RandomBot
+from ..core.jsontypes import JSONObject, OptionValue
 from ..core.rng import derive_seed
-from .session import Session
+from .session import ObsDict, Session
 
 
-def resolve_level(game: Any, level: str) -> str:
+def resolve_level(game: Game, level: str) -> str:
     """A level name the game knows: its own name, ``random``, or (for games whose levels
     are words) a 1-based position in its list, so ``opponent="3"`` works for every game."""
     names = game.level_names()
@@ -32,11 +34,11 @@ def resolve_level(game: Any, level: str) -> str:
     raise ValueError(f"{game.id} has no CPU level {level!r}; levels: {', '.join(names)}, random")
 
 
-class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
+class AsobibaGym(gymnasium.Env[ObsDict, SupportsInt]):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game_id: str, opponent: str = "3", seat: int = 0,
-                 render_mode: str | None = None, **options: Any) -> None:
+                 render_mode: str | None = None, **options: OptionValue) -> None:
         self.session = Session(game_id, options)
         n = self.session.num_seats
         if not 0 <= seat < n:
@@ -69,7 +71,7 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
                 bot.observe(state.state.view(other))
 
     def reset(self, *, seed: int | None = None,
-              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+              options: JSONObject | None = None) -> tuple[ObsDict, JSONObject]:
         super().reset(seed=seed)
         if seed is not None:
             self._seeds = np.random.default_rng(seed)
@@ -85,7 +87,7 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
         self._others_move()
         return self.session.observe(self.seat), {"seed": game_seed}
 
-    def step(self, action: Any) -> tuple[dict[str, np.ndarray], float, bool, bool, dict[str, Any]]:
+    def step(self, action: SupportsInt) -> tuple[ObsDict, float, bool, bool, JSONObject]:
         s = self.session
         if s.over:
             raise RuntimeError("the episode is over; call reset()")
@@ -96,14 +98,14 @@ class AsobibaGym(gymnasium.Env):  # type: ignore[misc]
         for other, bot in self._bots.items():
             bot.observe(s.state.view(other))
         self._others_move()
-        info: dict[str, Any] = {}
+        info: JSONObject = {}
         reward = 0.0
         if s.over:
             reward = s.rewards()[self.seat]
             info["outcome"] = s.state.outcome.to_json()  # type: ignore[union-attr]
         return s.observe(self.seat), reward, s.over, False, info
 
-    def action_masks(self) -> np.ndarray:
+    def action_masks(self) -> NDArray[np.float32] | NDArray[np.int8]:
         """The current mask (the name sb3-contrib's MaskablePPO looks for)."""
         return self.session.observe(self.seat)["action_mask"]
 

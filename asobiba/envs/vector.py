@@ -11,16 +11,17 @@ Python objects, and two cores are better spent running two of these.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ..core import IllegalMoveError
+from ..core.jsontypes import OptionValue
 from .session import Session
 
 
 class VectorRollout:
-    def __init__(self, game_id: str, num_envs: int, seed: int = 0, **options: Any) -> None:
+    def __init__(self, game_id: str, num_envs: int, seed: int = 0, **options: OptionValue) -> None:
         self.sessions = [Session(game_id, options) for _ in range(num_envs)]
         self.codec = self.sessions[0].codec
         self.num_envs = num_envs
@@ -34,19 +35,19 @@ class VectorRollout:
         session.reset(self._next_seed)
         self._next_seed += 1
 
-    def to_move(self) -> np.ndarray:
+    def to_move(self) -> NDArray[np.int64] | NDArray[np.object_]:
         return np.array([s.to_move for s in self.sessions])
 
-    def masks(self) -> np.ndarray:
+    def masks(self) -> NDArray[np.int8]:
         out = np.zeros((self.num_envs, self.codec.num_actions), np.int8)
         for i, s in enumerate(self.sessions):
             out[i, list(s.legal())] = 1
         return out
 
-    def observations(self) -> np.ndarray:
+    def observations(self) -> NDArray[np.float32]:
         return np.stack([s.codec.observe(s.state.view(s.to_move)) for s in self.sessions])
 
-    def step(self, actions: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
+    def step(self, actions: Sequence[int]) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
         """Apply ``actions[i]`` in game ``i``. Returns (rewards of the seat that moved,
         done flags); finished games restart at once."""
         if len(actions) != self.num_envs:
@@ -68,6 +69,6 @@ class VectorRollout:
                 self._restart(s)
         return rewards, dones
 
-    def random_actions(self, rng: np.random.Generator) -> np.ndarray:
+    def random_actions(self, rng: np.random.Generator) -> NDArray[np.int64]:
         """One uniformly random legal action per game (the state path, no views)."""
         return np.array([rng.choice(list(s.legal())) for s in self.sessions])

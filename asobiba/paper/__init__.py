@@ -12,9 +12,10 @@ import importlib
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Protocol
 
 from ..core import AsobibaError, Record
+from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
 from ..games import get as get_game
 from .doc import LANGS, PAPERS, Document
 from .errors import PaperError
@@ -28,14 +29,14 @@ class PrintOption:
     """An option of the printed material only (the game's own options are accepted too)."""
 
     name: str
-    default: Any
+    default: OptionValue
     kind: str = "choice"  # choice | int
-    choices: tuple[Any, ...] = ()
+    choices: tuple[OptionValue, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
     description: str = ""
 
-    def parse(self, raw: str) -> Any:
+    def parse(self, raw: str) -> OptionValue:
         if self.kind == "int":
             try:
                 value = int(raw)
@@ -61,7 +62,7 @@ class GamePaper(Protocol):
     def blank(self, doc: Document, request: PrintRequest) -> None:
         """Draw the material to play away from the screen, one or more pages."""
 
-    def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
+    def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
         """Draw a public view (a record's final position) at (x, y); return the y below."""
 
@@ -69,8 +70,8 @@ class GamePaper(Protocol):
 @dataclass(frozen=True)
 class PrintRequest:
     game: str
-    options: Mapping[str, Any]  # the game's own, validated
-    extra: Mapping[str, Any]  # the paper module's own print options
+    options: JSONMapping  # the game's own, validated
+    extra: JSONMapping  # the paper module's own print options
     seed: int
     paper: str = "a4"
     lang: str = "en"
@@ -109,7 +110,7 @@ def parse_request(game_id: str, raw: Mapping[str, str], seed: int | None = None,
     game = get_game(game_id)
     own = {o.name: o for o in printer.options}
     game_names = {o.name for o in game.options} if game else set()
-    game_raw: dict[str, Any] = {}
+    game_raw: JSONObject = {}
     extra = {o.name: o.default for o in printer.options}
     for name, value in raw.items():
         key = name.replace("-", "_")

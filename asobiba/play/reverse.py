@@ -7,11 +7,11 @@ stones, :meth:`asobiba.core.Game.match_tiebreak`), then it is a draw.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from ..core import Bot, Game, State
+from ..core.jsontypes import JSONMapping
 from .runner import GameResult, play_game
 
 A, B = 0, 1
@@ -52,7 +52,7 @@ def score_reverse(game: Game, finals: Sequence[tuple[State, int]]) -> ReverseRes
 
 
 def play_reverse(game: Game, make_a: Callable[[int, int], Bot], make_b: Callable[[int, int], Bot],
-                 options: Mapping[str, Any] | None = None, seed: int = 0, first_seat_a: int = 0,
+                 options: JSONMapping | None = None, seed: int = 0, first_seat_a: int = 0,
                  opening: Sequence[tuple[int, str] | str] = ()
                  ) -> tuple[ReverseResult, list[GameResult]]:
     """Play a reverse match: A in seat ``first_seat_a`` first, then in the other seat, both

@@ -29,11 +29,12 @@ Views cost time, so they are built only for the observers that need them:
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Literal
 
-from ..core import Bot, Game, IllegalMoveError, MoveEntry, Record, Rng, SeatInfo, State
+from ..core import Bot, Game, IllegalMoveError, Move, MoveEntry, Record, Rng, SeatInfo, State
+from ..core.jsontypes import JSONMapping
 
 Fallback = Literal["timeout", "crash", "illegal"]
 """Why a bot turn was played by the fallback: the bot overran its time limit, raised, or
@@ -49,7 +50,7 @@ class Pick:
     """What a bot chose, as its own side saw it: the move (a text, or a move object from a
     ``reads_state`` bot) and the seconds it thought (CPU-independent wall time)."""
 
-    move: Any
+    move: str | Move
     seconds: float
 
 
@@ -78,7 +79,7 @@ class BotTurn:
 
 
 def _choose(bot: Bot, seat: int, state: State | None,
-            view: Mapping[str, Any] | None) -> Any:
+            view: JSONMapping | None) -> str | Move:
     if state is not None and bot.reads_state and state.game.perfect_information:
         return bot.choose_state(state)
     if view is None:
@@ -89,7 +90,7 @@ def _choose(bot: Bot, seat: int, state: State | None,
 
 
 def pick(bot: Bot, seat: int, state: State | None = None,
-         view: Mapping[str, Any] | None = None) -> Pick:
+         view: JSONMapping | None = None) -> Pick:
     """The bot's side of a turn: its choice for ``seat`` and how long it took. A
     ``reads_state`` bot of a perfect-information game chooses from ``state`` (it holds
     nothing the seat's view does not); every other bot from ``view`` (built from ``state``
@@ -128,7 +129,7 @@ def settle(state: State, seat: int, picked: Pick | None, *,
                    picked.seconds if picked is not None else None, failure, detail)
 
 
-def bot_turn(state: State, seat: int, bot: Bot, *, view: Mapping[str, Any] | None = None,
+def bot_turn(state: State, seat: int, bot: Bot, *, view: JSONMapping | None = None,
              fallback: Rng | None = None) -> BotTurn:
     """One whole bot turn in this process: :func:`pick`, then :func:`settle` (a bot that
     raises counts as ``crash`` when there is a ``fallback``, else its error propagates).
@@ -164,7 +165,7 @@ def _watches(bot: Bot) -> bool:
 def play_game(
     game: Game,
     bots: Sequence[Bot],
-    options: Mapping[str, Any] | None = None,
+    options: JSONMapping | None = None,
     seed: int = 0,
     seat_info: Sequence[SeatInfo] | None = None,
     max_moves: int = 100_000,

@@ -42,17 +42,34 @@ class PlayerInfo:
         return cls(row.id, row.name, row.kind)
 
 
-def _check_name(session: Session, name: str) -> str:
+def _check_name_form(name: str) -> str:
+    """The name's form (no database): refused before any work, the same for every name."""
     if not isinstance(name, str) or not NAME_RE.match(name):
         raise AccountError(
             "a name is 3–24 letters, digits, '_', '-' or '.', starting with a letter or digit"
         )
     if name.lower().startswith(RESERVED_PREFIXES):
         raise AccountError(f"names starting with {', '.join(RESERVED_PREFIXES)} are reserved")
+    return name
+
+
+def _check_name_free(session: Session, name: str) -> None:
     taken = session.scalar(select(PlayerRow.id).where(PlayerRow.name == name))
     if taken is not None:
         raise AccountError(f"the name {name!r} is already taken")
-    return name
+
+
+def _new_password_hash(session: Session, name: str, password: str,
+                       hasher: PasswordHasher) -> str:
+    """Check a new account's name and password and hash the password — the same work
+    (form checks, zxcvbn, one argon2 hash, one name lookup) whether or not the name is
+    taken, so the answer's timing does not tell (docs/fair-play.md: that a name is taken is
+    said in words, as usernames are public; the time taken says nothing more)."""
+    _check_name_form(name)
+    _check_password(password, name)
+    password_hash = hasher.hash(password)
+    _check_name_free(session, name)
+    return password_hash
 
 
 def _check_password(password: str, name: str) -> None:
@@ -98,9 +115,8 @@ def _dummy_hash(hasher: PasswordHasher) -> str:
 def register(session: Session, name: str, password: str,
              hasher: PasswordHasher = DEFAULT_HASHER) -> PlayerInfo:
     """A new account (flushed, not committed: the caller owns the transaction)."""
-    _check_name(session, name)
-    _check_password(password, name)
-    row = PlayerRow(name=name, kind="human", password_hash=hasher.hash(password))
+    password_hash = _new_password_hash(session, name, password, hasher)
+    row = PlayerRow(name=name, kind="human", password_hash=password_hash)
     session.add(row)
     session.flush()
     return PlayerInfo.of(row)
@@ -121,9 +137,8 @@ def claim_guest(session: Session, guest_id: int, name: str, password: str,
     row = session.get(PlayerRow, guest_id)
     if row is None or row.kind != "guest":
         raise AccountError(f"player {guest_id} is not a guest")
-    _check_name(session, name)
-    _check_password(password, name)
-    row.name, row.kind, row.password_hash = name, "human", hasher.hash(password)
+    password_hash = _new_password_hash(session, name, password, hasher)
+    row.name, row.kind, row.password_hash = name, "human", password_hash
     session.flush()
     return PlayerInfo.of(row)
 

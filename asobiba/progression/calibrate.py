@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ..core import derive_seed
+from ..core.jsontypes import JSONObject
 from ..games import get as get_game
 from . import accounts, ratings
 from .matches import play_from, random_opening
@@ -29,7 +29,7 @@ class CalibrationRow:
 
 
 def calibrate_bots(session: Session, game_id: str, levels: Sequence[str], rounds: int = 10,
-                   seed: int = 0, options: dict[str, Any] | None = None, gap: int = 2,
+                   seed: int = 0, options: JSONObject | None = None, gap: int = 2,
                    progress: Callable[[int, int], None] | None = None,
                    openings: bool = True) -> list[CalibrationRow]:
     """``rounds`` round-robins between levels at most ``gap`` apart (in the order given,

@@ -32,12 +32,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..core import Outcome, Puzzle, Rng, State, derive_seed
+from ..core import Bot, Outcome, Puzzle, Rng, State, derive_seed
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 from ..play.runner import play_game
 from ..tables import now
@@ -65,7 +66,7 @@ class DailyChallenge:
     game: str
     day: date
     kind: str  # opponent | puzzle
-    options: Mapping[str, Any]
+    options: JSONMapping
     seed: int
     opening: tuple[tuple[int, str], ...] = ()
     player_seat: int = 0
@@ -73,7 +74,7 @@ class DailyChallenge:
     target: float | None = None
     rules_version: int = 1
     description: Mapping[str, str] = field(default_factory=dict)
-    puzzle: Mapping[str, Any] | None = None
+    puzzle: JSONMapping | None = None
     """The tsume-algo puzzle as the player sees it (face-up numbers and questions only)."""
 
     @property
@@ -106,7 +107,7 @@ class DailyChallenge:
         ranks = outcome.ranks
         return ranks[self.player_seat] == 1 and list(ranks).count(1) == 1
 
-    def public_json(self) -> dict[str, Any]:
+    def public_json(self) -> JSONObject:
         """What a client may see: for games with chance or hidden information the seed would
         reveal the deal, so it is left out and the player's start view is given instead."""
         game = get_game(self.game)
@@ -117,7 +118,7 @@ class DailyChallenge:
             out["view"] = self.start().view(self.player_seat)
         return out
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Everything, the seed included (server side and records)."""
         return {"id": self.id, "game": self.game, "day": self.day.isoformat(), "kind": self.kind,
                 "options": dict(self.options), "seed": self.seed,
@@ -229,7 +230,7 @@ def _today() -> date:
 
 def record_attempt(session: Session, player_id: int, game_id: str, day: date,
                    outcome: Outcome, today: date | None = None, secret: bytes = b""
-                   ) -> list[dict[str, Any]]:
+                   ) -> list[JSONObject]:
     """A finished attempt at ``day``'s challenge. Returns events: cleared, trophy, rating."""
     today = today or _today()
     if day != today:
@@ -244,7 +245,7 @@ def record_attempt(session: Session, player_id: int, game_id: str, day: date,
     first = row.attempts == 0
     row.attempts += 1
     won = ch.cleared_by(outcome)
-    events: list[dict[str, Any]] = []
+    events: list[JSONObject] = []
     if ch.kind in PUZZLE_KINDS and first:
         puzzle = accounts.puzzle_player(session, game_id, day.isoformat())
         rated = ratings.record_result(
@@ -283,7 +284,7 @@ def _month_complete(session: Session, player_id: int, game_id: str, year: int, m
 
 
 def month_calendar(session: Session, player_id: int, game_id: str, year: int, month: int
-                   ) -> dict[str, Any]:
+                   ) -> JSONObject:
     """The calendar page: cleared days of the month and whether its trophy is earned."""
     n = _calendar.monthrange(year, month)[1]
     period = f"{year:04d}-{month:02d}"
@@ -302,11 +303,11 @@ def trophies(session: Session, player_id: int) -> list[dict[str, str]]:
             for r in rows]
 
 
-def play_challenge(ch: DailyChallenge, player: Any, seed: int = 0) -> State:
+def play_challenge(ch: DailyChallenge, player: Bot, seed: int = 0) -> State:
     """Play a challenge with a bot in the player's seat (CLI, tests): the CPU sits in the other
     seat; each bot sees only its views. Returns the final state."""
     game = get_game(ch.game)
-    bots: list[Any] = [player]
+    bots: list[Bot] = [player]
     if ch.kind == "opponent":
         assert ch.bot_level is not None
         cpu = game.make_bot(ch.bot_level, seed)

@@ -12,12 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
-from typing import Any
 
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session, aliased
 
 from ..core import Record
+from ..core.jsontypes import JSONObject
 from ..tables import now as clock
 from .models import GameRow, GameSeatRow, PlayerRow
 
@@ -81,7 +81,7 @@ def unrated_reason(session: Session, players: Sequence[int], record: Record,
 
 def suspicious_pairs(session: Session, days: int = 7, min_games: int = 4,
                      one_sided: float = 0.8, now: datetime | None = None
-                     ) -> list[dict[str, Any]]:
+                     ) -> list[JSONObject]:
     """Pairs of people an operator should look at: at least ``min_games`` games against each
     other in the last ``days`` days (rated or capped), one side winning at least
     ``one_sided`` of them, or games that were capped by the pair limit. Ordered by count."""
@@ -97,7 +97,7 @@ def suspicious_pairs(session: Session, days: int = 7, min_games: int = 4,
         .where(GameRow.finished >= since, sa.player_id < sb.player_id,
                pa.kind.in_(("human", "guest")), pb.kind.in_(("human", "guest")),
                GameRow.context.in_(("rated", "pair_limit")))).all()
-    pairs: dict[tuple[int, int], dict[str, Any]] = {}
+    pairs: dict[tuple[int, int], JSONObject] = {}
     for _gid, rated, context, a, b, ra, rb, na, nb in rows:
         p = pairs.setdefault((a, b), {"players": [a, b], "names": [na, nb], "games": 0,
                                       "rated": 0, "capped": 0, "wins": [0, 0]})

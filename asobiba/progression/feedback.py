@@ -9,7 +9,12 @@ of :meth:`asobiba.core.Game.progression` (``evaluator``, ``thresholds``): nothin
 game or reads a state's fields.
 
 The review replays a record and marks *turning points*: moves after which the mover, who was
-at least even, is no longer favoured, by at least the mistake band.
+at least even, is no longer favoured, by at least the mistake band. It may have a wall-clock
+``deadline``: it then searches by iterative deepening — every move at depth 1, then every
+move at depth 2, … up to the evaluator's own depth — and stops at the deadline with what it
+has, each verdict saying the depth it was searched to (``depth``) and the review saying
+whether it is ``complete``. An evaluator without a ``depth`` (sampling the hidden
+information) gets one pass.
 
 Hidden information: games where the mover does not see everything have *view evaluators* (``sees = "views"``) that receive only the mover's views from
 the start of the game up to the move (:func:`values_for` builds them), never a state, so the
@@ -19,18 +24,20 @@ every move the same way, by what its mover knew then.
 
 from __future__ import annotations
 
+import copy
 import math
-from collections.abc import Mapping, Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from ..core import AnyEvaluator, Evaluator, State, Thresholds, UnknownGameError, ViewEvaluator
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 
 QUALITIES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 
-def thresholds_for(game_id: str, options: Mapping[str, Any] | None = None) -> Thresholds:
+def thresholds_for(game_id: str, options: JSONMapping | None = None) -> Thresholds:
     """The game's feedback scale and bands (its ``thresholds`` hook) for these options."""
     hook = get_game(game_id).progression().thresholds
     if hook is None:
@@ -78,7 +85,7 @@ def values_for(evaluator: AnyEvaluator, history: Sequence[State], seat: int,
     return evaluator.move_values(history[-1])
 
 
-def evaluator_for(game_id: str, options: Mapping[str, Any] | None = None
+def evaluator_for(game_id: str, options: JSONMapping | None = None
                   ) -> AnyEvaluator | None:
     """The game's evaluator (its ``evaluator`` hook) for these options; None where the game
     gives no feedback (no hook, or none for these options)."""
@@ -91,7 +98,7 @@ def evaluator_for(game_id: str, options: Mapping[str, Any] | None = None
     return hooks.evaluator(dict(options or {}))
 
 
-def has_feedback(game_id: str, options: Mapping[str, Any] | None = None) -> bool:
+def has_feedback(game_id: str, options: JSONMapping | None = None) -> bool:
     return evaluator_for(game_id, options) is not None
 
 
@@ -107,8 +114,11 @@ class MoveFeedback:
     chance_before: float
     chance_after: float
     """The mover's winning chance with best play before the move, and after the move played."""
+    depth: int | None = None
+    """The search depth (plies) behind this verdict: the evaluator's ``depth`` setting, 0 for
+    a forced move (nothing to search), None where the evaluator has no depth."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         """Finite JSON: a value that is not a finite number (a forced move's chances, an
         exact win's infinite value) is ``null`` — NaN is not JSON and broke the review."""
         return {k: ((round(v, 4) if math.isfinite(v) else None) if isinstance(v, float) else v)
@@ -139,7 +149,9 @@ def move_feedback(state: State, move: str, ply: int = 0,
     best, played = values[best_move], values[text]
     c_best, c_played = win_chance(best, th), win_chance(played, th)
     quality = classify(c_best, c_played, th, played >= best)
-    return MoveFeedback(ply, seat, text, quality, best_move, played, best, c_best, c_played)
+    depth = getattr(evaluator, "depth", None)
+    return MoveFeedback(ply, seat, text, quality, best_move, played, best, c_best, c_played,
+                        depth if isinstance(depth, int) else None)
 
 
 @dataclass
@@ -148,34 +160,74 @@ class Review:
     moves: list[MoveFeedback] = field(default_factory=list)
     turning_points: list[int] = field(default_factory=list)
     counts: dict[int, dict[str, int]] = field(default_factory=dict)
+    plies: int = 0
+    """Moves in the record; ``moves`` holds a verdict for the first ones (all when complete)."""
+    depth: int | None = None
+    """The depth a complete review searches every move to (the evaluator's)."""
+    complete: bool = True
+    """False when the deadline came first: some verdicts are shallower than ``depth``, or the
+    last moves have none."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"game": self.game, "moves": [m.to_json() for m in self.moves],
                 "turning_points": self.turning_points,
-                "counts": {str(k): v for k, v in self.counts.items()}}
+                "counts": {str(k): v for k, v in self.counts.items()},
+                "plies": self.plies, "depth": self.depth, "complete": self.complete}
 
 
-def review(game_id: str, moves: Sequence[tuple[int, str]], options: Mapping[str, Any] | None = None,
-           seed: int = 0, evaluator: AnyEvaluator | None = None) -> Review:
+def _depths(evaluator: AnyEvaluator) -> list[tuple[int | None, AnyEvaluator]]:
+    """The passes of an iterative-deepening review: the evaluator at depth 1, 2, … up to its
+    own (a shallow copy with ``depth`` set: the evaluators read it at each call)."""
+    full = getattr(evaluator, "depth", None)
+    if not isinstance(full, int) or full <= 1:
+        return [(full if isinstance(full, int) else None, evaluator)]
+    passes: list[tuple[int | None, AnyEvaluator]] = []
+    for d in range(1, full):
+        shallow = copy.copy(evaluator)
+        shallow.depth = d  # type: ignore[union-attr]
+        passes.append((d, shallow))
+    return [*passes, (full, evaluator)]
+
+
+def review(game_id: str, moves: Sequence[tuple[int, str]], options: JSONMapping | None = None,
+           seed: int = 0, evaluator: AnyEvaluator | None = None, *,
+           deadline: float | None = None,
+           clock: Callable[[], float] = time.monotonic) -> Review:
     """Feedback on every move of a game, and its turning points (ply numbers from 1). Each
     move is judged by what its mover knew then (its views up to the move), even when the
-    finished record shows more."""
+    finished record shows more. With a ``deadline`` (a ``clock()`` time), the review deepens
+    pass by pass and returns at the deadline with the verdicts it has (see the module)."""
     game = get_game(game_id)
     states = game.replay(list(moves), options, seed)
     evaluator = evaluator or evaluator_for(game_id, states[0].options)
     if evaluator is None:
         raise NotImplementedError(f"{game_id} has no move feedback for these options yet")
     th = thresholds_for(game_id, states[0].options)
-    out = Review(game_id)
-    for ply, ((seat, text), state) in enumerate(zip(moves, states, strict=False), 1):
-        if len(state.legal_moves(seat)) <= 1:
-            fb = MoveFeedback(ply, seat, text, "best", text, 0.0, 0.0, math.nan, math.nan)
-        else:
-            fb = move_feedback(state, text, ply, evaluator, seat=seat, history=states[:ply])
-            if fb.chance_before >= 0.5 > fb.chance_after and \
-                    fb.chance_before - fb.chance_after >= th.mistake:
-                out.turning_points.append(ply)
+    passes = _depths(evaluator) if deadline is not None else \
+        [(getattr(evaluator, "depth", None), evaluator)]
+    full = passes[-1][0]
+    out = Review(game_id, plies=len(moves), depth=full if isinstance(full, int) else None)
+    verdicts: dict[int, MoveFeedback] = {}
+    for _depth, ev in passes:
+        for ply, ((seat, text), state) in enumerate(zip(moves, states, strict=False), 1):
+            if deadline is not None and clock() >= deadline:
+                out.complete = False
+                break
+            if len(state.legal_moves(seat)) <= 1:
+                if ply not in verdicts:  # nothing to search: the same at every depth
+                    verdicts[ply] = MoveFeedback(ply, seat, text, "best", text, 0.0, 0.0,
+                                                 math.nan, math.nan, 0)
+                continue
+            verdicts[ply] = move_feedback(state, text, ply, ev, seat=seat,
+                                          history=states[:ply])
+        if not out.complete:
+            break
+    for ply in sorted(verdicts):  # the first pass runs in order: the plies are a prefix
+        fb = verdicts[ply]
+        if fb.chance_before >= 0.5 > fb.chance_after and \
+                fb.chance_before - fb.chance_after >= th.mistake:
+            out.turning_points.append(ply)
         out.moves.append(fb)
-        per = out.counts.setdefault(seat, dict.fromkeys(QUALITIES, 0))
+        per = out.counts.setdefault(fb.seat, dict.fromkeys(QUALITIES, 0))
         per[fb.quality] += 1
     return out

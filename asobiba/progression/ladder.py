@@ -21,13 +21,13 @@ Rules as implemented (interpretations marked in docs/progression.md):
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from sqlalchemy.orm import Session
 
 from ..core import Game, Outcome
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 from .errors import LadderError
 from .ladder_data import (
@@ -45,7 +45,7 @@ from .ladder_data import (
 from .matches import A, GameSlot, Match, MatchFormat
 from .models import LadderRow, utcnow
 
-Event = dict[str, Any]
+Event = JSONObject
 
 
 @dataclass(frozen=True)
@@ -175,14 +175,14 @@ class LadderProgress:
              "wins": list(self.exam.match.wins())}]
 
     # ---- JSON ------------------------------------------------------------------------------
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"rank": self.rank, "wins": dict(self.wins), "exam_wins": dict(self.exam_wins),
                 "attempts": dict(self.attempts),
                 "exam": None if self.exam is None else
                 {"target": self.exam.target, "match": self.exam.match.to_json()}}
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> LadderProgress:
+    def from_json(cls, data: JSONMapping) -> LadderProgress:
         exam = data.get("exam")
         return cls(int(data["rank"]), dict(data.get("wins", {})), dict(data.get("exam_wins", {})),
                    None if exam is None else ExamRun(int(exam["target"]),
@@ -243,13 +243,13 @@ def save(session: Session, player_id: int, game_id: str, progress: LadderProgres
     session.flush()
 
 
-def status(session: Session, player_id: int, game_id: str) -> dict[str, Any]:
+def status(session: Session, player_id: int, game_id: str) -> JSONObject:
     """Everything a ladder page shows: rank, next condition, counts, unlocked levels, exam."""
     game = _game(game_id)
     p = load(session, player_id, game_id)
     levels = tier_levels(game)
     nxt = p.next_rank
-    out: dict[str, Any] = {
+    out: JSONObject = {
         "game": game_id,
         "options": ladder_options(game),
         "rank": {"index": p.rank, "key": p.current.key, "en": p.current.en, "ja": p.current.ja},
@@ -271,14 +271,15 @@ def status(session: Session, player_id: int, game_id: str) -> dict[str, Any]:
     return out
 
 
-def _act(session: Session, player_id: int, game_id: str, fn: Any) -> list[Event]:
+def _act(session: Session, player_id: int, game_id: str,
+         fn: Callable[[LadderProgress], tuple[LadderProgress, list[Event]]]) -> list[Event]:
     _game(game_id)
     progress, events = fn(load(session, player_id, game_id))
     save(session, player_id, game_id, progress)
     return events
 
 
-def start_exam(session: Session, player_id: int, game_id: str) -> dict[str, Any]:
+def start_exam(session: Session, player_id: int, game_id: str) -> JSONObject:
     _act(session, player_id, game_id, lambda p: (p.start_exam(), []))
     return status(session, player_id, game_id)
 

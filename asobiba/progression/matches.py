@@ -17,11 +17,11 @@ the game's tie-break (ReverStarGo: summed captures) → still equal: a drawn set
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from ..core import Bot, Game, Outcome, Rng, State, derive_seed
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..play.reverse import reverse_winner
 from ..play.runner import GameResult, play_game
 from .errors import MatchError
@@ -180,7 +180,7 @@ class Match:
         wa, wb = self.wins()
         return A if wa > wb else B if wb > wa else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {
             "format": self.format.text(), "first": self.first,
             "games": [vars(g) for g in self.games],
@@ -188,7 +188,7 @@ class Match:
         }
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Match:
+    def from_json(cls, data: JSONMapping) -> Match:
         return cls(MatchFormat.parse(data["format"]), int(data["first"]),
                    tuple(PlayedGame(**g) for g in data["games"]))
 
@@ -204,7 +204,7 @@ def replays_the_deal(game: Game) -> bool:
     return game.perfect_information and not game.chance
 
 
-def tiebreak_for(game: Game) -> Callable[[Mapping[str, Any]], tuple[float, ...]] | None:
+def tiebreak_for(game: Game) -> Callable[[JSONMapping], tuple[float, ...]] | None:
     """A game's reverse-match tie-break from its final spectator view (its ``view_tiebreak``
     hook; ReverStarGo: captured stones), or None."""
     return game.progression().view_tiebreak
@@ -220,7 +220,7 @@ def format_vs_cpu(game: Game, level: str, best_of: int = 1, tier: str | None = N
 
 # ---- seeded openings and playing from them -----------------------------------------------------
 
-def random_opening(game: Game, options: Mapping[str, Any], seed: int,
+def random_opening(game: Game, options: JSONMapping, seed: int,
                    plies: tuple[int, int] | None = None) -> tuple[tuple[int, str], ...]:
     """Seeded random (seat, move) plies from the start; a line that ends the game or leaves
     a single move is redrawn. ``plies`` defaults to the game's ``opening_plies`` hook: (fewest,
@@ -243,7 +243,7 @@ def random_opening(game: Game, options: Mapping[str, Any], seed: int,
     return ()
 
 
-def play_from(game: Game, bots: Sequence[Bot], options: Mapping[str, Any] | None, seed: int,
+def play_from(game: Game, bots: Sequence[Bot], options: JSONMapping | None, seed: int,
               opening: Sequence[tuple[int, str]] = ()) -> list[State]:
     """Replay ``opening`` and let the bots play on (the one game loop, ``play_game``); each
     bot sees only its own views, from the start, so bots that remember see the opening too.
@@ -265,7 +265,7 @@ def unit_seed(seed: int, unit: int) -> int:
 
 
 def play_match(game: Game, make_a: Callable[[int], Bot], make_b: Callable[[int], Bot],
-               fmt: MatchFormat = SINGLE, options: dict[str, Any] | None = None, seed: int = 0,
+               fmt: MatchFormat = SINGLE, options: JSONObject | None = None, seed: int = 0,
                first: int = 0) -> MatchResult:
     """Play a match between two bots (``make_x(seed)`` builds a fresh bot for each game)."""
     match = Match(fmt, first)

@@ -12,15 +12,15 @@ unless ``update_bots=True`` (what calibration runs, ``calibrate.calibrate_bots``
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import Row, select
 from sqlalchemy.orm import Session, aliased
 
 from ..core import Outcome
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 from ..tables import now as clock
 from . import glicko2, skill
@@ -31,7 +31,7 @@ GLICKO2 = "glicko2"
 OPENSKILL = "openskill"
 
 
-def teams_for(game_id: str, options: Mapping[str, Any], seats: int) -> list[list[int]] | None:
+def teams_for(game_id: str, options: JSONMapping, seats: int) -> list[list[int]] | None:
     """Partners, for games that have teams (the game's ``teams`` hook; Algo pair play seats
     partners opposite)."""
     hook = get_game(game_id).progression().teams
@@ -85,13 +85,13 @@ def _row(session: Session, player_id: int, pool: str, system: str) -> RatingRow:
     return row
 
 
-def current_rating(session: Session, player_id: int, pool: str) -> dict[str, Any] | None:
+def current_rating(session: Session, player_id: int, pool: str) -> JSONObject | None:
     row = session.get(RatingRow, (player_id, pool))
     return None if row is None else _rating_json(row)
 
 
-def _rating_json(row: RatingRow) -> dict[str, Any]:
-    out: dict[str, Any] = {"pool": row.pool, "system": row.system, "rating": round(row.rating, 1),
+def _rating_json(row: RatingRow) -> JSONObject:
+    out: JSONObject = {"pool": row.pool, "system": row.system, "rating": round(row.rating, 1),
                            "provisional": row.provisional, "games": row.games}
     if row.system == GLICKO2:
         out["deviation"] = round(row.deviation, 1)
@@ -110,9 +110,9 @@ def record_result(
     players: Sequence[int],
     outcome: Outcome,
     *,
-    options: Mapping[str, Any] | None = None,
+    options: JSONMapping | None = None,
     seed: int = 0,
-    record: Mapping[str, Any] | None = None,
+    record: JSONMapping | None = None,
     rated: bool = True,
     context: str = "casual",
     match_id: str | None = None,
@@ -218,7 +218,7 @@ def pools(session: Session, game_id: str) -> list[str]:
 
 
 def leaderboard(session: Session, pool: str, limit: int = 50, *, include_provisional: bool = False,
-                kinds: Sequence[str] = ("human", "bot")) -> list[dict[str, Any]]:
+                kinds: Sequence[str] = ("human", "bot")) -> list[JSONObject]:
     """The best ratings of a pool; provisional ratings only on request (then marked)."""
     q = (select(RatingRow, PlayerRow).join(PlayerRow, PlayerRow.id == RatingRow.player_id)
          .where(RatingRow.pool == pool, PlayerRow.kind.in_(list(kinds)))
@@ -256,7 +256,7 @@ def result_word(rank: int, ranks: Sequence[int]) -> str:
     return "win" if list(ranks).count(1) == 1 else "draw"
 
 
-def player_page(session: Session, player_id: int, recent: int = 20) -> dict[str, Any]:
+def player_page(session: Session, player_id: int, recent: int = 20) -> JSONObject:
     """What a player page shows: ratings per pool, statistics per game, recent games.
 
     Two queries whatever the history's length: the player's seats with their games, and
@@ -277,11 +277,11 @@ def player_page(session: Session, player_id: int, recent: int = 20) -> dict[str,
         .join(PlayerRow, PlayerRow.id == other.player_id)
         .where(mine.player_id == player_id).order_by(other.game_id, other.seat)
         .distinct()).all()
-    seats_of: dict[int, list[Any]] = {}
+    seats_of: dict[int, list[Row[int, int, str, str, str | None]]] = {}
     for r in opp_rows:
         seats_of.setdefault(r.game_id, []).append(r)
-    stats: dict[str, dict[str, Any]] = {}
-    history: list[dict[str, Any]] = []
+    stats: dict[str, JSONObject] = {}
+    history: list[JSONObject] = []
     for seat_row, game_row in rows:
         ranks = json.loads(game_row.result)["ranks"]
         word = result_word(seat_row.rank, ranks)

@@ -8,10 +8,10 @@ input changes nothing). Every method returns plain JSON-ready data.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from argon2 import PasswordHasher
 from sqlalchemy.engine import Engine
@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..core import Outcome, Record
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 from . import accounts, daily, fairplay, feedback, ladder, ratings, tutorials
 from .errors import ProgressionError
@@ -47,7 +48,7 @@ class Progression:
                 self._daily_key = self._run(daily.server_secret)
         return self._daily_key
 
-    def daily_public(self, game_id: str, day: date, today: date) -> dict[str, Any]:
+    def daily_public(self, game_id: str, day: date, today: date) -> JSONObject:
         """A day's challenge as anyone may see it: nothing for a coming day; today's without
         its seed (it would give the deal and the CPU's choices) but with the seed's
         commitment; a finished day's with its seed, to check against that commitment."""
@@ -73,32 +74,32 @@ class Progression:
             return fn(s)
 
     # ---- accounts --------------------------------------------------------------------------
-    def register(self, name: str, password: str) -> tuple[dict[str, Any], str]:
+    def register(self, name: str, password: str) -> tuple[JSONObject, str]:
         """A new account, logged in: (player, session token)."""
-        def go(s: Session) -> tuple[dict[str, Any], str]:
+        def go(s: Session) -> tuple[JSONObject, str]:
             p = accounts.register(s, name, password, self.hasher)
             return vars(p), accounts.new_session(s, p.id)
         return self._run(go)
 
-    def login(self, name: str, password: str) -> tuple[dict[str, Any], str]:
-        def go(s: Session) -> tuple[dict[str, Any], str]:
+    def login(self, name: str, password: str) -> tuple[JSONObject, str]:
+        def go(s: Session) -> tuple[JSONObject, str]:
             p, token = accounts.login(s, name, password, self.hasher)
             return vars(p), token
         return self._run(go)
 
-    def guest(self) -> tuple[dict[str, Any], str]:
-        def go(s: Session) -> tuple[dict[str, Any], str]:
+    def guest(self) -> tuple[JSONObject, str]:
+        def go(s: Session) -> tuple[JSONObject, str]:
             p, token = accounts.guest(s)
             return vars(p), token
         return self._run(go)
 
-    def claim_guest(self, token: str, name: str, password: str) -> dict[str, Any]:
-        def go(s: Session) -> dict[str, Any]:
+    def claim_guest(self, token: str, name: str, password: str) -> JSONObject:
+        def go(s: Session) -> JSONObject:
             g = accounts.player_for_token(s, token)
             return vars(accounts.claim_guest(s, g.id, name, password, self.hasher))
         return self._run(go)
 
-    def whoami(self, token: str) -> dict[str, Any]:
+    def whoami(self, token: str) -> JSONObject:
         return self._run(lambda s: vars(accounts.player_for_token(s, token)))
 
     def logout(self, token: str) -> None:
@@ -109,13 +110,13 @@ class Progression:
 
     # ---- games, ratings, pages --------------------------------------------------------------
     def record_game(self, players: Sequence[int], record: Record, *, rated: bool = True,
-                    context: str = "casual", match_id: str | None = None) -> dict[str, Any]:
+                    context: str = "casual", match_id: str | None = None) -> JSONObject:
         """Store a finished game (players by seat) and rate it; returns the rating changes."""
         if record.result is None:
             raise ProgressionError("the record has no result: the game is not over")
         outcome: Outcome = record.result
 
-        def go(s: Session) -> dict[str, Any]:
+        def go(s: Session) -> JSONObject:
             # the fair-play policy is asked inside the same transaction as the rating, so
             # two games finishing at once cannot both slip under the daily pair limit check
             why = fairplay.unrated_reason(s, players, record) if rated else None
@@ -130,18 +131,18 @@ class Progression:
             return out
         return self._run(go)
 
-    def suspicious_pairs(self, days: int = 7, min_games: int = 4) -> list[dict[str, Any]]:
+    def suspicious_pairs(self, days: int = 7, min_games: int = 4) -> list[JSONObject]:
         """Pairs of accounts an operator should look at (``asobiba admin pairs``)."""
         return self._run(lambda s: fairplay.suspicious_pairs(s, days, min_games))
 
     def leaderboard(self, pool: str, limit: int = 50, include_provisional: bool = False
-                    ) -> list[dict[str, Any]]:
+                    ) -> list[JSONObject]:
         return self._run(lambda s: ratings.leaderboard(
             s, pool, limit, include_provisional=include_provisional))
 
-    def leaderboards(self, game_id: str, limit: int = 20) -> dict[str, list[dict[str, Any]]]:
+    def leaderboards(self, game_id: str, limit: int = 20) -> dict[str, list[JSONObject]]:
         """Every rated pool of a game (one-on-one, multi-player, teams, puzzles) and its best."""
-        def go(s: Session) -> dict[str, list[dict[str, Any]]]:
+        def go(s: Session) -> dict[str, list[JSONObject]]:
             return {pool: ratings.leaderboard(s, pool, limit) for pool in ratings.pools(s, game_id)}
         return self._run(go)
 
@@ -149,42 +150,42 @@ class Progression:
         """The calibrated bot level nearest the player's rating (None before calibration)."""
         return self._run(lambda s: ratings.suggest_bot(s, player_id, game_id))
 
-    def player_page(self, player_id: int) -> dict[str, Any]:
-        def go(s: Session) -> dict[str, Any]:
+    def player_page(self, player_id: int) -> JSONObject:
+        def go(s: Session) -> JSONObject:
             page = ratings.player_page(s, player_id)
             page["trophies"] = daily.trophies(s, player_id)
             return page
         return self._run(go)
 
     # ---- ladder ------------------------------------------------------------------------------
-    def ladder(self, player_id: int, game_id: str) -> dict[str, Any]:
+    def ladder(self, player_id: int, game_id: str) -> JSONObject:
         return self._run(lambda s: ladder.status(s, player_id, game_id))
 
     def ladder_result(self, player_id: int, game_id: str, level: str, won: bool | None,
-                      tier: str | None = None) -> list[dict[str, Any]]:
+                      tier: str | None = None) -> list[JSONObject]:
         return self._run(lambda s: ladder.report_cpu_result(s, player_id, game_id, level, won,
                                                             tier))
 
-    def ladder_match(self, player_id: int, game_id: str, level: str, match: Mapping[str, Any],
-                     tier: str | None = None) -> list[dict[str, Any]]:
+    def ladder_match(self, player_id: int, game_id: str, level: str, match: JSONMapping,
+                     tier: str | None = None) -> list[JSONObject]:
         """A match against the CPU (``Match.to_json()``, the player as side A): each finished
         game, or reverse set from Lv.5, counts once."""
         m = Match.from_json(match)
         return self._run(lambda s: ladder.report_cpu_match(s, player_id, game_id, level, m, tier))
 
-    def start_exam(self, player_id: int, game_id: str) -> dict[str, Any]:
+    def start_exam(self, player_id: int, game_id: str) -> JSONObject:
         return self._run(lambda s: ladder.start_exam(s, player_id, game_id))
 
     def exam_game(self, player_id: int, game_id: str, outcome: Outcome,
-                  tiebreak: Sequence[float] | None = None) -> list[dict[str, Any]]:
+                  tiebreak: Sequence[float] | None = None) -> list[JSONObject]:
         return self._run(lambda s: ladder.report_exam_game(s, player_id, game_id, outcome,
                                                            tiebreak))
 
-    def leave_exam(self, player_id: int, game_id: str) -> list[dict[str, Any]]:
+    def leave_exam(self, player_id: int, game_id: str) -> list[JSONObject]:
         return self._run(lambda s: ladder.abandon_exam(s, player_id, game_id))
 
     # ---- daily -------------------------------------------------------------------------------
-    def daily_challenge(self, game_id: str, day: date) -> dict[str, Any]:
+    def daily_challenge(self, game_id: str, day: date) -> JSONObject:
         """The day's challenge as a client may see it (no seed where it would reveal a deal)."""
         return daily.challenge(game_id, day, self.daily_secret).public_json()
 
@@ -193,28 +194,28 @@ class Progression:
         return daily.challenge(game_id, day, self.daily_secret)
 
     def daily_result(self, player_id: int, game_id: str, day: date, outcome: Outcome,
-                     today: date | None = None) -> list[dict[str, Any]]:
+                     today: date | None = None) -> list[JSONObject]:
         key = self.daily_secret
         return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
                                                         today, key))
 
     def daily_answer(self, player_id: int, game_id: str, day: date, answers: Sequence[str],
-                     today: date | None = None) -> list[dict[str, Any]]:
+                     today: date | None = None) -> list[JSONObject]:
         """Answers to a tsume-algo daily (graded on the server; the answers never go out)."""
         outcome = daily.challenge(game_id, day, self.daily_secret).grade(answers)
         return self.daily_result(player_id, game_id, day, outcome, today)
 
     def daily_calendar(self, player_id: int, game_id: str, year: int, month: int
-                       ) -> dict[str, Any]:
+                       ) -> JSONObject:
         return self._run(lambda s: daily.month_calendar(s, player_id, game_id, year, month))
 
     # ---- tutorials and feedback (no database) ------------------------------------------------
     @staticmethod
-    def tutorial(game_id: str) -> dict[str, Any]:
+    def tutorial(game_id: str) -> JSONObject:
         return tutorials.tutorial(game_id).to_json()
 
     @staticmethod
-    def tutorial_attempt(game_id: str, step: str, move: str) -> dict[str, Any]:
+    def tutorial_attempt(game_id: str, step: str, move: str) -> JSONObject:
         result = tutorials.tutorial(game_id).step(step).attempt(move)
         # the position after the move as the player sees it (the next seat's view would show
         # the tutorial opponent's hidden cards in Algo)
@@ -224,8 +225,8 @@ class Progression:
 
     @staticmethod
     def move_feedback(game_id: str, moves: Sequence[tuple[int, str]], move: str,
-                      options: Mapping[str, Any] | None = None, seed: int = 0,
-                      seat: int | None = None) -> dict[str, Any] | None:
+                      options: JSONMapping | None = None, seed: int = 0,
+                      seat: int | None = None) -> JSONObject | None:
         """Feedback on ``move`` played by ``seat`` (default: the seat to move) after
         ``moves`` (None for games without feedback). Judged by what that seat knew: its
         views of the replayed game, for games with hidden information."""
@@ -237,8 +238,10 @@ class Progression:
                                       history=states).to_json()
 
     @staticmethod
-    def review(record: Record) -> dict[str, Any] | None:
+    def review(record: Record, deadline: float | None = None) -> JSONObject | None:
+        """The record's review; with a ``deadline`` (a ``time.monotonic()`` time) it deepens
+        pass by pass and answers at the deadline with what it has (feedback.review)."""
         if not feedback.has_feedback(record.game, record.options):
             return None
         return feedback.review(record.game, [(m.seat, m.move) for m in record.moves],
-                               record.options, record.seed).to_json()
+                               record.options, record.seed, deadline=deadline).to_json()

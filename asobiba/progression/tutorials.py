@@ -35,10 +35,11 @@ from importlib import resources
 from typing import Any
 
 from ..core import MoveError, State
+from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import available
 from ..games import get as get_game
 
-View = Mapping[str, Any]
+View = JSONMapping
 
 
 @dataclass(frozen=True)
@@ -71,8 +72,8 @@ class Step:
     solutions: tuple[str, ...]
     check: Callable[[View, View], bool]
     moves: tuple[str, ...] = ()
-    view: Mapping[str, Any] | None = None
-    options: Mapping[str, Any] = field(default_factory=dict)
+    view: JSONMapping | None = None
+    options: JSONMapping = field(default_factory=dict)
     hint: Text | None = None
     seed: int = 0
     """For games with chance: the deal the step is written for."""
@@ -109,7 +110,7 @@ class Step:
                                  "打てる手ですが、目標に届きません。もう一度どうぞ。")
         return Attempt(False, hint, state, seat)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         start = self.start()
         return {"game": self.game, "key": self.key, "rule": self.rule,
                 "title": self.title.to_json(), "explain": self.explain.to_json(),
@@ -129,7 +130,7 @@ class Tutorial:
                 return s
         raise KeyError(f"{self.game} tutorial has no step {key!r}")
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"game": self.game, "steps": [s.to_json() for s in self.steps]}
 
 
@@ -181,7 +182,7 @@ class _Check:
     def __call__(self, before: View, after: View) -> bool:
         return bool(self._eval(self.tree, {"before": before, "after": after}))
 
-    def _eval(self, node: ast.AST, env: Mapping[str, Any]) -> Any:  # noqa: C901 - one switch
+    def _eval(self, node: ast.AST, env: JSONMapping) -> Any:  # noqa: C901 - one switch
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
@@ -226,7 +227,7 @@ _STEP_KEYS = {"key", "rule", "title", "explain", "goal", "solutions", "check", "
               "options", "hint", "seed", "position", "many_ways"}
 
 
-def _step(game_id: str, data: Mapping[str, Any], functions: Mapping[str, Callable[..., Any]]
+def _step(game_id: str, data: JSONMapping, functions: Mapping[str, Callable[..., Any]]
           ) -> Step:
     where = f"{game_id} tutorial, step {data.get('key')!r}"
     unknown = set(data) - _STEP_KEYS

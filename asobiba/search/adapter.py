@@ -13,15 +13,15 @@ protocol state for games that have no faster representation.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Sequence
-from typing import Any, Protocol, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Protocol, TypeVar
 
-from ..core import Rng, State
+from ..core import Move, Rng, State
 
 P = TypeVar("P")
 M = TypeVar("M", bound=Hashable)
 P_contra = TypeVar("P_contra", contravariant=True)
-M_co = TypeVar("M_co", covariant=True)
+M_contra = TypeVar("M_contra", bound=Hashable, contravariant=True)
 
 
 class Adapter(Protocol[P, M]):
@@ -78,10 +78,10 @@ class Passes(Protocol[P]):
     def pass_move(self, pos: P) -> P | None: ...
 
 
-class LearnsCutoffs(Protocol[M_co]):
+class LearnsCutoffs(Protocol[M_contra]):
     """Optional: told of every beta cut-off (a history heuristic for ``order``)."""
 
-    def on_cutoff(self, move: Any, depth: int) -> None: ...
+    def on_cutoff(self, move: M_contra, depth: int) -> None: ...
 
 
 class HasPlayer(Protocol[P_contra]):
@@ -107,17 +107,26 @@ class MCTSAdapter(Protocol[P, M]):
     def returns(self, pos: P) -> Sequence[float]: ...
 
 
-RolloutMove = Callable[[Any, Sequence[Any], Rng], Any]
+class RollsOut(Protocol[P_contra, M]):
+    """Optional for MCTS: the playout policy (default: a uniformly random move)."""
+
+    def rollout_move(self, pos: P_contra, moves: Sequence[M], rng: Rng) -> M: ...
+
+
+class EstimatesRollout(Protocol[P_contra]):
+    """Optional for MCTS: rewards per seat for a playout cut off before the end."""
+
+    def rollout_returns(self, pos: P_contra) -> Sequence[float]: ...
 
 
 class StateAdapter:
     """MCTS directly on protocol states (slower than a game's own representation, but works
     for every game): each seat's reward is its outcome points."""
 
-    def moves(self, pos: State) -> Sequence[Any]:
+    def moves(self, pos: State) -> Sequence[Move]:
         return pos.legal_moves()
 
-    def play(self, pos: State, move: Any) -> State:
+    def play(self, pos: State, move: Move) -> State:
         return pos.child(move)
 
     def player(self, pos: State) -> int:

@@ -147,13 +147,15 @@ class AlphaBeta(Generic[P, M]):
 
     # ---- the tree --------------------------------------------------------------------------
     def _negamax(self, pos: P, depth: int, alpha: float, beta: float, ply: int) -> float:
-        self.nodes += 1
-        if self.nodes >= self._next_check:
+        nodes = self.nodes + 1
+        self.nodes = nodes
+        if nodes >= self._next_check:
             self._check()
         a = self.a
         mate = self.mate_distance
-        if self._decided is not None:
-            done = self._decided(pos)
+        decided = self._decided
+        if decided is not None:
+            done = decided(pos)
             if done is not None:
                 if mate:
                     if done > self._bound:
@@ -216,7 +218,8 @@ class AlphaBeta(Generic[P, M]):
         elif self.rng is not None and key == self._root_key:
             moves = list(moves)
             self.rng.shuffle(moves)
-        me = self._player(pos) if self._player is not None else -1
+        player = self._player
+        me = player(pos) if player is not None else -1
         alpha0 = alpha
         best = -INF
         best_move = moves[0]
@@ -229,7 +232,7 @@ class AlphaBeta(Generic[P, M]):
         try:
             for move in moves:
                 child = play(pos, move)
-                if me >= 0 and self._player is not None and self._player(child) == me \
+                if me >= 0 and player is not None and player(child) == me \
                         and self._decided_none(child):
                     value = negamax(child, child_depth, alpha, beta, below)
                 elif pvs and searched:
@@ -255,8 +258,11 @@ class AlphaBeta(Generic[P, M]):
             if len(self.tt) >= self.tt_size:
                 self.tt.clear()
             stored = best
-            if self.mate_distance:
-                stored = self._mate_in(best, -ply)
+            if mate:  # (self._mate_in(best, -ply), inline: once per inner node)
+                if best > self._bound:
+                    stored = best + ply
+                elif best < -self._bound:
+                    stored = best - ply
             solved = self.solved_entries and not self._hit_horizon and path is None
             self.tt[key] = (SOLVED if solved else depth, stored, flag, best_move)
         self._hit_horizon = outer_horizon or self._hit_horizon
@@ -274,7 +280,8 @@ class AlphaBeta(Generic[P, M]):
 
     def _root(self, pos: P, moves: list[M], depth: int) -> tuple[M, float]:
         """One full-window pass over the given root moves, in the given order."""
-        me = self._player(pos) if self._player is not None else -1
+        player = self._player
+        me = player(pos) if player is not None else -1
         alpha = best = -INF
         best_move = moves[0]
         path = self._path

@@ -58,8 +58,12 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     fanout = f"; fan-out and bot queue on {redis_url.split('@')[-1]}" if redis_url else ""
     print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where}{fanout})",
           flush=True)
+    # no permessage-deflate: the messages are small (a move's update is about a kilobyte)
+    # and compressing each one cost the server more CPU than anything else per send
+    # (docs/benchmarks.md, "Per-move CPU")
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
-                            ws_ping_interval=20, ws_ping_timeout=20)
+                            ws_ping_interval=20, ws_ping_timeout=20,
+                            ws_per_message_deflate=False)
     _listening_server(config).run()
 
 

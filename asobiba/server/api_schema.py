@@ -1,26 +1,55 @@
-"""The typed HTTP API: request models (pydantic) and the OpenAPI document the app serves at
-``/api/openapi.json`` (docs/web.md, "The typed API").
+"""The typed HTTP API: a request model for every operation (body, query and path
+parameters) that is the runtime validator, an answer model per success status, and the
+OpenAPI document the app serves at ``/api/openapi.json`` — all from the models here
+(docs/web.md, "The typed API").
 
 Why pydantic models on the existing Starlette app rather than FastAPI routers: the routes,
 middleware and error shape already exist and are tested; FastAPI would add a second routing
 and error layer to keep in step with them. pydantic gives the same two things FastAPI would —
 strict validation (``StrictBool``: ``"casual": "false"`` is refused, not read as true) and
-JSON Schema for each model — and the document is built from the app's own route table, so a
-route added later is in the document (and fuzzed by schemathesis) without a second list.
+JSON Schema for each model — from one class: :func:`bind` validates every request against
+:data:`OPS` and :data:`PATHS` before the route's own code runs, and :func:`openapi` writes
+the same models into the document, so the document cannot say one thing and the server check
+another. msgspec would be faster but is not used anywhere else here; pydantic already was.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import functools
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictInt, ValidationError
-from starlette.routing import Route
+import anyio.to_thread
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    ValidationError,
+    field_validator,
+)
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
 
 from .rooms import ClientError
+from .security import BadJSON, parse_json
 
 
 class _Model(BaseModel):
+    """A request body. ``codes``: the error code a refused field answers with (the game's
+    own terms: ``bad_seats``, ``bad_clock``…), ``bad_field`` otherwise."""
+
     model_config = ConfigDict(extra="allow")
+    codes: ClassVar[dict[str, str]] = {}
+
+
+class _Params(_Model):
+    """Path or query parameters (text); unknown ones are ignored."""
+
+    model_config = ConfigDict(extra="ignore")
 
 
 class SeatSpec(_Model):
@@ -38,12 +67,44 @@ class Clock(_Model):
     per_move: StrictInt | None = None
 
 
+MAX_BEST_OF = 15
+FORMATS = ("single", "reverse", "best_of")
+
+
 class MatchSpec(_Model):
+    model_config = ConfigDict(extra="forbid")
     format: Literal["single", "reverse", "best_of"]
-    games: StrictInt | None = Field(None, ge=3, le=15)
+    games: StrictInt | None = Field(None, ge=3, le=MAX_BEST_OF)
+    """For best_of: an odd number of games."""
+
+
+def _match_shape(raw: Any) -> Any:
+    """``match`` in words a person understands (pydantic's union errors name its branches):
+    absent, ``"single"``, ``"reverse"`` or ``{"format": "best_of", "games": N}``, N odd from
+    3 to MAX_BEST_OF. Whether the game can be played as a set is the route's question."""
+    if raw is None:
+        return raw
+    spec = {"format": raw} if isinstance(raw, str) else raw
+    if not isinstance(spec, dict) or set(spec) - {"format", "games"}:
+        raise ValueError("'match' must be \"single\", \"reverse\" or "
+                         "{\"format\": \"best_of\", \"games\": N}")
+    kind, games = spec.get("format"), spec.get("games")
+    if kind not in FORMATS:
+        raise ValueError(f"unknown match format {kind!r}; formats: {', '.join(FORMATS)}")
+    if kind != "best_of" and games is not None:
+        raise ValueError(f"'games' is only for best_of (a {kind} match has "
+                         f"{2 if kind == 'reverse' else 1} game(s))")
+    if kind == "best_of" and (not isinstance(games, int) or isinstance(games, bool)
+                              or games % 2 == 0 or not 3 <= games <= MAX_BEST_OF):
+        raise ValueError(f"best_of needs 'games': an odd number from 3 to {MAX_BEST_OF}, "
+                         f"not {games!r}")
+    return raw
 
 
 class CreateRoom(_Model):
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game", "options": "bad_options",
+                                       "seats": "bad_seats", "clock": "bad_clock",
+                                       "match": "bad_match"}
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seats: list[SeatSpec] = Field(max_length=16)
@@ -52,8 +113,14 @@ class CreateRoom(_Model):
     clock: Clock | None = None
     match: Literal["single", "reverse", "best_of"] | MatchSpec | None = None
 
+    @field_validator("match", mode="before")
+    @classmethod
+    def _match_in_words(cls, raw: Any) -> Any:
+        return _match_shape(raw)
+
 
 class SeatCount(_Model):
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game", "options": "bad_options"}
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
 
@@ -99,12 +166,93 @@ class LadderNext(_Model):
 class GameRecord(_Model):
     """An asobiba game record (docs/records.md): game, options, seed, moves as text."""
 
+    codes: ClassVar[dict[str, str]] = {"": "bad_record"}
+
     format: str | None = None
     game: str = Field(max_length=40)
     options: dict[str, Any] = Field(default_factory=dict)
     seed: StrictInt | None = None
     moves: list[dict[str, Any]] = Field(default_factory=list)
 
+
+class SeekOpen(_Model):
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game", "options": "bad_options",
+                                       "clock": "bad_clock"}
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    casual: StrictBool = True
+    clock: Clock | None = None
+
+
+class SeekToken(_Model):
+    """The seek's token: the opener's, to cancel it; a private seek's, to accept it."""
+
+    token: str | None = Field(None, max_length=100)
+
+
+class QuickPair(_Model):
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game"}
+    game: str = Field(max_length=40)
+    token: str | None = Field(None, max_length=100)
+
+
+# ---- path and query parameters -----------------------------------------------------------------
+
+class RoomPath(_Params):
+    room: str = Field(min_length=1, max_length=64)
+    codes: ClassVar[dict[str, str]] = {"room": "no_room"}
+
+
+class GamePath(_Params):
+    game: str = Field(min_length=1, max_length=40)
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game"}
+
+
+class TutorialStepPath(GamePath):
+    step: str = Field(min_length=1, max_length=64)
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game", "step": "no_step"}
+
+
+class PlayerPath(_Params):
+    """A player's number, or ``me`` (the signed-in player)."""
+
+    player: str = Field(pattern=r"^(me|[0-9]{1,12})$")
+    codes: ClassVar[dict[str, str]] = {"player": "no_player"}
+
+
+class SeekPath(_Params):
+    seek: str = Field(min_length=1, max_length=64)
+    codes: ClassVar[dict[str, str]] = {"seek": "no_seek"}
+
+
+class RecordQuery(_Params):
+    format: str = Field("json", max_length=40)
+    """``json`` (the record) or one of the game's formats (``/api/formats/{game}``)."""
+    codes: ClassVar[dict[str, str]] = {"format": "bad_format"}
+
+
+class DailyQuery(_Params):
+    date: str | None = Field(None, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
+    codes: ClassVar[dict[str, str]] = {"date": "bad_date"}
+
+
+class PaperQuery(_Params):
+    paper: str = Field("a4", max_length=16)
+    lang: str = Field("en", max_length=8)
+    codes: ClassVar[dict[str, str]] = {"paper": "bad_option", "lang": "bad_option"}
+
+
+class PrintQuery(PaperQuery):
+    """Paper, language and seed; every other parameter is a game or print option, as text
+    (checked by the game like the CLI's ``--name value``)."""
+
+    model_config = ConfigDict(extra="allow")
+    seed: str | None = Field(None, pattern=r"^-?[0-9]{0,18}$")
+    codes: ClassVar[dict[str, str]] = {"paper": "bad_option", "lang": "bad_option",
+                                       "seed": "bad_option"}
+
+
+# ---- answers -----------------------------------------------------------------------------------
 
 class ErrorDetail(BaseModel):
     code: str
@@ -117,35 +265,487 @@ class ErrorResponse(BaseModel):
     error: ErrorDetail
 
 
-REQUESTS: dict[tuple[str, str], type[BaseModel]] = {
-    ("POST", "/api/rooms"): CreateRoom,
-    ("POST", "/api/seats"): SeatCount,
-    ("POST", "/api/account/register"): Credentials,
-    ("POST", "/api/account/login"): Credentials,
-    ("POST", "/api/tutorials/{game}/{step}"): TutorialMove,
-    ("POST", "/api/rooms/{room}/claim"): Claim,
-    ("POST", "/api/rooms/{room}/feedback"): FeedbackRequest,
-    ("POST", "/api/daily/{game}/answer"): DailyAnswers,
-    ("POST", "/api/ladder/{game}/play"): LadderPlay,
-    ("POST", "/api/ladder/{game}/next"): LadderNext,
-    ("POST", "/api/replay"): GameRecord,
-    ("POST", "/api/review"): GameRecord,
+class _Answer(BaseModel):
+    """An answer: the fields listed are always there; more may come (clients ignore them)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class Text(_Answer):
+    en: str
+    ja: str
+
+
+class OptionInfo(_Answer):
+    name: str
+    kind: str
+    default: Any = None
+    choices: list[Any]
+    casual_only: bool
+
+
+class BotInfo(_Answer):
+    level: str
+    title: str
+
+
+class GameInfo(_Answer):
+    id: str
+    title: Text
+    seats: list[int] = Field(min_length=2, max_length=2)
+    perfect_information: bool
+    chance: bool
+    simultaneous: bool
+    options: list[OptionInfo]
+    bots: list[BotInfo]
+
+
+class Games(_Answer):
+    games: list[GameInfo]
+
+
+class Document(_Answer):
+    """This document."""
+
+    openapi: str
+    info: dict[str, Any]
+    paths: dict[str, Any]
+
+
+class SeatKeyAnswer(_Answer):
+    seat: int
+    key: str
+
+
+class RoomCreated(_Answer):
+    room: str
+    url: str
+    keys: list[SeatKeyAnswer]
+
+
+class Seats(_Answer):
+    seats: int
+    options: dict[str, Any]
+    sets: bool
+
+
+class SeatInfo(_Answer):
+    seat: int
+    kind: Literal["human", "bot"]
+    level: str | None
+    name: str
+    online: bool
+
+
+class Room(_Answer):
+    id: str
+    game: str
+    title: Text
+    options: dict[str, Any]
+    casual: bool
+    hotseat: bool
+    status: str
+    seats: list[SeatInfo]
+    ply: int
+    moves: list[list[Any]]
+    result: dict[str, Any] | None
+
+
+class RecordMove(_Answer):
+    seat: int
+    move: str
+
+
+class Record(_Answer):
+    """An asobiba game record (docs/records.md)."""
+
+    game: str
+    options: dict[str, Any]
+    moves: list[RecordMove]
+
+
+class FormatInfo(_Answer):
+    name: str
+    description: str
+    suffix: str
+
+
+class Formats(_Answer):
+    formats: list[FormatInfo]
+
+
+class ReplayStep(_Answer):
+    move: dict[str, Any] | None
+    views: list[dict[str, Any]]
+    """The spectator's view, then each seat's."""
+
+
+class Replay(_Answer):
+    record: Record
+    steps: list[ReplayStep]
+    game: GameInfo
+
+
+class SeekInfo(_Answer):
+    id: str
+    game: str
+    options: dict[str, Any]
+    casual: bool
+    clock: dict[str, Any] | None
+    name: str
+    rating: int
+
+
+class Lobby(_Answer):
+    type: Literal["lobby"]
+    seeks: list[SeekInfo]
+    live: list[dict[str, Any]]
+
+
+class SeekOpened(_Answer):
+    seek: SeekInfo
+    token: str
+
+
+class SeekCancelled(_Answer):
+    cancelled: bool
+
+
+class Paired(_Answer):
+    """Quick pairing: ``paired`` with the room and the taker's key, or not (yet), with the
+    open seek and its token."""
+
+    paired: bool
+    room: str | None = None
+    url: str | None = None
+    keys: list[SeatKeyAnswer] | None = None
+    seek: SeekInfo | None = None
+    token: str | None = None
+
+
+class TutorialStep(_Answer):
+    key: str
+    rule: str
+    title: Text
+    explain: Text
+    goal: Text
+    view: dict[str, Any]
+    many_ways: bool
+    hint: Text | None
+
+
+class Tutorial(_Answer):
+    game: str
+    steps: list[TutorialStep]
+
+
+class TutorialAttempt(_Answer):
+    done: bool
+    message: Text
+    view: dict[str, Any] | None
+
+
+class Player(_Answer):
+    id: int
+    name: str
+    kind: Literal["human", "guest", "bot"]
+
+
+class Account(_Answer):
+    player: Player | None
+
+
+class PlayerPage(_Answer):
+    player: Player
+    ratings: list[dict[str, Any]]
+    stats: dict[str, Any]
+    history: list[dict[str, Any]]
+
+
+class Leaderboards(_Answer):
+    game: str
+    pools: dict[str, list[dict[str, Any]]]
+
+
+class Daily(_Answer):
+    date: str
+    challenge: dict[str, Any]
+    calendar: dict[str, Any] | list[Any] | None
+
+
+class Events(_Answer):
+    events: list[dict[str, Any]]
+
+
+class Ladder(_Answer):
+    game: str
+    rank: dict[str, Any]
+    unlocked: list[dict[str, Any]]
+    exam_due: bool
+    exam: dict[str, Any] | None
+
+
+class ClaimedSeats(_Answer):
+    seats: list[int]
+
+
+class Progress(_Answer):
+    recorded: bool
+    expected: bool
+    result: dict[str, Any] | None
+    context: dict[str, Any] | None
+
+
+class MoveQuality(_Answer):
+    """One move's verdict. ``depth``: how deep the search behind it went (plies; ``null``
+    where the game's judge has no depth, e.g. sampling the hidden information)."""
+
+    ply: int
+    seat: int
+    move: str
+    quality: Literal["best", "good", "inaccuracy", "mistake", "blunder"]
+    best_move: str
+    value: float | None
+    best_value: float | None
+    chance_before: float | None
+    chance_after: float | None
+    depth: int | None = Field(ge=0)
+
+
+class Feedback(_Answer):
+    feedback: MoveQuality | None
+
+
+class ReviewBody(_Answer):
+    game: str
+    moves: list[MoveQuality]
+    turning_points: list[int]
+    counts: dict[str, dict[str, int]]
+    plies: int
+    """Moves in the record: ``moves`` has a verdict for the first ones (all when complete)."""
+    depth: int | None
+    """The depth a complete review searches every move to (null: the judge has no depth)."""
+    complete: bool
+    """False when the time budget ran out first (shallower verdicts, or none for the last
+    moves): the review answers within its budget with what it has."""
+
+
+class Review(_Answer):
+    review: ReviewBody | None
+
+
+class Media:
+    """An answer that is not JSON (a PDF, a record in a text notation)."""
+
+    def __init__(self, media_type: str, description: str) -> None:
+        self.media_type, self.description = media_type, description
+
+
+PDF = Media("application/pdf", "the PDF")
+PAGE = Media("text/html", "the page; its script reads the API")
+Answer = type[BaseModel] | Media | tuple[type[BaseModel], Media]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One operation of the API: its request models (the runtime validators: what the
+    document says is what is checked) and its answer per success status."""
+
+    answers: dict[int, Answer]
+    body: type[BaseModel] | None = None
+    query: type[BaseModel] | None = None
+
+
+PATHS: dict[str, type[_Params]] = {
+    "/r/{room}": RoomPath,
+    "/tutorial/{game}": GamePath,
+    "/player/{player}": PlayerPath,
+    "/leaderboard/{game}": GamePath,
+    "/daily/{game}": GamePath,
+    "/ladder/{game}": GamePath,
+    "/api/rooms/{room}": RoomPath,
+    "/api/rooms/{room}/record": RoomPath,
+    "/api/rooms/{room}/claim": RoomPath,
+    "/api/rooms/{room}/progress": RoomPath,
+    "/api/rooms/{room}/feedback": RoomPath,
+    "/api/formats/{game}": GamePath,
+    "/api/print/{game}": GamePath,
+    "/api/tutorials/{game}": GamePath,
+    "/api/tutorials/{game}/{step}": TutorialStepPath,
+    "/api/players/{player}": PlayerPath,
+    "/api/leaderboards/{game}": GamePath,
+    "/api/daily/{game}": GamePath,
+    "/api/daily/{game}/answer": GamePath,
+    "/api/daily/{game}/play": GamePath,
+    "/api/ladder/{game}": GamePath,
+    "/api/ladder/{game}/exam": GamePath,
+    "/api/ladder/{game}/leave": GamePath,
+    "/api/ladder/{game}/play": GamePath,
+    "/api/ladder/{game}/next": GamePath,
+    "/api/seeks/{seek}/accept": SeekPath,
+    "/api/seeks/{seek}/cancel": SeekPath,
 }
-"""Each POST route's request body model; a route not listed takes an optional JSON object."""
+"""Each parameterised path's model of its path parameters (a refusal is a 404)."""
+
+OPS: dict[tuple[str, str], Op] = {
+    **{("GET", page): Op({200: PAGE}) for page in (
+        "/", "/r/{room}", "/replay", "/tutorial/{game}", "/account", "/player/{player}",
+        "/leaderboard/{game}", "/daily/{game}", "/ladder/{game}")},
+    ("GET", "/api/openapi.json"): Op({200: Document}),
+    ("GET", "/api/games"): Op({200: Games}),
+    ("POST", "/api/rooms"): Op({201: RoomCreated}, body=CreateRoom),
+    ("POST", "/api/seats"): Op({200: Seats}, body=SeatCount),
+    ("GET", "/api/rooms/{room}"): Op({200: Room}),
+    ("GET", "/api/rooms/{room}/record"): Op(
+        {200: (Record, Media("text/plain", "the record in the asked notation"))},
+        query=RecordQuery),
+    ("GET", "/api/formats/{game}"): Op({200: Formats}),
+    ("POST", "/api/replay"): Op({200: Replay}, body=GameRecord),
+    ("GET", "/api/seeks"): Op({200: Lobby}),
+    ("POST", "/api/seeks"): Op({201: SeekOpened}, body=SeekOpen),
+    ("POST", "/api/seeks/quick"): Op({201: Paired}, body=QuickPair),
+    ("POST", "/api/seeks/{seek}/accept"): Op({201: RoomCreated}, body=SeekToken),
+    ("POST", "/api/seeks/{seek}/cancel"): Op({200: SeekCancelled}, body=SeekToken),
+    ("GET", "/api/tutorials/{game}"): Op({200: Tutorial}),
+    ("POST", "/api/tutorials/{game}/{step}"): Op({200: TutorialAttempt}, body=TutorialMove),
+    ("GET", "/api/account"): Op({200: Account}),
+    ("POST", "/api/account/register"): Op({201: Account}, body=Credentials),
+    ("POST", "/api/account/login"): Op({200: Account}, body=Credentials),
+    ("POST", "/api/account/guest"): Op({201: Account}),
+    ("POST", "/api/account/logout"): Op({200: Account}),
+    ("GET", "/api/players/{player}"): Op({200: PlayerPage}),
+    ("GET", "/api/leaderboards/{game}"): Op({200: Leaderboards}),
+    ("GET", "/api/daily/{game}"): Op({200: Daily}, query=DailyQuery),
+    ("POST", "/api/daily/{game}/answer"): Op({200: Events}, body=DailyAnswers),
+    ("POST", "/api/daily/{game}/play"): Op({201: RoomCreated}),
+    ("GET", "/api/ladder/{game}"): Op({200: Ladder}),
+    ("POST", "/api/ladder/{game}/exam"): Op({200: Ladder}),
+    ("POST", "/api/ladder/{game}/leave"): Op({200: Events}),
+    ("POST", "/api/ladder/{game}/play"): Op({201: RoomCreated}, body=LadderPlay),
+    ("POST", "/api/ladder/{game}/next"): Op({201: RoomCreated}, body=LadderNext),
+    ("POST", "/api/rooms/{room}/claim"): Op({200: ClaimedSeats}, body=Claim),
+    ("GET", "/api/rooms/{room}/progress"): Op({200: Progress}),
+    ("POST", "/api/rooms/{room}/feedback"): Op({200: Feedback}, body=FeedbackRequest),
+    ("POST", "/api/review"): Op({200: Review}, body=GameRecord),
+    ("GET", "/api/print/{game}"): Op({200: PDF}, query=PrintQuery),
+    ("POST", "/api/print/record"): Op({200: PDF}, body=GameRecord, query=PaperQuery),
+}
+"""Every operation of the API, and the pages (HTML). A route missing here is refused at start-up (:func:`bind`)
+and by tests/fairplay/test_api_models.py; an operation without ``body`` takes no body
+(one sent is ignored) and one without ``query`` reads no query parameters."""
+
+ERRORS = (400, 401, 403, 404, 405, 409, 413, 415, 429, 503)
+"""The error statuses any operation may answer (each with :class:`ErrorResponse`)."""
 
 
-def check(model: type[BaseModel], data: Any) -> Any:
-    """Validate ``data`` against ``model`` (strictly typed fields); a refusal names the field."""
+def check(model: type[BaseModel], data: Any, status: int = 400) -> Any:
+    """Validate ``data`` against ``model`` (strictly typed fields); a refusal names the field,
+    with the code the model gives that field (``codes``; ``""`` for every field)."""
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        where = ".".join(str(p) for p in first.get("loc", ())) or "body"
-        raise ClientError("bad_field", f"{where}: {first.get('msg', 'invalid')}") from None
+        loc = [str(p) for p in first.get("loc", ())]
+        where = ".".join(loc) or "body"
+        codes: dict[str, str] = getattr(model, "codes", {})
+        code = codes.get(loc[0] if loc else "", codes.get("", "bad_field"))
+        msg = str(first.get("msg", "invalid")).removeprefix("Value error, ")
+        raise ClientError(code, f"{where}: {msg}", status=status) from None
+
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+BIG_BODY = 64_000
+"""A body over this many bytes is checked in a worker thread (a record can be 2 MB)."""
+
+
+def _check_body(model: type[BaseModel], raw: bytes) -> None:
+    codes: dict[str, str] = getattr(model, "codes", {})
+    try:
+        data = parse_json(raw, empty={})
+    except BadJSON as exc:
+        raise ClientError(codes.get("", "bad_json"), str(exc)) from None
+    if not isinstance(data, dict):
+        raise ClientError(codes.get("", "bad_json"), "the request must be a JSON object")
+    check(model, data)
+
+
+class CheckedRequest(Request):
+    """A request whose JSON body is checked against its model when the route reads it —
+    after the route's own abuse limits, which count refused requests too — and before the
+    route sees any of it. A route that refuses earlier (not signed in, no such room) never
+    reads, so never checks, the body."""
+
+    model: type[BaseModel] | None = None
+
+    async def body(self) -> bytes:
+        fresh = not hasattr(self, "_body")
+        raw = await super().body()
+        if fresh and self.model is not None:
+            if len(raw) > BIG_BODY:
+                await anyio.to_thread.run_sync(_check_body, self.model, raw)
+            else:
+                _check_body(self.model, raw)
+        return raw
+
+
+def typed(path: str, methods: set[str], endpoint: Endpoint) -> Endpoint:
+    """``endpoint`` behind its models: path parameters (a refusal is a 404) and query (400)
+    checked before the route's own code runs, the JSON body (400) when the route reads it
+    (:class:`CheckedRequest`)."""
+    ops = {m: OPS[(m, path)] for m in methods}
+    params = PATHS.get(path)
+
+    @functools.wraps(endpoint)
+    async def checked(request: Request) -> Response:
+        op = ops[request.method if request.method != "HEAD" else "GET"]
+        if params is not None:
+            check(params, dict(request.path_params), status=404)
+        if op.query is not None:
+            check(op.query, dict(request.query_params))
+        if op.body is not None:
+            request = CheckedRequest(request.scope, request.receive)
+            request.model = op.body
+        return await endpoint(request)
+    return checked
+
+
+def http_routes(routes: list[BaseRoute]) -> list[Route]:
+    """Every HTTP route: the API's and the pages' (not WebSockets, not the static files)."""
+    return [r for r in routes if isinstance(r, Route)]
+
+
+def missing(routes: list[BaseRoute]) -> list[str]:
+    """The HTTP routes and methods without models here (none, or the app does not start)."""
+    out = []
+    for route in http_routes(routes):
+        for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+            if (method, route.path) not in OPS:
+                out.append(f"{method} {route.path}: no models in api_schema.OPS")
+        if route.param_convertors and route.path not in PATHS:
+            out.append(f"{route.path}: no path-parameter model in api_schema.PATHS")
+    return out
+
+
+def bind(routes: list[BaseRoute]) -> list[BaseRoute]:
+    """The app's routes with every HTTP route behind its models (:func:`typed`)."""
+    problems = missing(routes)
+    if problems:
+        raise RuntimeError("untyped HTTP routes: " + "; ".join(problems))
+    out: list[BaseRoute] = []
+    for route in routes:
+        if isinstance(route, Route):
+            methods = (route.methods or {"GET"}) - {"HEAD"}
+            route = Route(route.path, typed(route.path, methods, route.endpoint),
+                          methods=sorted(methods), name=route.name)
+        out.append(route)
+    return out
 
 
 def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
-    """The OpenAPI 3.1 document of every ``/api/`` route in ``routes``."""
+    """The OpenAPI 3.1 document of every HTTP route in ``routes``, from :data:`OPS`
+    and :data:`PATHS` (the same models that check the requests)."""
     schemas: dict[str, Any] = {}
 
     def ref(model: type[BaseModel]) -> dict[str, Any]:
@@ -155,38 +755,52 @@ def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
         schemas[model.__name__] = schema
         return {"$ref": f"#/components/schemas/{model.__name__}"}
 
+    def params_of(model: type[BaseModel], where: str) -> list[dict[str, Any]]:
+        schema = model.model_json_schema()
+        out = []
+        for name, sub in schema.get("properties", {}).items():
+            sub = {k: v for k, v in sub.items() if k != "title"}
+            if where == "path" and name == "game":
+                sub = {"type": "string", "enum": games}
+            out.append({"name": name, "in": where,
+                        "required": where == "path" or name in schema.get("required", ()),
+                        "schema": sub})
+        return out
+
+    def content(answer: Answer) -> dict[str, Any]:
+        parts = answer if isinstance(answer, tuple) else (answer,)
+        out: dict[str, Any] = {}
+        for part in parts:
+            if isinstance(part, Media):
+                out[part.media_type] = {"schema": {"type": "string",
+                                                   "description": part.description}}
+            else:
+                out["application/json"] = {"schema": ref(part)}
+        return out
+
     error = {"description": "refused; nothing was changed",
              "content": {"application/json": {"schema": ref(ErrorResponse)}}}
     paths: dict[str, Any] = {}
-    for route in routes:
-        if not isinstance(route, Route) or not route.path.startswith("/api/"):
-            continue
-        params = []
-        for name in route.param_convertors:
-            schema: dict[str, Any] = {"type": "string", "maxLength": 64}
-            if name == "game":
-                schema = {"type": "string", "enum": games}
-            params.append({"name": name, "in": "path", "required": True, "schema": schema})
+    for route in http_routes(routes):
+        path_params = params_of(PATHS[route.path], "path") if route.path in PATHS else []
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
+            spec = OPS[(method, route.path)]
+            responses: dict[str, Any] = {
+                str(status): {"description": "done" if status == 200 else "created",
+                              "content": content(answer)}
+                for status, answer in spec.answers.items()}
+            responses.update({str(status): error for status in ERRORS})
             op: dict[str, Any] = {
                 "operationId": f"{method.lower()}_{route.path.strip('/').replace('/', '_')}"
                 .replace("{", "").replace("}", ""),
                 "summary": (route.endpoint.__doc__ or route.name or "").strip().split("\n")[0],
-                "parameters": params,
-                "responses": {"200": {"description": "done",
-                                      "content": {"application/json": {"schema": {}}}},
-                              "201": {"description": "created",
-                                      "content": {"application/json": {"schema": {}}}},
-                              "400": error, "401": error, "403": error, "404": error,
-                              "409": error, "413": error, "415": error, "429": error,
-                              "503": error},
+                "parameters": path_params + (params_of(spec.query, "query")
+                                             if spec.query else []),
+                "responses": responses,
             }
-            if method == "POST":
-                model = REQUESTS.get((method, route.path))
-                op["requestBody"] = {
-                    "required": model is not None,
-                    "content": {"application/json": {
-                        "schema": ref(model) if model else {"type": "object"}}}}
+            if spec.body is not None:
+                op["requestBody"] = {"required": True, "content": {
+                    "application/json": {"schema": ref(spec.body)}}}
             paths.setdefault(route.path, {})[method.lower()] = op
     return {"openapi": "3.1.0",
             "info": {"title": "asobiba", "version": "1",
@@ -195,4 +809,5 @@ def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
             "paths": paths, "components": {"schemas": schemas}}
 
 
-__all__ = ["REQUESTS", "ErrorResponse", "check", "openapi"]
+__all__ = ["ERRORS", "OPS", "PATHS", "ErrorResponse", "bind", "check", "missing", "openapi",
+           "typed"]

@@ -10,8 +10,10 @@ import dataclasses
 import functools
 import json
 import logging
+import os
 import secrets
-from collections.abc import Awaitable, Callable
+import time
+from collections.abc import Awaitable, Callable, Coroutine
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -44,7 +46,13 @@ COOKIE = "asobiba_session"
 COOKIE_AGE = 30 * 24 * 3600  # the progression layer's session lifetime
 MAX_BODY = 16_000
 MAX_MOVE = 64
-REVIEW_BUDGET = 30.0  # seconds a review may take (queueing included) before 503 ``busy``
+# seconds a review may take (queueing included) before 503 ``busy``; ASOBIBA_REVIEW_BUDGET
+REVIEW_BUDGET = float(os.environ.get("ASOBIBA_REVIEW_BUDGET", "30"))
+REVIEW_WALL = 4.0
+"""Seconds from a review request's arrival to its answer: the review deepens move by move
+until then and answers with the depth each verdict reached (REVIEW_BUDGET is the backstop
+for a single search that overruns)."""
+WARM_AFTER = 1.0  # seconds after start-up before the review's imports are warmed up
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -110,6 +118,8 @@ class ProgressionWeb:
     """For ``Hub.on_finish``: record (and rate) a finished room in the background."""
     record_embargo: Callable[[str], Awaitable[str | None]]
     """Why a finished room's record (which holds its seed) may not be given out yet."""
+    warm: Callable[[], Coroutine[Any, Any, None]]
+    """Run in the background after start-up: warms the review up (imports, evaluators)."""
 
 
 def _outcome(room: Any) -> Outcome:
@@ -483,6 +493,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         """A finished game's review with its turning points, from its record. A bad record
         is the sender's fault (400 ``bad_record``); running out of the time budget is the
         server's (503 ``busy``), and says so — never blamed on the record."""
+        arrived = time.monotonic()  # the wall budget counts from here, queueing included
         limited(request, "review")
         raw = await request.body()
         if len(raw) > 2_000_000:
@@ -499,7 +510,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         record = await run_in_threadpool(check)
         try:
             with anyio.fail_after(REVIEW_BUDGET):
-                data = await in_engine_thread(prog.review, record)
+                data = await in_engine_thread(prog.review, record, arrived + REVIEW_WALL)
         except TimeoutError:
             raise _Refused(503, "busy", f"the review took over {REVIEW_BUDGET:g} s: the "
                            "server is busy; try again later (your record is fine)") from None
@@ -694,6 +705,17 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                     "day's seed) is published once that day is over (UTC)")
         return None
 
+    async def warm() -> None:
+        """After start-up, in the engine thread: import and run each game's review on a few
+        moves, so the first review a person asks for does not pay for imports, evaluator
+        set-up and first-call caches (a cold first review took 15 s on a loaded machine)."""
+        await asyncio.sleep(WARM_AFTER)
+        for game_id in available():  # one game at a time: a review asked meanwhile waits
+            try:                     # for one short step at most, not the whole warm-up
+                await in_engine_thread(_warm_review, game_id)
+            except Exception:  # warming is an optimisation: never a failure of the server
+                log.exception("warming up the %s review failed", game_id)
+
     h = _handled
     return ProgressionWeb([
         Route("/tutorial/{game}", _page("tutorial.html")),
@@ -723,7 +745,36 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         Route("/api/rooms/{room}/progress", h(room_rating)),
         Route("/api/rooms/{room}/feedback", h(room_feedback), methods=["POST"]),
         Route("/api/review", h(review), methods=["POST"]),
-    ], on_finish, record_embargo)
+    ], on_finish, record_embargo, warm)
+
+
+def _warm_review(game_id: str) -> None:
+    """Import a game's evaluator and search code and build its evaluator; where it searches
+    to a depth, judge the first moves of a game at depth 1 (milliseconds), so first-call
+    caches are filled too. Evaluators that sample hidden information are only built: a
+    single call of theirs can take seconds, which a review asked meanwhile would wait for."""
+    import copy
+
+    from ..progression import feedback
+
+    game = get_game(game_id)
+    options = game.validate_options({})
+    evaluator = feedback.evaluator_for(game_id, options)
+    if evaluator is None:
+        return
+    feedback.thresholds_for(game_id, options)
+    if not isinstance(getattr(evaluator, "depth", None), int) or feedback.sees_views(evaluator):
+        return
+    shallow = copy.copy(evaluator)
+    shallow.depth = 1  # type: ignore[union-attr]
+    state = game.new_game(options, 0)
+    moves: list[tuple[int, str]] = []
+    while not state.is_over and len(moves) < 4:
+        seat = state.acting_seats[0]
+        text = state.legal_moves(seat).texts()[0]
+        moves.append((seat, text))
+        state = state.play(text, seat)
+    feedback.review(game_id, moves, options, 0, evaluator=shallow)
 
 
 __all__ = ["ProgressionWeb", "progression_routes"]

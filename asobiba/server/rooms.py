@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -35,6 +34,7 @@ from ..progression.matches import A, B, Match, MatchFormat, replays_the_deal, ti
 from . import clock as clocks
 from .bus import LocalBus
 from .db import Conflict, MoveData, RoomData, SeatData, SetData, Store, utcnow
+from .wire import dumps
 
 log = logging.getLogger("asobiba.server")
 BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried again
@@ -79,6 +79,12 @@ class Conn:
     keys: dict[int, str] = field(default_factory=dict)
     send_text: Callable[[str], Awaitable[None]] | None = None
     """Sends an already serialised message (a broadcast serialises each message once)."""
+    moves_sent: int = -1
+    """How many of the room's moves this connection has been sent (-1: none yet); the next
+    update carries only the moves after them (``moves_from``)."""
+    history: int = -1
+    """The room's ``history`` count when those were sent: an undo or a reload that rewrote
+    the moves since makes the next update a full one."""
 
     @property
     def seats(self) -> set[int]:
@@ -106,6 +112,9 @@ class Room:
         self.conns: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.version = 0
+        self.history = 0
+        """Counts the times moves were taken back or replaced (undo, a reload that differs):
+        a connection sent moves before that gets the whole list again."""
         self.undo: dict[str, Any] | None = None
         self.rematch_offers: set[int] = set()
         self.away_since: dict[int, float] = {}
@@ -239,13 +248,21 @@ class Room:
             extra={"room": self.id, **(extra or {})},
         )
 
-    def public(self) -> dict[str, Any]:
-        """What everyone at the table may know about the room (never the seed or keys)."""
+    def public_moves(self, start: int = 0) -> list[list[Any]]:
+        """The move list everyone may see, from ply ``start`` on: each move's seat, and its
+        text only in games of perfect information."""
+        if self.game.perfect_information:
+            return [[m.seat, m.text] for m in self.moves[start:]]
+        return [[m.seat, None] for m in self.moves[start:]]
+
+    def public(self, with_moves: bool = True) -> dict[str, Any]:
+        """What everyone at the table may know about the room (never the seed or keys).
+        ``with_moves=False``: without the move list (an update adds the part it needs)."""
         from .shared import online as online_anywhere
 
         online = online_anywhere(self)  # connected here or at another process
         perfect = self.game.perfect_information
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "game": self.game.id,
             "title": {"en": self.game.title_en, "ja": self.game.title_ja},
@@ -258,8 +275,7 @@ class Room:
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name,
                        "online": s.kind == "bot" or s.seat in online} for s in self.seats],
             "ply": len(self.moves),
-            "moves": [[m.seat, m.text] for m in self.moves] if perfect
-            else [[m.seat, None] for m in self.moves],
+            "moves": None,
             "result": self.result,
             "can_undo": self.can_undo and self.status == "active",
             "undo": self.undo,
@@ -271,6 +287,9 @@ class Room:
             "set": self.set_view(),
             "table": self.table_view(),
         }
+        if with_moves:
+            out["moves"] = self.public_moves()
+        return out
 
     def table_view(self) -> dict[str, Any]:
         """Abort and draw offers (asobiba.server.table, kept out of the room core)."""
@@ -278,13 +297,28 @@ class Room:
 
         return public(self)
 
-    def message_for(self, conn: Conn, public: dict[str, Any] | None = None
-                    ) -> dict[str, Any]:
+    def message_for(self, conn: Conn, public: dict[str, Any] | None = None,
+                    moves_from: int | None = None) -> dict[str, Any]:
+        """The update for ``conn``: the room and the views of the seats it holds. With
+        ``moves_from``, ``room.moves`` holds only the moves from that ply on (the client
+        has the ones before; ``room.moves_from`` says where they start)."""
         seats = sorted(conn.seats)
         views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
             {"seat": None, "view": self.state.view(None)}]
-        return {"type": "update", "room": public if public is not None else self.public(),
-                "you": seats, "views": views}
+        room = public if public is not None else self.public(with_moves=False)
+        if moves_from is None:
+            room = {**room, "moves": self.public_moves()}
+        else:
+            room = {**room, "moves": self.public_moves(moves_from), "moves_from": moves_from}
+        return {"type": "update", "room": room, "you": seats, "views": views}
+
+    def delta_start(self, conn: Conn) -> int | None:
+        """Where ``conn``'s next update may start its move list (None: send it whole), and
+        note that it will have every move after that update."""
+        start = conn.moves_sent if (conn.history == self.history
+                                    and 0 <= conn.moves_sent <= len(self.moves)) else None
+        conn.moves_sent, conn.history = len(self.moves), self.history
+        return start
 
 
 def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
@@ -469,7 +503,9 @@ class Hub:
         return count
 
     # ---- connections ---------------------------------------------------------------------
-    async def send_to(self, room: Room, conn: Conn) -> None:
+    async def send_full(self, room: Room, conn: Conn) -> None:
+        """The whole room to one connection (its ``sync`` request: it missed an update)."""
+        conn.moves_sent, conn.history = len(room.moves), room.history
         try:
             await conn.send(room.message_for(conn))
         except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
@@ -478,23 +514,24 @@ class Hub:
     async def broadcast(self, room: Room) -> None:
         """Every connection gets the room and its seats' views. The public part is built
         once, and each distinct message serialised once (connections holding the same seats
-        — e.g. every spectator — share one text)."""
+        — e.g. every spectator — share one text). A connection gets only the moves it has
+        not been sent yet (``Room.delta_start``); the rest of the room is always whole."""
         conns = list(room.conns)
         if not conns:
             return
-        public = room.public()
-        texts: dict[tuple[int, ...], str] = {}
+        public = room.public(with_moves=False)
+        texts: dict[tuple[tuple[int, ...], int | None], str] = {}
 
         async def one(conn: Conn) -> None:
             try:
+                start = room.delta_start(conn)
                 if conn.send_text is None:
-                    await conn.send(room.message_for(conn, public))
+                    await conn.send(room.message_for(conn, public, start))
                     return
-                seats = tuple(sorted(conn.seats))
-                text = texts.get(seats)
+                key = (tuple(sorted(conn.seats)), start)
+                text = texts.get(key)
                 if text is None:
-                    text = texts[seats] = json.dumps(room.message_for(conn, public),
-                                                     separators=(",", ":"), ensure_ascii=False)
+                    text = texts[key] = dumps(room.message_for(conn, public, start))
                 await conn.send_text(text)
             except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
                 room.conns.discard(conn)
@@ -579,11 +616,13 @@ class Hub:
             except Conflict:  # another process moved, undid or ended the game first
                 room.moves.pop()
                 room.states.pop()
+                room.history += 1  # in case an update showed it meanwhile
                 await self._reload(room)
                 stale = True
             except BaseException as exc:
                 room.moves.pop()
                 room.states.pop()
+                room.history += 1
                 if isinstance(exc, Exception):  # not stored, so not played: say so
                     log.exception("could not store a move in room %s", room.id)
                     raise ClientError("not_stored", "the move could not be stored, so it "
@@ -779,6 +818,8 @@ class Hub:
             if (mine.seat, mine.text) != (stored.seat, stored.text):
                 break
             same += 1
+        if same < len(room.moves):  # moves taken back or replaced: clients get them anew
+            room.history += 1
         del room.states[same + 1:]
         for m in data.moves[same:]:
             room.states.append(room.states[-1].play(m.text, m.seat))
@@ -940,6 +981,7 @@ class Hub:
             else:
                 del room.moves[target:]
                 del room.states[target + 1:]
+                room.history += 1
                 room.version += 1
                 room.undo = None
                 self.bus.publish({"kind": "sync", "room": room.id})

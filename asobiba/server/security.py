@@ -88,7 +88,8 @@ def parse_json(raw: bytes | str, empty: Any = None) -> Any:
         if empty is not None:
             return empty
         raise BadJSON("the body is empty; send a JSON object")
-    if not _depth_ok(text, MAX_DEPTH):
+    # the character scan only when there are enough brackets to nest that deep at all
+    if text.count("[") + text.count("{") > MAX_DEPTH and not _depth_ok(text, MAX_DEPTH):
         raise BadJSON(f"JSON may nest at most {MAX_DEPTH} levels deep")
     try:
         return json.loads(text, parse_int=_int, parse_constant=_no_constant)

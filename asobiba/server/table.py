@@ -59,8 +59,14 @@ def history(room: Room, conn: Conn) -> dict[str, Any]:
 def can_abort(room: Room) -> bool:
     """Abort is open until every seat has made a move (lichess's rule): before that nobody
     has committed to the game, so ending it rates nobody and ranks nobody."""
-    moved = {m.seat for m in room.moves}
-    return room.status == "active" and any(s.seat not in moved for s in room.seats)
+    if room.status != "active":
+        return False
+    moved: set[int] = set()
+    for m in room.moves:  # stops at the move that completes the set (early in any game)
+        moved.add(m.seat)
+        if len(moved) == len(room.seats):
+            return False
+    return True
 
 
 def can_offer_draw(room: Room) -> bool:

@@ -9,7 +9,20 @@ from fractions import Fraction
 from asobiba.games.algo.infer import Knowledge
 
 
+def brute_deals(kn: Knowledge) -> dict[tuple[int, ...], int]:
+    """Every consistent assignment of keys to the hidden slots (in row order) with its
+    weight (the number of physical deals behind it)."""
+    out: dict[tuple[int, ...], int] = {}
+    _enumerate(kn, out)
+    return out
+
+
 def brute_marginals(kn: Knowledge) -> tuple[int, dict[int, dict[int, Fraction]]]:
+    return _enumerate(kn, None)
+
+
+def _enumerate(kn: Knowledge, deals: dict[tuple[int, ...], int] | None
+               ) -> tuple[int, dict[int, dict[int, Fraction]]]:
     c = kn.colours
     r = kn.remaining()
     hidden = [(ri, i, s) for ri, row in enumerate(kn.rows) for i, s in enumerate(row)
@@ -42,6 +55,8 @@ def brute_marginals(kn: Knowledge) -> tuple[int, dict[int, dict[int, Fraction]]]
             for t in range(u):
                 w *= r[k] - t
         total += w
+        if deals is not None:
+            deals[combo] = deals.get(combo, 0) + w
         for (_, _, s), k in zip(hidden, combo):
             tallies[s.sid][k] = tallies[s.sid].get(k, 0) + w
     return total, {sid: {k: Fraction(v, total) for k, v in d.items()}

@@ -206,3 +206,31 @@ def test_geometry_goals():
     assert [g3.name(s) for s in g3.home_centre] == ["b1", "b3"]
     assert [g5.name(s) for s in g5.home_centre] == ["c1", "c5"]
     assert g3.name(g3.goal_of(0)) == "b3" and g5.name(g5.goal_of(1)) == "c1"
+
+
+@pytest.mark.parametrize("n", [3, 5])
+def test_search_helpers_agree_with_the_rules_functions(n):
+    """The searcher's shortcuts give what the rules functions give on random positions:
+    ``play_int`` = ``apply_move`` (move, capture, flip the moved piece), and
+    ``reach_counts`` = ``reach_count`` for both sides (who can slide onto a goal)."""
+    from asobiba.core import Rng
+
+    geo = bd.GEOMETRY[n]
+    game = get("flipflop")
+    rng = Rng(n, "helpers")
+    seen = 0
+    for seed in range(6):
+        s = game.new_game({"board": f"{n}x{n}"}, seed)
+        while not s.is_over and seen < 400:
+            w, b, x, t = pos = s.tuple4()
+            occ = w | b
+            for sq in range(n * n):
+                assert bd.reach_counts(geo, sq, w, b, occ, x) == (
+                    bd.reach_count(geo, sq, w, occ, x), bd.reach_count(geo, sq, b, occ, x))
+            mine, theirs = (w, b) if t == bd.WHITE else (b, w)
+            for m in bd.move_ints(geo, mine, theirs, x):
+                assert bd.play_int(pos, m) == bd.apply_move(w, b, x, t, m >> 5, m & 31)
+            seen += 1
+            moves = list(s.legal_moves())
+            s = s.play(moves[rng.below(len(moves))])
+    assert seen > 20

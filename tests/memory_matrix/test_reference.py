@@ -81,3 +81,34 @@ def test_engine_matches_reference_on_random_positions(options: dict) -> None:
                 got = after.view(None)["last_move"]["flipped"]
                 assert sorted(got) == sorted(f"{chr(97 + x[1])}{x[0] + 1}" for x in expected)
             state = after
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 2}, {"players": 3, "shape": "octagon"},
+                                     {"players": 2, "colours": 2, "lost_colour": "pass"},
+                                     {"players": 4, "white_any_time": True}])
+def test_is_legal_agrees_with_legal_moves_on_every_move(options: dict) -> None:
+    """rules.is_legal / legal_flips (one move, checked by its own rays — the environment
+    step's path) say yes exactly for the moves legal_moves lists, with the move's flips (rules: colour move, white move, white
+    anywhere as the last resort, lost colour), on every cell, both sides, and the pass."""
+    from asobiba.games.memory_matrix import rules
+
+    for seed in range(2):
+        state = GAME.new_game(options, seed)
+        cfg = state.cfg
+        rng = Rng(seed, "is_legal")
+        candidates = [cell << 1 | side for cell in range(cfg.geometry.height
+                                                         * cfg.geometry.stride)
+                      for side in (0, 1)] + [rules.PASS, -3]
+        kinds = set()
+        while not state.is_over:
+            legal = set(rules.legal_moves(cfg, state.pos))
+            kinds.update("pass" if m == rules.PASS else "wc"[m & 1 ^ 1] for m in legal)
+            for move in candidates:
+                assert rules.is_legal(cfg, state.pos, move) == (move in legal), move
+                if move in legal:  # and the flips it keeps for apply are the move's flips
+                    assert rules.legal_flips(cfg, state.pos, move) == rules.flips_of(
+                        cfg, state.pos, move)
+            moves = sorted(legal)
+            state = state.child(moves[rng.below(len(moves))])
+        assert not any(rules.is_legal(cfg, state.pos, m) for m in candidates)
+    assert {"c", "w"} <= kinds

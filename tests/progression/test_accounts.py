@@ -78,3 +78,44 @@ def test_expired_session_is_refused(session, hasher) -> None:
         row.expires = "2000-01-01T00:00:00+00:00"
     with pytest.raises(AuthError, match="expired"):
         accounts.player_for_token(session, token)
+
+
+class _CountingHasher:
+    """The test hasher, counting the argon2 work each registration does."""
+
+    def __init__(self, inner) -> None:
+        self.inner, self.hashes, self.verifies = inner, 0, 0
+
+    def hash(self, password: str) -> str:
+        self.hashes += 1
+        return self.inner.hash(password)
+
+    def verify(self, hashed: str, password: str) -> bool:
+        self.verifies += 1
+        return self.inner.verify(hashed, password)
+
+    def check_needs_rehash(self, hashed: str) -> bool:
+        return self.inner.check_needs_rehash(hashed)
+
+
+def test_registration_does_the_same_work_for_a_taken_and_a_free_name(session, hasher) -> None:
+    """Issue 14 item 5 (docs/fair-play.md, "Usernames"): a taken name is said in words
+    (names are public), but its answer costs the same argon2 hash as a new account's, so
+    the time taken tells nothing more — before, only a free name was hashed."""
+    accounts.register(session, "hanako", "sakura-2026", hasher)
+    counting = _CountingHasher(hasher)
+    with pytest.raises(AccountError, match="taken"):
+        accounts.register(session, "hanako", "other password", counting)  # type: ignore[arg-type]
+    taken = (counting.hashes, counting.verifies)
+    counting.hashes = counting.verifies = 0
+    accounts.register(session, "hanako2", "other password", counting)  # type: ignore[arg-type]
+    assert taken == (counting.hashes, counting.verifies) == (1, 0)
+    # a guest claiming a name: the same on both paths too
+    g, _ = accounts.guest(session)
+    counting.hashes = 0
+    with pytest.raises(AccountError, match="taken"):
+        accounts.claim_guest(session, g.id, "hanako", "other password", counting)  # type: ignore[arg-type]
+    assert counting.hashes == 1
+    counting.hashes = 0
+    accounts.claim_guest(session, g.id, "hanako3", "other password", counting)  # type: ignore[arg-type]
+    assert counting.hashes == 1

@@ -38,9 +38,11 @@ def free_port() -> int:
 class Server:
     """``asobiba.server.run`` in a subprocess; ``stop()`` kills it like a crash would."""
 
-    def __init__(self, data_dir: Path, port: int | None = None) -> None:
+    def __init__(self, data_dir: Path, port: int | None = None,
+                 env: dict[str, str] | None = None) -> None:
         self.data_dir = data_dir
         self.port = port or free_port()
+        self.env = env or {}  # more settings of the server process (ASOBIBA_...)
         self.proc: subprocess.Popen[str] | None = None
 
     @property
@@ -50,7 +52,7 @@ class Server:
     def start(self) -> Server:
         # every browser of a test module comes from 127.0.0.1: per-address limits x100
         env = {**os.environ, "ASOBIBA_BOT_DELAY": "0", "ASOBIBA_BOT_PROCESSES": "1",
-               "PYTHONUNBUFFERED": "1", "ASOBIBA_LIMIT_SCALE": "100"}
+               "PYTHONUNBUFFERED": "1", "ASOBIBA_LIMIT_SCALE": "100", **self.env}
         code = ("from asobiba.server import run; "
                 f"run('127.0.0.1', {self.port}, {str(self.data_dir)!r}, None)")
         self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
@@ -238,18 +240,17 @@ VISIBLE_TEXTS = """() => {
   return out;
 }"""
 
-ENGLISH_PATTERNS = r"""async (games) => {
+ENGLISH_PATTERNS = r"""async () => {
+  // the one table (js/i18n.js): platform strings and every game's own "<game>.<key>" words
+  // (all games': no game's English may show on a Japanese page)
   const {STRINGS} = await import('/static/js/i18n.js');
-  const pairs = Object.keys(STRINGS.en).map(k => [STRINGS.en[k], STRINGS.ja[k]]);
-  for (const g of games) {
-    const mod = (await import(`/static/games/${g}.js`)).default;
-    for (const k of Object.keys(mod.strings.en)) {
-      const en = mod.strings.en[k];
-      const ja = mod.strings.ja[k];
-      // the rules panel's lines are lists: each English line against its Japanese one
-      if (Array.isArray(en)) en.forEach((line, i) => pairs.push([line, (ja || [])[i]]));
-      else pairs.push([en, ja]);
-    }
+  const pairs = [];
+  for (const k of Object.keys(STRINGS.en)) {
+    const en = STRINGS.en[k];
+    const ja = STRINGS.ja[k];
+    // the rules panel's lines are lists: each English line against its Japanese one
+    if (Array.isArray(en)) en.forEach((line, i) => pairs.push([line, (ja || [])[i]]));
+    else pairs.push([en, ja]);
   }
   // a string is English only by its own words: "{sq}: {colour} {face}" has none
   return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en.replace(/\{\w+\}/g, "")))
@@ -260,6 +261,6 @@ ENGLISH_PATTERNS = r"""async (games) => {
 def english_left(page: Any, games: list[str]) -> list[str]:
     """Visible texts that are still an English dictionary string (placeholders as wildcards)."""
     patterns = [re.compile("^" + re.sub(r"\\\{\w+\\\}", ".*", re.escape(en)) + "$", re.S)
-                for en in page.evaluate(ENGLISH_PATTERNS, games)]
+                for en in page.evaluate(ENGLISH_PATTERNS)]
     return [text for text in page.evaluate(VISIBLE_TEXTS)
             if any(p.match(text) for p in patterns)]

@@ -1,4 +1,5 @@
-"""Algo bots, levels 1–4. Every bot decides from its seat's view alone.
+"""Algo bots, levels 1–4 (level 5, information-set MCTS, is in ``search.py``). Every bot
+decides from its seat's view alone.
 
 1 random plausible names · 2 the published candidate count (fewest candidates between the
 nearest known neighbours, all equally likely) · 3 exact inference, greedy · 4 exact
@@ -289,6 +290,10 @@ def safe_infer(kn: Knowledge) -> Inference | None:
 
 
 def make_bot(level: str, seed: int = 0) -> AlgoBot:
+    if level == "5":
+        from .search import AlgoSearchBot
+
+        return AlgoSearchBot(seed)
     if level not in ("1", "2", "3", "4"):
-        raise ValueError(f"Algo bot levels are 1, 2, 3, 4; not {level!r}")
+        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5; not {level!r}")
     return AlgoBot(int(level), seed)

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import BotLevel, Game, Option, OptionError, Rng
 from .cards import COLOUR_LETTERS, COLOUR_NAMES, deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
+
+if TYPE_CHECKING:
+    from .bots import AlgoBot
 
 
 def default_hand(players: int, mode: str) -> int:
@@ -106,6 +109,8 @@ class AlgoGame(Game):
                  "候補数え"),
         BotLevel("3", "Exact", "exact inference, greedy", "厳密推論"),
         BotLevel("4", "Master", "exact inference; weighs what a miss reveals", "達人"),
+        BotLevel("5", "Search", "information-set MCTS over deals drawn from exact inference "
+                 "(about a second per attack)", "探索"),
     )
 
     def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -138,7 +143,7 @@ class AlgoGame(Game):
     def render_view(self, view: Mapping[str, Any]) -> str:
         return render(view)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> AlgoBot:
         from .bots import make_bot
 
         return make_bot(str(level), seed)

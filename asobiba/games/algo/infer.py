@@ -129,9 +129,16 @@ class Inference:
                 out.append((p, sid, number))
         return sorted(out, key=lambda t: (-t[0], t[1], t[2]))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> dict[str, dict[str, float]]:
         return {str(sid): {str(n): round(p, 6) for n, p in self.numbers(sid).items()}
                 for sid in self.counts}
+
+
+Trans = tuple[tuple[int, ...], int, list[tuple[int, int]]]
+"""A transition of the general programme: the next state (row pointers, then joker keys
+used), its weight, and the (slot id, key) pairs it fills."""
+_Partial = tuple[list[int], list[int], int, list[tuple[int, int]], int]
+"""A transition being built: row pointers, joker keys used, weight, fills, copies given."""
 
 
 class Inconsistent(ValueError):
@@ -207,8 +214,6 @@ def infer(kn: Knowledge, fast: bool = True) -> Inference:
             out.append((p, u, ww, a))
         return out
 
-    Trans = tuple[tuple[int, ...], int, list[tuple[int, int]]]
-
     def start_trans() -> list[Trans]:
         partial: list[tuple[list[int], list[int], int, list[tuple[int, int]]]] = [
             ([0] * m, [0] * nj, 1, [])]
@@ -222,13 +227,12 @@ def infer(kn: Knowledge, fast: bool = True) -> Inference:
     def key_trans(state: tuple[int, ...], k: int) -> list[Trans]:
         copies = r[k]
         bit = 1 << k
-        partial: list[tuple[list[int], list[int], int, list[tuple[int, int]], int]] = [
-            (list(state[:m]), list(state[m:]), 1, [], 0)]
+        partial: list[_Partial] = [(list(state[:m]), list(state[m:]), 1, [], 0)]
         for row in range(m):
-            nxt: list[tuple[list[int], list[int], int, list[tuple[int, int]], int]] = []
+            nxt: list[_Partial] = []
 
             def take(q: list[int], u: list[int], ww: int, aa: list[tuple[int, int]],
-                     t: int, row: int = row, out: list[Any] = nxt) -> None:
+                     t: int, row: int = row, out: list[_Partial] = nxt) -> None:
                 """Give key k to the next slot(s) of ``row``; jokers may follow each."""
                 out.append((q, u, ww, aa, t))
                 if t < copies and q[row] < sizes[row] and rows[row][q[row]][1] & bit:
@@ -411,8 +415,8 @@ def _infer_no_jokers(kn: Knowledge, rows: list[list[tuple[int, int]]], keys: lis
     return Inference(kn, total, counts)
 
 
-def _forward_weights(start: Sequence[tuple[tuple[int, ...], int, Any]],
-                     layers: Sequence[Mapping[tuple[int, ...], Sequence[Any]]]
+def _forward_weights(start: Sequence[Trans], layers: Sequence[Mapping[tuple[int, ...],
+                                                                     Sequence[Trans]]]
                      ) -> list[dict[tuple[int, ...], int]]:
     """Forward counts before each layer."""
     cur: dict[tuple[int, ...], int] = {}

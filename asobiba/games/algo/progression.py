@@ -5,9 +5,12 @@ plays, pair-play teams and the daily tsume-algo puzzle (hooks: ``asobiba.core.ho
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...core import Daily, GameProgression, Puzzle, Thresholds
+
+if TYPE_CHECKING:
+    from .bots import AlgoBot
 
 
 class AlgoEvaluator:
@@ -87,7 +90,7 @@ class AlgoEvaluator:
         return out
 
 
-def _AlgoBot4() -> Any:  # noqa: N802 - a constructor
+def _AlgoBot4() -> AlgoBot:  # noqa: N802 - a constructor
     from .bots import AlgoBot
 
     return AlgoBot(4)

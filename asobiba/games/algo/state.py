@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypedDict, Unpack
 
 from ...core import MalformedMoveError, Outcome, State
 from .cards import (
@@ -28,6 +28,11 @@ SEAT_LETTERS = "ABCDEFGHIJKL"
 Slot = tuple[int, int, bool]          # (slot id, card key, face up)
 Row = tuple[Slot, ...]
 AlgoMove = tuple[Any, ...]
+LogEntry = tuple[str, int, *tuple[int, ...]]
+"""A public event as the state keeps it: its kind, then seats, ids, positions, numbers and
+flags (``("attack", seat, target, pos, sid, value, hit)``, ``("insert", seat, sid, pos, up,
+card or -1)``, ``("draw", seat, colour)``, ``("show"|"use", seat, sid)``, ``("pass"|"stay"|
+"out", seat)``); ``_log_view`` turns it into the view's words."""
 # ("attack", target seat, position 0-based, number) | ("stay",) | ("pass",)
 # | ("show", position) | ("use", position) | ("place", position)
 
@@ -37,6 +42,31 @@ _POS_RE = re.compile(r"^(show|use|place)\s+(\d{1,2}(?:\s+\d{1,2})*)$")
 
 def seat_letter(seat: int) -> str:
     return SEAT_LETTERS[seat]
+
+
+class _Changes(TypedDict, total=False):
+    """The fields a successor state may change (``AlgoState._copy``)."""
+
+    rows: tuple[Row, ...]
+    pile: tuple[int, ...]
+    pile_pos: int
+    turn: int
+    phase: str
+    hand: int
+    held: int
+    hits: int
+    out: tuple[int, ...]
+    fails: tuple[int, ...]
+    seen: tuple[frozenset[int], ...]
+    chips: tuple[int, ...]
+    log: tuple[LogEntry, ...]
+    next_id: int
+    placing: tuple[int, int, bool] | None
+    setup: tuple[tuple[int, ...], ...]
+    bonus: tuple[int, ...]
+
+
+_COPIED = ("_o", "n", *_Changes.__annotations__)
 
 
 class AlgoState(State):
@@ -50,7 +80,7 @@ class AlgoState(State):
                  pile: tuple[int, ...], pile_pos: int, turn: int, phase: str,
                  hand: int = -1, held: int = -1, hits: int = 0, out: tuple[int, ...] = (),
                  fails: tuple[int, ...] = (), seen: tuple[frozenset[int], ...] = (),
-                 chips: tuple[int, ...] = (), log: tuple[tuple[Any, ...], ...] = (),
+                 chips: tuple[int, ...] = (), log: tuple[LogEntry, ...] = (),
                  next_id: int = 0, placing: tuple[int, int, bool] | None = None,
                  setup: tuple[tuple[int, ...], ...] = (),
                  bonus: tuple[int, ...] = ()) -> None:
@@ -76,12 +106,14 @@ class AlgoState(State):
         self.setup = setup or tuple(() for _ in rows)
         self._legal_cache: list[AlgoMove] | None = None
 
-    def _copy(self, **changes: Any) -> AlgoState:
-        fields = {name: getattr(self, name) for name in (
-            "rows", "pile", "pile_pos", "turn", "phase", "hand", "held", "hits", "out",
-            "fails", "seen", "chips", "log", "next_id", "placing", "setup", "bonus")}
-        fields.update(changes)
-        return AlgoState(self._o, **fields)
+    def _copy(self, **changes: Unpack[_Changes]) -> AlgoState:
+        st = object.__new__(AlgoState)
+        for name in _COPIED:
+            setattr(st, name, getattr(self, name))
+        for name, value in changes.items():
+            setattr(st, name, value)
+        st._legal_cache = None
+        return st
 
     # ---- facts ---------------------------------------------------------------------------
     @property
@@ -483,21 +515,21 @@ class AlgoState(State):
             view["aid"] = infer_view(view).to_json()
         return view
 
-    def _log_view(self, e: tuple[Any, ...]) -> dict[str, Any]:
-        kind = e[0]
-        if kind == "attack":
-            return {"event": "attack", "seat": e[1], "target": e[2], "pos": e[3] + 1,
-                    "id": e[4], "name": e[5], "hit": e[6]}
-        if kind == "insert":
-            out = {"event": "insert", "seat": e[1], "id": e[2], "pos": e[3] + 1, "up": e[4]}
-            if e[4]:
-                out["number"] = e[5] // self.colours
+    def _log_view(self, e: LogEntry) -> dict[str, Any]:
+        kind, seat, *x = e
+        if kind == "attack":          # target, pos, sid, value, hit
+            return {"event": "attack", "seat": seat, "target": x[0], "pos": x[1] + 1,
+                    "id": x[2], "name": x[3], "hit": x[4]}
+        if kind == "insert":          # sid, pos, up, card or -1
+            out = {"event": "insert", "seat": seat, "id": x[0], "pos": x[1] + 1, "up": x[2]}
+            if x[2]:
+                out["number"] = x[3] // self.colours
             return out
-        if kind == "draw":
-            return {"event": "draw", "seat": e[1], "colour": COLOUR_LETTERS[e[2]]}
-        if kind in ("use", "show"):
-            return {"event": kind, "seat": e[1], "id": e[2]}
-        return {"event": kind, "seat": e[1]}
+        if kind == "draw":            # colour
+            return {"event": "draw", "seat": seat, "colour": COLOUR_LETTERS[x[0]]}
+        if kind in ("use", "show"):   # sid
+            return {"event": kind, "seat": seat, "id": x[0]}
+        return {"event": kind, "seat": seat}
 
     def _full(self) -> dict[str, Any]:
         c = self.colours

@@ -157,6 +157,17 @@ def apply_move(white: int, black: int, bishops: int, turn: int, frm: int, to: in
     return white & ~tb, (black ^ fb) | tb, bishops, WHITE
 
 
+def play_int(pos: tuple[int, int, int, int], move: int) -> tuple[int, int, int, int]:
+    """:func:`apply_move` for the searchers: a position tuple and a move int
+    ``from << 5 | to``."""
+    white, black, bishops, turn = pos
+    fb, tb = 1 << (move >> 5), 1 << (move & 31)
+    bishops = (bishops & ~fb & ~tb) | (0 if bishops & fb else tb)
+    if turn == WHITE:
+        return (white ^ fb) | tb, black & ~tb, bishops, BLACK
+    return white & ~tb, (black ^ fb) | tb, bishops, WHITE
+
+
 def holds_goal(geo: Geometry, white: int, black: int, turn: int) -> bool:
     """True when the side to move already stands on the square it attacks: it moved there
     last turn and the opponent's reply did not take it back, so it has won."""
@@ -256,3 +267,22 @@ def reach_count(geo: Geometry, sq: int, side: int, occ: int, bishops: int) -> in
                 if first & want:
                     count += 1
     return count
+
+
+def reach_counts(geo: Geometry, sq: int, one: int, other: int, occ: int, bishops: int
+                 ) -> tuple[int, int]:
+    """``(reach_count(…, sq, one, …), reach_count(…, sq, other, …))`` in one walk of the
+    rays from ``sq`` (the nearest piece on a ray is one side's or the other's)."""
+    n_one = n_other = 0
+    for face, info in enumerate(geo.ray_info):
+        faced = bishops if face else ~bishops
+        want_one, want_other = one & faced, other & faced
+        for mask, ascending, _before, _moves in info[sq]:
+            blk = occ & mask
+            if blk:
+                first = blk & -blk if ascending else 1 << (blk.bit_length() - 1)
+                if first & want_one:
+                    n_one += 1
+                elif first & want_other:
+                    n_other += 1
+    return n_one, n_other

@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core import BotLevel, Game, Option, OptionError, Outcome, State
+from ...core.bot import Bot
 from . import board as bd
 from .notation import FFMove, from_fen, move_text, parse_move, square_name, to_fen
 
@@ -270,7 +271,7 @@ class FlipFlop(Game):
         lines.append(status)
         return "\n".join(lines)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> Bot:
         from .bots import make_bot
 
         return make_bot(level, seed)

@@ -11,7 +11,7 @@ runs principal-variation search with this game's history heuristic.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from ...search.alphabeta import AlphaBeta
@@ -67,25 +67,38 @@ class FlipFlopAdapter:
         self.salt = salt
         self.hist = [0] * 1024
         """History heuristic: how often each move int caused a cut-off (move ordering)."""
+        self.goal = (self.geo.goal_of(0), self.geo.goal_of(1))
+        """The square each side attacks (``geo.goal_of`` without a call in the hot loop)."""
+        self.play: Callable[[Pos, int], Pos] = bd.play_int
+        """The move ``from << 5 | to`` played (a plain function: no method call between
+        the search and the board, once per child)."""
 
     # ---- evaluation ----------------------------------------------------------------------
     def static(self, w: int, b: int, x: int, t: int) -> int:
         """Material, mobility, goal threats (attackers of the goal we attack against
         defenders of it), advancement and tempo, from the side to move."""
+        mine, theirs = (w, b) if t == bd.WHITE else (b, w)
+        mobility = bd.mobility(self.geo, mine, theirs, x) if self.w.mobility else 0
+        return self._score(w, b, x, t, mobility)
+
+    def _score(self, w: int, b: int, x: int, t: int, my_mobility: int) -> int:
+        """:meth:`static` given the side to move's mobility (``evaluate`` has counted it
+        already, to see whether the side can move at all: counted once, not twice)."""
         geo, wt = self.geo, self.w
         mine, theirs = (w, b) if t == bd.WHITE else (b, w)
         occ = w | b
-        my_goal, their_goal = geo.goal_of(t), geo.goal_of(1 - t)
+        my_goal, their_goal = self.goal[t], self.goal[1 - t]
         score = wt.material * (mine.bit_count() - theirs.bit_count()) + wt.tempo
         if wt.mobility:
-            score += wt.mobility * (bd.mobility(geo, mine, theirs, x)
-                                    - bd.mobility(geo, theirs, mine, x))
+            score += wt.mobility * (my_mobility - bd.mobility(geo, theirs, mine, x))
         if wt.attackers or wt.defenders or wt.open_goal:
-            my_att = 0 if mine >> my_goal & 1 else bd.reach_count(geo, my_goal, mine, occ, x)
-            their_att = 0 if theirs >> their_goal & 1 else bd.reach_count(
-                geo, their_goal, theirs, occ, x)
-            my_def = bd.reach_count(geo, their_goal, mine, occ, x)
-            their_def = bd.reach_count(geo, my_goal, theirs, occ, x)
+            # who can reach each goal: one walk of its rays counts both sides
+            my_att, their_def = bd.reach_counts(geo, my_goal, mine, theirs, occ, x)
+            their_att, my_def = bd.reach_counts(geo, their_goal, theirs, mine, occ, x)
+            if mine >> my_goal & 1:
+                my_att = 0
+            if theirs >> their_goal & 1:
+                their_att = 0
             score += wt.attackers * (my_att - their_att) + wt.defenders * (my_def - their_def)
             if my_att and not their_def:
                 score += wt.open_goal
@@ -110,18 +123,18 @@ class FlipFlopAdapter:
 
     def decided(self, pos: Pos) -> float | None:
         """A side that holds its goal at its own turn has won (the opponent did not retake)."""
-        w, b, _, t = pos
-        mine = w if t == bd.WHITE else b
-        return WIN if mine >> self.geo.goal_of(t) & 1 else None
+        t = pos[3]
+        return WIN if pos[t] >> self.goal[t] & 1 else None  # (pos[t]: the mover's pieces)
 
     def evaluate(self, pos: Pos) -> float | None:
         w, b, x, t = pos
         mine, theirs = (w, b) if t == bd.WHITE else (b, w)
         if theirs >> self.geo.home_centre[t] & 1:
             return None   # not quiet: the goal must be retaken, search on
-        if not bd.mobility(self.geo, mine, theirs, x):
+        mobility = bd.mobility(self.geo, mine, theirs, x)
+        if not mobility:
             return -WIN   # no move at all: lost
-        return self.static(w, b, x, t)
+        return self._score(w, b, x, t, mobility)
 
     def moves(self, pos: Pos) -> Sequence[int]:
         """Every move, or only the retakes when the opponent stands on our goal."""
@@ -158,7 +171,7 @@ class FlipFlopAdapter:
         home = geo.home_centre[t]
         if theirs >> home & 1:
             return [m for m in moves if m & 31 == home]
-        goal = geo.goal_of(t)
+        goal = self.goal[t]
         hist = self.hist
         goals = geo.goals_mask
         moves.sort(key=lambda m: -(1 << 40 if m == first else 0)
@@ -168,9 +181,6 @@ class FlipFlopAdapter:
 
     def on_cutoff(self, move: int, weight: int) -> None:
         self.hist[move] += weight
-
-    def play(self, pos: Pos, move: int) -> Pos:
-        return bd.apply_move(*pos, move >> 5, move & 31)
 
     def terminal_value(self, pos: Pos) -> float:
         """No move searched: lost now (no move at all) or next ply (every move leaves the

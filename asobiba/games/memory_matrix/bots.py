@@ -8,7 +8,7 @@ perfect-memory bot that watched the whole game has nothing left to sample.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -236,7 +236,10 @@ Node = tuple[Pos, int]
 """A search position: the board and the sign that turns ``seat``'s evaluation into the
 value for the side to move (+1 when ``seat``'s side moves, -1 for the others; at a finished
 board, the opposite of the side that made the last move, as negamax reads it)."""
-Child = tuple[int, Node]
+Child = tuple[int, Node | None]
+"""A move and the node it leads to — ``None`` until :meth:`ParanoidAdapter.play` needs it
+where the children are not ordered (most of them are never played: a cut-off comes
+first)."""
 
 
 class ParanoidAdapter:
@@ -258,18 +261,42 @@ class ParanoidAdapter:
         return (pos, -last_sign)
 
     def moves(self, node: Node) -> list[Child]:
+        return self.expand(node, None, 0)
+
+    def expand(self, node: Node, first: Child | None, depth: int) -> list[Child]:
+        """The moves, ordered by the static evaluation of their children where more than
+        ``order_from`` plies are left (stable: equal children keep the legal moves' order;
+        the exact solver leaves two or fewer moves as they are); unordered moves get their
+        children only when played."""
         pos, sign = node
-        cfg, seat, seat_of, apply = self.cfg, self.seat, self.cfg.seat_of, rules.apply
-        out: list[Child] = []
-        for m in rules.legal_moves(cfg, pos):  # (self.node, inlined: the hot loop)
+        cfg = self.cfg
+        legal = rules.legal_moves(cfg, pos)
+        exact = self.exact
+        if depth <= self.order_from and not exact:
+            return [(m, None) for m in legal]
+        seat, seat_of, apply = self.seat, cfg.seat_of, rules.apply
+        nodes: list[Node] = []
+        for m in legal:  # (self.node, inlined: the hot loop)
             child = apply(cfg, pos, m)[0]
             turn = child.turn
-            out.append((m, (child, (1 if seat_of(turn) == seat else -1) if turn >= 0
-                            else -sign)))
-        return out
+            nodes.append((child, (1 if seat_of(turn) == seat else -1) if turn >= 0
+                          else -sign))
+        out: list[Child] = list(zip(legal, nodes))
+        if depth <= self.order_from or (exact and len(out) <= 2):
+            return out
+        w = self.w
+        values = [-sign * evaluate(cfg, n[0], seat, w) for n in nodes]
+        return [out[i] for i in sorted(range(len(out)), key=values.__getitem__)]
 
     def play(self, node: Node, move: Child) -> Node:
-        return move[1]
+        child = move[1]
+        if child is not None:
+            return child
+        pos = rules.apply(self.cfg, node[0], move[0])[0]
+        turn = pos.turn
+        if turn >= 0:
+            return (pos, 1 if self.cfg.seat_of(turn) == self.seat else -1)
+        return (pos, -node[1])
 
     def player(self, node: Node) -> int:
         return 0 if node[1] > 0 else 1
@@ -294,18 +321,13 @@ class ParanoidAdapter:
     def terminal_value(self, node: Node) -> float:
         raise AssertionError("a Memory Matrix position that is not over always has a move")
 
-    def order(self, node: Node, moves: Sequence[Child], first: Child | None, depth: int
-              ) -> Sequence[Child]:
-        if depth <= self.order_from or (self.exact and len(moves) <= 2):
-            return moves
-        sign = node[1]
-        cfg, seat, w = self.cfg, self.seat, self.w
-        # stable: equal children keep the order of the legal moves
-        return sorted(moves, key=lambda c: -sign * evaluate(cfg, c[1][0], seat, w))
+
+Table = dict[Hashable, tuple[int, float, int, Child | None]]
+"""The exact solver's transposition table (the engine's entries), shared between calls."""
 
 
 def _engine(cfg: Config, seat: int, w: Weights, exact: bool,
-            table: dict[Any, Any] | None = None
+            table: Table | None = None
             ) -> tuple[AlphaBeta[Node, Child], ParanoidAdapter]:
     adapter = ParanoidAdapter(cfg, seat, w, exact)
     engine: AlphaBeta[Node, Child] = AlphaBeta(
@@ -340,7 +362,7 @@ def dead_value(cfg: Config, w: Weights) -> float:
 
 
 def solve(cfg: Config, pos: Pos, alpha: float, beta: float, seat: int, w: Weights,
-          table: dict[Any, Any]) -> float:
+          table: Table) -> float:
     """The exact paranoid value of ``pos`` for ``seat`` (every line played to the end):
     alpha-beta with a transposition table (``table``, shared between calls on the same
     position's subtree), children ordered by the static evaluation, and a board with

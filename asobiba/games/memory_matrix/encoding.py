@@ -22,6 +22,7 @@ from ...envs.codec import Field, one_hot
 from .game import config_for
 from .palette import LETTERS
 from .rules import PASS
+from .state import MemoryMatrixState
 
 _SYMBOLS = ("-", ".", "*", "W")
 
@@ -93,6 +94,11 @@ class Codec(_Base):
         table = self._action_of
         return {table[m]: m for m in self.moves(state, seat)}
 
-    def move_of(self, state: State, seat: int, action: int) -> Any | None:
+    def move_of(self, state: State, seat: int, action: int) -> int | None:
+        """Decode, then check that one move by its own rays (``rules.legal_flips``) instead
+        of listing every legal move, keeping its flips for the step's ``child``: the
+        environment step's fast path."""
         move = self._move_of.get(action)
-        return move if move is not None and move in self.moves(state, seat) else None
+        if move is None or not isinstance(state, MemoryMatrixState):
+            return None
+        return move if state.check_move(move) else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ...core.bot import Bot
 from ...core.errors import OptionError
 from ...core.options import Option
 from ...core.protocol import BotLevel, Game
@@ -222,7 +223,7 @@ class MemoryMatrixGame(Game):
 
         return render(view)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> Bot:
         from .bots import make_bot
 
         return make_bot(level, seed)

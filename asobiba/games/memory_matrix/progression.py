@@ -8,6 +8,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from ...core import GameProgression, Thresholds
+from .rules import Pos
 
 
 class MemoryMatrixEvaluator:
@@ -31,7 +32,7 @@ class MemoryMatrixEvaluator:
         self.endgame = endgame
         self.weights = Weights(hidden=0.0, corner=1.0)
 
-    def position(self, views: Sequence[Mapping[str, Any]]) -> Any:
+    def position(self, views: Sequence[Mapping[str, Any]]) -> Pos:
         """The position as the seat of the last view remembers it (views only)."""
         from .memory import Memory, determinize
 

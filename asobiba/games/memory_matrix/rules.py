@@ -12,6 +12,7 @@ Moves are ints: ``cell << 1`` places colour up, ``cell << 1 | 1`` white side up,
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .shapes import Geometry
 
@@ -31,6 +32,11 @@ class Config:
     @property
     def colours(self) -> int:
         return self.players * self.colours_per_player
+
+    @cached_property
+    def acting(self) -> tuple[tuple[int], ...]:
+        """Per colour, the one-seat tuple of the seat that moves it (``State._acting``)."""
+        return tuple((self.seat_of(c),) for c in range(self.colours))
 
     def seat_of(self, colour: int) -> int:
         """Colours move in a cycle: every player's first colour, then every second colour."""
@@ -88,39 +94,39 @@ def sandwich_cells(geo: Geometry, empty: int, ends: int, runs_of: int) -> int:
     The shifts are inlined (no ``geo.shift`` call, no ``& valid``): ``runs_of`` and
     ``empty`` hold board cells only, and the guard column of the stride keeps a row's end
     from wrapping onto the next row, so bits shifted off the board fall out at the next
-    ``&``. The legal-move scan is most of a move's cost (docs/benchmarks.md)."""
-    cells = 0
-    for amount in geo.shifts:
-        if amount > 0:
-            x = (ends << amount) & runs_of
-            while x:
-                nxt = x << amount
-                cells |= nxt & empty
-                x = nxt & runs_of
-        else:
-            back = -amount
-            x = (ends >> back) & runs_of
-            while x:
-                nxt = x >> back
-                cells |= nxt & empty
-                x = nxt & runs_of
-    return cells
+    ``&``. Every cell one step beyond a run is gathered first and masked by ``empty`` once
+    at the end (one big-int operation less per step). The legal-move scan is most of a
+    move's cost (docs/benchmarks.md)."""
+    reach = 0
+    for amount in geo.left_shifts:
+        x = (ends << amount) & runs_of
+        while x:
+            x <<= amount
+            reach |= x
+            x &= runs_of
+    for amount in geo.right_shifts:
+        x = (ends >> amount) & runs_of
+        while x:
+            x >>= amount
+            reach |= x
+            x &= runs_of
+    return reach & empty
 
 
 def colour_move_cells(geo: Geometry, pos: Pos, colour: int) -> int:
     """Colour move: the run ends at the nearest piece showing the moving colour."""
-    own = pos.showing(colour)
+    own = pos.ident[colour] & pos.up
     if not own:
         return 0
-    return sandwich_cells(geo, geo.valid & ~pos.occ, own, pos.occ & ~own)
+    return sandwich_cells(geo, geo.valid ^ pos.occ, own, pos.occ ^ own)
 
 
 def white_sandwich_cells(geo: Geometry, pos: Pos) -> int:
     """White move: a run of coloured faces ends at the nearest white piece."""
-    white = pos.white()
+    white = pos.occ & ~pos.up
     if not white:
         return 0
-    return sandwich_cells(geo, geo.valid & ~pos.occ, white, pos.up)
+    return sandwich_cells(geo, geo.valid ^ pos.occ, white, pos.up)
 
 
 def _cells(bits: int) -> list[int]:
@@ -133,21 +139,81 @@ def _cells(bits: int) -> list[int]:
 
 
 def legal_moves(cfg: Config, pos: Pos) -> list[int]:
-    """The moves of the colour to move, in a stable order (colour moves first)."""
-    if pos.turn < 0:
+    """The moves of the colour to move, in a stable order (colour moves first, each kind
+    by ascending cell; a set of cells becomes moves a byte at a time through the
+    geometry's tables).
+
+    (``occ`` is a subset of the board's cells, so ``valid ^ occ`` is the empty cells and
+    ``occ ^ own`` the pieces not showing the mover's colour.)"""
+    colour = pos.turn
+    if colour < 0:
         return []
     geo = cfg.geometry
-    colour = pos.turn
-    if cfg.lost_colour_passes and not pos.showing(colour):
+    occ, up = pos.occ, pos.up
+    own = pos.ident[colour] & up
+    moves: list[int] = []
+    size = geo.nbytes
+    colour_table, white_table = geo.move_tables()
+    if own:
+        bits = sandwich_cells(geo, geo.valid ^ occ, own, occ ^ own)
+        if bits:
+            for row, byte in zip(colour_table, bits.to_bytes(size, "little")):
+                if byte:
+                    moves += row[byte]
+        if moves and not cfg.white_any_time:
+            return moves
+    elif cfg.lost_colour_passes:
         return [PASS]
-    coloured = colour_move_cells(geo, pos, colour)
-    moves = [cell << 1 for cell in _cells(coloured)]
+    white = occ & ~up
+    bits = sandwich_cells(geo, geo.valid ^ occ, white, up) if white else 0
+    if not bits and not moves:
+        bits = geo.valid ^ occ  # white anywhere: the last resort
+    if bits:
+        for row, byte in zip(white_table, bits.to_bytes(size, "little")):
+            if byte:
+                moves += row[byte]
+    return moves
+
+
+def is_legal(cfg: Config, pos: Pos, move: int) -> bool:
+    """Whether ``move`` is in :func:`legal_moves` — for one move, without listing them all
+    (see :func:`legal_flips`)."""
+    return legal_flips(cfg, pos, move) is not None
+
+
+def legal_flips(cfg: Config, pos: Pos, move: int) -> int | None:
+    """The pieces ``move`` flips if it is legal (``flips_of``), ``None`` if it is not in
+    :func:`legal_moves`: a colour move or a white sandwich checks only the rays from its
+    own cell, and the flips that prove it legal are the ones :func:`apply` needs. (Only a
+    white move that needs "no colour move exists", or a white piece placed anywhere, scans
+    the board.) Tests check it against ``legal_moves`` on every cell of random positions."""
+    colour = pos.turn
+    if colour < 0:
+        return None
+    occ, up = pos.occ, pos.up
+    own = pos.ident[colour] & up
+    if move == PASS:
+        return 0 if not own and cfg.lost_colour_passes else None
+    if not own and cfg.lost_colour_passes:
+        return None
+    geo = cfg.geometry
+    cell = move >> 1
+    if move < 0 or not (1 << cell) & geo.valid & ~occ:
+        return None
+    if not move & 1:
+        flips = sandwiched_runs(geo, cell, own, occ ^ own) if own else 0
+        return flips if flips else None
+    coloured = sandwich_cells(geo, geo.valid ^ occ, own, occ ^ own) if own else 0
     if coloured and not cfg.white_any_time:
-        return moves
-    white = white_sandwich_cells(geo, pos)
-    if not white and not coloured:
-        white = geo.valid & ~pos.occ  # white anywhere: the last resort
-    return moves + [cell << 1 | 1 for cell in _cells(white)]
+        return None
+    white = occ & ~up
+    flips = sandwiched_runs(geo, cell, white, up) if white else 0
+    if flips:
+        return flips
+    # a white piece anywhere: only when no sandwich at all exists (it flips nothing)
+    if coloured or (white and sandwich_cells(geo, geo.valid ^ occ, white, up)):
+        return None
+    return 0
 
 
 def flips_of(cfg: Config, pos: Pos, move: int) -> int:
@@ -176,14 +242,16 @@ def next_turn(cfg: Config, occ: int, up: int, ident: tuple[int, ...],
     return holders[0]
 
 
-def apply(cfg: Config, pos: Pos, move: int) -> tuple[Pos, int]:
+def apply(cfg: Config, pos: Pos, move: int, flips: int | None = None) -> tuple[Pos, int]:
     """The position after ``move`` and the pieces it flipped. Neutral pieces flip but stay
-    white; every other flipped piece toggles between its colour and white."""
+    white; every other flipped piece toggles between its colour and white. ``flips``: the
+    move's flips when already known (:func:`legal_flips`)."""
     colour = pos.turn
     if move == PASS:
         turn = next_turn(cfg, pos.occ, pos.up, pos.ident, pos.hand, colour)
         return Pos(pos.occ, pos.up, pos.ident, pos.neutral, pos.hand, turn), 0
-    flips = flips_of(cfg, pos, move)
+    if flips is None:
+        flips = flips_of(cfg, pos, move)
     bit = 1 << (move >> 1)
     occ = pos.occ | bit
     up = (pos.up ^ (flips & ~pos.neutral)) | (0 if move & 1 else bit)

@@ -86,7 +86,8 @@ class Geometry:
     """Cells, names, rays and shift masks of one board mask (shared, never mutated)."""
 
     __slots__ = ("mask_text", "height", "width", "stride", "valid", "cells", "names",
-                 "index_of", "rays", "shifts", "centre_order", "count", "unflippable")
+                 "index_of", "rays", "shifts", "left_shifts", "right_shifts", "centre_order",
+                 "count", "unflippable", "nbytes", "_move_tables")
 
     def __init__(self, rows: tuple[tuple[bool, ...], ...]) -> None:
         self.height = len(rows)
@@ -121,7 +122,25 @@ class Geometry:
         self.rays: dict[int, tuple[tuple[int, ...], ...]] = rays
         # signed shift per direction (positive = left shift), for set-wise move generation
         self.shifts = tuple(dr * self.stride + dc for dr, dc in DIRECTIONS)
+        # the same, split by sign as plain amounts (the legal-move scan's inner loops)
+        self.left_shifts = tuple(s for s in self.shifts if s > 0)
+        self.right_shifts = tuple(-s for s in self.shifts if s < 0)
         self.centre_order = self._centre_order()
+        self.nbytes = (self.height * self.stride + 7) // 8
+        self._move_tables: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] | None = None
+
+    def move_tables(self) -> tuple[tuple[tuple[tuple[int, ...], ...], ...], ...]:
+        """Per side (0 colour up, 1 white up), per byte of a bitboard, per value of that
+        byte: the move ints of its set bits, ascending. Turning a set of cells into moves a
+        byte at a time (``int.to_bytes``) costs a third of a bit-by-bit loop; built on first
+        use."""
+        if self._move_tables is None:
+            self._move_tables = tuple(
+                tuple(tuple(tuple((8 * i + j) << 1 | side for j in range(8) if b >> j & 1)
+                            for b in range(256))
+                      for i in range(self.nbytes))
+                for side in (0, 1))
+        return self._move_tables
 
     def _centre_order(self) -> tuple[int, ...]:
         """Cells from the centre outwards; each ring clockwise from the top-left."""

@@ -27,7 +27,7 @@ class LastMove:
 
 
 class MemoryMatrixState(State):
-    __slots__ = ("cfg", "pos", "last", "ply", "_options", "_legal_cache")
+    __slots__ = ("cfg", "pos", "last", "ply", "_options", "_legal_cache", "_checked")
 
     def __init__(self, cfg: Config, pos: Pos, options: Mapping[str, Any],
                  last: LastMove | None = None, ply: int = 0) -> None:
@@ -37,6 +37,8 @@ class MemoryMatrixState(State):
         self.ply = ply
         self._options = options
         self._legal_cache: list[int] | None = None
+        self._checked: tuple[int, int] | None = None
+        """(move, its flips) of the last move :meth:`check_move` found legal."""
 
     @property
     def options(self) -> Mapping[str, Any]:
@@ -44,15 +46,28 @@ class MemoryMatrixState(State):
 
     # ---- rules hooks -------------------------------------------------------------------
     def _acting(self) -> tuple[int, ...]:
-        return () if self.pos.turn < 0 else (self.cfg.seat_of(self.pos.turn),)
+        turn = self.pos.turn
+        return () if turn < 0 else self.cfg.acting[turn]
 
     def _legal(self, seat: int) -> Sequence[int]:
         if self._legal_cache is None:
             self._legal_cache = rules.legal_moves(self.cfg, self.pos)
         return self._legal_cache
 
+    def check_move(self, move: int) -> bool:
+        """Whether ``move`` is legal here, checked for that move alone
+        (``rules.legal_flips``); its flips are kept for the :meth:`child` that follows (the
+        learning environments' step)."""
+        flips = rules.legal_flips(self.cfg, self.pos, move)
+        if flips is None:
+            return False
+        self._checked = (move, flips)
+        return True
+
     def _apply(self, move: Any, seat: int) -> MemoryMatrixState:
-        pos, flips = rules.apply(self.cfg, self.pos, move)
+        checked = self._checked
+        flips = checked[1] if checked is not None and checked[0] == move else None
+        pos, flips = rules.apply(self.cfg, self.pos, move, flips)
         return MemoryMatrixState(self.cfg, pos, self._options,
                                  LastMove(self.pos.turn, move, flips), self.ply + 1)
 

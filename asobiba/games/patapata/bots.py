@@ -5,18 +5,16 @@ sample, choosing the move with the best mean final score (determinisation)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ...core import Bot
+from ...core.jsontypes import JSONMapping
 from .game import rows_marks
-from .notation import move_text
+from .notation import PatapataMove, move_text
 from .optimiser import children, optimise, value
 from .scoring import TABLES
 from .tasks import COURSE_LENGTH, TASK_SHEET
 
 
-def read_view(view: Mapping[str, Any]) -> tuple[tuple[int, int, int], int, int, str]:
+def read_view(view: JSONMapping) -> tuple[tuple[int, int, int], int, int, str]:
     """(marks, passes, task index, current task text) of the viewing seat."""
     sheet = view["sheets"][view["seat"]]
     course = view["course"]
@@ -33,14 +31,14 @@ class PatapataBot(Bot):
         self.width = width
         self.samples = samples
 
-    def future(self, view: Mapping[str, Any], index: int) -> list[str]:
+    def future(self, view: JSONMapping, index: int) -> list[str]:
         mode = view["course"]["mode"]
         rest = range(index + 1, COURSE_LENGTH)
         if mode == "dice":
             return [TASK_SHEET[self.rng.below(3)][i] for i in rest]
         return [TASK_SHEET[int(mode) - 1][i] for i in rest]
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         sheet = view["sheets"][view["seat"]]
         if sheet["pending"]:  # only a person mid-way through step-by-step play gets here
             return str(view["legal_moves"][0])
@@ -48,13 +46,14 @@ class PatapataBot(Bot):
         table = TABLES[view.get("scores", "standard")]
         options = children(task, (marks, passes))
         if self.level == "random":
-            clears_only = [m for m, _ in options if m[0] == "clear"] or [options[-1][0]]
+            clears_only: list[PatapataMove] = ([m for m, _ in options if m[0] == "clear"]
+                                               or [options[-1][0]])
             return move_text(self.rng.choice(clears_only))
         if self.level == "greedy":
             move, _ = max(options, key=lambda mc: value(mc[1], table))
             return move_text(move)
         runs = 1 if view["course"]["mode"] != "dice" else self.samples
-        totals: dict[tuple[Any, ...], float] = {}
+        totals: dict[PatapataMove, float] = {}
         for _ in range(runs):
             tasks = [task, *self.future(view, index)]
             plan = optimise(tasks, (marks, passes), self.width, table)

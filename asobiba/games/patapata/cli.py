@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import Any
 
 from ...core import AsobibaError
+from ...core.jsontypes import JSONObject
 from .game import GAME, PatapataState
 from .hints import hints
 from .notation import move_text
@@ -15,7 +15,7 @@ from .optimiser import optimise, upper_bound
 from .tasks import COURSE_LENGTH, course_tasks
 
 
-def _replay(options: dict[str, Any], seed: int, moves: list[str]) -> PatapataState:
+def _replay(options: JSONObject, seed: int, moves: list[str]) -> PatapataState:
     state = GAME.new_game(options, seed)
     for text in moves:
         state = state.play(text, 0)
@@ -23,7 +23,7 @@ def _replay(options: dict[str, Any], seed: int, moves: list[str]) -> PatapataSta
     return state
 
 
-def solve(options: dict[str, Any], moves: list[str], as_json: bool, width: int = 64) -> int:
+def solve(options: JSONObject, moves: list[str], as_json: bool, width: int = 64) -> int:
     """Best play for seat 0 over the rest of the course. ``options`` may carry ``seed``
     (the course's die rolls come from it; the CLI hook has no seed argument)."""
     opts = dict(options)

@@ -18,17 +18,17 @@ the order reveals nothing.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
-from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike, NDArray
 
 from ...core import Game, State
+from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .game import rows_marks
-from .notation import parse_move
+from .notation import PatapataMove, parse_move
 from .sheet import fits
 from .tasks import COURSE_LENGTH, MARKS, TASK_SHEET, occurrences
 
@@ -40,10 +40,10 @@ def _task_text(rows: tuple[str, ...]) -> str:
     return "/".join(rows)
 
 
-def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, tuple[Any, ...]]:
+def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, PatapataMove]:
     occupied = marks[0] | marks[1] | marks[2]
     free = ~occupied
-    out: dict[int, tuple[Any, ...]] = {}
+    out: dict[int, PatapataMove] = {}
     seen = set()
     for k, occ in enumerate(occurrences(task)):
         if fits(occ, marks):
@@ -54,8 +54,8 @@ def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, tuple[Any,
     return out
 
 
-class Codec(_Base):
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+class Codec(_Base[PatapataMove]):
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         n = self.num_seats
         self.num_actions = 1 + MAX_OCCURRENCES
@@ -71,11 +71,11 @@ class Codec(_Base):
             Field("rotation", 4, "one-hot: own sheet rotation 0/90/180/270"),
         )
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         me, n = view["seat"], self.num_seats
         sheets = view["sheets"]
 
-        def marks_planes(rows: list[str]) -> np.ndarray:
+        def marks_planes(rows: list[str]) -> NDArray[np.float32]:
             grid = np.array([list(r) for r in rows])
             return np.stack([grid == m for m in MARKS]).astype(np.float32)
 
@@ -98,7 +98,7 @@ class Codec(_Base):
             "rotation": one_hot(mine.get("rotation", 0) // 90, 4),
         }
 
-    def actions_of(self, text: str, view: Mapping[str, Any]) -> list[int]:
+    def actions_of(self, text: str, view: JSONMapping) -> list[int]:
         if text == "pass":
             return [0]
         move = parse_move(text)
@@ -108,16 +108,16 @@ class Codec(_Base):
         task = _task_text(tuple(view["task"]))
         return [a for a, m in _clear_moves(task, marks).items() if m == move]
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         found = self.actions_of(text, view)
         return found[0] if found else None
 
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[PatapataMove], seat: int) -> dict[int, PatapataMove]:
         # straight from the sheet, without the game's full move list (which also holds the
         # step-by-step moves): pass and clear are legal while nothing is pending this task
         sheet = state.sheets[seat]  # type: ignore[attr-defined]
         if state.is_over or seat not in state.acting_seats or sheet.pending:
             return {}
-        out: dict[int, Any] = {0: ("pass",)}
+        out: dict[int, PatapataMove] = {0: ("pass",)}
         out.update(_clear_moves(state.task, sheet.marks))  # type: ignore[attr-defined]
         return out

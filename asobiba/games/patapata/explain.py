@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .geometry import cell_name, switch_name, switch_of, visible_mask
-from .notation import writes_text
+from .notation import PatapataMove, writes_text
 from .sheet import clears
 from .tasks import MARK_SYMBOLS, MARKS
 
@@ -13,16 +13,15 @@ if TYPE_CHECKING:
     from .game import PatapataState
 
 
-def why_illegal(state: PatapataState, move: Any, seat: int) -> str:
+def why_illegal(state: PatapataState, move: PatapataMove, seat: int) -> str:
     sheet = state.sheets[seat]
     task = state.task or ""
-    kind = move[0]
-    if kind in ("pass", "clear") and sheet.pending:
+    if move[0] in ("pass", "clear") and sheet.pending:
         return ("marks were already written for this task (" + ", ".join(
             cell_name(p) for p in range(32) if sheet.pending >> p & 1)
             + "); a mark may only be written as part of the pattern that clears the task "
             "(Q2), so finish it with write/switch")
-    if kind == "clear":
+    if move[0] == "clear":
         writes = move[1]
         added = writes[0] | writes[1] | writes[2]
         taken = added & sheet.occupied
@@ -38,7 +37,7 @@ def why_illegal(state: PatapataState, move: Any, seat: int) -> str:
             return (f"writing {writes_text(writes)} does not make the pattern appear: a clear "
                     "writes exactly the blank cells of one occurrence of the task (same marks, "
                     "its own orientation or a turn of it, never mirrored), and nothing else (Q2)")
-    if kind == "write":
+    if move[0] == "write":
         p, m = move[1], move[2]
         if sheet.occupied >> p & 1:
             return (f"{cell_name(p)} already holds {MARK_SYMBOLS[MARKS[sheet.mark_at(p) or 0]]}; "

@@ -9,14 +9,15 @@ the visible window. See docs/rules/patapata.md.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Literal
 
-from ...core import BotLevel, Game, Option, Outcome, State
+from ...core import Bot, BotLevel, Game, Option, Outcome, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from .geometry import cell_name, switch_name, visible_mask, visible_window
-from .notation import PASS, move_text, parse_move, writes_text
-from .scoring import TABLES, Breakdown, score
+from .notation import PASS, PatapataMove, move_text, parse_move, writes_text
+from .scoring import TABLES, Breakdown, ScoreTable, score
 from .sheet import Marks, after, clears, fits
 from .tasks import (
     COURSE_LENGTH,
@@ -75,21 +76,21 @@ def rows_marks(rows: Sequence[str]) -> Marks:
     return (out[0], out[1], out[2])
 
 
-class PatapataState(State):
+class PatapataState(State[PatapataMove]):
     """All sheets, the course (secret beyond the current task), and the current task."""
 
     __slots__ = ("_options", "rows", "round", "sheets", "_legal_cache")
 
-    def __init__(self, options: Mapping[str, Any], rows: tuple[int, ...], round_: int,
+    def __init__(self, options: JSONMapping, rows: tuple[int, ...], round_: int,
                  sheets: tuple[Sheet, ...]) -> None:
         self._options = options
         self.rows = rows
         self.round = round_
         self.sheets = sheets
-        self._legal_cache: dict[int, tuple[Any, ...]] = {}
+        self._legal_cache: dict[int, tuple[PatapataMove, ...]] = {}
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._options
 
     @property
@@ -100,7 +101,7 @@ class PatapataState(State):
         return course_tasks(self.rows)[self.round]
 
     @property
-    def table(self) -> Any:
+    def table(self) -> ScoreTable:
         return TABLES[self._options.get("scores", "standard")]
 
     def breakdown(self, seat: int) -> Breakdown:
@@ -113,17 +114,17 @@ class PatapataState(State):
             return ()
         return tuple(i for i, s in enumerate(self.sheets) if not s.finished)
 
-    def _legal(self, seat: int) -> Sequence[Any]:
+    def _legal(self, seat: int) -> Sequence[PatapataMove]:
         cached = self._legal_cache.get(seat)
         if cached is None:
             cached = self._legal_cache[seat] = tuple(self._compute_legal(seat))
         return cached
 
-    def _compute_legal(self, seat: int) -> list[Any]:
+    def _compute_legal(self, seat: int) -> list[PatapataMove]:
         sheet = self.sheets[seat]
         task = self.task
         assert task is not None
-        moves: list[Any] = []
+        moves: list[PatapataMove] = []
         if not sheet.pending:
             moves.append(PASS)
             ways = clears(task, sheet.marks)
@@ -134,7 +135,7 @@ class PatapataState(State):
         moves.extend(sorted(self._writable(seat)))
         return moves
 
-    def _writable(self, seat: int) -> set[tuple[str, int, int]]:
+    def _writable(self, seat: int) -> set[tuple[Literal["write"], int, int]]:
         """Single writes on visible blank cells that belong to an occurrence which fits the
         sheet and holds every mark already written for this task (Q2)."""
         sheet = self.sheets[seat]
@@ -142,7 +143,7 @@ class PatapataState(State):
         assert task is not None
         visible = visible_mask(sheet.switches)
         free = ~sheet.occupied & visible
-        out = set()
+        out: set[tuple[Literal["write"], int, int]] = set()
         for occ in occurrences(task):
             if occ.cells & sheet.pending != sheet.pending or not fits(occ, sheet.marks):
                 continue
@@ -154,19 +155,18 @@ class PatapataState(State):
                     bits ^= low
         return out
 
-    def _apply(self, move: Any, seat: int) -> PatapataState:
+    def _apply(self, move: PatapataMove, seat: int) -> PatapataState:
         sheet = self.sheets[seat]
-        kind = move[0]
-        if kind == "pass":
+        if move[0] == "pass":
             sheet = replace(sheet, passes=sheet.passes + 1, finished=True,
                             history=sheet.history + ("pass",))
-        elif kind == "clear":
+        elif move[0] == "clear":
             sheet = self._cleared(sheet, move[1])
-        elif kind == "rotate":
+        elif move[0] == "rotate":
             sheet = replace(sheet, rotation=(sheet.rotation + move[1]) % 4)
-        elif kind == "switch":
+        elif move[0] == "switch":
             sheet = replace(sheet, switches=sheet.switches ^ (1 << move[1]))
-        elif kind == "write":
+        elif move[0] == "write":
             bit = 1 << move[1]
             marks = list(sheet.marks)
             marks[move[2]] |= bit
@@ -220,19 +220,19 @@ class PatapataState(State):
         totals = [self.breakdown(i).total for i in range(len(self.sheets))]
         return Outcome.from_scores(totals, "the course of 12 tasks is finished")
 
-    def _move_text(self, move: Any, seat: int | None) -> str:
+    def _move_text(self, move: PatapataMove, seat: int | None) -> str:
         return move_text(move)
 
-    def _parse(self, text: str, seat: int) -> Any:
+    def _parse(self, text: str, seat: int) -> PatapataMove:
         return parse_move(text)
 
-    def _why_illegal(self, move: Any, seat: int) -> str:
+    def _why_illegal(self, move: PatapataMove, seat: int) -> str:
         from .explain import why_illegal
 
         return why_illegal(self, move, seat)
 
     # ---- views ---------------------------------------------------------------------------
-    def _sheet_view(self, seat: int, full: bool) -> dict[str, Any]:
+    def _sheet_view(self, seat: int, full: bool) -> JSONObject:
         sheet = self.sheets[seat]
         if not full:
             done = sheet.history[:self.round]
@@ -257,7 +257,7 @@ class PatapataState(State):
             "score": self.breakdown(seat).to_json(),
         }
 
-    def _course_view(self) -> dict[str, Any]:
+    def _course_view(self) -> JSONObject:
         shown = min(self.round + 1, COURSE_LENGTH)
         tasks = course_tasks(self.rows)
         return {
@@ -268,7 +268,7 @@ class PatapataState(State):
                        "pattern": pattern(tasks[i]).rows()} for i in range(shown)],
         }
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         over = self.round >= COURSE_LENGTH
         return {
             "course": self._course_view(),
@@ -277,7 +277,7 @@ class PatapataState(State):
             "sheets": [self._sheet_view(i, over or i == seat) for i in range(len(self.sheets))],
         }
 
-    def _full(self) -> dict[str, Any]:
+    def _full(self) -> JSONObject:
         data = self._view(None)
         data["sheets"] = [self._sheet_view(i, True) for i in range(len(self.sheets))]
         data["course_rows"] = [ROW_NAMES[r] for r in self.rows]
@@ -316,17 +316,17 @@ class Patapata(Game):
         BotLevel("god", "God", "beam search over the rest of the course", "神"),
     )
 
-    def _initial(self, options: dict[str, Any], seed: int) -> PatapataState:
+    def _initial(self, options: JSONObject, seed: int) -> PatapataState:
         rows = course_rows(options["course"], seed)
         sheets = tuple(Sheet() for _ in range(options["players"]))
         return PatapataState(options, rows, 0, sheets)
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         from .render import render_view
 
         return render_view(view)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> Bot:
         from .bots import make_bot
 
         return make_bot(level, seed)

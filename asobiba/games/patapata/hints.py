@@ -9,11 +9,10 @@ a dice course) and are ranked first by that estimate, the others by their lookah
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from ...core import Rng
+from ...core.jsontypes import JSONMapping, JSONObject
 from .bots import read_view
 from .geometry import cell_name, switch_name
 from .notation import move_text
@@ -35,13 +34,13 @@ class Hint:
     lookahead: int
     estimate: int | None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"move": self.move, "rotation": self.rotation, "switches": self.switches,
                 "writes": self.writes, "score_now": self.score_now,
                 "lookahead": self.lookahead, "estimate": self.estimate}
 
 
-def hints(view: Mapping[str, Any], searched: int = 8, width: int = 16,
+def hints(view: JSONMapping, searched: int = 8, width: int = 16,
           seed: int = 0) -> list[Hint]:
     marks, passes, index, task = read_view(view)
     table = TABLES[view.get("scores", "standard")]

@@ -10,13 +10,21 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Literal, TypeAlias
 
 from ...core import MalformedMoveError
 from .geometry import cell_name, parse_cell, parse_switch, switch_name
 from .tasks import MARKS
 
-PASS = ("pass",)
+PatapataMove: TypeAlias = (
+    tuple[Literal["pass"]]
+    | tuple[Literal["clear"], tuple[int, int, int]]  # the marks written, per mark kind
+    | tuple[Literal["write"], int, int]  # cell, mark
+    | tuple[Literal["switch", "rotate"], int]  # switch index (2 per row) or quarter turns
+)
+"""A Patapata move object: a tuple tagged by its kind (``move[0]``)."""
+
+PASS: tuple[Literal["pass"]] = ("pass",)
 MARK_ALIASES = {"O": 0, "X": 1, "B": 2, "〇": 0, "○": 0, "×": 1, "■": 2, "#": 2, "S": 2}
 
 
@@ -41,23 +49,22 @@ def writes_text(writes: tuple[int, int, int]) -> str:
     return " ".join(cell_name(p) + MARKS[m] for p, m in items)
 
 
-def move_text(move: Any) -> str:
-    kind = move[0]
-    if kind == "pass":
+def move_text(move: PatapataMove) -> str:
+    if move[0] == "pass":
         return "pass"
-    if kind == "clear":
+    if move[0] == "clear":
         rest = writes_text(move[1])
         return f"clear {rest}" if rest else "clear"
-    if kind == "write":
+    if move[0] == "write":
         return f"write {cell_name(move[1])}{MARKS[move[2]]}"
-    if kind == "switch":
+    if move[0] == "switch":
         return f"switch {switch_name(move[1] // 2, move[1] % 2)}"
-    if kind == "rotate":
+    if move[0] == "rotate":
         return f"rotate {90 * move[1]}"
     raise ValueError(f"not a patapata move: {move!r}")
 
 
-def parse_move(text: str) -> tuple[Any, ...]:
+def parse_move(text: str) -> PatapataMove:
     """Text → move tuple; MalformedMoveError for anything that is not in the notation."""
     words = text.split()
     head = words[0].lower() if words else ""

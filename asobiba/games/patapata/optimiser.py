@@ -12,9 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import product
-from typing import Any
 
-from .notation import PASS
+from .notation import PASS, PatapataMove
 from .scoring import STANDARD, ScoreTable, most_visible_blanks, score_total
 from .sheet import Marks, clears
 
@@ -27,14 +26,14 @@ class Plan:
     ``("clear", writes)``), and how many nodes were scored."""
 
     total: int
-    moves: tuple[tuple[Any, ...], ...]
+    moves: tuple[PatapataMove, ...]
     final: Node
     nodes: int
 
 
-def children(task: str, node: Node) -> list[tuple[tuple[Any, ...], Node]]:
+def children(task: str, node: Node) -> list[tuple[PatapataMove, Node]]:
     marks, passes = node
-    out: list[tuple[tuple[Any, ...], Node]] = []
+    out: list[tuple[PatapataMove, Node]] = []
     for c in clears(task, marks):
         w = c.writes
         out.append((("clear", w), ((marks[0] | w[0], marks[1] | w[1], marks[2] | w[2]), passes)))
@@ -70,10 +69,10 @@ def beam_search(tasks: Sequence[str], start: Node = ((0, 0, 0), 0), width: int =
                 key: Callable[[Node, ScoreTable], tuple[float, int]] = value) -> Plan:
     """Best play over ``tasks`` from ``start`` keeping the ``width`` sheets that rank best
     by ``key`` after each task; the final pick is by the real score."""
-    layer: dict[Node, tuple[Any, ...]] = {start: ()}
+    layer: dict[Node, tuple[PatapataMove, ...]] = {start: ()}
     nodes = 0
     for task in tasks:
-        nxt: dict[Node, tuple[Any, ...]] = {}
+        nxt: dict[Node, tuple[PatapataMove, ...]] = {}
         for node, moves in layer.items():
             for move, child in children(task, node):
                 if child not in nxt:

@@ -10,9 +10,7 @@ a model, reading only the PDF, and compares every window with the engine's.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ...core.jsontypes import JSONMapping
 from ...paper import Document, PrintOption, PrintRequest
 from ...paper.doc import CUT, GRID, MARGIN, MOUNTAIN, THIN, VALLEY, LineStyle
 from .geometry import CELLS, COLS, ROWS, cell_name, switch_name, switch_of
@@ -312,7 +310,7 @@ class PatapataPaper:
         if which in ("all", "score"):
             score_sheet(doc, request)
 
-    def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
+    def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
         sheets = view["sheets"]
         cols = 1 if len(sheets) == 1 else 2

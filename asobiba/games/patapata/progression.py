@@ -4,10 +4,14 @@ the ladder plays and the daily solo course (hooks: ``asobiba.core.hooks``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Rng, Thresholds
+from ...core.jsontypes import JSONMapping
+
+if TYPE_CHECKING:
+    from .optimiser import Node
 
 
 class PatapataEvaluator:
@@ -34,7 +38,7 @@ class PatapataEvaluator:
         self.samples = samples
         self.candidates = candidates
 
-    def futures(self, view: Mapping[str, Any], index: int) -> list[list[str]]:
+    def futures(self, view: JSONMapping, index: int) -> list[list[str]]:
         from .tasks import COURSE_LENGTH, TASK_SHEET
 
         mode = view["course"]["mode"]
@@ -44,7 +48,7 @@ class PatapataEvaluator:
         rng = Rng(0, "feedback", "patapata", index)
         return [[TASK_SHEET[rng.below(3)][i] for i in rest] for _ in range(self.samples)]
 
-    def values_from_views(self, views: Sequence[Mapping[str, Any]],
+    def values_from_views(self, views: Sequence[JSONMapping],
                           played: str | None = None) -> dict[str, float]:
         from .bots import read_view
         from .hints import KEY
@@ -61,9 +65,9 @@ class PatapataEvaluator:
         pending = _cell_bits(sheet["pending"])
         base = (marks[0] & ~pending, marks[1] & ~pending, marks[2] & ~pending)
         written = (marks[0] & pending, marks[1] & pending, marks[2] & pending)
-        cache: dict[Any, float] = {}
+        cache: dict[Node, float] = {}
 
-        def expected(node: Any) -> float:
+        def expected(node: Node) -> float:
             if node not in cache:
                 cache[node] = sum(beam_search(f, node, self.width, table, KEY).total
                                   for f in futures) / len(futures)
@@ -118,18 +122,18 @@ def _cell_bits(names: Sequence[str]) -> int:
     return bits
 
 
-def _sheet(view: Mapping[str, Any]) -> Mapping[str, Any]:
+def _sheet(view: JSONMapping) -> JSONMapping:
     """The first seat's sheet of a view."""
-    sheet: Mapping[str, Any] = view["sheets"][0]
+    sheet: JSONMapping = view["sheets"][0]
     return sheet
 
 
-def _marks(view: Mapping[str, Any]) -> int:
+def _marks(view: JSONMapping) -> int:
     """How many marks the first sheet holds."""
     return sum(len(row) - row.count(".") for row in _sheet(view)["marks"])
 
 
-def _in_window(view: Mapping[str, Any], cell: str) -> bool:
+def _in_window(view: JSONMapping, cell: str) -> bool:
     """Whether printed cell ``cell`` shows in the first sheet's window."""
     return any(cell in row for row in _sheet(view)["window"])
 

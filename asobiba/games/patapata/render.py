@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from ...core.jsontypes import JSONMapping
 
 SYMBOL = {"O": "〇", "X": "×", "B": "■", ".": "・"}
 
@@ -12,7 +11,7 @@ def _pattern_lines(rows: list[str]) -> list[str]:
     return ["  " + "".join(SYMBOL[ch] if ch != "." else "　" for ch in row) for row in rows]
 
 
-def _sheet_lines(sheet: Mapping[str, Any]) -> list[str]:
+def _sheet_lines(sheet: JSONMapping) -> list[str]:
     lines = ["  printed sheet   a b c d | e f g h"]
     for r, row in enumerate(sheet["marks"]):
         cells = [SYMBOL[ch] if ch != "." else "・" for ch in row]
@@ -20,7 +19,7 @@ def _sheet_lines(sheet: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def render_view(view: Mapping[str, Any]) -> str:
+def render_view(view: JSONMapping) -> str:
     out: list[str] = []
     course = view["course"]
     if view.get("task"):

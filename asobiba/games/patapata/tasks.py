@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
 
 from ...core import Rng
 from .geometry import SIZE, switch_of, visible_window
@@ -145,7 +144,8 @@ class Occurrence:
 def occurrences(text: str) -> tuple[Occurrence, ...]:
     """Every distinct occurrence of the pattern over all rotations and switch settings."""
     pat = pattern(text)
-    found: dict[tuple[int, int, int], list[Any]] = {}
+    found: dict[tuple[int, int, int], tuple[int, int]] = {}  # key -> first offset
+    rotations: dict[tuple[int, int, int], int] = {}  # key -> the rotations that show it
     for k in range(4):
         for s in range(256):
             window = visible_window(k, s)
@@ -155,13 +155,15 @@ def occurrences(text: str) -> tuple[Occurrence, ...]:
                     for dy, dx, m in pat.cells:
                         req[m] |= 1 << window[oy + dy][ox + dx]
                     key = (req[0], req[1], req[2])
-                    entry = found.get(key)
-                    if entry is None:
-                        found[key] = [1 << k, (oy, ox)]
+                    rots = rotations.get(key)
+                    if rots is None:
+                        found[key] = (oy, ox)
+                        rotations[key] = 1 << k
                     else:
-                        entry[0] |= 1 << k
+                        rotations[key] = rots | 1 << k
     out = []
-    for key, (rots, offset) in found.items():
+    for key, offset in found.items():
+        rots = rotations[key]
         cells = key[0] | key[1] | key[2]
         smask = sbits = 0
         for p in range(32):

@@ -8,10 +8,10 @@ it and the search runs on bitboard tuples ``(mine, theirs, seat)``.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...core import Bot, RandomBot
+from ...core.jsontypes import JSONMapping
 from ...search.alphabeta import AlphaBeta, SearchResult
 from ...search.budget import MoveClock
 from . import bitboard as bb
@@ -120,7 +120,7 @@ class AlphaBetaBot(Bot):
         self.game = GAME
         self.last_result: SearchResult[int] | None = None
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         started = time.perf_counter()
         legal = view["legal_moves"]
         if len(legal) == 1:

@@ -6,12 +6,11 @@ forced pass. The observation is seat-relative, so one policy plays both colours.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...core import Game, State
+from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field
 from .game import PASS
@@ -20,8 +19,8 @@ PASS_ACTION = 64
 _FILES = "abcdefgh"
 
 
-class Codec(_Base):
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+class Codec(_Base[int]):
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         self.num_actions = 65
         self.fields = (
@@ -30,21 +29,21 @@ class Codec(_Base):
             Field("my_turn", 1, "1 when the viewing seat is to move"),
         )
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         grid = np.array([list(r) for r in reversed(view["board"])])  # row 0 = rank 1
         me = "B" if view["seat"] == 0 else "W"
         them = "W" if me == "B" else "B"
         return {"mine": grid == me, "theirs": grid == them,
                 "my_turn": [view["to_move"] == view["seat"]]}
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         if text == "pass":
             return PASS_ACTION
         return 8 * (int(text[1]) - 1) + _FILES.index(text[0])
 
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[int], seat: int) -> dict[int, int]:
         return {PASS_ACTION if m == PASS else m: m for m in self.moves(state, seat)}
 
-    def move_of(self, state: State, seat: int, action: int) -> Any | None:
+    def move_of(self, state: State[int], seat: int, action: int) -> int | None:
         move = PASS if action == PASS_ACTION else action
         return move if 0 <= action <= PASS_ACTION and move in self.moves(state, seat) else None

@@ -14,9 +14,10 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import MoveEntry, Record, RecordError, SeatInfo
+from ...core.jsontypes import JSONObject
 from ...formats import RecordFormat
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def _game() -> Reversi:
 
 
 def _replayed(moves: list[str], seats: tuple[SeatInfo, ...] = (), started: str = "",
-              extra: dict[str, Any] | None = None) -> Record:
+              extra: JSONObject | None = None) -> Record:
     """A record of ``moves`` (passes already in place), checked and with its result."""
     game = _game()
     state = game.new_game({}, 0)

@@ -8,10 +8,10 @@ neither player can move; most discs wins, equal counts draw. See docs/rules/reve
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
-from ...core import BotLevel, Game, MalformedMoveError, Outcome, State
+from ...core import Bot, BotLevel, Game, MalformedMoveError, Outcome, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from . import bitboard as bb
 
 FILES = "abcdefgh"
@@ -34,7 +34,7 @@ def parse_square(text: str) -> int:
     return (int(t[1]) - 1) * 8 + FILES.index(t[0])
 
 
-class ReversiState(State):
+class ReversiState(State[int]):
     """A position: the two bitboards, the side to move, and the last move (for views).
 
     The legal moves are computed on first use (``_moves``, ``None`` until then): search and
@@ -42,7 +42,7 @@ class ReversiState(State):
 
     __slots__ = ("black", "white", "turn", "_options", "last", "last_flips", "_moves")
 
-    def __init__(self, black: int, white: int, turn: int, options: Mapping[str, Any],
+    def __init__(self, black: int, white: int, turn: int, options: JSONMapping,
                  last: int | None = None, last_flips: int = 0) -> None:
         self.black = black
         self.white = white
@@ -67,7 +67,7 @@ class ReversiState(State):
         return moves
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._options
 
     # ---- hooks ---------------------------------------------------------------------------
@@ -80,10 +80,10 @@ class ReversiState(State):
     def _legal(self, seat: int) -> Sequence[int]:
         return self._legal_tuple()
 
-    def _apply(self, move: Any, seat: int) -> ReversiState:
+    def _apply(self, move: int, seat: int) -> ReversiState:
         return self.child(move)
 
-    def child(self, move: Any, seat: int | None = None) -> ReversiState:
+    def child(self, move: int, seat: int | None = None) -> ReversiState:
         """The protocol's unchecked step for search, without the seat lookup (the side to
         move is ``turn``): ``move`` must come from :meth:`legal_moves`."""
         if move == PASS:
@@ -106,7 +106,7 @@ class ReversiState(State):
         reason = "neither player can move" if b + w < 64 else "the board is full"
         return Outcome.from_scores((b, w), reason)
 
-    def _move_text(self, move: Any, seat: int | None) -> str:
+    def _move_text(self, move: int, seat: int | None) -> str:
         return "pass" if move == PASS else square_name(move)
 
     def _parse(self, text: str, seat: int) -> int:
@@ -114,7 +114,7 @@ class ReversiState(State):
             return PASS
         return parse_square(text)
 
-    def _why_illegal(self, move: Any, seat: int) -> str:
+    def _why_illegal(self, move: int, seat: int) -> str:
         if move == PASS:
             return "a player may pass only when no placement is legal"
         if (self.black | self.white) >> move & 1:
@@ -135,7 +135,7 @@ class ReversiState(State):
             rows.append(row)
         return rows
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         b, w = self.counts()
         return {
             "board": self.board_rows(),
@@ -162,14 +162,14 @@ class Reversi(Game):
         for n in range(1, 7)
     ) + (BotLevel("random", "Random", "a uniformly random legal move", "ランダム"),)
 
-    def _initial(self, options: dict[str, Any], seed: int) -> ReversiState:
+    def _initial(self, options: JSONObject, seed: int) -> ReversiState:
         return ReversiState(bb.BLACK_START, bb.WHITE_START, BLACK, options)
 
-    def perft(self, depth: int, options: Mapping[str, Any] | None = None) -> int:
+    def perft(self, depth: int, options: JSONMapping | None = None) -> int:
         """Leaves at ``depth`` from the start (pass = one ply, finished game = one leaf)."""
         return bb.perft(bb.BLACK_START, bb.WHITE_START, depth)
 
-    def state_from_view(self, view: Mapping[str, Any]) -> ReversiState:
+    def state_from_view(self, view: JSONMapping) -> ReversiState:
         black = white = 0
         for i, row in enumerate(view["board"]):
             r = 7 - i
@@ -181,7 +181,7 @@ class Reversi(Game):
         turn = SEAT_NAMES.index(view["turn"])
         return ReversiState(black, white, turn, {})
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         marks = {"B": "●", "W": "○", ".": "·"}
         legal = set(view.get("legal_moves", []))
         last = view.get("last_move")
@@ -202,7 +202,7 @@ class Reversi(Game):
                      + (f"   last: {last}" if last else ""))
         return "\n".join(lines)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> Bot:
         from .bots import make_bot
 
         return make_bot(self, level, seed)

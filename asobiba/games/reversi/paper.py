@@ -4,9 +4,7 @@ from the top, the usual Othello convention)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ...core.jsontypes import JSONMapping
 from ...paper import Document, PrintOption, PrintRequest
 from ...paper.boards import move_sheet, piece, square_board
 from ...paper.doc import MARGIN
@@ -15,7 +13,7 @@ from . import GAME
 GREEN = (0.2, 0.55, 0.3)
 
 
-def draw_board(doc: Document, view: Mapping[str, Any], x: float, y: float, cell: float) -> float:
+def draw_board(doc: Document, view: JSONMapping, x: float, y: float, cell: float) -> float:
     def draw(ch: str, cx: float, cy: float, size: float) -> None:
         if ch in "BW":
             piece(doc, cx, cy, size * 0.4, (0.1, 0.1, 0.1) if ch == "B" else (1, 1, 1))
@@ -49,7 +47,7 @@ class ReversiPaper:
             doc.text(MARGIN, y + 6, doc.t("Result: Black ___ - White ___",
                                           "結果：黒 ___ - 白 ___"), 10)
 
-    def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
+    def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
         cell = min(12.0, (width - 20) / 8)
         y = draw_board(doc, view, x + 8, y + 6, cell)

@@ -3,10 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ...core import GameProgression, State, Thresholds
+from ...core.jsontypes import JSONMapping
 from .game import PASS, ReversiState
 
 
@@ -42,7 +40,7 @@ class ReversiEvaluator:
         return out
 
 
-def _disc(view: Mapping[str, Any], square: str) -> str:
+def _disc(view: JSONMapping, square: str) -> str:
     """The disc on ``square`` of a view (``B``, ``W`` or ``.``)."""
     return str(view["board"][8 - int(square[1])]["abcdefgh".index(square[0])])
 

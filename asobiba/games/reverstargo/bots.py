@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Mapping
-from typing import Any, cast
+from typing import cast
 
 from ...core import Bot
+from ...core.jsontypes import JSONMapping
 from ...search.budget import MoveClock
 from .board import APP_CELL_VALUE, INDEX, STONE_CELLS
 from .game import EXCEPTION, GAME, ReverStarGoState
@@ -95,7 +95,7 @@ class ReverStarGoBot(Bot):
     """Clock reading when the current move was asked for (time limits count from it)."""
     last_started = 0.0
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         self.started = time.perf_counter()
         try:
             state = GAME.state_from_view(view)
@@ -187,7 +187,7 @@ class SearchBot(ReverStarGoBot):
         """Seconds from the start of the move after which even ``min_depth`` stops."""
         return self.clock.budget() if self.clock is not None else None
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         text = super().choose(view)
         if self.clock is not None and self.last is not None and self.last_started:
             self.clock.done(self.last_started)

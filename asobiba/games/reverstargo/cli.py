@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, cast
+from typing import Annotated, cast
 
 import typer
 
 from ...core import AsobibaError, Record
+from ...core.jsontypes import JSONObject
 from .kifu import FORMATS, kifu_to_record, record_to_kifu
 
 OutOption = Annotated[Path | None, typer.Option("--out", "-o", help="write here")]
@@ -55,7 +56,7 @@ def import_cmd(kifu: Path, out: OutOption = None) -> None:
         print(f"wrote {out} ({len(record.moves)} moves)")
 
 
-def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
+def solve(options: JSONObject, moves: list[str], as_json: bool) -> int:
     """``asobiba solve reverstargo MOVES...``: FINAL's search from the position after
     ``moves`` — exact when few cells remain, else its best move at the depth reached."""
     import json

@@ -8,22 +8,21 @@ is the pass (``--``). The observation is seat-relative.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...core import Game, State
+from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field
 from .board import INDEX, N_CELLS
-from .game import PASS_CELL
+from .game import PASS_CELL, Move
 
 PASS_ACTION = 2 * N_CELLS
 
 
-class Codec(_Base):
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+class Codec(_Base[Move]):
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         self.num_actions = PASS_ACTION + 1
         self.fields = (
@@ -36,7 +35,7 @@ class Codec(_Base):
             Field("my_turn", 1, "1 when the viewing seat is to move"),
         )
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         me = "B" if view["seat"] == 0 else "W"
         them = "W" if me == "B" else "B"
         board = np.array(list(view["board"]))
@@ -51,7 +50,7 @@ class Codec(_Base):
             "my_turn": [view["to_move"] == seat],
         }
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         if text == "--":
             return PASS_ACTION
         label, _, call = text.partition("[")
@@ -61,6 +60,6 @@ class Codec(_Base):
             colour = "BW".index(view["indicators"][label]["auto"])
         return 2 * INDEX[label] + colour
 
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[Move], seat: int) -> dict[int, Move]:
         return {PASS_ACTION if m[0] == PASS_CELL else 2 * m[0] + m[1]: m
                 for m in self.moves(state, seat)}

@@ -8,10 +8,11 @@ voluntary pass), so a move's state may already contain the opponent's pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, NamedTuple, cast
+from collections.abc import Sequence
+from typing import NamedTuple, cast
 
-from ...core import AmbiguousMoveError, BotLevel, Game, MalformedMoveError, Outcome, State
+from ...core import AmbiguousMoveError, Bot, BotLevel, Game, MalformedMoveError, Outcome, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from .board import INDEX, LABELS, N_CELLS, STONE_CELLS
 from .rules import BLACK, COLOUR_LETTER, WHITE, CellOption, boards_after, cell_options, key
 
@@ -74,7 +75,7 @@ def parse_board_text(text: str) -> tuple[int, int]:
     return black, white
 
 
-class ReverStarGoState(State):
+class ReverStarGoState(State[Move]):
     """An immutable position with everything the rules need: the boards, captures, the ko
     history, whether the last move was a ko exception, and the record entries so far."""
 
@@ -84,7 +85,7 @@ class ReverStarGoState(State):
 
     def __init__(self, black: int, white: int, captured: tuple[int, int], turn: int,
                  history: tuple[int, ...], previous: int | None, last_exception: bool,
-                 entries: tuple[Entry, ...], options: Mapping[str, Any],
+                 entries: tuple[Entry, ...], options: JSONMapping,
                  seen: frozenset[int] | None = None) -> None:
         self.black = black
         self.white = white
@@ -141,7 +142,7 @@ class ReverStarGoState(State):
 
     # ---- protocol hooks ------------------------------------------------------------------
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._options
 
     def _acting(self) -> tuple[int, ...]:
@@ -160,7 +161,7 @@ class ReverStarGoState(State):
             self._moves = moves
         return self._moves
 
-    def _apply(self, move: Any, seat: int) -> ReverStarGoState:
+    def _apply(self, move: Move, seat: int) -> ReverStarGoState:
         cell, colour = move
         spot = self.spot(cell)
         assert spot is not None
@@ -191,7 +192,7 @@ class ReverStarGoState(State):
         keys = [(scores[s], self.captured[s]) for s in (BLACK, WHITE)]
         return Outcome.from_scores(scores, self.reason, keys)
 
-    def _move_text(self, move: Any, seat: int | None) -> str:
+    def _move_text(self, move: Move, seat: int | None) -> str:
         cell, colour = move
         if cell == PASS_CELL:
             return "--"
@@ -237,7 +238,7 @@ class ReverStarGoState(State):
             return (cell, opt.auto)  # a call that changes nothing is normalised
         return (cell, call)
 
-    def _why_illegal(self, move: Any, seat: int) -> str:
+    def _why_illegal(self, move: Move, seat: int) -> str:
         cell, colour = move
         if cell == PASS_CELL:
             return "there is no voluntary pass; a side with no playable cell passes automatically"
@@ -266,11 +267,11 @@ class ReverStarGoState(State):
     def spots(self) -> list[Spot]:
         return list(self._spots)
 
-    def indicators(self) -> dict[str, dict[str, Any]]:
+    def indicators(self) -> dict[str, JSONObject]:
         """The app's move indicators for the side to move (seed §7⑤): ``playable``,
         ``one-colour`` (a ko restricts one call colour), ``ko-blocked``, and
         ``exception`` (every cell is ko-blocked; any may be played)."""
-        out: dict[str, dict[str, Any]] = {}
+        out: dict[str, JSONObject] = {}
         for s in self._spots:
             opt = s.option
             if self.mode == EXCEPTION:
@@ -294,7 +295,7 @@ class ReverStarGoState(State):
             return "--"
         return f"{LABELS[entry.cell]}[{COLOUR_LETTER[entry.colour]}]"
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         return {
             "board": board_text(self.black, self.white),
             "turn": SEAT_NAMES[self.turn],
@@ -317,7 +318,7 @@ class ReverStarGoState(State):
         }
 
 
-def _entry_from_json(e: Mapping[str, Any]) -> Entry:
+def _entry_from_json(e: JSONMapping) -> Entry:
     if e.get("cell") is None:
         return Entry(int(e["seat"]), PASS_CELL, -1, 0)
     return Entry(int(e["seat"]), INDEX[e["cell"]], COLOUR_LETTER.index(e["call"]),
@@ -354,11 +355,11 @@ class ReverStarGo(Game):
         assert isinstance(state, ReverStarGoState)
         return float(state.captured[seat])
 
-    def _initial(self, options: dict[str, Any], seed: int) -> ReverStarGoState:
+    def _initial(self, options: JSONObject, seed: int) -> ReverStarGoState:
         return ReverStarGoState(START_BLACK, START_WHITE, (0, 0), BLACK, (), None, False,
                                 (), options)
 
-    def state_from_view(self, view: Mapping[str, Any]) -> ReverStarGoState:
+    def state_from_view(self, view: JSONMapping) -> ReverStarGoState:
         """Rebuild the exact state (ko history included) from any seat's view."""
         black, white = parse_board_text(view["board"])
         history = tuple(key(*parse_board_text(h)) for h in view["history"])
@@ -376,12 +377,12 @@ class ReverStarGo(Game):
                                  previous, bool(view["last_exception"]), entries_before, {})
         return state
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         from .render import render
 
         return render(view)
 
-    def make_bot(self, level: str, seed: int = 0) -> Any:
+    def make_bot(self, level: str, seed: int = 0) -> Bot:
         from .bots import make_bot
 
         return make_bot(level, seed)

@@ -6,9 +6,8 @@ a pointy-top hexagon per cell, DQ at twelve o'clock as the labels' clock face sa
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from typing import Any
 
+from ...core.jsontypes import JSONMapping
 from ...paper import Document, PrintOption, PrintRequest
 from ...paper.boards import move_sheet
 from ...paper.doc import MARGIN, SOLID, LineStyle
@@ -51,7 +50,7 @@ def draw_star(doc: Document, board: str, cx: float, cy: float, radius: float,
     return bottom
 
 
-def kifu_lines(view: Mapping[str, Any]) -> list[str]:
+def kifu_lines(view: JSONMapping) -> list[str]:
     """The moves as the app's record writes them: number, ●/○, cell, [call], +captured."""
     out = []
     for n, e in enumerate(view.get("entries", []), 1):
@@ -99,7 +98,7 @@ class ReverStarGoPaper:
             doc.text(MARGIN, y + 6, doc.t("Result: Black ___ - White ___",
                                           "結果：黒 ___ - 白 ___"), 10)
 
-    def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
+    def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
         radius = 7.5
         bottom = draw_star(doc, view["board"], x + width / 2, y + 6.5 * radius * 1.5, radius)
@@ -109,7 +108,7 @@ class ReverStarGoPaper:
                                       f"●黒 {b}（取り {cb}）　○白 {w}（取り {cw}）"), 9)
         return bottom + 8
 
-    def moves(self, view: Mapping[str, Any]) -> list[str]:
+    def moves(self, view: JSONMapping) -> list[str]:
         return kifu_lines(view)
 
 

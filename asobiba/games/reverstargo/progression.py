@@ -4,10 +4,8 @@ reverse-match tie-break (hooks: ``asobiba.core.hooks``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from ...core import GameProgression, State, Thresholds
+from ...core.jsontypes import JSONMapping
 from .board import LABELS
 from .game import ReverStarGoState
 
@@ -38,12 +36,12 @@ class ReverStarGoEvaluator:
                 for move, node, _ in root_children(state, auto_only=False)}
 
 
-def _cell(view: Mapping[str, Any], label: str) -> str:
+def _cell(view: JSONMapping, label: str) -> str:
     """The stone on cell ``label`` of a view's board text (``B``, ``W`` or ``.``)."""
     return str(view["board"][LABELS.index(label)])
 
 
-def _captures(view: Mapping[str, Any]) -> tuple[float, ...]:
+def _captures(view: JSONMapping) -> tuple[float, ...]:
     return tuple(float(x) for x in view["captured"])
 
 

@@ -3,15 +3,13 @@ marked with their label and an indicator."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ...core.jsontypes import JSONMapping
 from .board import CUBES, LABELS
 
 _MARK = {"playable": "*", "one-colour": "!", "ko-blocked": "x", "exception": "E"}
 
 
-def render(view: Mapping[str, Any]) -> str:
+def render(view: JSONMapping) -> str:
     board: str = view["board"]
     marks = view.get("indicators") or {}
     rows: dict[int, dict[int, str]] = {}

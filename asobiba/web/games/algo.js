@@ -1,7 +1,8 @@
 // Algo: every player's sorted row (own row at the bottom), the pile, the drawn card, the
 // attack log with results, pair play's shown card. Numbers appear only where the view has
 // them, so nothing hidden can reach the page. Pick an enemy card, then a number.
-import { el, movePad, moveTarget, pickTarget, svg, swatch } from "../js/util.js";
+import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
+import { picker } from "../js/board.js";
 
 const LETTERS = "ABCDEFGHIJKL";
 const W = 46;
@@ -11,8 +12,7 @@ const LINE_H = H + 30;
 const LEFT = 34;
 const COLOURS = { b: "black", w: "white", r: "red" };
 const ATTACK = /^attack ([A-L])(\d+)=(\d+)$/;
-let selected = null;
-let selectedFor = "";
+const pick = picker(); // the enemy card being guessed
 
 function order(view, seat) {
   const n = view.rows.length;
@@ -30,54 +30,6 @@ function logLine(e, ctx, who) {
 }
 
 export default {
-  strings: {
-    en: {
-      "value:mode:basic": "basic", "value:mode:pair": "pair play",
-      player: "Player {l}", pile: "Pile: {n}", hand: "Drawn card", placing: "Card to place",
-      stay: "Stay", pass: "Pass!", show: "Show your card {n} to your partner", use: "Use card {n}", place: "Place at {n}",
-      attack: "Guess {target} = {value}", hit: "hit", miss: "miss", shown: "Shown by partner",
-      "log.attack": "{who} guessed {target}{pos} = {value}: {result}", "log.draw": "{who} drew a card",
-      "log.insert": "{who} put a card into their row", "log.stay": "{who} stays", "log.pass": "{who} passes",
-      "log.use": "{who} attacks with card", "log.show": "{who} was shown a card", out: "out", choose_number: "Which number?",
-      "log.out": "{who} is out", "reason:pair": "pair {a}+{b} turned up both enemy rows", "reason:last": "{l} has the last face-down card",
-      black: "black", white: "white", red: "red", not: "not {list}",
-      board: "Algo table", "card.down": "{label}: face-down {colour} card", "card.known": "{label}: your face-down {colour} {n}", "card.up": "{label}: face-up {colour} {n}",
-      "card.guess": "Guess {label}", choose_number_for: "Guess {label}: which number?", choose_place: "Place your card at position:", pick_card: "Pick a highlighted card to guess its number.",
-      "legend.down": "face-down card: its colour shows, its number is hidden", "legend.up": "gold border: a face-up (revealed) card",
-      "legend.guessable": "blue dashed border: a card you may guess now — pick it, then a number", "legend.not": "≠ above a card: numbers already guessed wrongly for it",
-      "legend.drawn": "dashed card at the end of a row: the card just drawn (or to be placed)", "legend.slot": "blue bar with a number: where your card may go in your row",
-      "legend.you": "★ marks your own row (at the bottom); the active player's letter is red",
-      rules: [
-        "Each player's cards lie in a row sorted by number (low to high; at equal numbers black before white). Only the colour of face-down cards shows.",
-        "On your turn draw a card, then guess one face-down card of an opponent: name its position and number.",
-        "A hit turns that card face up; you may guess again or stay (the drawn card then joins your row face down). A miss turns your drawn card face up into your row.",
-        "A player whose cards are all face up is out; the last player with a face-down card wins.",
-      ],
-    },
-    ja: {
-      "value:mode:basic": "基本ルール", "value:mode:pair": "ペア戦",
-      player: "プレイヤー{l}", pile: "山札：{n}枚", hand: "引いたカード", placing: "並べるカード",
-      stay: "ステイ", pass: "パス！", show: "パートナーに{n}番目のカードを見せる", use: "{n}番目のカードでアタック", place: "{n}番目に置く",
-      attack: "{target}は{value}", hit: "当たり", miss: "はずれ", shown: "パートナーが見せたカード",
-      "log.attack": "{who}：{target}{pos}は{value}？ → {result}", "log.draw": "{who}がカードを引いた",
-      "log.insert": "{who}がカードを列に加えた", "log.stay": "{who}がステイ", "log.pass": "{who}がパス",
-      "log.use": "{who}が手持ちのカードでアタック", "log.show": "{who}がカードを見せてもらった", out: "脱落", choose_number: "数字を選んでください",
-      "log.out": "{who}が脱落", "reason:pair": "ペア{a}+{b}が相手2人の列をすべて表にしました", "reason:last": "{l}が最後まで伏せ札を残しました",
-      black: "黒", white: "白", red: "赤", not: "{list}ではない",
-      board: "アルゴの場", "card.down": "{label}：伏せた{colour}のカード", "card.known": "{label}：自分の伏せた{colour}の{n}", "card.up": "{label}：表向きの{colour}の{n}",
-      "card.guess": "{label}を当てる", choose_number_for: "{label}の数字は？", choose_place: "カードを置く位置：", pick_card: "光っているカードを選んで、数字を当ててください。",
-      "legend.down": "伏せたカード：色だけが見え、数字は隠れています", "legend.up": "金色の枠：表になったカード",
-      "legend.guessable": "青い点線の枠：今当てられるカード — 選んでから数字を選ぶ", "legend.not": "カードの上の≠：そのカードで外れた数字",
-      "legend.drawn": "列の端の点線のカード：引いたカード（または置くカード）", "legend.slot": "番号付きの青い棒：自分の列にカードを置ける位置",
-      "legend.you": "★は自分の列（いちばん下）。手番の人の文字は赤",
-      rules: [
-        "各プレイヤーのカードは数字の小さい順（同じ数字なら黒が先）に並びます。伏せたカードは色だけが見えます。",
-        "手番ではカードを1枚引き、相手の伏せたカードを1枚選んで位置と数字を当てます。",
-        "当たればそのカードが表に。続けてアタックするかステイ（引いたカードを伏せて自分の列へ）。外れたら引いたカードを表にして自分の列へ。",
-        "カードがすべて表になった人は脱落。最後まで伏せ札を残した人が勝ち。",
-      ],
-    },
-  },
   seatName(seat, ctx) {
     return ctx.t("player", { l: LETTERS[seat] });
   },
@@ -127,11 +79,7 @@ export default {
     ];
   },
   render(view, ctx) {
-    const key = `${ctx.seat}|${(view.log || []).length}|${view.phase}`;
-    if (selectedFor !== key) {
-      selected = null;
-      selectedFor = key;
-    }
+    pick.reset(`${ctx.seat}|${(view.log || []).length}|${view.phase}`);
     const wrap = el("div", { class: "algo-wrap" });
     const legal = ctx.legal || new Set();
     const attacks = new Map();
@@ -177,13 +125,7 @@ export default {
         const own = owner === ctx.seat ? [`use ${pos + 1}`, `show ${pos + 1}`].find((m) => legal.has(m)) : null;
         if (attacks.has(label)) {
           g.classList.add("guessable");
-          pickTarget(g, "data-attack", label, ctx.t("card.guess", { label: named }), selected === label, () => {
-            selected = selected === label ? null : label;
-            const again = this.render(view, ctx);
-            wrap.replaceWith(again);
-            const focus = again.querySelector(selected ? ".move-pad [data-move]" : `[data-attack="${label}"]`);
-            if (focus) focus.focus();
-          });
+          pick.target(g, "data-attack", label, ctx.t("card.guess", { label: named }), wrap, () => this.render(view, ctx));
         } else if (own) moveTarget(g, own, ctx, this.moveLabel(own, ctx));
         root.append(g);
       });
@@ -203,7 +145,9 @@ export default {
       }
     }
     wrap.append(root);
+    const selected = pick.value;
     if (selected && attacks.has(selected)) wrap.append(movePad(ctx.t("choose_number_for", { label: selected }), attacks.get(selected).map(([, m]) => m), ctx, (m) => m.match(ATTACK)[3]));
+    // eslint-disable-next-line asobiba/ui-strings -- a move's notation (sent to the server), not text
     if (places.length) wrap.append(movePad(ctx.t("choose_place"), places.map((p) => `place ${p}`), ctx, (m) => m.slice(6)));
     if (attacks.size && !selected) wrap.append(el("p", { class: "hint" }, ctx.t("pick_card")));
     const pile = view.pile;

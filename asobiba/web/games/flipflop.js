@@ -1,53 +1,15 @@
 // FlipFlop: the 3×3 or 5×5 board; each piece shows its face (＋ rook in red, × bishop in
 // blue, as the seed's paper pieces). Pick a piece, then one of its highlighted squares.
 import { moveTarget, svg, swatch } from "../js/util.js";
+import { cellAt, cellHit, coordinates, hintDot, picker } from "../js/board.js";
 
 const FILES = "abcde";
 const CELL = 80;
 const PAD = 26;
 const MOVE = /^([RB])([a-e][1-5])([-x])([a-e][1-5])$/i;
-let selected = null;
-let selectedFor = "";
+const pick = picker(); // the piece whose squares are shown
 
 export default {
-  strings: {
-    en: {
-      white: "White", black: "Black", rook: "rook", bishop: "bishop", goal: "goal", threat: "Goal threatened: {sq}",
-      repetitions: "This position has occurred {n}×",
-      "reason:holds": "{colour} holds the goal on {sq}",
-      "reason:nomove": "{colour} has no legal move",
-      "reason:the same position occurred for the third time": "the same position occurred for the third time",
-      board: "FlipFlop board", "sq.empty": "{sq}: empty", "sq.piece": "{sq}: {colour} {face}", "sq.pick": "{sq}: {colour} {face} — can move; pick it",
-      "sq.to": "Move {from} to {to}", "sq.take": "Move {from} to {to}, taking the piece there",
-      "legend.rook": "＋ face: moves like a rook (any distance along a row or column)", "legend.bishop": "× face: moves like a bishop (any distance diagonally)",
-      "legend.goal": "dashed circle: a goal square (each side's home goal)", "legend.movable": "gold ring: this piece can move now — pick it",
-      "legend.dest": "blue dot: a square the picked piece can reach", "legend.threat": "red square: a goal under attack", "legend.last": "yellow squares: the last move",
-      rules: [
-        "White moves first. On your turn move one of your pieces; afterwards it flips (＋ becomes ×, × becomes ＋).",
-        "＋ moves like a rook, × like a bishop, any distance; pieces never jump.",
-        "A piece may be taken only on a goal square.",
-        "Place a piece on the opponent's goal and keep it there through their reply to win; a player with no move loses; the same position a third time is a draw.",
-      ],
-    },
-    ja: {
-      white: "白", black: "黒", rook: "飛車", bishop: "角行", goal: "ゴール", threat: "ゴールが狙われています：{sq}",
-      repetitions: "この局面は{n}回目です",
-      "reason:holds": "{colour}が{sq}のゴールを守り切りました",
-      "reason:nomove": "{colour}は動かせる駒がありません",
-      "reason:the same position occurred for the third time": "同じ局面が3回現れました",
-      board: "フリップフロップの盤", "sq.empty": "{sq}：空き", "sq.piece": "{sq}：{colour}の{face}", "sq.pick": "{sq}：{colour}の{face} — 動かせます。選ぶ",
-      "sq.to": "{from}から{to}へ動かす", "sq.take": "{from}から{to}へ動かし、そこの駒を取る",
-      "legend.rook": "＋の面：飛車のように縦横にいくつでも動く", "legend.bishop": "×の面：角行のように斜めにいくつでも動く",
-      "legend.goal": "点線の円：ゴールのマス", "legend.movable": "金色の輪：今動かせる駒（選んでください）",
-      "legend.dest": "青い点：選んだ駒が行けるマス", "legend.threat": "赤いマス：狙われているゴール", "legend.last": "黄色のマス：直前の手",
-      rules: [
-        "白が先手。手番では自分の駒を1つ動かし、動かした駒は裏返ります（＋と×が入れ替わる）。",
-        "＋は飛車、×は角行のようにいくつでも動けます。駒を飛び越すことはできません。",
-        "駒を取れるのはゴールのマスの上だけです。",
-        "相手のゴールに駒を置き、相手の次の手の後も残っていれば勝ち。動かせる駒がなければ負け、同じ局面が3回で引き分け。",
-      ],
-    },
-  },
   seatName(seat, ctx) {
     return seat === 0 ? `○ ${ctx.t("white")}` : `● ${ctx.t("black")}`;
   },
@@ -81,85 +43,56 @@ export default {
     const n = view.board_size;
     const size = CELL * n + PAD * 2;
     const legal = [...(ctx.legal || [])].map((m) => [m, m.match(MOVE)]).filter(([, p]) => p);
-    const key = `${view.position}|${ctx.seat}`;
-    if (selectedFor !== key) {
-      selected = null;
-      selectedFor = key;
-    }
+    pick.reset(`${view.position}|${ctx.seat}`);
+    const selected = pick.value;
     const root = svg("svg", { viewBox: `0 0 ${size} ${size}`, class: "flipflop", role: "group", "aria-label": ctx.t("board") });
     const last = view.last_move ? view.last_move.match(MOVE) : null;
     const goals = { [view.goals.white]: "white", [view.goals.black]: "black" };
-    const draw = () => {
-      root.replaceChildren();
-      for (let i = 0; i < n; i++) {
-        root.append(svg("text", { x: PAD + CELL * i + CELL / 2, y: PAD - 8, class: "coord" }, FILES[i]));
-        root.append(svg("text", { x: PAD / 2, y: PAD + CELL * i + CELL / 2 + 5, class: "coord" }, String(n - i)));
-      }
-      const froms = new Set(legal.map(([, p]) => p[2]));
-      const tos = new Map(legal.filter(([, p]) => p[2] === selected).map(([m, p]) => [p[4], m]));
-      view.board.forEach((row, r) => {
-        [...row].forEach((ch, c) => {
-          const sq = FILES[c] + String(n - r);
-          const x = PAD + c * CELL;
-          const y = PAD + r * CELL;
-          const cls = ["cell", (r + c) % 2 ? "dark" : "light"];
-          if (last && (last[2] === sq || last[4] === sq)) cls.push("last");
-          if (view.threat === sq) cls.push("threat");
-          const cell = svg("rect", { x, y, width: CELL, height: CELL, class: cls.join(" "), "data-square": sq });
-          if (ch === "." && !tos.has(sq)) {
-            cell.setAttribute("role", "img");
-            cell.setAttribute("aria-label", ctx.t("sq.empty", { sq }));
-          }
-          root.append(cell);
-          if (goals[sq]) root.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.44, class: `goal ${goals[sq]}` }));
-          if (ch !== ".") {
-            const white = ch === ch.toUpperCase();
-            const bishop = ch.toLowerCase() === "b";
-            const g = svg("g", { class: `piece ${white ? "white" : "black"}${last && last[4] === sq ? " flip" : ""}`, "data-piece": ch, "data-square": sq });
-            g.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.34, class: "body" }));
-            const d = CELL * 0.18;
-            const cx = x + CELL / 2;
-            const cy = y + CELL / 2;
-            const path = bishop ? `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}` : `M${cx} ${cy - d * 1.3}V${cy + d * 1.3}M${cx - d * 1.3} ${cy}H${cx + d * 1.3}`;
-            g.append(svg("path", { d: path, class: bishop ? "face bishop" : "face rook" }));
-            const names = { sq, colour: ctx.t(white ? "white" : "black"), face: ctx.t(bishop ? "bishop" : "rook") };
+    coordinates(root, { cols: n, rows: n, cell: CELL, pad: PAD, file: (c) => FILES[c], rank: (r) => String(n - r), gap: 8, rise: 5 });
+    const froms = new Set(legal.map(([, p]) => p[2]));
+    const tos = new Map(legal.filter(([, p]) => p[2] === selected).map(([m, p]) => [p[4], m]));
+    view.board.forEach((row, r) => {
+      [...row].forEach((ch, c) => {
+        const sq = FILES[c] + String(n - r);
+        const [x, y] = cellAt(r, c, CELL, PAD);
+        const cls = ["cell", (r + c) % 2 ? "dark" : "light"];
+        if (last && (last[2] === sq || last[4] === sq)) cls.push("last");
+        if (view.threat === sq) cls.push("threat");
+        const cell = svg("rect", { x, y, width: CELL, height: CELL, class: cls.join(" "), "data-square": sq });
+        if (ch === "." && !tos.has(sq)) {
+          cell.setAttribute("role", "img");
+          cell.setAttribute("aria-label", ctx.t("sq.empty", { sq }));
+        }
+        root.append(cell);
+        if (goals[sq]) root.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.44, class: `goal ${goals[sq]}` }));
+        if (ch !== ".") {
+          const white = ch === ch.toUpperCase();
+          const bishop = ch.toLowerCase() === "b";
+          const g = svg("g", { class: `piece ${white ? "white" : "black"}${last && last[4] === sq ? " flip" : ""}`, "data-piece": ch, "data-square": sq });
+          g.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.34, class: "body" }));
+          const d = CELL * 0.18;
+          const cx = x + CELL / 2;
+          const cy = y + CELL / 2;
+          const path = bishop ? `M${cx - d} ${cy - d}L${cx + d} ${cy + d}M${cx + d} ${cy - d}L${cx - d} ${cy + d}` : `M${cx} ${cy - d * 1.3}V${cy + d * 1.3}M${cx - d * 1.3} ${cy}H${cx + d * 1.3}`;
+          g.append(svg("path", { d: path, class: bishop ? "face bishop" : "face rook" }));
+          const names = { sq, colour: ctx.t(white ? "white" : "black"), face: ctx.t(bishop ? "bishop" : "rook") };
+          if (froms.has(sq)) {
+            // a movable piece is picked first; its squares then become the moves
+            g.classList.add("movable");
+            g.insertBefore(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.42, class: "ring" }), g.firstChild);
+            pick.target(g, "data-from", sq, ctx.t("sq.pick", names), root, () => this.render(view, ctx));
+          } else {
             g.setAttribute("role", "img");
             g.setAttribute("aria-label", ctx.t("sq.piece", names));
-            if (froms.has(sq)) {
-              g.classList.add("movable");
-              g.insertBefore(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.42, class: "ring" }), g.firstChild);
-              g.setAttribute("aria-label", ctx.t("sq.pick", names));
-              g.setAttribute("data-from", sq);
-              g.setAttribute("tabindex", "0");
-              g.setAttribute("role", "button");
-              g.setAttribute("aria-pressed", String(selected === sq));
-              g.classList.add("target");
-              if (selected === sq) g.classList.add("selected");
-              const pickIt = () => {
-                selected = selected === sq ? null : sq;
-                draw();
-                const again = root.querySelector(`[data-from="${sq}"]`);
-                if (again) again.focus();
-              };
-              g.addEventListener("click", pickIt);
-              g.addEventListener("keydown", (e) => {
-                if (e.key === "Enter" || e.key === " ") {
-                  e.preventDefault();
-                  pickIt();
-                }
-              });
-            }
-            root.append(g);
           }
-          if (tos.has(sq)) {
-            const t = svg("g", {}, svg("rect", { x, y, width: CELL, height: CELL, class: "hit" }), svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 9, class: "hint" }));
-            const mv = tos.get(sq);
-            root.append(moveTarget(t, mv, ctx, ctx.t(mv.includes("x") ? "sq.take" : "sq.to", { from: selected, to: sq })));
-          }
-        });
+          root.append(g);
+        }
+        if (tos.has(sq)) {
+          const mv = tos.get(sq);
+          root.append(moveTarget(cellHit(x, y, CELL, hintDot(x, y, CELL, 9)), mv, ctx, ctx.t(mv.includes("x") ? "sq.take" : "sq.to", { from: selected, to: sq })));
+        }
       });
-    };
-    draw();
+    });
     return root;
   },
 };

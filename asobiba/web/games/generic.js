@@ -12,7 +12,6 @@ const SKIP = new Set(["game", "seat", "seats", "to_move", "acting", "over", "out
 
 export default {
   generic: true,
-  strings: { en: {}, ja: {} },
   render(view, ctx) {
     const rows = Object.entries(view).filter(([k]) => !SKIP.has(k));
     return el("dl", { class: "generic", "aria-label": ctx.t("generic.board") }, ...rows.flatMap(([k, v]) => [el("dt", {}, k), el("dd", {}, show(v))]));

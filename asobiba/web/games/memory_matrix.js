@@ -2,10 +2,10 @@
 // has a colour-blind-safe hue (Okabe–Ito first) AND its own symbol, so no one needs to tell
 // hues apart. A white-side piece shows nothing of the colour beneath — unless the seat's own
 // memory aid (an option) says it is one of its own colours.
-import { el, movePad, moveTarget, pickTarget, svg, swatch } from "../js/util.js";
+import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
+import { cellAt, cellHit, coordinates, fileLetter, hintDot, picker } from "../js/board.js";
 
-let picked = null;
-let pickedFor = "";
+const pick = picker(); // a cell where both the colour and the white side may go
 
 const CELL = 52;
 const PAD = 16; // an 8×8 board keeps every cell ≥ 44 px on a 390 px phone
@@ -53,54 +53,12 @@ function piece(letter, cx, cy, extra = "") {
 }
 
 export default {
-  strings: {
-    en: {
-      "value:shape:cross": "cross", "value:shape:diamond": "diamond", "value:shape:octagon": "octagon", "value:shape:custom": "custom (mask)", "value:layout:random": "random", "value:layout:windmill": "windmill", "value:layout:butterfly": "butterfly", "value:lost_colour:white": "white (children's rule)", "value:lost_colour:pass": "pass (adults' rule)", "variant:4p": "4 players", "variant:3p": "3 players", "variant:2p": "2 players", "variant:2p2c": "2 players, 2 colours each", "variant:2p2c-adults": "2 players, 2 colours, adults' rule", "variant:cross": "cross board", "variant:windmill": "windmill start", "variant:butterfly": "butterfly start",
-      seat: "Player {n}", white: "white side", neutral: "neutral", showing: "showing", in_hand: "in hand", pass: "Pass",
-      "reason:the board is full": "the board is full",
-      "reason:no colour left can move (adults' rule)": "no colour left can move (adults' rule)",
-      play_colour: "{cell} with {colour}", play_white: "{cell} white side up", memory: "(your {colour})",
-      board: "Memory Matrix board", "sq.empty": "{cell}: empty", "sq.colour": "{cell}: {colour} piece", "sq.whiteside": "{cell}: white side up",
-      "sq.neutral": "{cell}: neutral piece", "sq.play": "Place {colour} on {cell}", "sq.pick": "{cell}: place here — then choose colour or white side",
-      choose: "Place on {cell}:", "log.move": "{who}: {cell}{white} — {n} flipped", "log.white": " (white side)", "log.pass": "{who}: pass",
-      "score.player": "{who} — points", "score.colour": "{who} — {colour}",
-      "legend.colour": "a colour's piece shows its colour AND its own symbol (colour-blind safe)", "legend.white": "white piece: flipped — only memory knows its colour",
-      "legend.neutral": "grey piece: neutral", "legend.dot": "dot in the mover's colour: a legal placement", "legend.whitedot": "white dot: place white side up here",
-      "legend.last": "light cell: the last placement", "legend.score": "score rows: each player's points, then each colour's pieces showing and in hand",
-      rules: [
-        "Each player owns one (or two) colours. On your turn place a piece of your colour so that it brackets other pieces in a straight line, as in Reversi.",
-        "Bracketed pieces are not recoloured: they turn white side up, hiding their colour. Remember what lies beneath!",
-        "A colour with no piece showing plays white (children's rule) or passes (adults' rule).",
-        "At the end every white piece is turned back over; the player with the most pieces of their colours wins.",
-      ],
-    },
-    ja: {
-      "value:shape:cross": "十字", "value:shape:diamond": "ひし形", "value:shape:octagon": "八角形", "value:shape:custom": "自由な形（mask）", "value:layout:random": "ランダム", "value:layout:windmill": "風車", "value:layout:butterfly": "蝶々", "value:lost_colour:white": "白で打つ（子どもルール）", "value:lost_colour:pass": "パス（大人ルール）", "variant:4p": "4人", "variant:3p": "3人", "variant:2p": "2人", "variant:2p2c": "2人・各2色", "variant:2p2c-adults": "2人・各2色・大人ルール", "variant:cross": "十字の盤", "variant:windmill": "風車の配置", "variant:butterfly": "蝶々の配置",
-      seat: "プレイヤー{n}", white: "白面", neutral: "中立", showing: "表", in_hand: "手持ち", pass: "パス",
-      "reason:the board is full": "盤面が埋まりました",
-      "reason:no colour left can move (adults' rule)": "どの色も打てなくなりました（大人ルール）",
-      play_colour: "{cell}に{colour}", play_white: "{cell}に白面で置く", memory: "（あなたの{colour}）",
-      board: "メモリー・マトリックスの盤", "sq.empty": "{cell}：空き", "sq.colour": "{cell}：{colour}のピース", "sq.whiteside": "{cell}：白面",
-      "sq.neutral": "{cell}：中立のピース", "sq.play": "{cell}に{colour}を置く", "sq.pick": "{cell}：ここに置く — 続けて色か白面かを選ぶ",
-      choose: "{cell}に置く：", "log.move": "{who}：{cell}{white} — {n}個裏返し", "log.white": "（白面）", "log.pass": "{who}：パス",
-      "score.player": "{who} — 得点", "score.colour": "{who} — {colour}",
-      "legend.colour": "色のピースは色と記号の両方で示します（色覚に配慮）", "legend.white": "白いピース：裏返された駒 — 下の色は記憶だけが頼り",
-      "legend.neutral": "灰色：中立のピース", "legend.dot": "手番の色の点：置ける場所", "legend.whitedot": "白い点：白面で置ける場所",
-      "legend.last": "明るいマス：直前に置かれた場所", "legend.score": "得点欄：各プレイヤーの得点と、各色の表の数・手持ちの数",
-      rules: [
-        "各プレイヤーは1色（または2色）を持ちます。手番では自分の色のピースを、リバーシのように一直線にはさめる場所に置きます。",
-        "はさまれたピースは色が変わらず、白面になって色が隠れます。下の色を覚えておきましょう！",
-        "表の色がなくなった色は白で打つ（子どもルール）か、パス（大人ルール）。",
-        "終局ですべての白いピースを表に戻し、自分の色のピースが最も多い人が勝ち。",
-      ],
-    },
-  },
   seatName(seat, ctx) {
     const view = ctx.view || (ctx.room && null);
     const base = ctx.t("seat", { n: seat + 1 });
     if (!view || !view.colours) return base;
     const mine = view.colours.filter((c) => c.seat === seat).map((c) => colourName(view, c.letter, ctx));
-    return mine.length ? `${base} (${mine.join("・")})` : base;
+    return mine.length ? `${base} (${mine.join(ctx.t("colour_sep"))})` : base;
   },
   moveLabel(move, ctx) {
     if (move === "pass") return ctx.t("pass");
@@ -136,25 +94,19 @@ export default {
     const w = view.width;
     const h = view.height;
     const root = svg("svg", { viewBox: `0 0 ${w * CELL + PAD * 2} ${h * CELL + PAD * 2}`, class: "memory-matrix", role: "group", "aria-label": ctx.t("board") });
-    const key = `${view.ply}|${ctx.seat}`;
-    if (pickedFor !== key) {
-      picked = null;
-      pickedFor = key;
-    }
+    pick.reset(`${view.ply}|${ctx.seat}`);
     const wrap = el("div", { class: "mm-wrap" }, root);
     const moverColour = colourName(view, view.to_move_colour, ctx);
     const legal = ctx.legal || new Set();
     const last = view.last_move || {};
     const flipped = new Set(last.flipped || []);
     const aid = view.memory_aid || {};
-    for (let c = 0; c < w; c++) root.append(svg("text", { x: PAD + c * CELL + CELL / 2, y: PAD - 4, class: "coord", "aria-hidden": "true" }, String.fromCharCode(97 + c)));
-    for (let r = 0; r < h; r++) root.append(svg("text", { x: PAD / 2, y: PAD + r * CELL + CELL / 2 + 4, class: "coord", "aria-hidden": "true" }, String(r + 1)));
+    coordinates(root, { cols: w, rows: h, cell: CELL, pad: PAD, file: fileLetter, rank: (r) => String(r + 1) });
     view.board.forEach((row, r) => {
       [...row].forEach((ch, c) => {
         if (ch === "-") return;
-        const name = String.fromCharCode(97 + c) + String(r + 1);
-        const x = PAD + c * CELL;
-        const y = PAD + r * CELL;
+        const name = fileLetter(c) + String(r + 1);
+        const [x, y] = cellAt(r, c, CELL, PAD);
         const cx = x + CELL / 2;
         const cy = y + CELL / 2;
         const plain = legal.has(name);
@@ -180,18 +132,12 @@ export default {
         }
         if (plain && white) {
           // a finger-sized cell picks the place; the pad below offers colour or white side
-          const g = svg("g", {}, svg("rect", { x, y, width: CELL, height: CELL, class: "hit" }), svg("circle", { cx: cx - 9, cy, r: 8, fill: (STYLE[view.to_move_colour] || ["#777"])[0], class: "hint" }), svg("circle", { cx: cx + 9, cy, r: 8, class: "hint whitehint" }));
-          root.append(pickTarget(g, "data-pick", name, ctx.t("sq.pick", { cell: name }), picked === name, () => {
-            picked = picked === name ? null : name;
-            const again = this.render(view, ctx);
-            wrap.replaceWith(again);
-            const focus = again.querySelector(picked ? ".move-pad [data-move]" : `[data-pick="${name}"]`);
-            if (focus) focus.focus();
-          }));
-          if (picked === name) wrap.append(movePad(ctx.t("choose", { cell: name }), [name, `${name}w`], ctx, (m) => (m.endsWith("w") ? this.moveLabel(m, ctx) : ctx.t("play_colour", { cell: name, colour: moverColour }))));
+          const g = cellHit(x, y, CELL, svg("circle", { cx: cx - 9, cy, r: 8, fill: (STYLE[view.to_move_colour] || ["#777"])[0], class: "hint" }), svg("circle", { cx: cx + 9, cy, r: 8, class: "hint whitehint" }));
+          root.append(pick.target(g, "data-pick", name, ctx.t("sq.pick", { cell: name }), wrap, () => this.render(view, ctx)));
+          if (pick.value === name) wrap.append(movePad(ctx.t("choose", { cell: name }), [name, `${name}w`], ctx, (m) => (m.endsWith("w") ? this.moveLabel(m, ctx) : ctx.t("play_colour", { cell: name, colour: moverColour }))));
         } else if (plain || white) {
           const mv = plain ? name : `${name}w`;
-          const g = svg("g", {}, svg("rect", { x, y, width: CELL, height: CELL, class: "hit" }), svg("circle", { cx, cy, r: 8, fill: plain ? (STYLE[view.to_move_colour] || ["#777"])[0] : "#fff", class: "hint" }));
+          const g = cellHit(x, y, CELL, hintDot(x, y, CELL, 8, { fill: plain ? (STYLE[view.to_move_colour] || ["#777"])[0] : "#fff" }));
           root.append(moveTarget(g, mv, ctx, plain ? ctx.t("sq.play", { cell: name, colour: moverColour }) : this.moveLabel(mv, ctx)));
         }
       });

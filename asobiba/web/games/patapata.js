@@ -3,11 +3,11 @@
 // visible blanks, the whole printed 4×8 sheet, the task strip and the score breakdown.
 // Other players' sheets show only what the view gives (their marks at the last task).
 import { el, moveTarget, svg, swatch } from "../js/util.js";
+import { cellHit, picker } from "../js/board.js";
 
 const CELL = 64;
 const MARK_TEXT = { O: "〇", X: "×", B: "■" };
-let picking = null;
-let pickingFor = "";
+const pick = picker(); // the window cell a mark is being written on
 
 function mark(kind, cx, cy, r) {
   if (kind === "O") return svg("circle", { cx, cy, r: r * 0.75, class: "mk o" });
@@ -29,44 +29,6 @@ function pattern(rows, size, cls) {
 }
 
 export default {
-  strings: {
-    en: {
-      "value:course:dice": "dice (random course)", "value:scores:standard": "standard", "value:scores:steep": "steep",
-      seat: "Sheet {n}", window: "Your window", flaps: "Flaps (switches)", rotate: "Turn the sheet", sheet: "Printed sheet",
-      tasks: "Tasks", task: "Task {n} of {total}", pass: "Pass", clear: "Clear", write: "Write {mark} on {cell}", switch: "Flip switch {s}",
-      rotate_to: "Turn {deg}°", groups: "Largest group {mark}", blanks: "Blanks", passes: "Passes", total: "Total",
-      done: "cleared or passed — waiting for the others", others: "Other sheets", choose_mark: "Which mark?",
-      "reason:the course of 12 tasks is finished": "the course of 12 tasks is finished",
-      "cell.blank": "{cell}: blank", "cell.mark": "{cell}: {mark}", "cell.write": "{cell}: blank — write a mark here",
-      hint: "Hint (costs a marker)", hints_used: "Hints used: {n}", hint_text: "Hint: {move}", no_hint: "No way to clear this task from here: pass.",
-      "legend.pending": "yellow cell: a mark written for this task", "legend.blank": "white cell with a name: a visible blank (click to write)",
-      "legend.marks": "〇 × ■: the three marks the tasks use", "legend.task": "red frame: the current task", "legend.flap": "▲ / ▼: a flap (switch) up or folded down",
-      rules: [
-        "Each task shows a small pattern of 〇 × ■. Make it appear in your 4×4 window.",
-        "Flip the 8 flaps (switches) and turn the sheet to change which cells show in the window; write 〇, × or ■ on visible blank cells.",
-        "A task is cleared when its pattern shows in the window; or pass it (passes score at the end).",
-        "After 12 tasks the score counts your largest group of each mark, your blanks and your passes.",
-      ],
-    },
-    ja: {
-      "value:course:dice": "サイコロ（ランダムなコース）", "value:course:1": "コース1", "value:course:2": "コース2", "value:course:3": "コース3", "value:scores:standard": "標準", "value:scores:steep": "急な配点",
-      seat: "シート{n}", window: "あなたの窓", flaps: "フラップ（スイッチ）", rotate: "紙を回す", sheet: "印刷面",
-      tasks: "お題", task: "お題 {n}／{total}", pass: "パス", clear: "クリア", write: "{cell}に{mark}を書く", switch: "スイッチ{s}をめくる",
-      rotate_to: "{deg}°回す", groups: "最大のまとまり {mark}", blanks: "空白", passes: "パス", total: "合計",
-      done: "クリアまたはパス済み — 他の人を待っています", others: "他のシート", choose_mark: "どの記号を書きますか？",
-      "reason:the course of 12 tasks is finished": "12題のコースが終わりました",
-      "cell.blank": "{cell}：空白", "cell.mark": "{cell}：{mark}", "cell.write": "{cell}：空白 — ここに記号を書く",
-      hint: "ヒント（マーカー1つ）", hints_used: "使ったヒント：{n}", hint_text: "ヒント：{move}", no_hint: "ここからはクリアできません。パスしましょう。",
-      "legend.pending": "黄色のマス：このお題のために書いた記号", "legend.blank": "名前のある白いマス：見えている空白（クリックで書く）",
-      "legend.marks": "〇 × ■：お題に使う3つの記号", "legend.task": "赤い枠：今のお題", "legend.flap": "▲／▼：フラップ（スイッチ）の上げ下げ",
-      rules: [
-        "お題は〇×■の小さな形です。それを4×4の窓に出します。",
-        "8つのフラップ（スイッチ）をめくり、紙を回して、窓に見えるマスを変えます。見えている空白に〇・×・■を書けます。",
-        "お題の形が窓に出ればクリア。パスもできます（パスは最後に得点）。",
-        "12題の後、各記号の最大のまとまり・空白・パスで得点します。",
-      ],
-    },
-  },
   seatName(seat, ctx) {
     return ctx.t("seat", { n: seat + 1 });
   },
@@ -111,11 +73,8 @@ export default {
     const wrap = el("div", { class: "patapata" });
     const legal = ctx.legal || new Set();
     const me = view.sheets.find((s) => s.seat === ctx.seat && s.window);
-    const key = `${ctx.seat}|${me ? me.history.length + ":" + me.marks.join("") + me.rotation + JSON.stringify(me.switches) : ""}`;
-    if (pickingFor !== key) {
-      picking = null;
-      pickingFor = key;
-    }
+    pick.reset(`${ctx.seat}|${me ? me.history.length + ":" + me.marks.join("") + me.rotation + JSON.stringify(me.switches) : ""}`);
+    const picking = pick.value;
     const course = view.course;
     const strip = el("div", { class: "tasks", "aria-label": ctx.t("tasks") });
     for (const task of course.tasks) {
@@ -135,29 +94,14 @@ export default {
         win.append(svg("text", { x: x + 4, y: y + 13, class: "cellname", "aria-hidden": "true" }, cell));
         const drawn = mark(m === "." ? null : m, x + CELL / 2, y + CELL / 2, CELL / 3);
         if (drawn) win.append(drawn);
+        // eslint-disable-next-line asobiba/ui-strings -- a move's notation (sent to the server), not text
         const writes = ["O", "X", "B"].map((k) => `write ${cell}${k}`).filter((w) => legal.has(w));
         if (writes.length) {
-          const g = svg("g", { class: picking === cell ? "selected" : "" }, svg("rect", { x, y, width: CELL, height: CELL, class: "hit" }));
-          g.setAttribute("data-write", cell);
-          g.setAttribute("tabindex", "0");
-          g.setAttribute("role", "button");
-          g.setAttribute("aria-label", ctx.t("cell.write", { cell }));
-          g.classList.add("target");
-          const pick = () => {
-            picking = picking === cell ? null : cell;
-            wrap.replaceWith(this.render(view, ctx));
-          };
-          g.addEventListener("click", pick);
-          g.addEventListener("keydown", (e) => {
-            if (e.key === "Enter" || e.key === " ") {
-              e.preventDefault();
-              pick();
-            }
-          });
-          win.append(g);
+          win.append(pick.target(cellHit(x, y, CELL), "data-write", cell, ctx.t("cell.write", { cell }), wrap, () => this.render(view, ctx)));
         }
       }));
       if (picking) {
+        // eslint-disable-next-line asobiba/ui-strings -- a move's notation (sent to the server), not text
         ["O", "X", "B"].map((k) => `write ${picking}${k}`).filter((w) => legal.has(w)).forEach((w, k) => {
           const x = k * (CELL + 8);
           const y = CELL * 4 + 8;

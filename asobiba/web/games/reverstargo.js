@@ -2,10 +2,10 @@
 // indicators (§7⑤): yellow dot = placeable; orange + white frame = one CP call colour is
 // ko-restricted; red + white frame = ko-blocked; red + white frame + yellow dot = the ko
 // exception (placeable). Where the CP call matters, the cell offers a black and a white call.
-import { el, movePad, moveTarget, pickTarget, svg, swatch } from "../js/util.js";
+import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
+import { picker } from "../js/board.js";
 
-let picked = null; // a cell whose CP call is being chosen
-let pickedFor = "";
+const pick = picker(); // a cell whose CP call is being chosen
 
 // label, cube (x, y, z) — the same table as the engine's board (REFERENCE § ReverStarGo)
 const CELLS = [
@@ -35,54 +35,6 @@ function hexPath(cx, cy, r) {
 }
 
 export default {
-  strings: {
-    en: {
-      black: "Black", white: "White", pass: "Pass", captured: "captured", points: "points",
-      call_black: "{cell}, calling the CP black", call_white: "{cell}, calling the CP white",
-      exception: "Ko exception: every cell is ko-blocked, so any may be played",
-      cap: "the {n}-entry cap was reached",
-      "reason:the board is full": "the board is full",
-      "reason:neither player can place a stone": "neither player can place a stone",
-      "reason:ko: a second ko exception in a row ends the game": "ko: a second ko exception in a row ends the game",
-      board: "ReverStarGo board", "sq.black": "{cell}: black stone", "sq.white": "{cell}: white stone", "sq.empty": "{cell}: empty",
-      "sq.play": "Place on {cell}", "sq.pick": "{cell}: place here — then call the CP black or white", call_for: "Place on {cell} and call the CP:",
-      "mark.one-colour": "(one CP call is ko-restricted)", "mark.ko-blocked": "(ko-blocked)", "mark.exception": "(ko exception: placeable)",
-      "legend.dot": "yellow dot: you may place a stone here", "legend.cp": "purple centre: the Core Point (CP) — it takes whichever colour the mover calls",
-      "legend.one": "orange with white frame: placeable, but one CP call colour is forbidden by ko", "legend.ko": "red with white frame: forbidden by ko",
-      "legend.exc": "red with frame and yellow dot: the ko exception — placeable", "legend.call": "when the CP call matters, pick the cell, then call the CP black or white",
-      "legend.last": "blue edge: the last stone placed",
-      rules: [
-        "Black moves first; place one stone per turn (or pass). Stones that bracket the other colour in a straight line flip it, as in Reversi.",
-        "A group of stones with no empty neighbour is captured and removed, as in Go; captures score points.",
-        "The centre cell (CP) counts as the colour the mover calls: call it black or white with each move where it matters.",
-        "A move that repeats an earlier whole-board position is forbidden (superko); the indicators show where this bites.",
-        "When neither player can place or the board is full, the side with more points wins.",
-      ],
-    },
-    ja: {
-      black: "黒", white: "白", pass: "パス", captured: "取った石", points: "ポイント",
-      call_black: "{cell}（CPを黒とコール）", call_white: "{cell}（CPを白とコール）",
-      exception: "コウの例外：すべてのマスがコウで制限されているため、どこにでも置けます",
-      cap: "{n}手の上限に達しました",
-      "reason:the board is full": "盤面が埋まりました",
-      "reason:neither player can place a stone": "両者とも置ける場所がありません",
-      "reason:ko: a second ko exception in a row ends the game": "コウ：例外が続いたため終局",
-      board: "リバースターゴの盤", "sq.black": "{cell}：黒石", "sq.white": "{cell}：白石", "sq.empty": "{cell}：空き",
-      "sq.play": "{cell}に置く", "sq.pick": "{cell}：ここに置く — 続けてCPを黒か白にコール", call_for: "{cell}に置いてCPをコール：",
-      "mark.one-colour": "（CPコールの片方の色がコウで禁止）", "mark.ko-blocked": "（コウで禁止）", "mark.exception": "（コウの例外：置けます）",
-      "legend.dot": "黄色の点：石を置けるマス", "legend.cp": "紫の中央：コアポイント（CP）— 打つ人がコールした色になる",
-      "legend.one": "オレンジ＋白枠：置けるが、CPコールの片方の色はコウで禁止", "legend.ko": "赤＋白枠：コウで置けない",
-      "legend.exc": "赤＋白枠＋黄色の点：コウの例外（置ける）", "legend.call": "CPのコールが関係するときは、マスを選んでから黒か白をコール",
-      "legend.last": "青い縁：直前に置かれた石",
-      rules: [
-        "黒が先手。1手に1つ石を置く（またはパス）。相手の石を一直線にはさむと、リバーシのように裏返ります。",
-        "空いた隣接マスのない石のまとまりは、囲碁のように取られて盤から除かれ、取った石はポイントになります。",
-        "中央のマス（CP）は打つ人がコールした色として数えます。関係する手では黒か白をコールします。",
-        "以前と同じ盤面に戻る手は禁止（スーパーコウ）。盤上の表示がその場所を示します。",
-        "両者とも置けないか盤が埋まったら終局。ポイントの多い方が勝ち。",
-      ],
-    },
-  },
   seatName(seat, ctx) {
     return seat === 0 ? `● ${ctx.t("black")}` : `○ ${ctx.t("white")}`;
   },
@@ -124,11 +76,7 @@ export default {
     const w = Math.max(...xs) - minX + pad;
     const h = Math.max(...ys) - minY + pad;
     const root = svg("svg", { viewBox: `${minX} ${minY} ${w} ${h}`, class: "reverstargo", role: "group", "aria-label": ctx.t("board") });
-    const key = `${(view.entries || []).length}|${ctx.seat}`;
-    if (pickedFor !== key) {
-      picked = null;
-      pickedFor = key;
-    }
+    pick.reset(`${(view.entries || []).length}|${ctx.seat}`);
     const wrap = el("div", { class: "rsg-wrap" }, root);
     const legal = ctx.legal || new Set();
     const entries = view.entries || [];
@@ -167,14 +115,8 @@ export default {
           const dx = moves.length === 2 ? (k ? S * 0.3 : -S * 0.3) : 0;
           g.append(svg("circle", { cx: cx + dx, cy: cy + S * 0.52, r: S * 0.18, class: `call ${call}` }));
         });
-        root.append(pickTarget(g, "data-pick", label, ctx.t("sq.pick", { cell: label }) + markText, picked === label, () => {
-          picked = picked === label ? null : label;
-          const again = this.render(view, ctx);
-          wrap.replaceWith(again);
-          const focus = again.querySelector(picked ? ".move-pad [data-move]" : `[data-pick="${label}"]`);
-          if (focus) focus.focus();
-        }));
-        if (picked === label) wrap.append(movePad(ctx.t("call_for", { cell: label }), moves, ctx, (m) => this.moveLabel(m, ctx)));
+        root.append(pick.target(g, "data-pick", label, ctx.t("sq.pick", { cell: label }) + markText, wrap, () => this.render(view, ctx)));
+        if (pick.value === label) wrap.append(movePad(ctx.t("call_for", { cell: label }), moves, ctx, (m) => this.moveLabel(m, ctx)));
       }
     });
     return wrap;

@@ -12,14 +12,14 @@ let month = null; // [year, month] shown in the calendar
 let verdict = null;
 
 function tt(renderer, key, params) {
-  return t(key, params, renderer && renderer.strings);
+  return t(key, params, renderer && renderer.game);
 }
 
 function questionText(q) {
   if (lang() !== "ja") return q.text;
   const rows = "ABCD";
-  if (q.kind === "where") return `${q.key % 2 ? "白" : "黒"}の${Math.floor(q.key / 2)}はどこ？（例：B3）`;
-  return `${rows[q.row]}列の${q.pos + 1}枚目は？（例：w7）`;
+  if (q.kind === "where") return t("daily.q_where", { colour: t(q.key % 2 ? "algo.white" : "algo.black"), n: Math.floor(q.key / 2) });
+  return t("daily.q_which", { row: rows[q.row], pos: q.pos + 1 });
 }
 
 async function load(date) {
@@ -36,7 +36,7 @@ function drawCalendar() {
     return;
   }
   const [y, m] = month;
-  document.getElementById("month").textContent = lang() === "ja" ? `${y}年${m}月` : new Date(y, m - 1, 1).toLocaleDateString("en-GB", { month: "long", year: "numeric" });
+  document.getElementById("month").textContent = lang() === "ja" ? t("daily.month", { y, m }) : new Date(y, m - 1, 1).toLocaleDateString("en-GB", { month: "long", year: "numeric" });
   const first = (new Date(y, m - 1, 1).getDay() + 6) % 7; // Monday first
   const cleared = new Set(cal.cleared);
   const cells = [];

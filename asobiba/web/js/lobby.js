@@ -1,5 +1,5 @@
 // The lobby: every game the server offers (from describe()), and a form to start one.
-import { applyStatic, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { applyStatic, has, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
 import { openSeek, startMeet } from "./lobby_meet.js";
 
@@ -107,16 +107,15 @@ function optionLabel(o) {
 /** An option value in the page's language: the renderer's "value:<option>:<value>", yes/no
  * for booleans, else the value itself (numbers, board sizes). */
 function valueLabel(o, c) {
-  const r = renderers.get(chosen.id);
-  const local = r && r.strings && r.strings[lang()] && r.strings[lang()][`value:${o.name}:${c}`];
-  if (local) return local;
+  const key = `value:${o.name}:${c}`;
+  if (has(key, chosen.id)) return t(key, {}, chosen.id);
   if (c === true || c === false) return t(c ? "lobby.yes" : "lobby.no");
   return String(c);
 }
 
 function variantLabel(v) {
-  const r = renderers.get(chosen.id);
-  return (r && r.strings && r.strings[lang()] && r.strings[lang()][`variant:${v}`]) || v;
+  const key = `variant:${v}`;
+  return has(key, chosen.id) ? t(key, {}, chosen.id) : v;
 }
 
 function drawForm() {

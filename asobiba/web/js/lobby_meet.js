@@ -103,7 +103,7 @@ function draw() {
   const live = snapshot.live;
   document.getElementById("live-list").replaceChildren(
     ...(live.length ? live.map((r) => el("li", { "data-live": r.room },
-      el("span", {}, t("lobby.live_item", { game: title(r.game), players: r.seats.map((s) => (s.kind === "bot" ? `CPU ${s.level}` : s.name || t("lobby.guest"))).join(" – "), ply: r.ply })),
+      el("span", {}, t("lobby.live_item", { game: title(r.game), players: r.seats.map((s) => (s.kind === "bot" ? t("room.bot", { level: s.level }) : s.name || t("lobby.guest"))).join(" – "), ply: r.ply })),
       el("a", { class: "button", href: `/r/${encodeURIComponent(r.room)}`, "data-watch": r.room }, t("lobby.watch")))) : [el("li", { class: "hint" }, t("lobby.no_live"))]),
   );
   document.body.dataset.seeks = String(seeks.length);

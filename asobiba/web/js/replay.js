@@ -12,7 +12,7 @@ let recordText = "";
 let review = null; // the post-game review: quality per ply, turning points
 
 function tt(key, params) {
-  return t(key, params, renderer && renderer.strings);
+  return t(key, params, renderer && renderer.game);
 }
 
 function seatName(seat) {
@@ -20,14 +20,43 @@ function seatName(seat) {
   return renderer && renderer.seatName ? renderer.seatName(seat, ctx) : tt("room.seat_name", { n: seat + 1 });
 }
 
+/** POST or GET ``path``; the answer as {ok, status, body}: a network failure or a body that is
+ * not JSON (a proxy's error page) is an answer too, never an exception. */
+async function ask(path, options) {
+  let res;
+  try {
+    res = await fetch(path, options);
+  } catch {
+    return { ok: false, status: 0, body: null };
+  }
+  let body = null;
+  try {
+    body = await res.json();
+  } catch {
+    body = null;
+  }
+  return { ok: res.ok, status: res.status, body };
+}
+
+/** What went wrong, blamed where it belongs: only a record the server refused as a record
+ * (400 ``bad_record``) is "cannot be replayed"; a 5xx (a failure, a busy server
+ * out of its time budget) or an unreachable server says so and asks to try again; other
+ * refusals (too large, too many requests) are shown as the server words them. */
+function failure(answer) {
+  if (answer.status === 0) return t("error.unreachable");
+  const code = answer.body && answer.body.error && typeof answer.body.error === "object" ? answer.body.error.code : "";
+  const msg = errorMessage(answer.body, answer.status);
+  if (answer.status >= 500) return msg;
+  return code === "bad_record" || answer.status === 400 ? t("replay.error", { msg }) : msg;
+}
+
 async function load(text) {
   document.getElementById("status").textContent = t("replay.loading");
-  const res = await fetch("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
-  const body = await res.json();
-  if (!res.ok) {
-    document.getElementById("status").textContent = res.status >= 500
-      ? errorMessage(body, res.status) : t("replay.error", { msg: errorMessage(body, res.status) });
-    document.body.dataset.status = "error";
+  const answer = await ask("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const body = answer.body;
+  if (!answer.ok || !body) {
+    document.getElementById("status").textContent = failure(answer);
+    document.body.dataset.status = answer.status >= 500 || answer.status === 0 ? "server-error" : "error";
     return;
   }
   recordText = text;
@@ -111,24 +140,18 @@ function drawWinChart() {
 async function runReview() {
   const box = document.getElementById("review-status");
   box.textContent = t("review.busy");
-  try {
-    const res = await fetch("/api/review", { method: "POST", headers: { "content-type": "application/json" }, body: recordText });
-    const body = await res.json();
-    if (res.status >= 500) {
-      // the server failed (or ran out of its time budget): not the record's fault
-      box.textContent = errorMessage(body, res.status);
-      document.body.dataset.review = "server-error";
-      return;
-    }
-    if (!res.ok) throw new Error(errorMessage(body, res.status));
-    review = body.review;
-    // each move is judged by what its player knew when making it (hidden cards, colours
-    // and dice to come included), not by the finished record
-    box.textContent = review ? `${t("review.turning")}: ${review.turning_points.length} — ${t("review.fair")}` : t("review.none");
-    document.body.dataset.review = review ? "done" : "none";
-  } catch (err) {
-    box.textContent = t("replay.error", { msg: err.message });
+  const answer = await ask("/api/review", { method: "POST", headers: { "content-type": "application/json" }, body: recordText });
+  if (!answer.ok || !answer.body) {
+    // a server failure (or its time budget running out) is not the record's fault
+    box.textContent = failure(answer);
+    document.body.dataset.review = answer.status >= 500 || answer.status === 0 ? "server-error" : "error";
+    return;
   }
+  review = answer.body.review;
+  // each move is judged by what its player knew when making it (hidden cards, colours
+  // and dice to come included), not by the finished record
+  box.textContent = review ? `${t("review.turning")}: ${review.turning_points.length} — ${t("review.fair")}` : t("review.none");
+  document.body.dataset.review = review ? "done" : "none";
   draw();
 }
 
@@ -165,9 +188,19 @@ async function main() {
   });
   const room = new URLSearchParams(location.search).get("room");
   if (room) {
-    const res = await fetch(`/api/rooms/${encodeURIComponent(room)}/record`);
-    if (res.ok) await load(await res.text());
-    else document.getElementById("status").textContent = t("replay.error", { msg: errorMessage(await res.json(), res.status) });
+    let res = null;
+    try {
+      res = await fetch(`/api/rooms/${encodeURIComponent(room)}/record`);
+    } catch {
+      res = null;
+    }
+    if (res && res.ok) await load(await res.text());
+    else {
+      // no record to blame yet: a missing room or a failing server, worded as such
+      const body = res ? await res.json().catch(() => null) : null;
+      document.getElementById("status").textContent = res ? errorMessage(body, res.status) : t("error.unreachable");
+      document.body.dataset.status = !res || res.status >= 500 ? "server-error" : "error";
+    }
   }
   void recordText;
 }

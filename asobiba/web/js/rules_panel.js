@@ -1,6 +1,6 @@
 // The rules panel of a game page: the game's own short rules and a legend of every mark its
 // board draws (both from the renderer, in the page's language), and the way to its tutorial.
-import { lang, t } from "./i18n.js";
+import { lines, t } from "./i18n.js";
 import { el } from "./util.js";
 
 const KEY = "asobiba.rules.closed";
@@ -8,8 +8,7 @@ const KEY = "asobiba.rules.closed";
 export function drawRules(renderer, gameId, ctx) {
   const box = document.getElementById("rules-panel");
   if (!box) return;
-  const strings = (renderer.strings && (renderer.strings[lang()] || renderer.strings.en)) || {};
-  const rules = strings.rules || [];
+  const rules = lines("rules", gameId);
   const legend = renderer.legend ? renderer.legend(ctx) : [];
   const details = el(
     "details",

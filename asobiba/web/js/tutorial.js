@@ -14,7 +14,7 @@ let message = null; // {en, ja} or a platform string key
 let busy = false;
 
 function tt(key, params) {
-  return t(key, params, renderer && renderer.strings);
+  return t(key, params, renderer && renderer.game);
 }
 
 function ctxFor(view, playable) {

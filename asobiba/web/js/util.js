@@ -92,8 +92,11 @@ export async function loadRenderer(gameId) {
   } catch {
     mod = (await import("/static/games/generic.js")).default;
   }
-  cache.set(gameId, mod);
-  return mod;
+  // the renderer for this game: its methods (through the prototype) and the id its words are
+  // filed under in the one i18n table (js/i18n.js, "<game>.<key>")
+  const renderer = Object.assign(Object.create(mod), { game: gameId });
+  cache.set(gameId, renderer);
+  return renderer;
 }
 
 // The API's one error shape is {"error": {"code", "message"}}; a 5xx is the server's fault

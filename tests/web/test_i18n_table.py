@@ -1,0 +1,214 @@
+"""Issue 17 item 8: ONE i18n table. Every word of the browser client lives in
+``asobiba/web/js/i18n.js`` (one dictionary per language; a game's own words as
+``"<game>.<key>"``); the renderers in ``asobiba/web/games/`` hold none.
+
+Three checks: the lint rule that keeps words out of the renderers (``lint/ui-strings.mjs``,
+run by ESLint in ``make test``) is shown to catch each kind of stray word; the table holds
+every key the renderers ask for, in both languages; and in Chromium, switching the language
+on each game page leaves no word of the other language in the board area (texts, names and
+titles of the board, its score, rules and legend)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .browser import Server, click_a_move, click_listed, new_game, open_context, wait_turn
+
+ROOT = Path(__file__).resolve().parents[2]
+WEB = ROOT / "asobiba" / "web"
+RENDERERS = sorted(p.stem for p in (WEB / "games").glob("*.js") if p.stem != "generic")
+JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
+
+
+def node(script: str) -> Any:
+    """Run an ES module snippet under node (the renderers and the table are plain ES modules;
+    the browser globals they touch at load are stubbed) and parse what it prints."""
+    out = subprocess.run(["node", "--input-type=module", "-e", script], cwd=ROOT, text=True,
+                         capture_output=True, timeout=120, check=True)
+    return json.loads(out.stdout)
+
+
+STUBS = ("globalThis.localStorage = { getItem: () => null, setItem: () => {} };"
+         "globalThis.navigator = { languages: ['en'] };")
+
+
+def table() -> dict[str, dict[str, Any]]:
+    return node(STUBS + f"const m = await import({json.dumps((WEB / 'js' / 'i18n.js').as_uri())});"
+                "console.log(JSON.stringify(m.STRINGS));")
+
+
+# ---- the lint rule ------------------------------------------------------------------------
+BAD_RENDERER = """\
+import { el, svg } from "../js/util.js";
+// 盤 — a comment may say anything
+export default {
+  seatName(seat, ctx) {
+    return "Player one";
+  },
+  render(view, ctx) {
+    const root = svg("svg", { class: "board card down", role: "group", "aria-label": "The board" });
+    root.append(svg("text", { class: "coord" }, "★"), svg("title", {}, "Your stone"));
+    root.append(el("p", {}, ctx.t("pick_card")), el("p", {}, "黒の番です"));
+    root.setAttribute("title", "Pick a card");
+    root.textContent = view.over ? "Game over" : `${view.ply}`;
+    root.append(el("span", {}, `${view.ply} / 8`));
+    return root;
+  },
+};
+"""
+# line numbers of BAD_RENDERER that hold a stray word (and no other line)
+EXPECTED = {5: "english", 8: "english", 9: "english", 10: "japanese", 11: "english",
+            12: "english"}
+
+
+def eslint(args: list[str], stdin: str | None = None) -> list[dict[str, Any]]:
+    out = subprocess.run(["npx", "--no-install", "eslint", "-f", "json", *args], cwd=ROOT,
+                         input=stdin, text=True, capture_output=True, timeout=300)
+    assert out.stdout.strip(), out.stderr
+    return json.loads(out.stdout)
+
+
+def test_issue17_the_lint_rule_finds_every_kind_of_stray_word_in_a_renderer() -> None:
+    """A renderer with visible English (text children, aria-label, title, textContent, a
+    returned label) and Japanese anywhere is refused line by line; keys, CSS classes,
+    symbols, numbers and comments are not words."""
+    [result] = eslint(["--stdin", "--stdin-filename", "asobiba/web/games/zz_stray.js"],
+                      BAD_RENDERER)
+    found = {m["line"]: ("japanese" if "Japanese" in m["message"] else "english")
+             for m in result["messages"] if m.get("ruleId") == "asobiba/ui-strings"}
+    assert found == EXPECTED, result["messages"]
+
+
+def test_issue17_no_renderer_or_page_script_holds_words_of_its_own() -> None:
+    """The shipped client passes that rule: no script but js/i18n.js (renderers and the
+    pages' scripts alike) holds visible English or any Japanese."""
+    results = eslint(["asobiba/web"])
+    stray = [(r["filePath"], m["line"], m["message"]) for r in results for m in r["messages"]]
+    assert stray == []
+    linted = {Path(r["filePath"]).name for r in results}
+    assert {f"{g}.js" for g in RENDERERS} | {"room.js", "lobby.js", "replay.js"} <= linted
+
+
+# ---- the table ----------------------------------------------------------------------------
+def test_issue17_one_table_holds_every_game_word_in_both_languages() -> None:
+    """The renderers export no ``strings`` of their own; every ``ctx.t("key")`` a renderer
+    makes is ``<game>.key`` (or a platform key) in English AND Japanese; both languages
+    hold the same keys, and each game's rules have as many lines in each."""
+    strings = table()
+    exported = node(STUBS + "const out = {};" + "".join(
+        f"out[{json.dumps(g)}] = Object.keys((await import("
+        f"{json.dumps((WEB / 'games' / f'{g}.js').as_uri())})).default);" for g in RENDERERS)
+        + "console.log(JSON.stringify(out));")
+    assert all("strings" not in keys for keys in exported.values()), exported
+    en, ja = strings["en"], strings["ja"]
+    assert set(en) == set(ja), sorted(set(en) ^ set(ja))
+    missing = []
+    for game in RENDERERS:
+        source = (WEB / "games" / f"{game}.js").read_text(encoding="utf-8")
+        keys = set(re.findall(r"""ctx\.t\(\s*["']([^"']+)["']""", source))
+        assert keys, f"{game}: the check must see the renderer's keys"
+        for key in keys:
+            for lang, words in (("en", en), ("ja", ja)):
+                if f"{game}.{key}" not in words and key not in words:
+                    missing.append((game, lang, key))
+        rules_en, rules_ja = en.get(f"{game}.rules"), ja.get(f"{game}.rules")
+        assert isinstance(rules_en, list) and rules_en, game
+        assert isinstance(rules_ja, list) and len(rules_ja) == len(rules_en), game
+        for k in (k for k in en if k.startswith(f"{game}.") and k != f"{game}.rules"):
+            words = re.sub(r"\{\w+\}", "", en[k])  # an entry's own words, not its {slots}
+            assert JAPANESE.search(ja[k]) or not re.search(r"[A-Za-z]{3}", words), \
+                f"{k}: the Japanese entry is not Japanese"
+            assert not JAPANESE.search(en[k]), f"{k}: the English entry holds Japanese"
+    assert missing == []
+
+
+# ---- the switch, in Chromium --------------------------------------------------------------
+GAMES = [
+    # game, seats, lobby options, how to make the first move
+    ("reversi", ["you", "bot:1"], {}, "board"),
+    ("reverstargo", ["you", "bot:beginner"], {}, "board"),
+    ("flipflop", ["you", "bot:1"], {}, "list"),
+    ("memory_matrix", ["you", "bot:1"], {"players": 2}, "board"),
+    ("algo", ["you", "bot:1"], {}, "list"),
+    ("patapata", ["you", "bot:greedy"], {"players": 2}, "list"),
+]
+
+# the board area's words: every visible text, and every name and title a screen reader or a
+# pointer shows (aria-label, title, SVG <title>), of the board, score, rules and legend
+BOARD_WORDS = """() => {
+  const out = [];
+  for (const id of ['board', 'score-panel', 'rules-panel', 'legal']) {
+    const box = document.getElementById(id);
+    if (!box || box.hidden) continue;
+    const walk = document.createTreeWalker(box, NodeFilter.SHOW_TEXT);
+    while (walk.nextNode()) {
+      const text = walk.currentNode.textContent.trim();
+      const parent = walk.currentNode.parentElement;
+      if (text && parent && (parent.closest('svg') || parent.getClientRects().length)) out.push(text);
+    }
+    for (const el of box.querySelectorAll('[aria-label], [title]')) {
+      for (const a of ['aria-label', 'title']) if (el.getAttribute(a)) out.push(el.getAttribute(a));
+    }
+  }
+  return out;
+}"""
+
+ENGLISH_ENTRIES = """async () => {
+  const {STRINGS} = await import('/static/js/i18n.js');
+  const out = [];
+  for (const k of Object.keys(STRINGS.en)) {
+    const en = STRINGS.en[k], ja = STRINGS.ja[k];
+    if (Array.isArray(en)) en.forEach((line, i) => { if (line !== (ja || [])[i]) out.push(line); });
+    else if (en !== ja) out.push(en);
+  }
+  return out.filter((en) => /[A-Za-z]{3}/.test(en.replace(/\\{\\w+\\}/g, '')));
+}"""
+
+
+def english_in(page: Any, words: list[str]) -> list[str]:
+    """Words on a Japanese page that are an English entry of the table ({slots} as
+    wildcards) or hold an English word of four letters or more (notation like "a1", "CP",
+    "B3" or "d3" is not a word)."""
+    patterns = [re.compile("^" + re.sub(r"\\\{\w+\\\}", ".*", re.escape(en)) + "$", re.S)
+                for en in page.evaluate(ENGLISH_ENTRIES)]
+    return [w for w in words
+            if re.search(r"[A-Za-z]{4,}", w) or any(p.match(w) for p in patterns)]
+
+
+@pytest.mark.browser
+@pytest.mark.parametrize(("game", "seats", "options", "via"), GAMES, ids=[g[0] for g in GAMES])
+def test_issue17_language_switch_leaves_no_word_of_the_other_language_on_the_board(
+        browser: Any, server: Server, game: str, seats: list[str], options: dict[str, Any],
+        via: str) -> None:
+    errors: list[str] = []
+    context = open_context(browser, locale="en-US", viewport={"width": 1100, "height": 900})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        new_game(page, server.url, game, seats, options)
+        wait_turn(page)
+        click_a_move(page) if via == "board" else click_listed(page)
+        wait_turn(page)
+        english = page.evaluate(BOARD_WORDS)
+        assert len(english) > 10, english  # the check reads the board's words
+        assert [w for w in english if JAPANESE.search(w)] == []
+        assert english_in(page, english), "the check sees the English page's words"
+        page.click("#lang")
+        page.wait_for_function("() => document.documentElement.lang === 'ja'")
+        japanese = page.evaluate(BOARD_WORDS)
+        assert sum(bool(JAPANESE.search(w)) for w in japanese) > 5, japanese
+        assert english_in(page, japanese) == []
+        page.click("#lang")
+        page.wait_for_function("() => document.documentElement.lang === 'en'")
+        again = page.evaluate(BOARD_WORDS)
+        assert [w for w in again if JAPANESE.search(w)] == []
+        assert sorted(again) == sorted(english)
+    finally:
+        context.close()
+    assert not errors, errors
