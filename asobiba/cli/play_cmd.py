@@ -4,7 +4,7 @@ casual games, a hand-over screen for hidden-information games, and the record sa
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Container
 from pathlib import Path
 from typing import Annotated
 
@@ -24,7 +24,7 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: Mapping[int, object],
+def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: Container[int],
               seat: int, seen: dict[int, int]) -> str:
     """What the person at ``seat`` would have seen at the table since they last looked:
     every move since, each with its visible effect, from ``view(seat)`` only (a Memory Matrix
