@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
-from ..core import AsobibaError, Game, MoveEntry, Record, SeatInfo, State, parse_option_pairs
+from ..core import AsobibaError, Bot, Game, MoveEntry, Record, SeatInfo, State, parse_option_pairs
 from ..games import get
 
 HELP = ("type a move in the game's notation; 'moves' lists the legal ones, 'undo' takes back "
@@ -23,7 +23,7 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: dict[int, Any],
+def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: dict[int, Bot],
               seat: int, seen: dict[int, int]) -> str:
     """What the person at ``seat`` would have seen at the table since they last looked:
     every move since, each with its visible effect, from ``view(seat)`` only (a Memory Matrix
