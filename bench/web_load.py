@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import resource
@@ -44,9 +43,16 @@ from typing import Any
 
 import httpx
 import websockets
+from pydantic_core import from_json, to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+
+def dumps(message: Any) -> str:
+    """pydantic-core's JSON, as the server's wire format uses: the load generator must not
+    be the bottleneck it measures (its CPU per move is printed beside the server's)."""
+    return to_json(message).decode()
 
 
 def free_port() -> int:
@@ -57,6 +63,7 @@ def free_port() -> int:
 
 # ---- the servers ---------------------------------------------------------------------------
 SOURCE = ROOT  # --source: run the servers from another checkout (the peer: an older main)
+PROFILE: str | None = None  # --profile FILE: py-spy samples the first web process meanwhile
 
 
 class Proc:
@@ -190,6 +197,15 @@ class Cluster:
     def stop(self) -> None:
         for p in self.procs:
             p.stop()
+        for p in self.procs:  # a server error during the run is reported, never hidden
+            text = p.log.read_text(errors="replace")
+            if "Traceback" in text:
+                lines = text[text.index("Traceback"):].splitlines()
+                end = next((i for i, line in enumerate(lines[1:], 1)
+                            if line and not line.startswith(" ")), len(lines) - 1)
+                first = "\n".join(lines[max(0, end - 6):end + 1])  # its last frames
+                print(f"!! {text.count('Traceback')} server error(s) in {p.log.name}; "
+                      f"the first:\n{first}")
         if self.redis is not None:
             self.redis.stop()
         if self.pg is not None:
@@ -247,14 +263,15 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
             async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{room['room']}",
                                           open_timeout=60, max_size=2**22,
                                           additional_headers=client_headers(index, s)) as ws:
-                await ws.send(json.dumps({"type": "hello", "seats": keys}))
+                await ws.send(dumps({"type": "hello", "seats": keys}))
                 ready.append(1)
                 await go.wait()
                 pending: tuple[str, float] | None = None
                 seen_ply = -1
                 while not done.is_set() and time.monotonic() < stop_at[0]:
                     try:
-                        msg = json.loads(await asyncio.wait_for(ws.recv(), 5))
+                        async with asyncio.timeout(5):  # no task per message (wait_for's)
+                            msg = from_json(await ws.recv(decode=False))
                     except TimeoutError:
                         continue
                     now = time.perf_counter()
@@ -285,7 +302,7 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                             ref = f"{ply}"
                             sent[ply] = time.perf_counter()
                             pending = (ref, sent[ply])
-                            await ws.send(json.dumps({"type": "move", "seat": s,
+                            await ws.send(dumps({"type": "move", "seat": s,
                                                       "move": legal[0], "ply": ply,
                                                       "id": ref}))
                             if not cross:
@@ -340,11 +357,19 @@ async def drive(args: argparse.Namespace, cluster: Cluster) -> None:
     print(f"set-up: {args.rooms} rooms created and {len(ready)} clients connected in "
           f"{time.monotonic() - setup:.1f} s", flush=True)
     la0 = os.getloadavg()
-    rss0, cpu0 = usage(cluster.pids() + cluster.pg_pids())
+    rss0, cpu0 = usage(cluster.pids())
+    pg0 = usage(cluster.pg_pids())[1]
     me0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.monotonic()
     stop_at[0] = t0 + args.seconds
     go.set()
+    spy = None
+    if PROFILE:
+        exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        spy = subprocess.Popen([exe, "record", "--pid", str(cluster.procs[0].proc.pid),
+                                "--duration", str(int(args.seconds)), "--rate", "200",
+                                "--format", "raw", "--output", PROFILE],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     burst = None
     if args.bots:
         burst = asyncio.create_task(bot_burst(cluster.ports, args.bots, args.level,
@@ -356,10 +381,14 @@ async def drive(args: argparse.Namespace, cluster: Cluster) -> None:
     # warm-up and tear-down excluded: count what was acknowledged inside the window
     n_acks = len(stats.acks)
     wall = time.monotonic() - t0
-    rss1, cpu1 = usage(cluster.pids() + cluster.pg_pids())
+    rss1, cpu1 = usage(cluster.pids())
+    pg1 = usage(cluster.pg_pids())[1]
     la1 = os.getloadavg()
     me1 = resource.getrusage(resource.RUSAGE_SELF)
     burst_result = await burst if burst else None
+    if spy is not None:
+        spy.wait(60)
+        print(f"py-spy samples of web process 1 in {PROFILE}")
     failed = [t.exception() for t in tasks if t.done() and not t.cancelled()
               and t.exception() is not None]
     for t in tasks:
@@ -379,11 +408,17 @@ async def drive(args: argparse.Namespace, cluster: Cluster) -> None:
         if stats.delivery:
             print(f"cross-process delivery ms (A -> B): p50 {pct(stats.delivery, 0.5):.1f}  "
                   f"p99 {pct(stats.delivery, 0.99):.1f}  ({len(stats.delivery)} moves)")
-    print(f"server processes: RSS peak {peak_rss:.0f} MiB; CPU {cpu1 - cpu0:.1f} s over "
-          f"{wall:.1f} s wall ({(cpu1 - cpu0) / wall:.2f} cores"
-          f"{', PostgreSQL included' if cluster.pg else ''})")
+    # CPU per acknowledged move: the figure that does not depend on how busy the machine is
+    per = (lambda cpu: f", {1000 * cpu / n_acks:.2f} ms CPU per move") if n_acks else \
+        (lambda cpu: "")
+    server = cpu1 - cpu0
+    print(f"server processes: RSS peak {peak_rss:.0f} MiB; CPU {server:.1f} s over "
+          f"{wall:.1f} s wall ({server / wall:.2f} cores{per(server)})")
+    if cluster.pg:
+        print(f"PostgreSQL: CPU {pg1 - pg0:.1f} s ({(pg1 - pg0) / wall:.2f} cores"
+              f"{per(pg1 - pg0)})")
     mine = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
-    print(f"load generator CPU {mine:.1f} s ({mine / wall:.2f} cores)")
+    print(f"load generator CPU {mine:.1f} s ({mine / wall:.2f} cores{per(mine)})")
     if burst_result:
         print(f"bot burst: {burst_result['rooms']} bot-vs-bot rooms (level {args.level}) "
               f"created at once: {burst_result['bot_moves']} bot moves, "
@@ -401,11 +436,16 @@ def main() -> None:
     ap.add_argument("--bots", type=int, default=0, help="bot-vs-bot rooms created at once")
     ap.add_argument("--level", default="5")
     ap.add_argument("--bot-processes", type=int, default=2)
+    ap.add_argument("--profile", default=None, metavar="FILE",
+                    help="sample the (first) web process with py-spy during the measured "
+                    "window, raw stacks to FILE (needs py-spy; the sampling costs CPU, so "
+                    "quote figures from runs without it)")
     ap.add_argument("--source", default=None,
                     help="run the servers from this checkout (e.g. an older main, the peer)")
     args = ap.parse_args()
+    global PROFILE, SOURCE
+    PROFILE = str(Path(args.profile).resolve()) if args.profile else None
     if args.source:
-        global SOURCE
         SOURCE = Path(args.source).resolve()
         print(f"servers run from {SOURCE}")
     cluster = Cluster(args.mode, args.bot_processes)

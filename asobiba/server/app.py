@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+import starlette.websockets
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -25,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..games import available, get
 from ..progression.matches import MatchFormat
-from . import api_schema, fairplay
+from . import api_schema, fairplay, shared
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
@@ -34,8 +35,13 @@ from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub
 from .security import BadJSON, Guard, parse_json
+from .wire import dumps
 
 log = logging.getLogger("asobiba.server")
+# sending to a WebSocket the client has closed (Starlette ≥ 1.0 names it; before, it
+# raised WebSocketDisconnect): the connection is over, not a server error
+_CLOSED: type[Exception] = getattr(starlette.websockets, "WebSocketDisconnected",
+                                     WebSocketDisconnect)
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 8_192
@@ -43,6 +49,7 @@ MAX_BODY = 64_000
 MAX_RECORD = 2_000_000
 MAX_NAME = 40
 RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
+BACKGROUND_AFTER = 1.0  # seconds after the socket listens before the background start-up
 # seconds of work a replay may take before it is refused (503); ASOBIBA_REPLAY_BUDGET sets it
 REPLAY_BUDGET = float(os.environ.get("ASOBIBA_REPLAY_BUDGET", "20"))
 
@@ -193,11 +200,20 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     progression = progression_routes(store.engine, hub, today=today or _utc_today,
                                      daily_key=daily_key, limits=limits)
-    from .lobby import Lobby, who_from_accounts
+    from .lobby import Lobby, RedisSeekBoard, who_from_accounts
 
-    # an open game becomes a room when taken: the room-creation limit counts seeks too
+    # an open game becomes a room when taken: the room-creation limit counts seeks too;
+    # scaled: one board of open games for every web process (Redis)
     lobby = Lobby(hub, get, who_from_accounts(store.engine),
-                  limit=lambda request: limited(limits, "room", _ip(request)))
+                  limit=lambda request: limited(limits, "room", _ip(request)),
+                  board=RedisSeekBoard(redis_url, bus.origin) if redis_url and bus else None)
+
+    async def on_bus(event: dict[str, Any]) -> None:
+        """Another process's news: a room's (the hub) or the lobby's."""
+        if event.get("kind") == "lobby":
+            await lobby.on_event(event)
+        else:
+            await hub().on_event(event)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -205,30 +221,61 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         holder["hub"].on_finish = progression.on_finish
         for game_id in available():  # a game that fails to import stops the start, loudly
             get(game_id)
-        if jobs is None:
-            pool.warm(available())
-        await hub().bus.start(hub().on_event, hub().resync_all)
-        # unfinished games are loaded in the background: the server answers at once, and a
-        # request for a room not loaded yet loads that room first (lazily)
-        resuming = asyncio.get_running_loop().create_task(hub().resume_all())
-        started = time.monotonic()
+        await hub().bus.start(on_bus, hub().resync_all)
+        tasks: list[asyncio.Task[Any]] = []
 
-        def resumed(task: asyncio.Task[int]) -> None:
-            if not task.cancelled() and task.exception() is None and task.result():
-                log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
-                            time.monotonic() - started)
+        async def background() -> None:
+            """What can wait until the socket listens (``run`` sets ``app.state.listening``
+            once it does; without it, e.g. under a test client, at once): the bot processes
+            are started and warmed, unfinished games are loaded and the retention sweep
+            begins — none of it delays the first answer (docs/web.md, "Start-up")."""
+            listening = getattr(app.state, "listening", None)
+            if listening is not None:
+                await listening.wait()
+                # a moment for the first requests: they load what they need themselves
+                await asyncio.sleep(BACKGROUND_AFTER)
+            if jobs is None:
+                pool.warm(available())
+            # a request for a room not loaded yet loads that room first (lazily)
+            resuming = asyncio.get_running_loop().create_task(hub().resume_all())
+            tasks.append(resuming)
+            started = time.monotonic()
 
-        resuming.add_done_callback(resumed)
-        warming = asyncio.get_running_loop().create_task(progression.warm())
-        sweeping = asyncio.get_running_loop().create_task(retention.run(
-            hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
-            retention.SWEEP_EVERY if sweep_every is None else sweep_every))
+            def resumed(task: asyncio.Task[int]) -> None:
+                if not task.cancelled() and task.exception() is None and task.result():
+                    log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
+                                time.monotonic() - started)
+
+            resuming.add_done_callback(resumed)
+            tasks.append(asyncio.get_running_loop().create_task(progression.warm()))
+            tasks.append(asyncio.get_running_loop().create_task(retention.run(
+                hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
+                retention.SWEEP_EVERY if sweep_every is None else sweep_every)))
+            if bus is not None:  # this process's live games, for the other processes' lobby
+                lobby.start()
+
+        tasks.append(asyncio.get_running_loop().create_task(background()))
+        tasks.append(asyncio.get_running_loop().create_task(shared.refresh(hub())))
+        keep_alive = getattr(limits.store, "keep_alive", None)
+        if keep_alive is not None:  # the per-address WebSocket counts shared in Redis
+
+            async def alive() -> None:
+                from .limits import ALIVE_EVERY
+
+                while True:
+                    await asyncio.to_thread(keep_alive)
+                    await asyncio.sleep(ALIVE_EVERY)
+
+            tasks.append(asyncio.get_running_loop().create_task(alive()))
         try:
             yield
         finally:
-            resuming.cancel()
-            warming.cancel()
-            sweeping.cancel()
+            for task in tasks:
+                task.cancel()
+            if lobby.task is not None:
+                lobby.task.cancel()
+            if isinstance(lobby.board, RedisSeekBoard):
+                await lobby.board.close()
             await hub().bus.close()
             if jobs is not None:
                 await jobs.close()
@@ -404,10 +451,14 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                        "message": "there is no such room"})
             await websocket.close(4404)
             return
-        conn = Conn(websocket.send_json, send_text=websocket.send_text)
+        async def send(message: dict[str, Any]) -> None:
+            await websocket.send_text(dumps(message))
+
+        conn = Conn(send, send_text=websocket.send_text)
         room.conns.add(conn)
         fairplay.note_presence(room)
         await hub().broadcast(room)
+        shared.publish(hub(), room)  # presence, for the other processes (scaled mode)
         budget, refilled = float(BURST), time.monotonic()
         try:
             while True:
@@ -441,16 +492,17 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                           "please; this one was ignored")
                     await dispatch(room, conn, msg)
                     if ref is not None:
-                        await websocket.send_json({"type": "ack", "id": ref})
+                        await websocket.send_text(dumps({"type": "ack", "id": ref}))
                 except ClientError as exc:
-                    await websocket.send_json({"type": "error", "code": exc.code,
-                                               "message": exc.message, "id": ref})
-        except WebSocketDisconnect:
+                    await websocket.send_text(dumps({"type": "error", "code": exc.code,
+                                                     "message": exc.message, "id": ref}))
+        except (WebSocketDisconnect, _CLOSED):  # gone, or gone while its ack was on the way
             pass
         finally:
             room.conns.discard(conn)
             fairplay.note_presence(room)
             await hub().broadcast(room)
+            shared.publish(hub(), room)
             hub().forget_if_idle(room)
 
     async def dispatch(room: Any, conn: Conn, msg: dict[str, Any]) -> None:
@@ -459,6 +511,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         if kind == "hello":
             problems = await h.hello(room, conn, msg.get("seats", []))
             fairplay.note_presence(room)
+            shared.publish(h, room)
             await h.broadcast(room)
             if problems:
                 raise ClientError("bad_key", "; ".join(problems))
@@ -482,12 +535,14 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             await fairplay.claim(h, room, conn, policy)
         elif kind == "ping":
             await conn.send({"type": "pong"})
+        elif kind == "sync":  # the client missed an update (a gap in moves_from): all anew
+            await h.send_full(room, conn)
         elif kind in ("history", "abort", "draw", "hint"):
             await table_message(h, room, conn, kind, msg)
         else:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
                               "move, resign, undo, undo_reply, rematch, next, claim, ping, "
-                              "history, abort, draw, hint")
+                              "sync, history, abort, draw, hint")
 
     async def table_message(h: Any, room: Any, conn: Conn, kind: str,
                             msg: dict[str, Any]) -> None:

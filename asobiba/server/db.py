@@ -28,94 +28,28 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
     create_engine,
     delete,
     event,
     func,
-    insert,
     select,
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-
-def utcnow() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class RoomRow(Base):
-    __tablename__ = "rooms"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(40))
-    rules_version: Mapped[int] = mapped_column(Integer)
-    options: Mapped[str] = mapped_column(Text)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    casual: Mapped[bool] = mapped_column(Boolean, default=True)
-    hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
-    clock: Mapped[str | None] = mapped_column(Text, nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
-    result: Mapped[str | None] = mapped_column(Text, nullable=True)
-    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    created: Mapped[str] = mapped_column(String(40))
-    updated: Mapped[str] = mapped_column(String(40))
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))
-    level: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    name: Mapped[str] = mapped_column(String(80), default="")
-    key_hash: Mapped[str | None] = mapped_column(String(128), nullable=True)
-
-
-class MoveRow(Base):
-    __tablename__ = "moves"
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(Text)  # no length cap: PostgreSQL would enforce one
-    at: Mapped[str] = mapped_column(String(40))
-
-
-class MatchSetRow(Base):
-    """A reverse match or best-of-N series between the two seats of consecutive rooms."""
-
-    __tablename__ = "match_sets"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    state: Mapped[str] = mapped_column(Text)  # {"match": Match.to_json(), "forfeit": ...}
-    updated: Mapped[str] = mapped_column(String(40))
-
-
-class SetRoomRow(Base):
-    """Which game of which set a room plays; a set's game number is taken once."""
-
-    __tablename__ = "match_set_rooms"
-    __table_args__ = (UniqueConstraint("set_id", "game_index"),)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    set_id: Mapped[str] = mapped_column(ForeignKey("match_sets.id"), index=True)
-    game_index: Mapped[int] = mapped_column(Integer)
-
-
-class RecordRow(Base):
-    __tablename__ = "records"
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    record: Mapped[str] = mapped_column(Text)
-    saved: Mapped[str] = mapped_column(String(40))
+# the tables live with every other table of the platform (one metadata; docs/web.md)
+from ..tables import (  # noqa: F401 - re-exported: the store's tables and its clock
+    Base,
+    MatchSetRow,
+    MoveRow,
+    RecordRow,
+    RoomRow,
+    SeatRow,
+    SetRoomRow,
+    stamp,
+    utcnow,
+)
 
 
 @dataclass
@@ -212,6 +146,7 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        self._sql_cache: dict[str, str] = {}
         from .schema import upgrade
 
         upgrade(self.engine)  # the schema at the newest migration (docs/web.md)
@@ -283,16 +218,67 @@ class Store:
         with Session(self.engine) as s, s.begin():
             self.add_move_in(s, room_id, move, finished_result, record, set_state)
 
+    def _sql(self, text: str) -> str:
+        """``text`` (written with ``?`` placeholders) in the driver's parameter style."""
+        sql = self._sql_cache.get(text)
+        if sql is None:
+            style = self.engine.dialect.paramstyle
+            sql = text.replace("?", "%s") if style in ("format", "pyformat") else text
+            if self.engine.dialect.name == "sqlite":  # one writer: no row lock to take
+                sql = sql.replace(" FOR UPDATE", "")
+            self._sql_cache[text] = sql
+        return sql
+
     def add_move_in(self, s: Session, room_id: str, move: MoveData,
                     finished_result: dict[str, Any] | None, record: str | None,
                     set_state: tuple[str, dict[str, Any]] | None = None) -> None:
-        self._lock_room(s, room_id, move.ply)
-        s.execute(insert(MoveRow).values(room_id=room_id, ply=move.ply, seat=move.seat,
-                                         text=move.text, at=move.at))
-        values: dict[str, Any] = {"updated": move.at}
-        if finished_result is not None:
-            values.update(status="finished", result=json.dumps(finished_result))
-        s.execute(update(RoomRow).where(RoomRow.id == room_id).values(**values))
+        # The hot path of the whole server (every move of every game): the same statements
+        # as _lock_room and the ORM would issue, straight through the driver's cursor on the
+        # session's connection (same transaction), because building, caching and compiling
+        # the SQLAlchemy statements cost more CPU than the database's own work
+        cur = s.connection().connection.cursor()
+        try:
+            cur.execute(self._sql("SELECT status FROM rooms WHERE id = ? FOR UPDATE"),
+                        (room_id,))
+            row = cur.fetchone()
+            if row is None:
+                raise Conflict(f"room {room_id} does not exist")
+            if row[0] != "active":
+                raise Conflict(f"room {room_id} is {row[0]}")
+            status, result = ("finished", json.dumps(finished_result)) \
+                if finished_result is not None else (None, None)
+            if self.engine.dialect.name == "postgresql":
+                # one round trip for the check, the move and the room (a fresh snapshot
+                # after the row lock above, so a move committed meanwhile is counted)
+                cur.execute(self._sql(
+                    "WITH ins AS (INSERT INTO moves (room_id, ply, seat, text, at) "
+                    "SELECT ?, ?, ?, ?, ? WHERE (SELECT COUNT(*) FROM moves "
+                    "WHERE room_id = ?) = ? RETURNING 1) "
+                    "UPDATE rooms SET updated = ?, status = COALESCE(?, status), "
+                    "result = COALESCE(?, result) "
+                    "WHERE id = ? AND EXISTS (SELECT 1 FROM ins)"),
+                    (room_id, move.ply, move.seat, move.text, move.at, room_id, move.ply,
+                     move.at, status, result, room_id))
+                if cur.rowcount != 1:
+                    cur.execute(self._sql("SELECT COUNT(*) FROM moves WHERE room_id = ?"),
+                                (room_id,))
+                    stored = int(cur.fetchone()[0])  # type: ignore[index]
+                    raise Conflict(f"room {room_id} has {stored} moves, not {move.ply}")
+            else:
+                cur.execute(self._sql("SELECT COUNT(*) FROM moves WHERE room_id = ?"),
+                            (room_id,))
+                stored = int(cur.fetchone()[0])  # type: ignore[index]
+                if stored != move.ply:
+                    raise Conflict(f"room {room_id} has {stored} moves, not {move.ply}")
+                cur.execute(self._sql("INSERT INTO moves (room_id, ply, seat, text, at) "
+                                      "VALUES (?, ?, ?, ?, ?)"),
+                            (room_id, move.ply, move.seat, move.text, move.at))
+                cur.execute(self._sql("UPDATE rooms SET updated = ?, "
+                                      "status = COALESCE(?, status), "
+                                      "result = COALESCE(?, result) WHERE id = ?"),
+                            (move.at, status, result, room_id))
+        finally:
+            cur.close()
         if record is not None:
             s.merge(RecordRow(room_id=room_id, record=record, saved=move.at))
             s.flush()
@@ -358,7 +344,7 @@ class Store:
     def unseen_since(self, cutoff: float, limit: int = 50) -> list[tuple[str, str]]:
         """Unfinished rooms with no move and no connection since ``cutoff`` (a Unix time):
         (id, last seen), oldest first."""
-        iso = datetime.fromtimestamp(cutoff, UTC).isoformat(timespec="milliseconds")
+        iso = stamp(datetime.fromtimestamp(cutoff, UTC))
         with Session(self.engine) as s:
             rows = s.execute(select(RoomRow.id, RoomRow.updated)
                              .where(RoomRow.status == "active", RoomRow.updated < iso)
@@ -438,19 +424,27 @@ class Writer:
     def submit(self, name: str, *args: Any) -> Future[Any]:
         """Queue ``Store.<name>_in(session, *args)``; the future resolves after the commit."""
         fut: Future[Any] = Future()
-        self._queue.put((getattr(self.store, f"{name}_in"), args, fut))
+        self._put((getattr(self.store, f"{name}_in"), args, fut))
+        return fut
+
+    async def run(self, name: str, *args: Any) -> Any:
+        """``submit`` for a coroutine: the result (or the write's exception) once committed.
+        An asyncio future settled from the thread directly — one wake-up of the event loop
+        per batch, not a concurrent future and a chained callback per write."""
+        import asyncio
+
+        fut = asyncio.get_running_loop().create_future()
+        self._put((getattr(self.store, f"{name}_in"), args, fut))
+        return await fut
+
+    def _put(self, item: tuple[Callable[..., Any], tuple[Any, ...], Any]) -> None:
+        self._queue.put(item)
         if self._thread is None:
             with self._lock:
                 if self._thread is None:
                     self._thread = threading.Thread(target=self._loop, name="asobiba-writer",
                                                     daemon=True)
                     self._thread.start()
-        return fut
-
-    async def run(self, name: str, *args: Any) -> Any:
-        import asyncio
-
-        return await asyncio.wrap_future(self.submit(name, *args))
 
     def close(self) -> None:
         if self._thread is not None:
@@ -475,9 +469,35 @@ class Writer:
                 batch.append(more)
             self._commit(batch)
 
-    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]]
+    @staticmethod
+    def _live(fut: Any) -> bool:
+        """Still wanted: a concurrent future is marked running; an asyncio one (whose
+        awaiting task may have been cancelled) must not be cancelled."""
+        if isinstance(fut, Future):
+            return fut.set_running_or_notify_cancel()
+        return not fut.cancelled()
+
+    @staticmethod
+    def _settle(done: list[tuple[Any, bool, Any]]) -> None:
+        """Hand each write's outcome to its caller (for asyncio futures: in their loop)."""
+        by_loop: dict[Any, list[tuple[Any, bool, Any]]] = {}
+        for fut, ok, value in done:
+            if isinstance(fut, Future):
+                if ok:
+                    fut.set_result(value)
+                else:
+                    fut.set_exception(value)
+            else:
+                by_loop.setdefault(fut.get_loop(), []).append((fut, ok, value))
+        for loop, items in by_loop.items():
+            try:
+                loop.call_soon_threadsafe(_settle_in_loop, items)
+            except RuntimeError:  # the loop has closed: nobody is waiting any more
+                pass
+
+    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Any]]
                 ) -> None:
-        live = [b for b in batch if b[2].set_running_or_notify_cancel()]
+        live = [b for b in batch if self._live(b[2])]
         outcomes: list[tuple[bool, Any]] = []
         try:
             with Session(self.store.engine) as s, s.begin():
@@ -492,26 +512,32 @@ class Writer:
                 for item in live:
                     self._alone(item)
                 return
-            outcomes = []
-            for _fn, _args, fut in live:
-                fut.set_exception(sys.exc_info()[1] or RuntimeError("commit failed"))
+            error = sys.exc_info()[1] or RuntimeError("commit failed")
+            self._settle([(fut, False, error) for _fn, _args, fut in live])
             return
         self.batches += 1
         self.writes += len(live)
-        for (ok, value), (_fn, _args, fut) in zip(outcomes, live):
-            if ok:
-                fut.set_result(value)
-            else:
-                fut.set_exception(value)
+        self._settle([(fut, ok, value) for (ok, value), (_fn, _args, fut)
+                      in zip(outcomes, live)])
 
-    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Future[Any]]) -> None:
+    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Any]) -> None:
         fn, args, fut = item
         try:
             with Session(self.store.engine) as s, s.begin():
                 value = fn(s, *args)
         except Exception as exc:  # noqa: BLE001 - handed to its own caller
-            fut.set_exception(exc)
+            self._settle([(fut, False, exc)])
             return
         self.batches += 1
         self.writes += 1
-        fut.set_result(value)
+        self._settle([(fut, True, value)])
+
+
+def _settle_in_loop(items: list[tuple[Any, bool, Any]]) -> None:
+    for fut, ok, value in items:
+        if fut.done():  # its task was cancelled meanwhile
+            continue
+        if ok:
+            fut.set_result(value)
+        else:
+            fut.set_exception(value)

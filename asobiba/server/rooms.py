@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import hmac
-import json
 import logging
 import secrets
 import time
@@ -30,10 +29,12 @@ from ..core import (
     State,
 )
 from ..core.rng import derive_seed
+from ..play.runner import BotTurn
 from ..progression.matches import A, B, Match, MatchFormat, replays_the_deal, tiebreak_for
 from . import clock as clocks
 from .bus import LocalBus
 from .db import Conflict, MoveData, RoomData, SeatData, SetData, Store, utcnow
+from .wire import dumps
 
 log = logging.getLogger("asobiba.server")
 BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried again
@@ -78,6 +79,12 @@ class Conn:
     keys: dict[int, str] = field(default_factory=dict)
     send_text: Callable[[str], Awaitable[None]] | None = None
     """Sends an already serialised message (a broadcast serialises each message once)."""
+    moves_sent: int = -1
+    """How many of the room's moves this connection has been sent (-1: none yet); the next
+    update carries only the moves after them (``moves_from``)."""
+    history: int = -1
+    """The room's ``history`` count when those were sent: an undo or a reload that rewrote
+    the moves since makes the next update a full one."""
 
     @property
     def seats(self) -> set[int]:
@@ -105,6 +112,9 @@ class Room:
         self.conns: set[Conn] = set()
         self.lock = asyncio.Lock()
         self.version = 0
+        self.history = 0
+        """Counts the times moves were taken back or replaced (undo, a reload that differs):
+        a connection sent moves before that gets the whole list again."""
         self.undo: dict[str, Any] | None = None
         self.rematch_offers: set[int] = set()
         self.away_since: dict[int, float] = {}
@@ -238,11 +248,21 @@ class Room:
             extra={"room": self.id, **(extra or {})},
         )
 
-    def public(self) -> dict[str, Any]:
-        """What everyone at the table may know about the room (never the seed or keys)."""
-        online = set().union(*(c.seats for c in self.conns)) if self.conns else set()
+    def public_moves(self, start: int = 0) -> list[list[Any]]:
+        """The move list everyone may see, from ply ``start`` on: each move's seat, and its
+        text only in games of perfect information."""
+        if self.game.perfect_information:
+            return [[m.seat, m.text] for m in self.moves[start:]]
+        return [[m.seat, None] for m in self.moves[start:]]
+
+    def public(self, with_moves: bool = True) -> dict[str, Any]:
+        """What everyone at the table may know about the room (never the seed or keys).
+        ``with_moves=False``: without the move list (an update adds the part it needs)."""
+        from .shared import online as online_anywhere
+
+        online = online_anywhere(self)  # connected here or at another process
         perfect = self.game.perfect_information
-        return {
+        out: dict[str, Any] = {
             "id": self.id,
             "game": self.game.id,
             "title": {"en": self.game.title_en, "ja": self.game.title_ja},
@@ -255,8 +275,7 @@ class Room:
             "seats": [{"seat": s.seat, "kind": s.kind, "level": s.level, "name": s.name,
                        "online": s.kind == "bot" or s.seat in online} for s in self.seats],
             "ply": len(self.moves),
-            "moves": [[m.seat, m.text] for m in self.moves] if perfect
-            else [[m.seat, None] for m in self.moves],
+            "moves": None,
             "result": self.result,
             "can_undo": self.can_undo and self.status == "active",
             "undo": self.undo,
@@ -268,6 +287,9 @@ class Room:
             "set": self.set_view(),
             "table": self.table_view(),
         }
+        if with_moves:
+            out["moves"] = self.public_moves()
+        return out
 
     def table_view(self) -> dict[str, Any]:
         """Abort and draw offers (asobiba.server.table, kept out of the room core)."""
@@ -275,13 +297,28 @@ class Room:
 
         return public(self)
 
-    def message_for(self, conn: Conn, public: dict[str, Any] | None = None
-                    ) -> dict[str, Any]:
+    def message_for(self, conn: Conn, public: dict[str, Any] | None = None,
+                    moves_from: int | None = None) -> dict[str, Any]:
+        """The update for ``conn``: the room and the views of the seats it holds. With
+        ``moves_from``, ``room.moves`` holds only the moves from that ply on (the client
+        has the ones before; ``room.moves_from`` says where they start)."""
         seats = sorted(conn.seats)
         views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
             {"seat": None, "view": self.state.view(None)}]
-        return {"type": "update", "room": public if public is not None else self.public(),
-                "you": seats, "views": views}
+        room = public if public is not None else self.public(with_moves=False)
+        if moves_from is None:
+            room = {**room, "moves": self.public_moves()}
+        else:
+            room = {**room, "moves": self.public_moves(moves_from), "moves_from": moves_from}
+        return {"type": "update", "room": room, "you": seats, "views": views}
+
+    def delta_start(self, conn: Conn) -> int | None:
+        """Where ``conn``'s next update may start its move list (None: send it whole), and
+        note that it will have every move after that update."""
+        start = conn.moves_sent if (conn.history == self.history
+                                    and 0 <= conn.moves_sent <= len(self.moves)) else None
+        conn.moves_sent, conn.history = len(self.moves), self.history
+        return start
 
 
 def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
@@ -420,6 +457,9 @@ class Hub:
                 self.rooms[room_id] = room
                 self.schedule_bots(room)
                 self.arm_clock(room)
+                from .shared import ask
+
+                ask(self, room)  # what the other processes know of its table (offers, presence)
         return room
 
     def forget_if_idle(self, room: Room) -> None:
@@ -463,7 +503,9 @@ class Hub:
         return count
 
     # ---- connections ---------------------------------------------------------------------
-    async def send_to(self, room: Room, conn: Conn) -> None:
+    async def send_full(self, room: Room, conn: Conn) -> None:
+        """The whole room to one connection (its ``sync`` request: it missed an update)."""
+        conn.moves_sent, conn.history = len(room.moves), room.history
         try:
             await conn.send(room.message_for(conn))
         except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
@@ -472,23 +514,24 @@ class Hub:
     async def broadcast(self, room: Room) -> None:
         """Every connection gets the room and its seats' views. The public part is built
         once, and each distinct message serialised once (connections holding the same seats
-        — e.g. every spectator — share one text)."""
+        — e.g. every spectator — share one text). A connection gets only the moves it has
+        not been sent yet (``Room.delta_start``); the rest of the room is always whole."""
         conns = list(room.conns)
         if not conns:
             return
-        public = room.public()
-        texts: dict[tuple[int, ...], str] = {}
+        public = room.public(with_moves=False)
+        texts: dict[tuple[tuple[int, ...], int | None], str] = {}
 
         async def one(conn: Conn) -> None:
             try:
+                start = room.delta_start(conn)
                 if conn.send_text is None:
-                    await conn.send(room.message_for(conn, public))
+                    await conn.send(room.message_for(conn, public, start))
                     return
-                seats = tuple(sorted(conn.seats))
-                text = texts.get(seats)
+                key = (tuple(sorted(conn.seats)), start)
+                text = texts.get(key)
                 if text is None:
-                    text = texts[seats] = json.dumps(room.message_for(conn, public),
-                                                     separators=(",", ":"), ensure_ascii=False)
+                    text = texts[key] = dumps(room.message_for(conn, public, start))
                 await conn.send_text(text)
             except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
                 room.conns.discard(conn)
@@ -573,11 +616,13 @@ class Hub:
             except Conflict:  # another process moved, undid or ended the game first
                 room.moves.pop()
                 room.states.pop()
+                room.history += 1  # in case an update showed it meanwhile
                 await self._reload(room)
                 stale = True
             except BaseException as exc:
                 room.moves.pop()
                 room.states.pop()
+                room.history += 1
                 if isinstance(exc, Exception):  # not stored, so not played: say so
                     log.exception("could not store a move in room %s", room.id)
                     raise ClientError("not_stored", "the move could not be stored, so it "
@@ -685,11 +730,12 @@ class Hub:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            text, notes = await self.bot_choice(room, seat, ply)
+            turn = await self.bot_choice(room, seat, ply)
             if room.version != version:
                 return
             try:
-                await self.play(room, seat, text, expect_ply=ply, notes=notes)
+                await self.play(room, seat, turn.text, expect_ply=ply,
+                                notes=[n for n in [turn.note(seat)] if n])
             except ClientError as exc:
                 if exc.code == "not_stored":
                     raise
@@ -704,36 +750,31 @@ class Hub:
             if room.version != version:
                 self.schedule_bots(room)
 
-    async def bot_choice(self, room: Room, seat: int, ply: int) -> tuple[str, list[str]]:
-        """The bot's move for ``seat`` at ``ply`` (from its seat's views only, in the pool,
-        under its time limit) and the notes to log; a seeded random legal move instead if
-        the bot overran, crashed or chose an illegal move."""
-        from .bots import BotTimeout, choose_move
+    async def bot_choice(self, room: Room, seat: int, ply: int) -> BotTurn:
+        """The bot turn of ``seat`` at ``ply``, through the one bot-turn step of
+        :mod:`asobiba.play.runner`: the bot picks from its seat's views alone, in the pool,
+        under its time limit (:func:`.bots.bot_pick`); the pick is settled against the
+        room's state — a seeded random legal move instead if the bot overran, crashed or
+        chose an illegal move (``turn.fallback``, and ``turn.note`` for the room's log)."""
+        from ..play.runner import Fallback, Pick, settle
+        from .bots import BotTimeout, bot_pick
 
-        notes: list[str] = []
         views = room.views_for(seat)
         level = room.seats[seat].level or ""
         seed = derive_seed(room.data.seed, "bot", seat, ply) >> 1
-        text: str | None
+        picked: Pick | None = None
+        failure: Fallback | None = None
+        detail = ""
         try:
-            text = await self.pool.run(choose_move, room.game.id, level, seed, seat,
-                                       dict(room.options), views)
+            picked = await self.pool.run(bot_pick, room.game.id, level, seed, seat,
+                                         dict(room.options), views)
         except BotTimeout as exc:
-            text = None
-            notes.append(f"the bot in seat {seat} timed out ({exc}); "
-                         "it played a random legal move")
+            failure, detail = "timeout", str(exc)
         except Exception as exc:  # noqa: BLE001 - a crashing bot must not stop the game
             log.exception("bot crashed in room %s", room.id)
-            text = None
-            notes.append(f"the bot in seat {seat} failed ({type(exc).__name__}); "
-                         "it played a random legal move")
-        legal = room.state.legal_moves(seat).texts()
-        if text is None or text not in legal:
-            if text is not None:  # its text could reveal a secret: not repeated here
-                notes.append(f"the bot in seat {seat} chose an illegal move; "
-                             "it played a random legal move")
-            text = legal[Rng(room.data.seed, "fallback", seat, ply).below(len(legal))]
-        return text, notes
+            failure, detail = "crash", type(exc).__name__
+        return settle(room.state, seat, picked, failure=failure, detail=detail,
+                      fallback=Rng(room.data.seed, "fallback", seat, ply))
 
     async def bot_job(self, room_id: str, seat: int, ply: int) -> bool:
         """A bot worker's job: make the move of ``seat`` at ``ply`` if the room still waits
@@ -749,8 +790,9 @@ class Hub:
             return True  # made already (a repeated job) or no longer wanted
         self.rooms[room_id] = room
         try:
-            text, notes = await self.bot_choice(room, seat, ply)
-            await self.play(room, seat, text, expect_ply=ply, notes=notes)
+            turn = await self.bot_choice(room, seat, ply)
+            await self.play(room, seat, turn.text, expect_ply=ply,
+                            notes=[n for n in [turn.note(seat)] if n])
         except ClientError as exc:
             return exc.code != "not_stored"
         finally:
@@ -776,6 +818,8 @@ class Hub:
             if (mine.seat, mine.text) != (stored.seat, stored.text):
                 break
             same += 1
+        if same < len(room.moves):  # moves taken back or replaced: clients get them anew
+            room.history += 1
         del room.states[same + 1:]
         for m in data.moves[same:]:
             room.states.append(room.states[-1].play(m.text, m.seat))
@@ -800,6 +844,11 @@ class Hub:
         if room is None:
             return
         kind = event.get("kind")
+        if kind in ("ask", "shared"):  # presence, draw offers, hints (asobiba.server.shared)
+            from . import shared
+
+            await shared.on_event(self, room, event)
+            return
         had_rematch, had_next = room.rematch_id, room.next_room()
         async with room.lock:
             if kind == "table":
@@ -932,6 +981,7 @@ class Hub:
             else:
                 del room.moves[target:]
                 del room.states[target + 1:]
+                room.history += 1
                 room.version += 1
                 room.undo = None
                 self.bus.publish({"kind": "sync", "room": room.id})

@@ -24,6 +24,7 @@ let setAsked = false; // this page asked for the set's next game: go there when 
 // ---- the move list: every position a seat has seen, so a player can step back and forth
 const seen = new Map(); // "s0" / "spec" → views by ply (index 0 = the start)
 let historyAsked = false;
+let syncAsked = false; // a gap in the moves: the whole room was asked for once
 let stepAt = null; // the ply shown while stepping through the moves; null = the live game
 let reviewed = -1; // hot-seat: the ply up to which the last mover has seen their own result
 let rulesDrawn = "";
@@ -61,8 +62,29 @@ function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
 }
 
+/** An update carries only the moves this page has not been sent (from ``room.moves_from``
+ * on): join them to the ones it holds. A gap (an update missed) asks the server for the whole
+ * room once (``sync``) and drops this one; true when the update is whole. */
+function joinMoves(msg) {
+  const from = msg.room.moves_from;
+  if (from === undefined) {
+    syncAsked = false;
+    return true;
+  }
+  const have = last ? last.room.moves : null;
+  if (!have || have.length < from) {
+    if (!syncAsked) send({ type: "sync" });
+    syncAsked = true;
+    return false;
+  }
+  msg.room.moves = have.slice(0, from).concat(msg.room.moves);
+  delete msg.room.moves_from;
+  return true;
+}
+
 function receive(msg) {
   if (msg.type === "update") {
+    if (!joinMoves(msg)) return;
     sounds.update(last, msg);
     last = msg;
     for (const v of msg.views) remember(v.seat, msg.room.ply, v.view);

@@ -1,0 +1,139 @@
+"""The update messages of a room's WebSocket: each carries only the moves its connection has
+not been sent (``room.moves_from``), the rest of the room and the seat's views whole; an
+undo sends the whole list again; ``sync`` asks for the whole room; and no update, whole or
+partial, ever holds more than ``view(seat)`` of the seats the connection holds."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from asobiba.games import get
+from asobiba.server.db import Store
+
+from .helpers import create_room, is_update, make_client, read_until, send_json
+
+HUMAN = {"kind": "human"}
+
+
+class Client:
+    """A scripted page: joins each update's moves to the ones it holds, as room.js does."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.moves: list[list[Any]] | None = None
+        self.updates: list[dict[str, Any]] = []
+
+    def take(self, msg: dict[str, Any]) -> None:
+        room = msg["room"]
+        start = room.get("moves_from")
+        if start is None:
+            self.moves = list(room["moves"])
+        else:
+            assert self.moves is not None and len(self.moves) >= start, \
+                "a partial update that does not follow what this connection was sent"
+            self.moves = self.moves[:start] + room["moves"]
+        assert len(self.moves) == room["ply"]
+        self.updates.append(msg)
+
+    def until(self, pred: Any) -> dict[str, Any]:
+        def check(m: dict[str, Any]) -> bool:
+            if is_update(m):
+                self.take(m)
+            return bool(pred(m))
+        return read_until(self.ws, check)
+
+    def reach(self, ply: int) -> None:
+        """Read until this page has been sent the position after ``ply`` moves."""
+        if not self.updates or self.updates[-1]["room"]["ply"] < ply:
+            self.until(lambda m: is_update(m) and m["room"]["ply"] >= ply)
+
+    def act(self, msg: dict[str, Any], ref: str) -> None:
+        send_json(self.ws, {**msg, "id": ref})
+        reply = self.until(lambda m: m.get("id") == ref)
+        assert reply["type"] == "ack", reply
+
+
+def test_updates_carry_only_the_moves_not_yet_sent_and_undo_or_sync_sends_all(
+        tmp_path: Any) -> None:
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [HUMAN, HUMAN])
+        rid = room["room"]
+        with client.websocket_connect(f"/ws/{rid}") as ws:
+            c = Client(ws)
+            c.act({"type": "hello", "seats": room["keys"]}, "hello")
+            assert "moves_from" not in c.updates[0]["room"], "the first update is whole"
+            for ply, move in enumerate(["d3", "c5", "f6", "f5"]):
+                c.act({"type": "move", "seat": ply % 2, "move": move, "ply": ply}, f"m{ply}")
+                last = c.updates[-1]["room"]
+                assert last["moves_from"] == ply and last["moves"] == [[ply % 2, move]]
+            assert c.moves == client.get(f"/api/rooms/{rid}").json()["moves"]
+            # an undo takes moves back: the next update holds the whole (shorter) list
+            c.act({"type": "undo", "seat": 1}, "undo")
+            undone = [u for u in c.updates if u["room"]["ply"] == 3][-1]["room"]
+            assert "moves_from" not in undone and len(undone["moves"]) == 3
+            c.act({"type": "move", "seat": 1, "move": "f5", "ply": 3}, "again")
+            assert c.updates[-1]["room"]["moves_from"] == 3
+            # a page that missed an update asks for the whole room
+            send_json(ws, {"type": "sync"})
+            whole = c.until(is_update)
+            assert "moves_from" not in whole["room"]
+            assert whole["room"]["moves"] == client.get(f"/api/rooms/{rid}").json()["moves"]
+
+
+def _plain(x: Any) -> Any:
+    return json.loads(json.dumps(x))
+
+
+def test_rule_every_update_holds_only_the_views_of_the_connections_own_seats(
+        tmp_path: Any) -> None:
+    """Hidden information (Algo: each player's numbers): every update each connection got —
+    whole or partial — holds exactly ``view(seat)`` at that ply for its own seats (a
+    spectator: ``view(None)``), and the public move list never holds a move's text."""
+    url = f"sqlite:///{tmp_path / 'asobiba.db'}"
+    with make_client(tmp_path) as client:
+        room = create_room(client, "algo", [HUMAN, HUMAN])
+        rid = room["room"]
+        k0, k1 = room["keys"]
+        with client.websocket_connect(f"/ws/{rid}") as a, \
+                client.websocket_connect(f"/ws/{rid}") as b, \
+                client.websocket_connect(f"/ws/{rid}") as spectator:
+            pa, pb, ps = Client(a), Client(b), Client(spectator)
+            pa.act({"type": "hello", "seats": [k0]}, "ha")
+            pb.act({"type": "hello", "seats": [k1]}, "hb")
+            pages = {0: pa, 1: pb}
+            for n in range(12):
+                info = client.get(f"/api/rooms/{rid}").json()
+                if info["status"] != "active":
+                    break
+                ply = info["ply"]
+                for page in pages.values():  # wait until each page has this position
+                    page.reach(ply)
+                seat = next(s for s, p in pages.items()
+                            if p.updates[-1]["views"][0]["view"]["legal_moves"])
+                move = pages[seat].updates[-1]["views"][0]["view"]["legal_moves"][0]
+                pages[seat].act({"type": "move", "seat": seat, "move": move, "ply": ply},
+                                f"m{n}")
+            final = client.get(f"/api/rooms/{rid}").json()["ply"]
+            for page in (pa, pb, ps):
+                page.reach(final)
+    assert final >= 4
+    stored = Store(url).load_room(rid)
+    assert stored is not None
+    game = get("algo")
+    states = [game.new_game(stored.options, stored.seed)]
+    for m in stored.moves:
+        states.append(states[-1].play(m.text, m.seat))
+    partial = 0
+    for page, seats in ((pa, [0]), (pb, [1]), (ps, [None])):
+        for msg in page.updates:
+            room = msg["room"]
+            partial += "moves_from" in room
+            # before its hello, a page is a spectator; after it, it holds its own seat
+            assert msg["you"] in ([], [s for s in seats if s is not None])
+            assert [v["seat"] for v in msg["views"]] == (msg["you"] or [None])
+            for v in msg["views"]:
+                assert v["view"] == _plain(states[room["ply"]].view(v["seat"]))
+            assert all(text is None for _seat, text in room["moves"])
+        assert page.moves == [[m.seat, None] for m in stored.moves]
+    assert partial, "the partial updates were checked too"
