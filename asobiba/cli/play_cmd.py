@@ -4,7 +4,7 @@ casual games, a hand-over screen for hidden-information games, and the record sa
 from __future__ import annotations
 
 import sys
-from collections.abc import Mapping
+from collections.abc import Container
 from pathlib import Path
 from typing import Annotated
 
@@ -24,7 +24,7 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: Mapping[int, object],
+def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: Container[int],
               seat: int, seen: dict[int, int]) -> str:
     """What the person at ``seat`` would have seen at the table since they last looked:
     every move since, each with its visible effect, from ``view(seat)`` only (a Memory Matrix
@@ -190,8 +190,10 @@ def play(
         states.append(state)
         if len(humans) > 1 and not state.is_over:
             # hot-seat: the mover sees the effect of their own move (Memory Matrix flips)
-            # before handing over, as at the table
-            typer.echo(game.render_view(state.view(actor)))
+            # before handing over, as at the table (where nothing is hidden, the next
+            # seat's catch-up shows it on the same screen)
+            if hidden:
+                typer.echo(game.render_view(state.view(actor)))
             seen[actor] = len(states) - 1
         # the round is over once the bots that answered it act again (the next round) or
         # no person acts any more: only then are their answers told

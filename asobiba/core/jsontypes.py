@@ -35,7 +35,10 @@ JSONObject: TypeAlias = dict[str, Any]
 JSONMapping: TypeAlias = Mapping[str, Any]
 """A read-only JSON object (a view or options handed to a reader)."""
 
+JSONDecoded: TypeAlias = Any
+"""What ``json.loads`` returned, before its reader checks the shape (a request body)."""
+
 OptionValue: TypeAlias = str | int | float | bool | None
 """One validated option value (``Option.convert``): a JSON scalar."""
 
-__all__ = ["JSON", "JSONMapping", "JSONObject", "JSONScalar", "OptionValue"]
+__all__ = ["JSON", "JSONDecoded", "JSONMapping", "JSONObject", "JSONScalar", "OptionValue"]

@@ -28,7 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Generic, Protocol
+from typing import Generic, Protocol, TypeVar
 
 from .adapter import Adapter, M, P
 
@@ -46,8 +46,11 @@ class OutOfBudget(Exception):
     """Raised inside the search when a node or time budget is spent."""
 
 
+_T = TypeVar("_T")
+
+
 class Shuffles(Protocol):
-    def shuffle(self, items: list[Any]) -> None: ...
+    def shuffle(self, items: list[_T]) -> None: ...
 
 
 @dataclass

@@ -49,7 +49,6 @@ MAX_BODY = 64_000
 MAX_RECORD = 2_000_000
 MAX_NAME = 40
 RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
-MAX_BEST_OF = 15
 BACKGROUND_AFTER = 1.0  # seconds after the socket listens before the background start-up
 # seconds of work a replay may take before it is refused (503); ASOBIBA_REPLAY_BUDGET sets it
 REPLAY_BUDGET = float(os.environ.get("ASOBIBA_REPLAY_BUDGET", "20"))

@@ -26,15 +26,19 @@ import logging
 import os
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from pydantic_core import from_json
 
+from ..core.jsontypes import JSONObject
 from .wire import dumps
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 log = logging.getLogger("asobiba.server.bus")
 
-Handler = Callable[[dict[str, Any]], Awaitable[None]]
+Handler = Callable[[JSONObject], Awaitable[None]]
 CHANNEL = "asobiba:rooms"
 
 
@@ -55,7 +59,7 @@ class LocalBus:
                     ) -> None:
         return None
 
-    def publish(self, event: dict[str, Any]) -> None:
+    def publish(self, event: JSONObject) -> None:
         return None
 
     async def close(self) -> None:
@@ -71,13 +75,13 @@ class RedisBus:
     def __init__(self, url: str) -> None:
         self.url = url
         self.origin = process_id()
-        self._out: asyncio.Queue[dict[str, Any]] | None = None
+        self._out: asyncio.Queue[JSONObject] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self.connected = asyncio.Event()
         self.dropped = 0
         """Events not published because Redis was away (the receivers resync instead)."""
 
-    def _client(self) -> Any:
+    def _client(self) -> Redis:
         import redis.asyncio as aioredis
 
         return aioredis.Redis.from_url(self.url, socket_connect_timeout=2,
@@ -92,7 +96,7 @@ class RedisBus:
         with contextlib.suppress(TimeoutError):  # serve anyway; fan-out starts when it can
             await asyncio.wait_for(self.connected.wait(), 10)
 
-    def publish(self, event: dict[str, Any]) -> None:
+    def publish(self, event: JSONObject) -> None:
         if self._out is not None:
             self._out.put_nowait({**event, "origin": self.origin})
 

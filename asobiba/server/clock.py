@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
 
+from ..core.jsontypes import JSONObject
 from .db import MoveData
 
 MIN_INITIAL, MAX_INITIAL = 10, 3 * 3600
@@ -21,7 +21,7 @@ MAX_INCREMENT = 120
 MIN_PER_MOVE, MAX_PER_MOVE = 3600, 14 * 86400
 
 
-def check_clock(raw: Any) -> dict[str, int] | None:
+def check_clock(raw: object) -> dict[str, int] | None:
     """``{"initial": seconds, "increment": seconds}`` (Fischer), ``{"per_move": seconds}``
     (a correspondence deadline: each move within that time, 1 hour to 14 days) or ``None``;
     ValueError names the field."""
@@ -75,7 +75,7 @@ def remaining(clock: dict[str, int], seats: int, started: str, moves: Sequence[M
 
 
 def view(clock: dict[str, int], seats: int, started: str, moves: Sequence[MoveData],
-         running: int | None, now: float) -> dict[str, Any]:
+         running: int | None, now: float) -> JSONObject:
     left = remaining(clock, seats, started, moves, running, now)
     if "per_move" in clock:
         return {"per_move": clock["per_move"], "initial": clock["per_move"], "increment": 0,

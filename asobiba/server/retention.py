@@ -23,7 +23,7 @@ import asyncio
 import logging
 import time
 from datetime import datetime
-from typing import Any
+from typing import NoReturn
 
 from .rooms import Hub, Room
 
@@ -78,7 +78,7 @@ async def sweep(hub: Hub, abandon_after: float) -> int:
 
 
 async def run(hub: Hub, abandon_after: float = ABANDON_AFTER, every: float = SWEEP_EVERY
-              ) -> Any:
+              ) -> NoReturn:
     while True:
         await asyncio.sleep(every)
         try:

@@ -21,9 +21,12 @@ and integer size are bounded, so hostile JSON is a 400, never a 500.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import NoReturn
 from urllib.parse import urlsplit
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ..core.jsontypes import JSONDecoded
 from .limits import client_ip
 
 SECURITY_HEADERS = [
@@ -73,11 +76,11 @@ def _int(text: str) -> int:
     return int(text)
 
 
-def _no_constant(name: str) -> Any:
+def _no_constant(name: str) -> NoReturn:
     raise BadJSON(f"{name} is not JSON")
 
 
-def parse_json(raw: bytes | str, empty: Any = None) -> Any:
+def parse_json(raw: bytes | str, empty: JSONDecoded = None) -> JSONDecoded:
     """Strict JSON: at most MAX_DEPTH nested arrays/objects, integers of at most
     MAX_INT_DIGITS digits, no NaN/Infinity. ``empty`` is returned for an empty body."""
     try:
@@ -103,7 +106,7 @@ def error_body(code: str, message: str) -> bytes:
     return json.dumps({"error": {"code": code, "message": message}}).encode()
 
 
-def _same_origin(origin: str, scope: Any) -> bool:
+def _same_origin(origin: str, scope: Scope) -> bool:
     host = next((v.decode("latin-1") for k, v in scope.get("headers") or () if k == b"host"),
                 None)
     try:
@@ -113,7 +116,7 @@ def _same_origin(origin: str, scope: Any) -> bool:
     return bool(host) and parts.scheme in ("http", "https") and parts.netloc == host
 
 
-def _header(scope: Any, name: bytes) -> str | None:
+def _header(scope: Scope, name: bytes) -> str | None:
     for k, v in scope.get("headers") or ():
         if k == name:
             return str(v.decode("latin-1"))
@@ -124,7 +127,7 @@ class Guard:
     """See the module docstring. ``body_limits`` maps a path prefix to its byte limit
     (longest prefix wins); ``default_limit`` for every other path."""
 
-    def __init__(self, app: Any, trust_proxy: bool = False, default_limit: int = 64_000,
+    def __init__(self, app: ASGIApp, trust_proxy: bool = False, default_limit: int = 64_000,
                  body_limits: dict[str, int] | None = None) -> None:
         self.app = app
         self.trust_proxy = trust_proxy
@@ -135,7 +138,7 @@ class Guard:
         return next((n for prefix, n in self.body_limits if path.startswith(prefix)),
                     self.default_limit)
 
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
             await self.app(scope, receive, send)
             return
@@ -149,7 +152,7 @@ class Guard:
             await self.app(scope, receive, send)
             return
 
-        async def send_with_headers(message: Any) -> None:
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 message["headers"] = list(message.get("headers") or []) + SECURITY_HEADERS
             await send(message)
@@ -187,7 +190,7 @@ class Guard:
             return
         sent = False
 
-        async def replay() -> Any:
+        async def replay() -> Message:
             nonlocal sent
             if not sent:
                 sent = True
@@ -197,7 +200,7 @@ class Guard:
         await self.app(scope, replay, send_with_headers)
 
     @staticmethod
-    async def _refuse(send: Any, status: int, code: str, message: str) -> None:
+    async def _refuse(send: Send, status: int, code: str, message: str) -> None:
         payload = error_body(code, message)
         await send({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json"),

@@ -8,11 +8,9 @@ connection of its room (docs/benchmarks.md, "Per-move CPU").
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic_core import to_json
 
 
-def dumps(message: Any) -> str:
+def dumps(message: object) -> str:
     """``message`` as compact JSON text."""
     return to_json(message).decode()
