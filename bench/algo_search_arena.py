@@ -11,7 +11,7 @@ bot seeds): the *paired* difference (level-5 game minus level-4 game, per seed) 
 what the search's decisions are worth, without the seat-and-deal noise both share.
 
 Usage: python bench/algo_search_arena.py [games=200] [players=2] [iterations=400] [first=0]
-    [gate=1.64]
+    [gate=Z_GATE]
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import time
 
 from asobiba.core import Bot
 from asobiba.games import get
-from asobiba.games.algo.search import AlgoSearchBot
+from asobiba.games.algo.search import Z_GATE, AlgoSearchBot
 from asobiba.play.runner import play_game
 
 GAME = get("algo")
@@ -65,7 +65,7 @@ def match(games: int, players: int, iterations: int, first: int, gate: float
 def main() -> None:
     args = [int(a) for a in sys.argv[1:5]]
     games, players, iterations, first = (args + [200, 2, 400, 0][len(args):])[:4]
-    gate = float(sys.argv[5]) if len(sys.argv) > 5 else 1.64
+    gate = float(sys.argv[5]) if len(sys.argv) > 5 else Z_GATE
     cpu, wall = time.process_time(), time.perf_counter()
     points, base, searches, overrides = match(games, players, iterations, first, gate)
     mean, half = interval(points)

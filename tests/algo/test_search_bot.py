@@ -107,9 +107,11 @@ def test_level_5_choice_depends_on_its_view_only(options: dict[str, Any]) -> Non
     identical) get the same ISMCTS decision — and the search really ran in some of them."""
     searched = compared = 0
     for seed in range(2):
-        for s in walk(options, seed, 90)[::6]:
-            if s.is_over or s.phase != "attack":
-                continue
+        n = GAME.new_game(options, seed).num_seats
+        game = play_game(GAME, [GAME.make_bot("3", seed * 10 + x) for x in range(n)],
+                         options, seed=seed)
+        # after a hit (``stay`` legal): the continue-or-stay decision level 5 searches
+        for s in [x for x in game.states if x.phase == "attack" and x.hits][:4]:
             viewer = s.turn
             other = swapped(s, viewer)
             if other is None:

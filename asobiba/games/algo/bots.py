@@ -10,15 +10,15 @@ row, which own card to risk, which card to show the partner, where to put a joke
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from ...core import Bot
+from ...core.jsontypes import JSONMapping, JSONObject
 from .cards import COLOUR_LETTERS, insert_positions
 from .infer import Inconsistent, Inference, Knowledge, SlotInfo, infer
 from .state import seat_letter
 
 
-def enemies_in(view: Mapping[str, Any], seat: int) -> list[int]:
+def enemies_in(view: JSONMapping, seat: int) -> list[int]:
     """The seats ``seat`` plays against that are still in (pair play: the two opponents)."""
     n = len(view["rows"])
     if view["rules"]["mode"] == "pair":
@@ -28,24 +28,24 @@ def enemies_in(view: Mapping[str, Any], seat: int) -> list[int]:
     return [s for s in cand if s not in view["out"]]
 
 
-def face_down_targets(view: Mapping[str, Any], seat: int) -> list[tuple[int, int, dict[str, Any]]]:
+def face_down_targets(view: JSONMapping, seat: int) -> list[tuple[int, int, JSONObject]]:
     """(enemy seat, position, slot view) of every face-down enemy card."""
     return [(t, p, s) for t in enemies_in(view, seat) for p, s in enumerate(view["rows"][t])
             if not s["up"]]
 
 
-def known_key(slot: Mapping[str, Any], c: int) -> int:
+def known_key(slot: JSONMapping, c: int) -> int:
     """The key of a card this seat knows (its own, or one shown to it)."""
     return int(slot["number"]) * c + COLOUR_LETTERS.index(slot["colour"])
 
 
-def slot_key(slot: Mapping[str, Any], c: int) -> int | None:
+def slot_key(slot: JSONMapping, c: int) -> int | None:
     if "number" not in slot:
         return None
     return int(slot["number"]) * c + COLOUR_LETTERS.index(slot["colour"])
 
 
-def candidates(view: Mapping[str, Any], t: int, p: int) -> list[int]:
+def candidates(view: JSONMapping, t: int, p: int) -> list[int]:
     """The published count: numbers of the slot's colour between its nearest known
     neighbours, minus numbers named there and missed and cards seen elsewhere."""
     c = int(view["rules"]["colours"])
@@ -86,7 +86,7 @@ def candidates(view: Mapping[str, Any], t: int, p: int) -> list[int]:
     return out or list(range(12))
 
 
-def public_knowledge(view: Mapping[str, Any], reveal: Mapping[int, int] | None = None,
+def public_knowledge(view: JSONMapping, reveal: Mapping[int, int] | None = None,
                      insert: tuple[int, int, int, bool] | None = None) -> Knowledge:
     """What the table knows (only face-up cards), optionally with some of this seat's cards
     revealed (``reveal``: slot id → key) or a card added to a row (``insert``: seat,
@@ -109,7 +109,7 @@ def public_knowledge(view: Mapping[str, Any], reveal: Mapping[int, int] | None =
     return kn
 
 
-def exposure(view: Mapping[str, Any], seat: int, kn: Knowledge) -> float:
+def exposure(view: JSONMapping, seat: int, kn: Knowledge) -> float:
     """How close ``seat`` is to losing as the table sees it: face-up cards count 1, each
     face-down card its likeliest number's probability."""
     try:
@@ -137,7 +137,7 @@ class AlgoBot(Bot):
         self.lv = level
         self.name = f"algo-{level}"
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         moves = view["legal_moves"]
         if len(moves) == 1:
             return str(moves[0])
@@ -152,7 +152,7 @@ class AlgoBot(Bot):
         return self._attack(view, seat, moves)
 
     # ---- attacking ------------------------------------------------------------------------
-    def _attack(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+    def _attack(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         targets = face_down_targets(view, seat)
         can_stay = "stay" in moves
         if self.lv <= 2:
@@ -178,7 +178,7 @@ class AlgoBot(Bot):
             return "stay"
         return f"attack {seat_letter(t)}{p + 1}={v}"
 
-    def _continue(self, view: Mapping[str, Any], seat: int, p: float) -> bool:
+    def _continue(self, view: JSONMapping, seat: int, p: float) -> bool:
         if p >= 1.0 - 1e-12:
             return True
         if self.lv == 3:
@@ -189,7 +189,7 @@ class AlgoBot(Bot):
         gain = 1.0 / max(1, len(enemies_in(view, seat))) ** GAIN_SHARE
         return bool(p > delta / (gain + delta))
 
-    def miss_cost(self, view: Mapping[str, Any], seat: int) -> float:
+    def miss_cost(self, view: JSONMapping, seat: int) -> float:
         """Exposure of my row after a miss minus after a stay (≥ 0 in practice)."""
         c = int(view["rules"]["colours"])
         hand = view.get("hand")
@@ -208,10 +208,10 @@ class AlgoBot(Bot):
         return max(0.0, up - down)
 
     # ---- own cards -------------------------------------------------------------------------
-    def _own_hidden(self, view: Mapping[str, Any], seat: int) -> list[tuple[int, dict[str, Any]]]:
+    def _own_hidden(self, view: JSONMapping, seat: int) -> list[tuple[int, JSONObject]]:
         return [(p, s) for p, s in enumerate(view["rows"][seat]) if not s["up"]]
 
-    def _use(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+    def _use(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         """Which own face-down card to attack with (empty pile, pair play)."""
         if self.lv <= 2:
             return str(self.rng.choice(moves))
@@ -219,7 +219,7 @@ class AlgoBot(Bot):
         own = self._own_hidden(view, seat)
         if self.lv == 3:
             inf = safe_infer(public_knowledge(view))
-            def exposed(item: tuple[int, dict[str, Any]]) -> float:
+            def exposed(item: tuple[int, JSONObject]) -> float:
                 if inf is None or item[1]["id"] not in inf.counts:
                     return 0.0
                 return max(inf.numbers(item[1]["id"]).values(), default=0.0)
@@ -233,7 +233,7 @@ class AlgoBot(Bot):
         assert best is not None
         return f"use {best[1] + 1}"
 
-    def _show(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+    def _show(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         """Pair play: which own card to show the partner (who is about to attack)."""
         if self.lv <= 3:
             return str(self.rng.choice(moves))
@@ -259,7 +259,7 @@ class AlgoBot(Bot):
                 best = (gain, p)
         return f"show {best[1] + 1}" if best else str(moves[0])
 
-    def _place(self, view: Mapping[str, Any], seat: int, moves: list[str]) -> str:
+    def _place(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         """Where a card goes when the joker rule leaves a choice."""
         if self.lv <= 3:
             return str(self.rng.choice(moves)) if self.lv != 2 else str(moves[0])

@@ -6,11 +6,12 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 
 from ...core import AsobibaError, Record
+from ...core.jsontypes import JSONObject
 from .infer import Inconsistent, infer_view
 from .state import seat_letter
 from .tsume import LEVELS, explain, generate
@@ -19,7 +20,7 @@ app = typer.Typer(help="Algo (アルゴ) tools: exact deduction and tsume-algo p
                   no_args_is_help=True)
 
 
-def inference_report(view: dict[str, Any]) -> dict[str, Any]:
+def inference_report(view: JSONObject) -> JSONObject:
     """Per hidden card the seat cannot see: row, position, colour and exact odds."""
     inf = infer_view(view)
     slots = []

@@ -17,23 +17,21 @@ Only the view is encoded: a face-down card's number appears only where the view 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ...core import Game, OptionError, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .cards import COLOUR_LETTERS, NUMBERS
-from .state import SEAT_LETTERS
+from .state import SEAT_LETTERS, AlgoMove
 
 PHASES = ("setup", "pass", "show", "use", "attack", "place", "over")
 MAX_SETUP_ACTIONS = 200_000
 
 
-class Codec(_Base):
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+class Codec(_Base[AlgoMove]):
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         o = self.options
         n, c, s, hand = int(o["players"]), int(o["colours"]), int(o["sets"]), int(o["hand"])
@@ -83,7 +81,7 @@ class Codec(_Base):
     def _off(self, seat: int, view_seat: int) -> int:
         return int((seat - view_seat) % self.n)
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> JSONObject:
         n, c, P, me = self.n, self.c, self.P, view["seat"]
         rows = np.zeros((n, P, self.slot_size), np.float32)
         for owner, row in enumerate(view["rows"]):
@@ -136,10 +134,10 @@ class Codec(_Base):
         }
 
     # ---- actions -------------------------------------------------------------------------
-    def _number(self, move: tuple[Any, ...], seat: int, phase: str) -> int | None:
-        kind = move[0]
+    def _number(self, move: AlgoMove, seat: int, phase: str) -> int | None:
+        kind, *args = move
         if kind == "attack":
-            _, target, pos, value = move
+            target, pos, value = args
             if pos >= self.P:
                 return None
             return int((self._off(target, seat) * self.P + pos) * NUMBERS + value)
@@ -150,33 +148,33 @@ class Codec(_Base):
         if kind == "ready":
             return int(self.a_ready)
         if kind == "show":
-            return int(self.a_show + move[1])
+            return int(self.a_show + args[0])
         if kind == "use":
-            return int(self.a_use + move[1])
+            return int(self.a_use + args[0])
         if kind == "place" and phase == "place":
-            return int(self.a_place + move[1])
+            return int(self.a_place + args[0])
         if kind == "place":
-            positions = move[1:]
+            positions = args
             base = self.setup_base.get(len(positions))
             if base is None:
                 return None
             return int(base + sum(p * self.hand ** i for i, p in enumerate(positions)))
         return None
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         t = text.split()
         kind = t[0]
         if kind == "attack":
             target = SEAT_LETTERS.index(t[1][0].upper())
             pos, value = t[1][1:].split("=")
-            move: tuple[Any, ...] = ("attack", target, int(pos) - 1, int(value))
+            move: AlgoMove = ("attack", target, int(pos) - 1, int(value))
         elif kind in ("show", "use", "place"):
             move = (kind, *(int(x) - 1 for x in t[1:]))
         else:
             move = ({"pass!": "pass"}.get(kind, kind),)
         return self._number(move, view["seat"], view["phase"])
 
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[AlgoMove], seat: int) -> dict[int, AlgoMove]:
         phase = state.phase  # type: ignore[attr-defined]
         out = {}
         for m in self.moves(state, seat):

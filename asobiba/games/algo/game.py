@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import BotLevel, Game, Option, OptionError, Rng
+from ...core.jsontypes import JSONMapping, JSONObject
 from .cards import COLOUR_LETTERS, COLOUR_NAMES, deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
 
@@ -32,7 +32,7 @@ def default_sets(players: int) -> int:
     return 2 if players >= 7 else 1
 
 
-def check_pile(opts: Mapping[str, Any], total: int) -> None:
+def check_pile(opts: JSONMapping, total: int) -> None:
     """The basic game needs a pile: every turn begins "draw one card from the pile"
     (REFERENCE, basic rules) and the seed's variants deal "the rest" as the pile (5–6
     players 「残りを山にして真中に置き」, two sets for 7+). Only pair play is dealt without one
@@ -113,7 +113,7 @@ class AlgoGame(Game):
                  "(about a second per attack)", "探索"),
     )
 
-    def validate_options(self, raw: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    def validate_options(self, raw: JSONMapping | None = None) -> JSONObject:
         opts = super().validate_options(raw)
         if opts["sets"] is None:
             opts["sets"] = default_sets(opts["players"])
@@ -127,7 +127,7 @@ class AlgoGame(Game):
         check_pile(opts, total)
         return opts
 
-    def _check_options(self, options: dict[str, Any]) -> None:
+    def _check_options(self, options: JSONObject) -> None:
         if options["mode"] == "pair" and options["players"] != 4:
             raise OptionError("option 'players': pair play needs exactly 4 players",
                               option="players")
@@ -135,12 +135,12 @@ class AlgoGame(Game):
             raise OptionError(f"option 'first': seats run 0..{options['players'] - 1}",
                               option="first")
 
-    def _initial(self, options: dict[str, Any], seed: int) -> AlgoState:
+    def _initial(self, options: JSONObject, seed: int) -> AlgoState:
         cards = deck(options["colours"], options["sets"])
         Rng(seed, "algo", "deal").shuffle(cards)
         return deal_from(options, cards)
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         return render(view)
 
     def make_bot(self, level: str, seed: int = 0) -> AlgoBot:
@@ -149,7 +149,7 @@ class AlgoGame(Game):
         return make_bot(str(level), seed)
 
 
-def deal_from(options: Mapping[str, Any], cards: list[int]) -> AlgoState:
+def deal_from(options: JSONMapping, cards: list[int]) -> AlgoState:
     """The start state for a deck in this order: hands first, the rest is the pile (pair
     play: no pile, undealt cards are set aside). Tests use it to build exact deals."""
     n, hand, c, jokers = options["players"], options["hand"], options["colours"], options[
@@ -172,7 +172,7 @@ def deal_from(options: Mapping[str, Any], cards: list[int]) -> AlgoState:
     return st._next_setup(int(options["first"]))
 
 
-def event_text(e: Mapping[str, Any]) -> str:
+def event_text(e: JSONMapping) -> str:
     """One public event in words."""
     who = seat_letter(e["seat"])
     kind = e["event"]
@@ -194,7 +194,7 @@ def event_text(e: Mapping[str, Any]) -> str:
     return ""
 
 
-def render(view: Mapping[str, Any]) -> str:
+def render(view: JSONMapping) -> str:
     """Rows as ``[b3] [w?]``: up cards plain, known face-down cards in parentheses."""
     lines = []
     me = view.get("seat")

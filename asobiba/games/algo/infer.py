@@ -26,8 +26,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
 
+from ...core.jsontypes import JSONMapping
 from .cards import COLOUR_LETTERS, JOKER_NUMBER, NUMBERS
 
 
@@ -55,7 +55,7 @@ class Knowledge:
     """Keys the seat knows that are in no row (its drawn card, a card it is placing)."""
 
     @classmethod
-    def from_view(cls, view: Mapping[str, Any]) -> Knowledge:
+    def from_view(cls, view: JSONMapping) -> Knowledge:
         rules = view["rules"]
         c = int(rules["colours"])
         rows = []
@@ -436,5 +436,5 @@ def _forward_weights(start: Sequence[Trans], layers: Sequence[Mapping[tuple[int,
     return out
 
 
-def infer_view(view: Mapping[str, Any]) -> Inference:
+def infer_view(view: JSONMapping) -> Inference:
     return infer(Knowledge.from_view(view))

@@ -6,9 +6,7 @@ of a sheet is ``generate(level, seed + i)``, the same as ``asobiba puzzle algo -
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ...core.jsontypes import JSONMapping
 from ...paper import Document, PrintOption, PrintRequest
 from ...paper.doc import MARGIN, LineStyle
 from .cards import COLOUR_LETTERS
@@ -103,7 +101,7 @@ class AlgoPaper:
                     y = doc.paragraph(MARGIN + 4, y, doc.width - 2 * MARGIN - 4, "· " + step, 8,
                                       leading=1.3)
 
-    def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
+    def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
         for seat, row in enumerate(view["rows"]):
             doc.text(x, y + CARD_H * 0.65, doc.t(f"seat {seat + 1}", f"席{seat + 1}"), 9)

@@ -4,10 +4,11 @@ plays, pair-play teams and the daily tsume-algo puzzle (hooks: ``asobiba.core.ho
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Puzzle, Thresholds
+from ...core.jsontypes import JSONMapping
 
 if TYPE_CHECKING:
     from .bots import AlgoBot
@@ -31,7 +32,7 @@ class AlgoEvaluator:
 
     sees = "views"
 
-    def values_from_views(self, views: Sequence[Mapping[str, Any]],
+    def values_from_views(self, views: Sequence[JSONMapping],
                           played: str | None = None) -> dict[str, float]:
         from . import bots
         from .cards import COLOUR_LETTERS
@@ -96,12 +97,12 @@ def _AlgoBot4() -> AlgoBot:  # noqa: N802 - a constructor
     return AlgoBot(4)
 
 
-def _up(view: Mapping[str, Any], row: int) -> int:
+def _up(view: JSONMapping, row: int) -> int:
     """How many cards of row ``row`` lie face up."""
     return sum(1 for card in view["rows"][row] if card["up"])
 
 
-def _teams(options: Mapping[str, Any], seats: int) -> list[list[int]] | None:
+def _teams(options: JSONMapping, seats: int) -> list[list[int]] | None:
     """Pair play seats partners opposite (seed)."""
     return [[0, 2], [1, 3]] if options.get("mode") == "pair" else None
 

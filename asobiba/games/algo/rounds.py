@@ -7,13 +7,13 @@ this module only says which games make a round and how their chips add up.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...core import Outcome
+from ...core.jsontypes import JSONMapping, JSONObject
 
 
-def round_options(options: Mapping[str, Any]) -> list[dict[str, Any]]:
+def round_options(options: JSONMapping) -> list[JSONObject]:
     """The options of each game of a round: the dealer (``first``) moves one seat right."""
     from .game import GAME
 

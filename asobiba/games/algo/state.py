@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any, TypedDict, Unpack
+from collections.abc import Sequence
+from typing import TypedDict, Unpack
 
 from ...core import MalformedMoveError, Outcome, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from .cards import (
     COLOUR_LETTERS,
     JOKER_NUMBER,
@@ -27,7 +28,7 @@ SEAT_LETTERS = "ABCDEFGHIJKL"
 
 Slot = tuple[int, int, bool]          # (slot id, card key, face up)
 Row = tuple[Slot, ...]
-AlgoMove = tuple[Any, ...]
+AlgoMove = tuple[str, *tuple[int, ...]]
 LogEntry = tuple[str, int, *tuple[int, ...]]
 """A public event as the state keeps it: its kind, then seats, ids, positions, numbers and
 flags (``("attack", seat, target, pos, sid, value, hit)``, ``("insert", seat, sid, pos, up,
@@ -69,14 +70,14 @@ class _Changes(TypedDict, total=False):
 _COPIED = ("_o", "n", *_Changes.__annotations__)
 
 
-class AlgoState(State):
+class AlgoState(State[AlgoMove]):
     """An immutable Algo position. Never mutate a field after construction."""
 
     __slots__ = ("_o", "n", "rows", "pile", "pile_pos", "turn", "phase", "hand", "held",
                  "hits", "out", "fails", "seen", "chips", "log", "next_id", "placing",
                  "setup", "bonus", "_legal_cache")
 
-    def __init__(self, options: Mapping[str, Any], rows: tuple[Row, ...],
+    def __init__(self, options: JSONMapping, rows: tuple[Row, ...],
                  pile: tuple[int, ...], pile_pos: int, turn: int, phase: str,
                  hand: int = -1, held: int = -1, hits: int = 0, out: tuple[int, ...] = (),
                  fails: tuple[int, ...] = (), seen: tuple[frozenset[int], ...] = (),
@@ -117,7 +118,7 @@ class AlgoState(State):
 
     # ---- facts ---------------------------------------------------------------------------
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._o
 
     @property
@@ -205,12 +206,12 @@ class AlgoState(State):
             moves.append(("stay",))
         return moves
 
-    def _move_text(self, move: Any, seat: int | None) -> str:
-        kind = move[0]
+    def _move_text(self, move: AlgoMove, seat: int | None) -> str:
+        kind, *args = move
         if kind == "attack":
-            return f"attack {seat_letter(move[1])}{move[2] + 1}={move[3]}"
+            return f"attack {seat_letter(args[0])}{args[1] + 1}={args[2]}"
         if kind in ("show", "use", "place"):
-            return f"{kind} " + " ".join(str(p + 1) for p in move[1:])
+            return f"{kind} " + " ".join(str(p + 1) for p in args)
         return {"pass": "pass!", "ready": "ready"}.get(kind, "stay")
 
     def _parse(self, text: str, seat: int) -> AlgoMove:
@@ -236,13 +237,13 @@ class AlgoState(State):
             f"{text!r} is not an Algo move; write e.g. 'attack B3=7', 'stay', 'pass!', "
             "'show 2', 'use 2' or 'place 3'", move=text)
 
-    def _why_illegal(self, move: Any, seat: int) -> str:
+    def _why_illegal(self, move: AlgoMove, seat: int) -> str:
         kind = move[0]
         expected = {PASS: "'pass!'", SHOW: "'show N'", USE: "'use N'",
                     SETUP: "'ready', or 'place N' (one position per joker)",
                     PLACE: "'place N'", ATTACK: "'attack XN=V' or 'stay'"}.get(self.phase, "")
         if kind == "attack" and self.phase == ATTACK:
-            _, target, pos, value = move
+            target, pos, value = move[1:][:3]
             if target >= self.n or target == seat:
                 return "you attack another player's row, not your own"
             if target not in self.enemies(seat):
@@ -258,7 +259,7 @@ class AlgoState(State):
         if kind == "stay" and self.phase == ATTACK:
             return "you may stay only after at least one hit this turn"
         if kind in ("show", "use") and self.phase in (SHOW, USE):
-            return f"position {move[1] + 1} is not one of the face-down cards of the row"
+            return f"position {move[1:][0] + 1} is not one of the face-down cards of the row"
         if kind == "place" and self.phase == SETUP:
             return ("give one final position (1.." + str(len(self.rows[seat]) + len(
                 self.setup[seat])) + ") for each of your jokers, all different")
@@ -268,29 +269,29 @@ class AlgoState(State):
         return f"this is the {self.phase} step; the move expected is {expected}"
 
     # ---- applying ---------------------------------------------------------------------------
-    def _apply(self, move: Any, seat: int) -> AlgoState:
-        kind = move[0]
+    def _apply(self, move: AlgoMove, seat: int) -> AlgoState:
+        kind, *args = move
         if kind == "pass":
             return self._copy(phase=SHOW, log=self.log + (("pass", seat),))
         if kind == "show":
             partner = self.partner(self.turn)
-            sid = self.rows[partner][move[1]][0]
+            sid = self.rows[partner][args[0]][0]
             seen = list(self.seen)
             seen[self.turn] = seen[self.turn] | {sid}
             return self._copy(phase=USE, seen=tuple(seen),
                               log=self.log + (("show", partner, sid),))
         if kind == "use":
-            sid = self.rows[seat][move[1]][0]
+            sid = self.rows[seat][args[0]][0]
             return self._copy(phase=ATTACK, held=sid, log=self.log + (("use", seat, sid),))
         if kind == "ready" or (kind == "place" and self.phase == SETUP):
-            return self._arrange(move[1:])
+            return self._arrange(tuple(args))
         if kind == "place":
             assert self.placing is not None
             owner, card, up = self.placing
-            return self._insert(owner, card, up, move[1])._end_turn()
+            return self._insert(owner, card, up, args[0])._end_turn()
         if kind == "stay":
             return self._copy(log=self.log + (("stay", seat),))._put_back(up=False)
-        return self._attack(seat, move[1], move[2], move[3])
+        return self._attack(seat, args[0], args[1], args[2])
 
     def _attack(self, seat: int, target: int, pos: int, value: int) -> AlgoState:
         sid, card, _ = self.rows[target][pos]
@@ -463,9 +464,9 @@ class AlgoState(State):
     def knows(self, seat: int | None, owner: int, sid: int, up: bool) -> bool:
         return up or (seat is not None and (seat == owner or sid in self.seen[seat]))
 
-    def _slot_view(self, seat: int | None, owner: int, slot: Slot) -> dict[str, Any]:
+    def _slot_view(self, seat: int | None, owner: int, slot: Slot) -> JSONObject:
         sid, card, up = slot
-        out: dict[str, Any] = {"id": sid, "colour": COLOUR_LETTERS[card % self.colours],
+        out: JSONObject = {"id": sid, "colour": COLOUR_LETTERS[card % self.colours],
                                "up": up}
         if self.knows(seat, owner, sid, up):
             out["number"] = card // self.colours
@@ -477,10 +478,10 @@ class AlgoState(State):
             out["held"] = True
         return out
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         c = self.colours
         pile = self.pile[self.pile_pos:]
-        view: dict[str, Any] = {
+        view: JSONObject = {
             "rules": {k: self._o[k] for k in ("mode", "colours", "sets", "jokers", "chips")},
             "phase": self.phase,
             "turn": self.turn,
@@ -515,7 +516,7 @@ class AlgoState(State):
             view["aid"] = infer_view(view).to_json()
         return view
 
-    def _log_view(self, e: LogEntry) -> dict[str, Any]:
+    def _log_view(self, e: LogEntry) -> JSONObject:
         kind, seat, *x = e
         if kind == "attack":          # target, pos, sid, value, hit
             return {"event": "attack", "seat": seat, "target": x[0], "pos": x[1] + 1,
@@ -531,7 +532,7 @@ class AlgoState(State):
             return {"event": kind, "seat": seat, "id": x[0]}
         return {"event": kind, "seat": seat}
 
-    def _full(self) -> dict[str, Any]:
+    def _full(self) -> JSONObject:
         c = self.colours
         data = self._view(None)
         data["rows_full"] = [[card_name(k, c) + ("" if up else "*") for _, k, up in row]
@@ -553,7 +554,7 @@ def setup_moves(normal: int, jokers: tuple[int, ...]) -> list[AlgoMove]:
     if not jokers:
         return [("ready",)]
     size = normal + len(jokers)
-    out = []
+    out: list[AlgoMove] = []
     for combo in itertools.permutations(range(size), len(jokers)):
         if all(combo[i] < combo[i + 1] for i in range(len(jokers) - 1)
                if jokers[i] == jokers[i + 1]):

@@ -15,9 +15,9 @@ contradiction") and falls back to counting all layouts only when those are stuck
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 from ...core import Rng
+from ...core.jsontypes import JSONObject
 from .cards import COLOUR_LETTERS, COLOUR_NAMES
 from .infer import Knowledge, SlotInfo, infer
 
@@ -48,7 +48,7 @@ class Question:
             return f"Where is {cname(self.key)}?"
         return f"What is card {self.pos + 1} of row {ROW_NAMES[self.row]}?"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"kind": self.kind, "key": self.key, "row": self.row, "pos": self.pos,
                 "text": self.text()}
 
@@ -87,7 +87,7 @@ class Puzzle:
             lines.append(f"{ROW_NAMES[r]}: " + " ".join(cells))
         return "\n".join(lines)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"level": self.level, "seed": self.seed,
                 "rows": [[{"colour": COLOUR_LETTERS[k % 2],
                            **({"number": k // 2} if self.up[r][p] else {})}
