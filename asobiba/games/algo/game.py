@@ -110,7 +110,8 @@ class AlgoGame(Game):
         BotLevel("3", "Exact", "exact inference, greedy", "厳密推論"),
         BotLevel("4", "Master", "exact inference; weighs what a miss reveals", "達人"),
         BotLevel("5", "Search", "information-set MCTS over deals drawn from exact inference "
-                 "(about a second per attack)", "探索"),
+                 "(about a second per attack); as strong as Master in 400 measured games",
+                 "探索"),
     )
 
     def validate_options(self, raw: JSONMapping | None = None) -> JSONObject:
