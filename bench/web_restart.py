@@ -9,6 +9,10 @@ moves in all (real games: random legal moves, replayed exactly by the server), t
 * as the peer, the time until every unfinished room is loaded (what the server used to wait
   for before answering anything: 96 s for 2,150 rooms on the old main).
 
+Beside each wall time it prints the CPU seconds the server's processes (the server and any
+process it started, e.g. bot processes) had used at that moment, read from ``/proc`` — on a
+loaded machine the wall time grows with the load, the CPU time does not.
+
 Prints both with the load average. Usage: ``python bench/web_restart.py [--rooms 2000]``.
 """
 
@@ -97,8 +101,11 @@ def main() -> None:
             proc = subprocess.Popen([sys.executable, "-m", "asobiba.cli.main", "serve", "--port",
                                      str(port), "--data-dir", str(empty)], cwd=ROOT, stdout=out,
                                     stderr=subprocess.STDOUT, start_new_session=True)
+        cpu: dict[str, float] = {}
+        la_bare = os.getloadavg()
         try:
-            bare = wait_ok(f"http://127.0.0.1:{port}/api/games", t0)
+            bare = wait_ok(f"http://127.0.0.1:{port}/api/games", t0, cpu, proc.pid)
+            bare_cpu = cpu[f"http://127.0.0.1:{port}/api/games"]
         finally:
             os.killpg(proc.pid, signal.SIGTERM)
             proc.wait(30)
@@ -117,8 +124,10 @@ def main() -> None:
                                     stderr=subprocess.STDOUT, start_new_session=True,
                                     env={**os.environ, "PYTHONUNBUFFERED": "1"})
         try:
-            first = wait_ok(f"http://127.0.0.1:{port}/api/games", t0)
-            room = wait_ok(f"http://127.0.0.1:{port}/api/rooms/r{args.rooms // 2:05d}", t0)
+            first_url = f"http://127.0.0.1:{port}/api/games"
+            room_url = f"http://127.0.0.1:{port}/api/rooms/r{args.rooms // 2:05d}"
+            first = wait_ok(first_url, t0, cpu, proc.pid)
+            room = wait_ok(room_url, t0, cpu, proc.pid)
             info = json.loads(httpx.get(f"http://127.0.0.1:{port}/api/rooms/"
                                         f"r{args.rooms // 2:05d}").text)
             deadline = time.monotonic() + 900
@@ -136,10 +145,12 @@ def main() -> None:
         print(f"{args.rooms} unfinished rooms, {stored} moves (SQLite), {os.cpu_count()} CPUs; "
               f"load average {la0[0]:.2f} before, {la1[0]:.2f} after")
         print(f"peer: an empty database, first HTTP answer {bare:6.2f} s after the process "
-              "started (Python, the games, the app)")
-        print(f"first HTTP answer      {first:6.2f} s after the process started "
-              f"({first - bare:+.2f} s for the stored rooms)")
-        print(f"first room answered    {room:6.2f} s (ply {info['ply']}, loaded on demand)")
+              f"started, server CPU {bare_cpu:.2f} s (Python, the games, the app; load "
+              f"average {la_bare[0]:.2f})")
+        print(f"first HTTP answer      {first:6.2f} s after the process started, server CPU "
+              f"{cpu[first_url]:.2f} s ({first - bare:+.2f} s for the stored rooms)")
+        print(f"first room answered    {room:6.2f} s, server CPU {cpu[room_url]:.2f} s "
+              f"(ply {info['ply']}, loaded on demand)")
         if resumed is not None:
             print(f"every room loaded      {resumed:6.2f} s (in the background; the old server "
                   f"waited for this before answering) -> {resumed / room:.0f}x")
@@ -155,10 +166,32 @@ def httpx_port() -> int:
         return int(s.getsockname()[1])
 
 
-def wait_ok(url: str, t0: float) -> float:
+def tree_cpu(session: int) -> float:
+    """CPU seconds (user + system) used so far by every live process of ``session`` (the
+    server was started as a session leader, so its session id is its pid)."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[3]) == session:  # field 6 of stat: the session id
+            ticks += int(fields[11]) + int(fields[12])  # utime, stime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+def wait_ok(url: str, t0: float, cpu: dict[str, float] | None = None,
+            session: int = 0) -> float:
+    """Seconds from ``t0`` until ``url`` answers 200; ``cpu[url]``: the server's CPU seconds
+    then."""
     while True:
         try:
             if httpx.get(url, timeout=30).status_code == 200:
+                if cpu is not None:
+                    cpu[url] = tree_cpu(session)
                 return time.monotonic() - t0
         except httpx.HTTPError:
             pass

@@ -4,12 +4,13 @@ casual games, a hand-over screen for hidden-information games, and the record sa
 from __future__ import annotations
 
 import sys
+from collections.abc import Container
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ..core import AsobibaError, Bot, Game, MoveEntry, Record, SeatInfo, State, parse_option_pairs
+from ..core import AsobibaError, Game, MoveEntry, Record, SeatInfo, State, parse_option_pairs
 from ..games import get
 
 HELP = ("type a move in the game's notation; 'moves' lists the legal ones, 'undo' takes back "
@@ -23,7 +24,7 @@ def _ask(prompt: str) -> str | None:
         return None
 
 
-def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: dict[int, Bot],
+def _catch_up(game: Game, states: list[State], moves: list[MoveEntry], bots: Container[int],
               seat: int, seen: dict[int, int]) -> str:
     """What the person at ``seat`` would have seen at the table since they last looked:
     every move since, each with its visible effect, from ``view(seat)`` only (a Memory Matrix

@@ -11,12 +11,37 @@ usable one by one (see docs/progression.md):
   ``feedback``; ``calibrate`` — bot ratings.
 """
 
-from .errors import AccountError, AuthError, LadderError, MatchError, ProgressionError
-from .matches import Match, MatchFormat, play_match
-from .models import Base, create_all
-from .service import Progression
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .errors import AccountError, AuthError, LadderError, MatchError, ProgressionError
+    from .matches import Match, MatchFormat, play_match
+    from .models import Base, create_all
+    from .service import Progression
+
+# Each name is imported from its module on first use (PEP 562): importing one light module of
+# the package (e.g. ``progression.matches`` for the web's rooms) must not load SQLAlchemy and
+# the whole service — that was most of the web server's start-up time (docs/web.md).
+_WHERE = {
+    "AccountError": "errors", "AuthError": "errors", "LadderError": "errors",
+    "MatchError": "errors", "ProgressionError": "errors", "Match": "matches",
+    "MatchFormat": "matches", "play_match": "matches", "Base": "models",
+    "create_all": "models", "Progression": "service",
+}
 
 __all__ = [
     "AccountError", "AuthError", "Base", "LadderError", "Match", "MatchError", "MatchFormat",
     "Progression", "ProgressionError", "create_all", "play_match",
 ]
+
+
+def __getattr__(name: str) -> object:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value

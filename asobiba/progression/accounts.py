@@ -12,13 +12,14 @@ import hashlib
 import re
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from sqlalchemy import delete, select
 from sqlalchemy.orm import Session
 
+from ..tables import now, stamp
 from .errors import AccountError, AuthError
 from .models import PlayerRow, SessionRow, utcnow
 
@@ -148,7 +149,7 @@ def _hash_token(token: str) -> str:
 
 def _new_token(session: Session, player_id: int, days: int = SESSION_DAYS) -> str:
     token = secrets.token_urlsafe(32)
-    expires = (datetime.now(UTC) + timedelta(days=days)).isoformat(timespec="seconds")
+    expires = stamp(now() + timedelta(days=days))
     session.add(SessionRow(token_hash=_hash_token(token), player_id=player_id, expires=expires))
     session.flush()
     return token

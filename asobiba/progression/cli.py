@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Annotated
 
@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 
 from ..core import AsobibaError, Record
 from ..games import get
+from ..tables import now
 from . import daily, feedback, ladder
 from .calibrate import calibrate_bots
 from .ladder_data import RANKS, TIER_TITLES, TIERS, has_ladder, tier_levels
@@ -66,7 +67,7 @@ def daily_cmd(game: str,
               as_json: JsonOpt = False) -> None:
     """Today's (or DATE's) challenge of GAME, as a player sees it."""
     try:
-        when = date.fromisoformat(day) if day else datetime.now(UTC).date()
+        when = date.fromisoformat(day) if day else now().date()
         ch = daily.challenge(game, when)
     except (AsobibaError, ValueError) as exc:
         _fail(str(exc))

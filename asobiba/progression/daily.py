@@ -30,7 +30,7 @@ import hmac
 import secrets
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime
+from datetime import date
 from functools import lru_cache
 from typing import ClassVar
 
@@ -41,6 +41,7 @@ from ..core import Bot, Outcome, Puzzle, Rng, State, derive_seed
 from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
 from ..play.runner import play_game
+from ..tables import now
 from . import accounts, ratings
 from .errors import ProgressionError
 from .ladder_data import TIERS, ladder_options, tier_levels
@@ -224,7 +225,7 @@ def build(game_id: str, day: date, seed: int) -> DailyChallenge:
 # ---- the calendar --------------------------------------------------------------------------
 
 def _today() -> date:
-    return datetime.now(UTC).date()
+    return now().date()
 
 
 def record_attempt(session: Session, player_id: int, game_id: str, day: date,

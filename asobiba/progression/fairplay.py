@@ -18,6 +18,7 @@ from sqlalchemy.orm import Session, aliased
 
 from ..core import Record
 from ..core.jsontypes import JSONObject
+from ..tables import now as clock
 from .models import GameRow, GameSeatRow, PlayerRow
 
 PAIR_RATED_PER_DAY = 3
@@ -50,7 +51,7 @@ def _day_start(now: datetime) -> str:
 def pair_games_today(session: Session, a: int, b: int, now: datetime | None = None) -> int:
     """Rated games (that moved ratings) between accounts ``a`` and ``b`` since midnight UTC."""
     sa, sb = aliased(GameSeatRow), aliased(GameSeatRow)
-    since = _day_start(now or datetime.now(UTC))
+    since = _day_start(now or clock())
     q = (select(func.count(func.distinct(GameRow.id)))
          .join(sa, sa.game_id == GameRow.id).join(sb, sb.game_id == GameRow.id)
          .where(GameRow.rated.is_(True), GameRow.finished >= since,
@@ -84,7 +85,8 @@ def suspicious_pairs(session: Session, days: int = 7, min_games: int = 4,
     """Pairs of people an operator should look at: at least ``min_games`` games against each
     other in the last ``days`` days (rated or capped), one side winning at least
     ``one_sided`` of them, or games that were capped by the pair limit. Ordered by count."""
-    since = ((now or datetime.now(UTC)) - timedelta(days=days)).isoformat(timespec="seconds")
+    # whole seconds: the inclusive lower bound of stored times with or without milliseconds
+    since = ((now or clock()) - timedelta(days=days)).isoformat(timespec="seconds")
     sa, sb = aliased(GameSeatRow), aliased(GameSeatRow)
     pa, pb = aliased(PlayerRow), aliased(PlayerRow)
     rows = session.execute(

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
 from sqlalchemy import Row, select
 from sqlalchemy.orm import Session, aliased
@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session, aliased
 from ..core import Outcome
 from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
+from ..tables import now as clock
 from . import glicko2, skill
 from .errors import ProgressionError
 from .models import GameRow, GameSeatRow, PlayerRow, RatingRow, utcnow
@@ -184,7 +185,7 @@ def _idle_days(row: RatingRow, now: datetime) -> float:
 
 def _rate_glicko(rows: list[RatingRow], outcome: Outcome, frozen: list[bool],
                  now: datetime | None = None) -> None:
-    now = now or datetime.now(UTC)
+    now = now or clock()
     a, b = (glicko2.after_idle(glicko2.Glicko2Rating(r.rating, r.deviation, r.volatility),
                                _idle_days(r, now)) for r in rows)
     new = glicko2.rate_pair(a, b, outcome.points(0))

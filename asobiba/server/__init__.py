@@ -43,7 +43,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             # --trust-proxy, or ASOBIBA_TRUST_PROXY=1 (e.g. the load generator's servers)
             trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
             limits=Limits(store=limit_store(redis_url),
-                          scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1"))),
+                          scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1")),
+                          # open WebSockets per address (default limits.WS_CONCURRENT)
+                          ws_concurrent=int(os.environ.get("ASOBIBA_WS_PER_ADDRESS", "0"))),
             redis_url=redis_url,
             abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
             if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,
@@ -59,5 +61,24 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     # no permessage-deflate: the messages are small (a move's update is about a kilobyte)
     # and compressing each one cost the server more CPU than anything else per send
     # (docs/benchmarks.md, "Per-move CPU")
-    uvicorn.run(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
-                ws_ping_interval=20, ws_ping_timeout=20, ws_per_message_deflate=False)
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
+                            ws_ping_interval=20, ws_ping_timeout=20,
+                            ws_per_message_deflate=False)
+    _listening_server(config).run()
+
+
+def _listening_server(config: Any) -> Any:
+    """uvicorn's server, telling the app once its socket listens (``app.state.listening``):
+    the app's background start-up (bot processes, loading unfinished games) waits for it, so
+    the first request is answered as soon as the process can (docs/web.md, "Start-up")."""
+    import asyncio
+
+    import uvicorn
+
+    class Server(uvicorn.Server):
+        async def startup(self, sockets: Any = None) -> None:
+            config.app.state.listening = asyncio.Event()
+            await super().startup(sockets)
+            config.app.state.listening.set()
+
+    return Server(config)

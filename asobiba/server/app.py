@@ -26,7 +26,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..games import available, get
 from ..progression.matches import MatchFormat
-from . import api_schema, fairplay
+from . import api_schema, fairplay, shared
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
@@ -49,7 +49,7 @@ MAX_BODY = 64_000
 MAX_RECORD = 2_000_000
 MAX_NAME = 40
 RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
-MAX_BEST_OF = 15
+BACKGROUND_AFTER = 1.0  # seconds after the socket listens before the background start-up
 # seconds of work a replay may take before it is refused (503); ASOBIBA_REPLAY_BUDGET sets it
 REPLAY_BUDGET = float(os.environ.get("ASOBIBA_REPLAY_BUDGET", "20"))
 
@@ -200,11 +200,20 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     progression = progression_routes(store.engine, hub, today=today or _utc_today,
                                      daily_key=daily_key, limits=limits)
-    from .lobby import Lobby, who_from_accounts
+    from .lobby import Lobby, RedisSeekBoard, who_from_accounts
 
-    # an open game becomes a room when taken: the room-creation limit counts seeks too
+    # an open game becomes a room when taken: the room-creation limit counts seeks too;
+    # scaled: one board of open games for every web process (Redis)
     lobby = Lobby(hub, get, who_from_accounts(store.engine),
-                  limit=lambda request: limited(limits, "room", _ip(request)))
+                  limit=lambda request: limited(limits, "room", _ip(request)),
+                  board=RedisSeekBoard(redis_url, bus.origin) if redis_url and bus else None)
+
+    async def on_bus(event: dict[str, Any]) -> None:
+        """Another process's news: a room's (the hub) or the lobby's."""
+        if event.get("kind") == "lobby":
+            await lobby.on_event(event)
+        else:
+            await hub().on_event(event)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -212,30 +221,61 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         holder["hub"].on_finish = progression.on_finish
         for game_id in available():  # a game that fails to import stops the start, loudly
             get(game_id)
-        if jobs is None:
-            pool.warm(available())
-        await hub().bus.start(hub().on_event, hub().resync_all)
-        # unfinished games are loaded in the background: the server answers at once, and a
-        # request for a room not loaded yet loads that room first (lazily)
-        resuming = asyncio.get_running_loop().create_task(hub().resume_all())
-        started = time.monotonic()
+        await hub().bus.start(on_bus, hub().resync_all)
+        tasks: list[asyncio.Task[Any]] = []
 
-        def resumed(task: asyncio.Task[int]) -> None:
-            if not task.cancelled() and task.exception() is None and task.result():
-                log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
-                            time.monotonic() - started)
+        async def background() -> None:
+            """What can wait until the socket listens (``run`` sets ``app.state.listening``
+            once it does; without it, e.g. under a test client, at once): the bot processes
+            are started and warmed, unfinished games are loaded and the retention sweep
+            begins — none of it delays the first answer (docs/web.md, "Start-up")."""
+            listening = getattr(app.state, "listening", None)
+            if listening is not None:
+                await listening.wait()
+                # a moment for the first requests: they load what they need themselves
+                await asyncio.sleep(BACKGROUND_AFTER)
+            if jobs is None:
+                pool.warm(available())
+            # a request for a room not loaded yet loads that room first (lazily)
+            resuming = asyncio.get_running_loop().create_task(hub().resume_all())
+            tasks.append(resuming)
+            started = time.monotonic()
 
-        resuming.add_done_callback(resumed)
-        warming = asyncio.get_running_loop().create_task(progression.warm())
-        sweeping = asyncio.get_running_loop().create_task(retention.run(
-            hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
-            retention.SWEEP_EVERY if sweep_every is None else sweep_every))
+            def resumed(task: asyncio.Task[int]) -> None:
+                if not task.cancelled() and task.exception() is None and task.result():
+                    log.warning("resumed %d unfinished game(s) in %.1f s", task.result(),
+                                time.monotonic() - started)
+
+            resuming.add_done_callback(resumed)
+            tasks.append(asyncio.get_running_loop().create_task(progression.warm()))
+            tasks.append(asyncio.get_running_loop().create_task(retention.run(
+                hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
+                retention.SWEEP_EVERY if sweep_every is None else sweep_every)))
+            if bus is not None:  # this process's live games, for the other processes' lobby
+                lobby.start()
+
+        tasks.append(asyncio.get_running_loop().create_task(background()))
+        tasks.append(asyncio.get_running_loop().create_task(shared.refresh(hub())))
+        keep_alive = getattr(limits.store, "keep_alive", None)
+        if keep_alive is not None:  # the per-address WebSocket counts shared in Redis
+
+            async def alive() -> None:
+                from .limits import ALIVE_EVERY
+
+                while True:
+                    await asyncio.to_thread(keep_alive)
+                    await asyncio.sleep(ALIVE_EVERY)
+
+            tasks.append(asyncio.get_running_loop().create_task(alive()))
         try:
             yield
         finally:
-            resuming.cancel()
-            warming.cancel()
-            sweeping.cancel()
+            for task in tasks:
+                task.cancel()
+            if lobby.task is not None:
+                lobby.task.cancel()
+            if isinstance(lobby.board, RedisSeekBoard):
+                await lobby.board.close()
             await hub().bus.close()
             if jobs is not None:
                 await jobs.close()
@@ -418,6 +458,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         room.conns.add(conn)
         fairplay.note_presence(room)
         await hub().broadcast(room)
+        shared.publish(hub(), room)  # presence, for the other processes (scaled mode)
         budget, refilled = float(BURST), time.monotonic()
         try:
             while True:
@@ -461,6 +502,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             room.conns.discard(conn)
             fairplay.note_presence(room)
             await hub().broadcast(room)
+            shared.publish(hub(), room)
             hub().forget_if_idle(room)
 
     async def dispatch(room: Any, conn: Conn, msg: dict[str, Any]) -> None:
@@ -469,6 +511,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         if kind == "hello":
             problems = await h.hello(room, conn, msg.get("seats", []))
             fairplay.note_presence(room)
+            shared.publish(h, room)
             await h.broadcast(room)
             if problems:
                 raise ClientError("bad_key", "; ".join(problems))

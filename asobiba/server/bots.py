@@ -16,17 +16,28 @@ from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
+from ..play.runner import Pick, pick
 
-def choose_move(game_id: str, level: str, seed: int, seat: int, options: Mapping[str, Any],
-                views: Sequence[Mapping[str, Any]]) -> str:
-    """Worker entry point: the move a fresh bot picks after observing ``views``."""
+
+def bot_pick(game_id: str, level: str, seed: int, seat: int, options: Mapping[str, Any],
+             views: Sequence[Mapping[str, Any]]) -> Pick:
+    """Bot process entry point: the bot's side of the one bot-turn step
+    (:func:`asobiba.play.runner.pick`) — a fresh bot, shown ``views`` in order, picks from
+    the last one; with the seconds it thought. The web process settles it against the room's
+    state (:func:`asobiba.play.runner.settle`)."""
     from ..games import get
 
     bot = get(game_id).make_bot(level, seed)
     bot.reset(seat, options)
     for view in views:
         bot.observe(view)
-    return str(bot.choose(views[-1]))
+    return pick(bot, seat, view=views[-1])
+
+
+def choose_move(game_id: str, level: str, seed: int, seat: int, options: Mapping[str, Any],
+                views: Sequence[Mapping[str, Any]]) -> str:
+    """The move a fresh bot picks after observing ``views`` (its text)."""
+    return str(bot_pick(game_id, level, seed, seat, options, views).move)
 
 
 def _warm(game_ids: Sequence[str]) -> int:

@@ -28,13 +28,6 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    ForeignKey,
-    Integer,
-    String,
-    Text,
-    UniqueConstraint,
     create_engine,
     delete,
     event,
@@ -43,78 +36,20 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column
+from sqlalchemy.orm import Session
 
-
-def utcnow() -> str:
-    return datetime.now(UTC).isoformat(timespec="milliseconds")
-
-
-class Base(DeclarativeBase):
-    pass
-
-
-class RoomRow(Base):
-    __tablename__ = "rooms"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    game: Mapped[str] = mapped_column(String(40))
-    rules_version: Mapped[int] = mapped_column(Integer)
-    options: Mapped[str] = mapped_column(Text)
-    seed: Mapped[int] = mapped_column(BigInteger)
-    casual: Mapped[bool] = mapped_column(Boolean, default=True)
-    hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
-    clock: Mapped[str | None] = mapped_column(Text, nullable=True)
-    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
-    result: Mapped[str | None] = mapped_column(Text, nullable=True)
-    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    created: Mapped[str] = mapped_column(String(40))
-    updated: Mapped[str] = mapped_column(String(40))
-
-
-class SeatRow(Base):
-    __tablename__ = "seats"
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    kind: Mapped[str] = mapped_column(String(8))
-    level: Mapped[str | None] = mapped_column(String(40), nullable=True)
-    name: Mapped[str] = mapped_column(String(80), default="")
-    key_hash: Mapped[str | None] = mapped_column(String(128), nullable=True)
-
-
-class MoveRow(Base):
-    __tablename__ = "moves"
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    text: Mapped[str] = mapped_column(Text)  # no length cap: PostgreSQL would enforce one
-    at: Mapped[str] = mapped_column(String(40))
-
-
-class MatchSetRow(Base):
-    """A reverse match or best-of-N series between the two seats of consecutive rooms."""
-
-    __tablename__ = "match_sets"
-    id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    state: Mapped[str] = mapped_column(Text)  # {"match": Match.to_json(), "forfeit": ...}
-    updated: Mapped[str] = mapped_column(String(40))
-
-
-class SetRoomRow(Base):
-    """Which game of which set a room plays; a set's game number is taken once."""
-
-    __tablename__ = "match_set_rooms"
-    __table_args__ = (UniqueConstraint("set_id", "game_index"),)
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    set_id: Mapped[str] = mapped_column(ForeignKey("match_sets.id"), index=True)
-    game_index: Mapped[int] = mapped_column(Integer)
-
-
-class RecordRow(Base):
-    __tablename__ = "records"
-    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
-    record: Mapped[str] = mapped_column(Text)
-    saved: Mapped[str] = mapped_column(String(40))
+# the tables live with every other table of the platform (one metadata; docs/web.md)
+from ..tables import (  # noqa: F401 - re-exported: the store's tables and its clock
+    Base,
+    MatchSetRow,
+    MoveRow,
+    RecordRow,
+    RoomRow,
+    SeatRow,
+    SetRoomRow,
+    stamp,
+    utcnow,
+)
 
 
 @dataclass
@@ -409,7 +344,7 @@ class Store:
     def unseen_since(self, cutoff: float, limit: int = 50) -> list[tuple[str, str]]:
         """Unfinished rooms with no move and no connection since ``cutoff`` (a Unix time):
         (id, last seen), oldest first."""
-        iso = datetime.fromtimestamp(cutoff, UTC).isoformat(timespec="milliseconds")
+        iso = stamp(datetime.fromtimestamp(cutoff, UTC))
         with Session(self.engine) as s:
             rows = s.execute(select(RoomRow.id, RoomRow.updated)
                              .where(RoomRow.status == "active", RoomRow.updated < iso)

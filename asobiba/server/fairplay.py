@@ -42,8 +42,10 @@ def check_rated_timing(game: Game, seats: list[dict[str, Any]], casual: bool,
 def note_presence(room: Room, now: float | None = None) -> None:
     """Remember since when each person's seat has had no connection (call on every connect,
     hello and disconnect). A room loaded after a restart starts everyone's countdown then."""
+    from .shared import online as online_anywhere
+
     now = time.time() if now is None else now
-    online: set[int] = set().union(*(c.seats for c in room.conns)) if room.conns else set()
+    online = online_anywhere(room)  # a seat connected through another process is present
     away = room.away_since
     for seat in room.human_seats:
         if seat in online:

@@ -13,6 +13,9 @@ could claim any address and dodge every per-address limit, or lock others out).
 
 from __future__ import annotations
 
+import contextlib
+import os
+import secrets
 import threading
 import time
 from collections import defaultdict, deque
@@ -81,10 +84,13 @@ class Limits:
     """The server's limits: ``hit(rule, *key_parts)`` is True when allowed."""
 
     def __init__(self, store: LimitStore | None = None,
-                 rules: dict[str, Rule] | None = None, scale: float = 1.0) -> None:
+                 rules: dict[str, Rule] | None = None, scale: float = 1.0,
+                 ws_concurrent: int = 0) -> None:
         """``scale`` multiplies every rule's tries (``ASOBIBA_LIMIT_SCALE``: a test harness
-        whose many clients all come from 127.0.0.1, or a server behind a NAT)."""
+        whose many clients all come from 127.0.0.1, or a server behind a NAT);
+        ``ws_concurrent``: open WebSockets per address (0: :data:`WS_CONCURRENT`)."""
         self.store: LimitStore = store or MemoryStore()
+        self.ws_concurrent = ws_concurrent or WS_CONCURRENT
         self.rules = {name: Rule(max(1, round(r.tries * scale)), r.window)
                       for name, r in (RULES if rules is None else rules).items()}
         self.open_ws: dict[str, int] = defaultdict(int)
@@ -98,12 +104,24 @@ class Limits:
 
     # ---- WebSocket connections open at once ----------------------------------------------------
     def ws_open(self, ip: str) -> bool:
-        if self.open_ws[ip] >= WS_CONCURRENT:
+        """Count one more open WebSocket from ``ip`` unless it has ``ws_concurrent``
+        open already — through every web process when the store is shared (Redis)."""
+        shared = getattr(self.store, "ws_open", None)
+        if shared is not None:
+            got = shared(ip, self.ws_concurrent)
+            if got is not None:
+                return bool(got)
+        if self.open_ws[ip] >= self.ws_concurrent:
             return False
         self.open_ws[ip] += 1
         return True
 
     def ws_closed(self, ip: str) -> None:
+        if ip not in self.open_ws:  # counted in the shared store
+            shared = getattr(self.store, "ws_closed", None)
+            if shared is not None:
+                shared(ip)
+            return
         self.open_ws[ip] -= 1
         if self.open_ws[ip] <= 0:
             del self.open_ws[ip]
@@ -135,6 +153,28 @@ return 1
 """
 
 
+_WS_OPEN = """
+local total = 0
+local fields = redis.call('HGETALL', KEYS[1])
+for i = 1, #fields, 2 do
+  if fields[i] == ARGV[1] or redis.call('EXISTS', 'asobiba:alive:' .. fields[i]) == 1 then
+    total = total + tonumber(fields[i + 1])
+  else
+    redis.call('HDEL', KEYS[1], fields[i])
+  end
+end
+if total >= tonumber(ARGV[2]) then return 0 end
+redis.call('HINCRBY', KEYS[1], ARGV[1], 1)
+return 1
+"""
+_WS_CLOSED = """
+if redis.call('HINCRBY', KEYS[1], ARGV[1], -1) <= 0 then redis.call('HDEL', KEYS[1], ARGV[1]) end
+return 1
+"""
+ALIVE_EVERY, ALIVE_TTL = 5.0, 20
+"""A web process refreshes its liveness key every ALIVE_EVERY s; it expires after ALIVE_TTL s."""
+
+
 class RedisStore:
     """The same sliding windows in Redis, shared by every web process of the scaled mode (so
     N processes do not allow N times the rate). One atomic script per hit (a sorted set per
@@ -146,8 +186,45 @@ class RedisStore:
 
         self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
         self._script = self._redis.register_script(_SLIDING_WINDOW)
+        self._ws_open = self._redis.register_script(_WS_OPEN)
+        self._ws_closed = self._redis.register_script(_WS_CLOSED)
         self._local = MemoryStore()
         self._n = 0
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._alive_at = 0.0
+        self._lock = threading.Lock()
+
+    # ---- open WebSockets per address, counted over every web process ----------------------
+    # One hash per address: web process → its open WebSockets from there. A process keeps a
+    # liveness key (asobiba:alive:<process>, refreshed while it counts, expiring ALIVE_TTL s
+    # after it stops); counting drops the entries of processes whose key is gone, so a
+    # process killed with its sockets open does not hold their places for ever.
+    def _alive(self) -> None:
+        now = time.monotonic()
+        if now - self._alive_at >= ALIVE_EVERY:
+            self._redis.set(f"asobiba:alive:{self.origin}", 1, ex=ALIVE_TTL)
+            self._alive_at = now
+
+    def keep_alive(self) -> None:
+        """Refresh the liveness key now (the app calls this every ALIVE_EVERY seconds)."""
+        with self._lock:
+            self._alive_at = 0.0
+            with contextlib.suppress(Exception):
+                self._alive()
+
+    def ws_open(self, ip: str, cap: int) -> bool | None:
+        """Count one open WebSocket from ``ip`` unless ``cap`` are open through all
+        processes; None if Redis is away (the caller counts in this process meanwhile)."""
+        with self._lock:
+            try:
+                self._alive()
+                return bool(self._ws_open(keys=[f"asobiba:ws:{ip}"], args=[self.origin, cap]))
+            except Exception:  # noqa: BLE001 - Redis away
+                return None
+
+    def ws_closed(self, ip: str) -> None:
+        with self._lock, contextlib.suppress(Exception):
+            self._ws_closed(keys=[f"asobiba:ws:{ip}"], args=[self.origin])
 
     def hit(self, key: str, window: float, tries: int, now: float) -> bool:
         self._n += 1

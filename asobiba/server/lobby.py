@@ -2,9 +2,15 @@
 rating, and the list of live games to watch — all pushed to every lobby page over one
 WebSocket (``/ws/lobby``) whenever they change.
 
-Everything about seeks sits behind :class:`SeekBoard` (in this process's memory; a seek is
-an invitation, not a game, so losing it in a restart loses nothing played). When rooms run
-on several processes the board is the one piece to move onto the shared bus."""
+Everything about seeks sits behind a board: :class:`SeekBoard` in this process's memory (the
+embedded mode; a seek is an invitation, not a game, so losing it in a restart loses nothing
+played), or :class:`RedisSeekBoard` in the scaled mode — one board in Redis for every web
+process, so a seek opened through one process is listed and taken through any other, and
+taken once. The opener hears "taken" (with their seat's key) on whichever process their
+lobby page is connected to: the taking process says so on the room bus (a ``lobby`` event).
+The live-games list joins every process's rooms the same way: each process writes its own
+list to Redis every :data:`PUSH_EVERY` seconds, and a list not refreshed for
+:data:`LIVE_STALE` seconds (its process died) is left out."""
 
 from __future__ import annotations
 
@@ -31,6 +37,9 @@ from .security import BadJSON, parse_json
 DEFAULT_RATING = 1500.0  # Glicko-2's start: a guest without an account pairs as a newcomer
 MAX_SEEKS = 200  # the board is public: a flood of seeks cannot grow it without end
 PUSH_EVERY = 1.0  # seconds between checks of the live-games list
+LIVE_STALE = 10.0  # seconds after which another process's live-games list is dropped
+SEEK_MAX_AGE = 6 * 3600.0  # a seek nobody took for this long is withdrawn (scaled mode)
+SEEKS_KEY, LIVE_KEY = "asobiba:seeks", "asobiba:live"
 
 
 def _hash(token: str) -> str:
@@ -49,6 +58,17 @@ class Seek:
     token_hash: str
     created: float = field(default_factory=time.time)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"id": self.id, "game": self.game, "options": self.options,
+                "casual": self.casual, "clock": self.clock, "name": self.name,
+                "rating": self.rating, "token_hash": self.token_hash, "created": self.created}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seek:
+        return cls(str(data["id"]), str(data["game"]), dict(data["options"]),
+                   bool(data["casual"]), data.get("clock"), str(data["name"]),
+                   float(data["rating"]), str(data["token_hash"]), float(data["created"]))
+
     def public(self) -> dict[str, Any]:
         return {"id": self.id, "game": self.game, "options": self.options,
                 "casual": self.casual, "clock": self.clock, "name": self.name,
@@ -56,18 +76,18 @@ class Seek:
 
 
 class SeekBoard:
-    """The open seeks. ``take`` is atomic (one event loop): two people clicking the same
-    seek cannot both get it."""
+    """The open seeks of this process. ``take`` is atomic (one event loop): two people
+    clicking the same seek cannot both get it."""
 
     def __init__(self) -> None:
         self.seeks: dict[str, Seek] = {}
 
-    def add(self, seek: Seek) -> None:
+    async def add(self, seek: Seek) -> None:
         if len(self.seeks) >= MAX_SEEKS:
             raise ClientError("too_many_seeks", "the open-games list is full; try again soon")
         self.seeks[seek.id] = seek
 
-    def cancel(self, seek_id: str, token: str) -> Seek:
+    async def cancel(self, seek_id: str, token: str) -> Seek:
         seek = self.seeks.get(seek_id)
         if seek is None:
             raise ClientError("no_seek", "that open game is gone (taken or cancelled)")
@@ -75,7 +95,7 @@ class SeekBoard:
             raise ClientError("not_your_seek", "only whoever opened a game may cancel it")
         return self.seeks.pop(seek_id)
 
-    def take(self, seek_id: str, token: str | None) -> Seek:
+    async def take(self, seek_id: str, token: str | None) -> Seek:
         seek = self.seeks.get(seek_id)
         if seek is None:
             raise ClientError("no_seek", "that open game is gone (taken or cancelled)")
@@ -83,15 +103,121 @@ class SeekBoard:
             raise ClientError("own_seek", "this is your own open game; wait for someone else")
         return self.seeks.pop(seek_id)
 
-    def closest(self, game: str, rating: float, token: str | None) -> Seek | None:
-        """The open game of ``game`` (default options) whose rating is nearest ``rating``."""
-        mine = _hash(token) if token else None
-        fits = [s for s in self.seeks.values()
-                if s.game == game and not s.options and s.token_hash != mine]
-        return min(fits, key=lambda s: (abs(s.rating - rating), s.created), default=None)
+    async def all(self) -> list[Seek]:
+        return sorted(self.seeks.values(), key=lambda s: s.created)
 
-    def public(self) -> list[dict[str, Any]]:
-        return [s.public() for s in sorted(self.seeks.values(), key=lambda s: s.created)]
+    async def closest(self, game: str, rating: float, token: str | None) -> Seek | None:
+        """Take the open game of ``game`` (default options) whose rating is nearest
+        ``rating`` (None if there is none to take)."""
+        mine = _hash(token) if token else None
+        while True:
+            fits = [s for s in await self.all()
+                    if s.game == game and not s.options and s.token_hash != mine]
+            best = min(fits, key=lambda s: (abs(s.rating - rating), s.created), default=None)
+            if best is None:
+                return None
+            try:
+                return await self.take(best.id, None)
+            except ClientError:  # taken by someone else meanwhile: the next nearest
+                continue
+
+    async def public(self) -> list[dict[str, Any]]:
+        return [s.public() for s in await self.all()]
+
+    async def live_elsewhere(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The live games of the other processes (none: this is the only one)."""
+        return []
+
+
+_ADD = """
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
+
+
+class RedisSeekBoard(SeekBoard):
+    """The open seeks of every web process, in one Redis hash (seek id → JSON). Adding is
+    one script (the :data:`MAX_SEEKS` cap holds across processes); taking and cancelling
+    end with ``HDEL``, which only one caller can win — two people taking the same seek
+    through two processes cannot both get it."""
+
+    def __init__(self, url: str, origin: str) -> None:
+        super().__init__()
+        import redis.asyncio as aioredis
+
+        self.redis = aioredis.Redis.from_url(url, socket_connect_timeout=2,
+                                             decode_responses=True)
+        self.origin = origin
+        self._add = self.redis.register_script(_ADD)
+
+    async def add(self, seek: Seek) -> None:
+        import json
+
+        if not await self._add(keys=[SEEKS_KEY],
+                               args=[seek.id, json.dumps(seek.to_json()), MAX_SEEKS]):
+            raise ClientError("too_many_seeks", "the open-games list is full; try again soon")
+
+    async def _get(self, seek_id: str) -> Seek:
+        import json
+
+        raw = await self.redis.hget(SEEKS_KEY, seek_id)
+        if raw is None:
+            raise ClientError("no_seek", "that open game is gone (taken or cancelled)")
+        return Seek.from_json(json.loads(raw))
+
+    async def _pop(self, seek_id: str) -> None:
+        if not await self.redis.hdel(SEEKS_KEY, seek_id):  # another process won it
+            raise ClientError("no_seek", "that open game is gone (taken or cancelled)")
+
+    async def cancel(self, seek_id: str, token: str) -> Seek:
+        seek = await self._get(seek_id)
+        if not secrets.compare_digest(seek.token_hash, _hash(token)):
+            raise ClientError("not_your_seek", "only whoever opened a game may cancel it")
+        await self._pop(seek_id)
+        return seek
+
+    async def take(self, seek_id: str, token: str | None) -> Seek:
+        seek = await self._get(seek_id)
+        if token and secrets.compare_digest(seek.token_hash, _hash(token)):
+            raise ClientError("own_seek", "this is your own open game; wait for someone else")
+        await self._pop(seek_id)
+        return seek
+
+    async def all(self) -> list[Seek]:
+        import json
+
+        now = time.time()
+        seeks = []
+        for seek_id, raw in (await self.redis.hgetall(SEEKS_KEY)).items():
+            seek = Seek.from_json(json.loads(raw))
+            if now - seek.created > SEEK_MAX_AGE:  # its opener is long gone
+                await self.redis.hdel(SEEKS_KEY, seek_id)
+                continue
+            seeks.append(seek)
+        return sorted(seeks, key=lambda s: s.created)
+
+    async def live_elsewhere(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Write this process's live games; read the other processes' fresh lists."""
+        import json
+
+        now = time.time()
+        await self.redis.hset(LIVE_KEY, self.origin, json.dumps({"at": now, "rooms": mine}))
+        out: list[dict[str, Any]] = []
+        for origin, raw in (await self.redis.hgetall(LIVE_KEY)).items():
+            if origin == self.origin:
+                continue
+            got = json.loads(raw)
+            if now - float(got.get("at", 0)) > LIVE_STALE:
+                await self.redis.hdel(LIVE_KEY, origin)
+                continue
+            out.extend(got.get("rooms") or [])
+        return out
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.redis.hdel(LIVE_KEY, self.origin)
+            await self.redis.aclose()
 
 
 Who = Callable[[Request, str], Awaitable[tuple[str, float]]]
@@ -103,8 +229,9 @@ class Lobby:
     person and their rating in a game (an account's, else a guest at 1500)."""
 
     def __init__(self, hub: Callable[[], Any], get_game: Callable[[str], Game],
-                 who: Who, limit: Callable[[Request], None] | None = None) -> None:
-        self.board = SeekBoard()
+                 who: Who, limit: Callable[[Request], None] | None = None,
+                 board: SeekBoard | None = None) -> None:
+        self.board = board or SeekBoard()
         self.limit = limit or (lambda request: None)
         self.hub = hub
         self.get_game = get_game
@@ -126,11 +253,19 @@ class Lobby:
                         "spectators": sum(1 for c in room.conns if not c.keys)})
         return sorted(out, key=lambda r: r["room"])
 
-    def snapshot(self) -> dict[str, Any]:
-        return {"type": "lobby", "seeks": self.board.public(), "live": self.live()}
+    async def snapshot(self) -> dict[str, Any]:
+        mine = self.live()
+        try:
+            live = sorted(mine + await self.board.live_elsewhere(mine), key=lambda r: r["room"])
+            seeks = await self.board.public()
+        except ClientError:
+            raise
+        except Exception:  # noqa: BLE001 - Redis away: what this process knows
+            live, seeks = mine, []
+        return {"type": "lobby", "seeks": seeks, "live": live}
 
     async def push(self, force: bool = False) -> None:
-        snap = self.snapshot()
+        snap = await self.snapshot()
         text = repr(snap)
         if text == self.last and not force:
             return
@@ -140,10 +275,32 @@ class Lobby:
                 await ws.send_json(snap)
 
     async def watch(self) -> None:
+        """Every :data:`PUSH_EVERY` seconds: the lobby pages get any change (seeks and live
+        games of every process), and in the scaled mode this process's live games are
+        written for the others even while no lobby page is connected here."""
         while True:
             await asyncio.sleep(PUSH_EVERY)
-            if self.sockets:
-                await self.push()
+            with contextlib.suppress(Exception):
+                if self.sockets:
+                    await self.push()
+                elif isinstance(self.board, RedisSeekBoard):
+                    await self.board.live_elsewhere(self.live())
+
+    def start(self) -> None:
+        """Start the pushes (the app's start-up; else with the first lobby page)."""
+        if self.task is None or self.task.done():
+            self.task = asyncio.get_running_loop().create_task(self.watch())
+
+    async def on_event(self, event: dict[str, Any]) -> None:
+        """A seek opened here was taken through another process: tell its opener's pages."""
+        if event.get("what") == "seek_taken":
+            await self._tell_opener(str(event["token_hash"]), dict(event["message"]))
+
+    async def _tell_opener(self, token_hash: str, message: dict[str, Any]) -> None:
+        for ws, hashes in list(self.sockets.items()):
+            if token_hash in hashes:
+                with contextlib.suppress(Exception):
+                    await ws.send_json(message)
 
     # ---- HTTP ---------------------------------------------------------------------------------
     def _two_player(self, game: Game, options: dict[str, Any]) -> None:
@@ -191,13 +348,13 @@ class Lobby:
         token = secrets.token_urlsafe(24)
         seek = Seek(secrets.token_urlsafe(8), game.id, dict(options),
                     casual, clock, name, rating, _hash(token))
-        self.board.add(seek)
+        await self.board.add(seek)
         await self.push(force=True)
         return JSONResponse({"seek": seek.public(), "token": token}, status_code=201)
 
     async def cancel(self, request: Request) -> Response:
         data = await self._body(request)
-        self.board.cancel(request.path_params["seek"], str(data.get("token", "")))
+        await self.board.cancel(request.path_params["seek"], str(data.get("token", "")))
         await self.push(force=True)
         return JSONResponse({"cancelled": True})
 
@@ -209,12 +366,12 @@ class Lobby:
         seats = [{"kind": "human", "level": None, "name": ""} for _ in range(2)]
         room, keys = await self.hub().create(game, game.validate_options(seek.options), seats,
                                              casual=seek.casual, clock=seek.clock)
-        for ws, hashes in list(self.sockets.items()):
-            if seek.token_hash in hashes:
-                with contextlib.suppress(Exception):
-                    await ws.send_json({"type": "seek_taken", "seek": seek.id,
-                                        "room": room.id, "url": f"/r/{room.id}",
-                                        "keys": [{"seat": opener, "key": keys[opener]}]})
+        message = {"type": "seek_taken", "seek": seek.id, "room": room.id,
+                   "url": f"/r/{room.id}", "keys": [{"seat": opener, "key": keys[opener]}]}
+        await self._tell_opener(seek.token_hash, message)
+        # the opener's page may be connected to another process: say it on the bus too
+        self.hub().bus.publish({"kind": "lobby", "what": "seek_taken",
+                                "token_hash": seek.token_hash, "message": message})
         taker = 1 - opener
         return {"room": room.id, "url": f"/r/{room.id}",
                 "keys": [{"seat": taker, "key": keys[taker]}]}
@@ -222,7 +379,7 @@ class Lobby:
     async def accept(self, request: Request) -> Response:
         self.limit(request)
         data = await self._body(request)
-        seek = self.board.take(request.path_params["seek"], data.get("token"))
+        seek = await self.board.take(request.path_params["seek"], data.get("token"))
         out = await self._start(seek)
         await self.push(force=True)
         return JSONResponse(out, status_code=201)
@@ -235,31 +392,29 @@ class Lobby:
         game = self._game(data.get("game"))
         self._two_player(game, {})
         name, rating = await self.who(request, game.id)
-        seek = self.board.closest(game.id, rating, data.get("token"))
-        if seek is not None:
-            self.board.take(seek.id, None)
+        seek = await self.board.closest(game.id, rating, data.get("token"))
+        if seek is not None:  # taken already (by closest)
             out = await self._start(seek)
             await self.push(force=True)
             return JSONResponse({"paired": True, **out}, status_code=201)
         token = secrets.token_urlsafe(24)
         mine = Seek(secrets.token_urlsafe(8), game.id, {}, True, None, name, rating,
                     _hash(token))
-        self.board.add(mine)
+        await self.board.add(mine)
         await self.push(force=True)
         return JSONResponse({"paired": False, "seek": mine.public(), "token": token},
                             status_code=201)
 
     async def seeks(self, request: Request) -> Response:
-        return JSONResponse(self.snapshot())
+        return JSONResponse(await self.snapshot())
 
     # ---- the lobby WebSocket ------------------------------------------------------------------
     async def socket(self, websocket: WebSocket) -> None:
         await websocket.accept()
         self.sockets[websocket] = set()
-        if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self.watch())
+        self.start()
         try:
-            await websocket.send_json(self.snapshot())
+            await websocket.send_json(await self.snapshot())
             while True:
                 msg = await websocket.receive_json()
                 # {"type": "hello", "tokens": [...]}: the seeks this page opened, so it

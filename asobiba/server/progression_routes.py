@@ -14,13 +14,13 @@ import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Coroutine
-from datetime import UTC, date, datetime
+from datetime import date
 from pathlib import Path
 from typing import Any
 
 import anyio
 import anyio.to_thread
-from sqlalchemy import Column, Integer, MetaData, String, Table, Text, insert, select
+from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -35,6 +35,7 @@ from ..progression.accounts import password_weakness
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
+from ..tables import DAILY_ROOMS, LADDER_SETS, ROOM_CONTEXT, ROOM_RATINGS, SEAT_PLAYERS, now
 from .limits import Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
@@ -52,47 +53,6 @@ REVIEW_WALL = 4.0
 until then and answers with the depth each verdict reached (REVIEW_BUDGET is the backstop
 for a single search that overruns)."""
 WARM_AFTER = 1.0  # seconds after start-up before the review's imports are warmed up
-
-
-META = MetaData()
-SEAT_PLAYERS = Table(
-    "web_seat_players", META,
-    Column("room_id", String(32), primary_key=True),
-    Column("seat", Integer, primary_key=True),
-    Column("player_id", Integer, nullable=False),
-)
-"""Which signed-in player holds which seat of a room (claimed with the seat's key)."""
-ROOM_RATINGS = Table(
-    "web_room_ratings", META,
-    Column("room_id", String(32), primary_key=True),
-    Column("result", Text, nullable=False),
-)
-"""What recording a finished room gave (rating changes, ladder events), for the room page."""
-ROOM_CONTEXT = Table(
-    "web_room_context", META,
-    Column("room_id", String(32), primary_key=True),
-    Column("player_id", Integer, nullable=False),
-    Column("kind", String(16), nullable=False),  # "ladder", "exam" or "daily"
-    Column("game", String(40), nullable=False),
-    Column("level", String(40), nullable=False),
-    Column("tier", String(16)),
-    Column("seat", Integer, nullable=False),
-)
-"""Rooms started from the ladder page: whose ladder game or exam game it is."""
-LADDER_SETS = Table(
-    "web_ladder_sets", META,
-    Column("room_id", String(32), primary_key=True),
-    Column("before", Text, nullable=False),  # the reverse-match set before this room's game
-    Column("after", Text),  # ... and after it, once it ended
-    Column("next_room", String(32)),
-)
-"""Reverse-match sets of the ladder (Lv.5 up): one room per game of the set."""
-DAILY_ROOMS = Table(
-    "web_daily_rooms", META,
-    Column("room_id", String(32), primary_key=True),
-    Column("day", String(10), nullable=False),  # the challenge's date, 2026-11-29
-)
-"""Rooms playing a daily challenge: which day's challenge (the result clears that day)."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -169,7 +129,7 @@ def _outcome(room: Any) -> Outcome:
 
 
 def _utc_today() -> date:
-    return datetime.now(UTC).date()  # daily challenges change at midnight UTC
+    return now().date()  # daily challenges change at midnight UTC
 
 
 def progression_routes(engine: Engine, hub: Callable[[], Any],
@@ -181,7 +141,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     Hub; ``prog`` lets tests pass a cheap password hasher; ``today`` is the server's date
     (tests move it); ``daily_key`` replaces the database's daily secret."""
     prog = prog or Progression(engine, daily_key=daily_key)
-    META.create_all(engine)
+    # the web's tables (asobiba.tables): made by the migrations already when the engine
+    # is the store's; created here for an engine of its own (tests)
+    SEAT_PLAYERS.metadata.create_all(engine, tables=[SEAT_PLAYERS, ROOM_RATINGS, ROOM_CONTEXT,
+                                                     LADDER_SETS, DAILY_ROOMS])
     limits = limits or Limits()
 
     def limited(request: Request, rule: str, *key: str) -> None:

@@ -29,6 +29,7 @@ from ..core import (
     State,
 )
 from ..core.rng import derive_seed
+from ..play.runner import BotTurn
 from ..progression.matches import A, B, Match, MatchFormat, replays_the_deal, tiebreak_for
 from . import clock as clocks
 from .bus import LocalBus
@@ -257,7 +258,9 @@ class Room:
     def public(self, with_moves: bool = True) -> dict[str, Any]:
         """What everyone at the table may know about the room (never the seed or keys).
         ``with_moves=False``: without the move list (an update adds the part it needs)."""
-        online = set().union(*(c.seats for c in self.conns)) if self.conns else set()
+        from .shared import online as online_anywhere
+
+        online = online_anywhere(self)  # connected here or at another process
         perfect = self.game.perfect_information
         out: dict[str, Any] = {
             "id": self.id,
@@ -454,6 +457,9 @@ class Hub:
                 self.rooms[room_id] = room
                 self.schedule_bots(room)
                 self.arm_clock(room)
+                from .shared import ask
+
+                ask(self, room)  # what the other processes know of its table (offers, presence)
         return room
 
     def forget_if_idle(self, room: Room) -> None:
@@ -724,11 +730,12 @@ class Hub:
         try:
             if self.bot_delay:
                 await asyncio.sleep(self.bot_delay)
-            text, notes = await self.bot_choice(room, seat, ply)
+            turn = await self.bot_choice(room, seat, ply)
             if room.version != version:
                 return
             try:
-                await self.play(room, seat, text, expect_ply=ply, notes=notes)
+                await self.play(room, seat, turn.text, expect_ply=ply,
+                                notes=[n for n in [turn.note(seat)] if n])
             except ClientError as exc:
                 if exc.code == "not_stored":
                     raise
@@ -743,36 +750,31 @@ class Hub:
             if room.version != version:
                 self.schedule_bots(room)
 
-    async def bot_choice(self, room: Room, seat: int, ply: int) -> tuple[str, list[str]]:
-        """The bot's move for ``seat`` at ``ply`` (from its seat's views only, in the pool,
-        under its time limit) and the notes to log; a seeded random legal move instead if
-        the bot overran, crashed or chose an illegal move."""
-        from .bots import BotTimeout, choose_move
+    async def bot_choice(self, room: Room, seat: int, ply: int) -> BotTurn:
+        """The bot turn of ``seat`` at ``ply``, through the one bot-turn step of
+        :mod:`asobiba.play.runner`: the bot picks from its seat's views alone, in the pool,
+        under its time limit (:func:`.bots.bot_pick`); the pick is settled against the
+        room's state — a seeded random legal move instead if the bot overran, crashed or
+        chose an illegal move (``turn.fallback``, and ``turn.note`` for the room's log)."""
+        from ..play.runner import Fallback, Pick, settle
+        from .bots import BotTimeout, bot_pick
 
-        notes: list[str] = []
         views = room.views_for(seat)
         level = room.seats[seat].level or ""
         seed = derive_seed(room.data.seed, "bot", seat, ply) >> 1
-        text: str | None
+        picked: Pick | None = None
+        failure: Fallback | None = None
+        detail = ""
         try:
-            text = await self.pool.run(choose_move, room.game.id, level, seed, seat,
-                                       dict(room.options), views)
+            picked = await self.pool.run(bot_pick, room.game.id, level, seed, seat,
+                                         dict(room.options), views)
         except BotTimeout as exc:
-            text = None
-            notes.append(f"the bot in seat {seat} timed out ({exc}); "
-                         "it played a random legal move")
+            failure, detail = "timeout", str(exc)
         except Exception as exc:  # noqa: BLE001 - a crashing bot must not stop the game
             log.exception("bot crashed in room %s", room.id)
-            text = None
-            notes.append(f"the bot in seat {seat} failed ({type(exc).__name__}); "
-                         "it played a random legal move")
-        legal = room.state.legal_moves(seat).texts()
-        if text is None or text not in legal:
-            if text is not None:  # its text could reveal a secret: not repeated here
-                notes.append(f"the bot in seat {seat} chose an illegal move; "
-                             "it played a random legal move")
-            text = legal[Rng(room.data.seed, "fallback", seat, ply).below(len(legal))]
-        return text, notes
+            failure, detail = "crash", type(exc).__name__
+        return settle(room.state, seat, picked, failure=failure, detail=detail,
+                      fallback=Rng(room.data.seed, "fallback", seat, ply))
 
     async def bot_job(self, room_id: str, seat: int, ply: int) -> bool:
         """A bot worker's job: make the move of ``seat`` at ``ply`` if the room still waits
@@ -788,8 +790,9 @@ class Hub:
             return True  # made already (a repeated job) or no longer wanted
         self.rooms[room_id] = room
         try:
-            text, notes = await self.bot_choice(room, seat, ply)
-            await self.play(room, seat, text, expect_ply=ply, notes=notes)
+            turn = await self.bot_choice(room, seat, ply)
+            await self.play(room, seat, turn.text, expect_ply=ply,
+                            notes=[n for n in [turn.note(seat)] if n])
         except ClientError as exc:
             return exc.code != "not_stored"
         finally:
@@ -841,6 +844,11 @@ class Hub:
         if room is None:
             return
         kind = event.get("kind")
+        if kind in ("ask", "shared"):  # presence, draw offers, hints (asobiba.server.shared)
+            from . import shared
+
+            await shared.on_event(self, room, event)
+            return
         had_rematch, had_next = room.rematch_id, room.next_room()
         async with room.lock:
             if kind == "table":

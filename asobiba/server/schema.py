@@ -1,20 +1,24 @@
 """The database schema, versioned with Alembic (docs/web.md, "Schema migrations").
 
-Every table of the platform — rooms (``server.db``), accounts, ratings, ladders, dailies
-(``progression.models``) and the web's own tables (``server.progression_routes``) — is
-described by SQLAlchemy metadata; :func:`metadata` gathers them into the one target the
-migrations are checked against. :func:`upgrade` brings any database to the newest revision:
-an empty one is created, one made before migrations existed (the tables, no
-``alembic_version``) is taken as the baseline and upgraded in place, keeping every row. It runs
-in one transaction under a lock (PostgreSQL: an advisory lock; SQLite: ``BEGIN IMMEDIATE``),
-so web processes and workers starting together migrate once.
+Every table of the platform — rooms, accounts, ratings, ladders, dailies and the web's own
+links — is defined in :mod:`asobiba.tables` on one SQLAlchemy metadata (:func:`metadata`),
+the one target the migrations are checked against (a test runs Alembic's autogenerate
+comparison: no difference). :func:`upgrade` brings any database to the newest revision: an
+empty one is created, one made before migrations existed (the tables, no ``alembic_version``)
+is taken as the baseline and upgraded in place, keeping every row. It runs in one
+transaction under a lock (PostgreSQL: an advisory lock; SQLite: ``BEGIN IMMEDIATE``), so web
+processes and workers starting together migrate once.
+
+Start-up cost: a database already at :data:`HEAD` costs one query; an empty one is created
+from the metadata and stamped :data:`HEAD` without importing Alembic (the metadata *is* the
+schema at HEAD — the autogenerate test proves it); only an older database loads Alembic.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from sqlalchemy import MetaData, inspect, text
+from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, inspect, text
 from sqlalchemy.engine import Engine
 
 HEAD = "0001"
@@ -23,12 +27,18 @@ LOCK = 0x61736F  # the advisory lock's key ("aso")
 _done: set[str] = set()
 
 
-def metadata() -> list[MetaData]:
-    from ..progression.models import Base as ProgressionBase
-    from .db import Base
-    from .progression_routes import META
+def metadata() -> MetaData:
+    """The one metadata: every table of the platform (:mod:`asobiba.tables`)."""
+    from ..tables import Base
 
-    return [Base.metadata, ProgressionBase.metadata, META]
+    return Base.metadata
+
+
+def _version_table() -> Table:
+    """Alembic's own bookkeeping table, as Alembic creates it."""
+    return Table("alembic_version", MetaData(),
+                 Column("version_num", String(32), nullable=False),
+                 PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
 
 
 def config() -> object:
@@ -52,12 +62,18 @@ def upgrade(engine: Engine) -> None:
     if key in _done:
         return
     if current(engine) != HEAD:
-        from alembic import command
-
-        cfg = config()
         with engine.begin() as conn:
             if conn.dialect.name == "postgresql":
                 conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": LOCK})
-            cfg.attributes["connection"] = conn  # type: ignore[attr-defined]
-            command.upgrade(cfg, "head")  # type: ignore[arg-type]
+            if not inspect(conn).get_table_names():  # empty: the schema at HEAD, stamped
+                metadata().create_all(conn)
+                version = _version_table()
+                version.create(conn)
+                conn.execute(version.insert().values(version_num=HEAD))
+            else:
+                from alembic import command
+
+                cfg = config()
+                cfg.attributes["connection"] = conn  # type: ignore[attr-defined]
+                command.upgrade(cfg, "head")  # type: ignore[arg-type]
     _done.add(key)

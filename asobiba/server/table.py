@@ -11,6 +11,7 @@ from weakref import WeakKeyDictionary
 
 from asobiba.core.protocol import Outcome
 
+from . import shared
 from .rooms import ClientError, Conn, Hub, Room
 
 # room → (the ply the offers were made at, the seats offering): a move withdraws every offer
@@ -30,6 +31,7 @@ async def take_hint(hub: Hub, room: Room, seat: int) -> None:
     counts[seat] = counts.get(seat, 0) + 1
     room.notes.append(f"seat {seat + 1} took a hint ({counts[seat]} so far)")
     room.version += 1
+    shared.publish(hub, room)
     await hub.broadcast(room)
 
 
@@ -114,16 +116,57 @@ async def offer_draw(hub: Hub, room: Room, seat: int, accept: bool | None = None
                               "games between people")
         if accept is False:
             _draws.pop(room, None)
+            shared.publish(hub, room, declined=len(room.moves))
         else:
             offers = draw_offers(room) | {seat}
             _draws[room] = (len(room.moves), offers)
-            if offers >= {s.seat for s in room.seats}:
-                result = _ended(len(room.seats), "draw by agreement", draw=True)
-                result["agreed_draw"] = True
-                await _end(hub, room, result, {"agreed_draw": True})
+            shared.publish(hub, room)
+            await end_if_agreed(hub, room)
         room.version += 1
     hub.arm_clock(room)
     await hub.broadcast(room)
+
+
+async def end_if_agreed(hub: Hub, room: Room) -> None:
+    """End the game drawn once every seat has offered or accepted — counting the offers made
+    through other processes (caller holds the room lock)."""
+    if can_offer_draw(room) and draw_offers(room) >= {s.seat for s in room.seats}:
+        result = _ended(len(room.seats), "draw by agreement", draw=True)
+        result["agreed_draw"] = True
+        await _end(hub, room, result, {"agreed_draw": True})
+
+
+# ---- shared with the other processes of the scaled mode (asobiba.server.shared) -----------
+def shared_state(room: Room) -> dict[str, Any]:
+    """The draw offers standing now and the hint counts, as another process adopts them."""
+    offers = draw_offers(room)
+    return {"draw": [len(room.moves), sorted(offers)] if offers else None,
+            "hints": {str(s): n for s, n in _hints.get(room, {}).items()}}
+
+
+def adopt_shared(room: Room, event: dict[str, Any]) -> bool:
+    """Take in another process's draw offers (a union, at the current ply only; a decline
+    withdraws them) and hint counts (the larger count); True if anything changed."""
+    changed = False
+    ply = len(room.moves)
+    if event.get("declined") == ply and room in _draws:
+        _draws.pop(room, None)
+        changed = True
+    draw = event.get("draw")
+    if isinstance(draw, list) and len(draw) == 2 and draw[0] == ply:
+        mine = draw_offers(room)
+        offers = mine | {int(s) for s in draw[1] if isinstance(s, int)}
+        if offers != mine:
+            _draws[room] = (ply, offers)
+            changed = True
+    hints = event.get("hints")
+    if isinstance(hints, dict):
+        counts = _hints.setdefault(room, {})
+        for key, n in hints.items():
+            if str(key).isdigit() and isinstance(n, int) and n > counts.get(int(key), 0):
+                counts[int(key)] = n
+                changed = True
+    return changed
 
 
 def public(room: Room) -> dict[str, Any]:

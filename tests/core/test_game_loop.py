@@ -126,3 +126,72 @@ def test_bot_base_refuses_state_reading_by_default() -> None:
 
     with pytest.raises(NotImplementedError):
         Plain().choose_state(get("reversi").new_game())
+
+
+# ---- the one bot-turn step (issue 17 item 3: the server's bot turns use it too) -------------
+
+class Illegal(Bot):
+    """Chooses a move that is never legal."""
+
+    name = "illegal"
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        return "z9"
+
+
+class Crashing(Bot):
+    name = "crashing"
+
+    def choose(self, view: Mapping[str, Any]) -> str:
+        raise RuntimeError("boom")
+
+
+def test_bot_turn_plays_the_bots_own_move_and_times_it() -> None:
+    from asobiba.play.runner import bot_turn
+
+    state = get("reversi").new_game({}, 3)
+    bot = ViewOnlyRandom(5)
+    bot.reset(0, state.options)
+    turn = bot_turn(state, 0, bot)
+    assert turn.fallback is None and turn.note(0) is None
+    assert turn.text in state.legal_moves(0).texts()
+    assert turn.after.view(0) == state.play(turn.text, 0).view(0)
+    assert turn.seconds is not None and turn.seconds >= 0
+
+
+def test_rule_without_a_fallback_an_illegal_bot_move_is_an_error() -> None:
+    """The arena's rule: a bot that plays an illegal move cannot be scored — an error,
+    in bot_turn and so in play_game."""
+    from asobiba.core import MoveError
+    from asobiba.play.runner import bot_turn
+
+    state = get("reversi").new_game({}, 3)
+    with pytest.raises(MoveError):
+        bot_turn(state, 0, Illegal())
+    with pytest.raises(MoveError):
+        play_game(get("reversi"), [Illegal(), RandomBot(1)], seed=3)
+    with pytest.raises(RuntimeError, match="boom"):
+        bot_turn(state, 0, Crashing())
+
+
+def test_rule_with_a_fallback_a_failing_bot_plays_a_seeded_random_legal_move() -> None:
+    """The server's rule: an illegal move or a crash gives the seeded random legal move of
+    the fallback stream (the same every time), and the turn says why."""
+    from asobiba.play.runner import bot_turn, settle
+
+    state = get("reversi").new_game({}, 3)
+    legal = state.legal_moves(0).texts()
+    expected = legal[Rng(9, "fallback").below(len(legal))]
+    illegal = bot_turn(state, 0, Illegal(), fallback=Rng(9, "fallback"))
+    assert (illegal.text, illegal.fallback) == (expected, "illegal")
+    assert illegal.note(0) == ("the bot in seat 0 chose an illegal move; it played a random "
+                               "legal move")
+    assert "z9" not in (illegal.note(0) or "")  # an illegal move's text is never repeated
+    crash = bot_turn(state, 0, Crashing(), fallback=Rng(9, "fallback"))
+    assert (crash.text, crash.fallback, crash.detail) == (expected, "crash", "RuntimeError")
+    assert crash.seconds is None
+    late = settle(state, 0, None, failure="timeout", detail="no answer within 1 s",
+                  fallback=Rng(9, "fallback"))
+    assert late.text == expected and late.note(0) == (
+        "the bot in seat 0 timed out (no answer within 1 s); it played a random legal move")
+    assert late.after.view(1) == state.play(expected, 0).view(1)

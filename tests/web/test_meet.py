@@ -91,17 +91,37 @@ def seek(i: str, game: str, rating: float, token_hash: str = "x") -> Seek:
 
 
 def test_rule_quick_pairing_takes_the_nearest_rating_of_the_same_game() -> None:
-    board = SeekBoard()
-    board.add(seek("far", "reversi", 1900))
-    board.add(seek("near", "reversi", 1560))
-    board.add(seek("other", "flipflop", 1500))
-    got = board.closest("reversi", 1500, None)
-    assert got is not None and got.id == "near"
-    assert board.closest("algo", 1500, None) is None
-    board.take("near", None)
-    with pytest.raises(ClientError) as err:
-        board.take("near", None)
-    assert err.value.code == "no_seek", "a seek is taken once"
+    import asyncio
+
+    async def scenario() -> None:
+        board = SeekBoard()
+        await board.add(seek("far", "reversi", 1900))
+        await board.add(seek("near", "reversi", 1560))
+        await board.add(seek("other", "flipflop", 1500))
+        got = await board.closest("reversi", 1500, None)  # found and taken
+        assert got is not None and got.id == "near"
+        assert await board.closest("algo", 1500, None) is None
+        with pytest.raises(ClientError) as err:
+            await board.take("near", None)
+        assert err.value.code == "no_seek", "a seek is taken once"
+        assert [s.id for s in await board.all()] == ["far", "other"]
+
+    # in a thread of its own: this module's browser fixture keeps an event loop running here
+    import threading
+
+    failures: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as exc:  # noqa: BLE001 - re-raised below, in the test
+            failures.append(exc)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join()
+    if failures:
+        raise failures[0]
 
 
 def test_rule_open_games_count_against_the_room_creation_limit(tmp_path: Any) -> None:

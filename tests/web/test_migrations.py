@@ -6,6 +6,7 @@ PostgreSQL. And the revision the code expects is the newest migration script."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import create_engine, text
 
@@ -86,3 +87,97 @@ def test_the_code_expects_the_newest_migration() -> None:
     from alembic.script import ScriptDirectory
 
     assert ScriptDirectory.from_config(config()).get_current_head() == HEAD  # type: ignore[arg-type]
+
+
+def _differences(engine: Any) -> list[Any]:
+    """What Alembic's autogenerate finds between the database and the one metadata."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from asobiba.server.schema import metadata
+
+    with engine.connect() as conn:
+        return list(compare_metadata(MigrationContext.configure(conn), metadata()))
+
+
+def test_one_metadata_holds_every_table_and_autogenerate_finds_no_difference(
+        db_url: str) -> None:
+    """Issue 13 item 6, one metadata: the store, progression and the web's tables are one
+    MetaData, and a database made by the migrations (an old one upgraded) and one made on an
+    empty database (created from the metadata and stamped, without Alembic) both match it."""
+    from asobiba.progression.models import Base as ProgressionBase
+    from asobiba.server.db import Base as StoreBase
+    from asobiba.server.schema import metadata
+    from asobiba.tables import SEAT_PLAYERS
+
+    assert StoreBase.metadata is ProgressionBase.metadata is SEAT_PLAYERS.metadata is metadata()
+    assert {"rooms", "moves", "prog_players", "prog_ratings", "web_seat_players"} <= set(
+        metadata().tables)
+    build_old_database(db_url)
+    upgraded = Store(db_url)
+    assert _differences(upgraded.engine) == []
+    upgraded.close()
+
+
+def test_an_empty_database_is_created_at_head_without_alembic(tmp_path: Path) -> None:
+    """The start-up path for an empty database: the tables from the one metadata and the
+    version stamp, in one transaction — the same schema the migrations give (no difference),
+    and Alembic's own command then finds nothing to do."""
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'fresh.db'}"
+    # a separate interpreter: whether Alembic was imported is a fact about that process
+    out = subprocess.run([sys.executable, "-c", (
+        "import sys; from asobiba.server.db import Store; "
+        f"s = Store({url!r}); s.close(); print('alembic' in sys.modules)")],
+        capture_output=True, text=True, check=True, timeout=300)
+    assert out.stdout.strip() == "False"
+    engine = create_engine(url)
+    assert current(engine) == HEAD
+    assert _differences(engine) == []
+    from alembic import command
+
+    with engine.begin() as conn:
+        cfg = config()
+        cfg.attributes["connection"] = conn  # type: ignore[attr-defined]
+        command.upgrade(cfg, "head")  # type: ignore[arg-type]
+    assert current(engine) == HEAD
+    engine.dispose()
+
+
+def test_every_stored_time_comes_from_the_one_clock() -> None:
+    """One utcnow: the store and progression write times through asobiba.tables.utcnow (ISO
+    8601, UTC, milliseconds), and no module keeps a clock of its own for stored times."""
+    import re
+
+    from asobiba.progression import models
+    from asobiba.server import db
+    from asobiba.tables import utcnow
+
+    assert db.utcnow is utcnow and models.utcnow is utcnow
+    assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}\+00:00", utcnow())
+    root = Path(__file__).resolve().parents[2] / "asobiba"
+    own = [str(p.relative_to(root)) for p in root.rglob("*.py")
+           if p.name != "tables.py" and re.search(r"^def utcnow\(", p.read_text(), re.M)]
+    assert own == []
+    # the store and progression read the time of day only through asobiba.tables.now
+    direct = [str(p.relative_to(root)) for part in ("server", "progression")
+              for p in (root / part).rglob("*.py") if "datetime.now(" in p.read_text()]
+    assert direct == []
+
+
+def test_the_rooms_light_imports_do_not_load_the_progression_service() -> None:
+    """Start-up (issue 13 item 5): the rooms import ``progression.matches``; the progression
+    package imports its names on first use, so that import loads neither SQLAlchemy nor the
+    accounts/ratings/ladder/daily/tutorial modules (measured: bench/web_restart.py)."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", (
+        "import sys, asobiba.progression.matches, asobiba.progression as p; "
+        "print(sorted(m for m in ('sqlalchemy', 'asobiba.progression.service', "
+        "'asobiba.progression.tutorials', 'argon2') if m in sys.modules)); "
+        "print(p.Progression.__module__)")],
+        capture_output=True, text=True, check=True, timeout=300)
+    assert out.stdout.split("\n")[:2] == ["[]", "asobiba.progression.service"]

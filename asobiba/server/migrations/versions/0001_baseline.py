@@ -21,8 +21,7 @@ depends_on = None
 
 def upgrade() -> None:
     bind = op.get_bind()
-    for md in metadata():
-        md.create_all(bind, checkfirst=True)
+    metadata().create_all(bind, checkfirst=True)
 
 
 def downgrade() -> None:

@@ -1,0 +1,116 @@
+"""What a player can observe at the table, the same through every web process of the scaled
+mode (issue 13 item 1): who is online (the seats' presence dots, and the "gone since" the
+fair-play claims count from), draw offers and hint markers.
+
+The room core shares moves, clocks, undo and rematch offers already (``Hub.on_event``,
+``table`` events). This module adds, on the same room bus, one more kind of event:
+
+* ``shared`` — this process's part of a room's table: the seats connected *here*, the draw
+  offers standing at the current ply (or that they were declined), the hint counts. A
+  receiver keeps each process's presence apart (``origin``) and unions the rest (offers
+  only grow until a move or a decline; hint counts only grow). Presence is re-announced
+  every :data:`REFRESH` seconds for the rooms a process holds, and a process not heard
+  from for :data:`STALE` seconds is forgotten (it died: its players reconnect elsewhere);
+* ``ask`` — a process that has just loaded a room asks the others what they know of its
+  table; the processes holding it answer with their ``shared`` state and their rematch /
+  next-game offers.
+
+A draw is agreed at whichever process first sees every seat's offer — the one where the last
+seat accepted, or the one that receives the last offer made elsewhere; if two processes end
+it at once the database lets one finish it (``Hub.end`` takes the stored result otherwise).
+In the embedded mode (``LocalBus``) nothing is published and all of this is the room's own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from .rooms import Hub, Room
+
+log = logging.getLogger("asobiba.server.shared")
+
+REFRESH = 10.0
+STALE = 30.0
+
+# room → origin process → (the seats connected there, when it said so)
+_remote: WeakKeyDictionary[Room, dict[str, tuple[frozenset[int], float]]] = \
+    WeakKeyDictionary()
+
+
+def local_online(room: Room) -> set[int]:
+    """The seats with a connection to this process."""
+    return set().union(*(c.seats for c in room.conns)) if room.conns else set()
+
+
+def online(room: Room, now: float | None = None) -> set[int]:
+    """The seats with a connection to any process (this one, or one heard from lately)."""
+    now = time.monotonic() if now is None else now
+    seats = local_online(room)
+    for origin, (there, heard) in list(_remote.get(room, {}).items()):
+        if now - heard > STALE:
+            del _remote[room][origin]
+        else:
+            seats |= there
+    return seats
+
+
+def state(room: Room) -> dict[str, Any]:
+    from . import table
+
+    return {"online": sorted(local_online(room)), **table.shared_state(room)}
+
+
+def publish(hub: Hub, room: Room, **extra: Any) -> None:
+    """Tell the other processes this process's part of ``room``'s table."""
+    if getattr(hub.bus, "scaled", False):
+        hub.bus.publish({"kind": "shared", "room": room.id, **state(room), **extra})
+
+
+def ask(hub: Hub, room: Room) -> None:
+    """A room just loaded here: ask the processes holding it for its table."""
+    if getattr(hub.bus, "scaled", False):
+        hub.bus.publish({"kind": "ask", "room": room.id})
+
+
+async def on_event(hub: Hub, room: Room, event: dict[str, Any]) -> None:
+    from . import fairplay, table
+
+    if event.get("kind") == "ask":
+        publish(hub, room)
+        hub.bus.publish({"kind": "table", "room": room.id,  # no "undo": not overwritten
+                         "rematch_offers": sorted(room.rematch_offers),
+                         "rematch_hashes": {str(k): v for k, v in room.rematch_hashes.items()},
+                         "next_offers": sorted(room.next_offers)})
+        return
+    origin = str(event.get("origin") or "?")
+    seats = frozenset(int(s) for s in event.get("online") or () if isinstance(s, int))
+    _remote.setdefault(room, {})[origin] = (seats, time.monotonic())
+    fairplay.note_presence(room)
+    async with room.lock:
+        changed = table.adopt_shared(room, event)
+        if changed:
+            await table.end_if_agreed(hub, room)
+            room.version += 1
+    hub.arm_clock(room)
+    await hub.broadcast(room)
+
+
+async def refresh(hub: Hub) -> None:
+    """Re-announce presence for every room with a connection here (until cancelled)."""
+    if not getattr(hub.bus, "scaled", False):
+        return
+    while True:
+        await asyncio.sleep(REFRESH)
+        for room in list(hub.rooms.values()):
+            if room.conns and room.status == "active":
+                with contextlib.suppress(Exception):
+                    publish(hub, room)
+
+
+__all__ = ["REFRESH", "STALE", "ask", "local_online", "on_event", "online", "publish",
+           "refresh", "state"]

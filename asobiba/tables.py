@@ -1,0 +1,274 @@
+"""The database schema of the whole platform: every table, on one SQLAlchemy metadata.
+
+One module defines them all — the rooms of the web platform (``rooms``, ``seats``, ``moves``,
+``match_sets``, ``match_set_rooms``, ``records``), the progression tables (``prog_…``:
+accounts, sessions, ratings, games, ladder, dailies, trophies, secrets) and the web's links
+between the two (``web_…``) — so that the Alembic migrations (``asobiba/server/migrations``)
+are checked against one target: :data:`Base.metadata`. The store (``server.db``) and the
+progression layer (``progression.models``) import their tables from here.
+
+Plain column types only (JSON as text), so SQLite and PostgreSQL take the same schema.
+Every stored time is written by :func:`utcnow` (or :func:`stamp` for a computed time): ISO
+8601 in UTC with milliseconds, ``2026-12-01T03:04:05.678+00:00``, text that sorts in time
+order. Rows written before this one clock (progression's times had whole seconds,
+``…:05+00:00``) read the same (:func:`datetime.fromisoformat` takes both) and still sort
+in order, except against a millisecond time of the very same second (docs/web.md,
+"Schema migrations").
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Table,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def stamp(when: datetime) -> str:
+    """A time as it is stored: ISO 8601, UTC, milliseconds."""
+    return when.astimezone(UTC).isoformat(timespec="milliseconds")
+
+
+def now() -> datetime:
+    """The one clock of every stored time (an aware UTC datetime)."""
+    return datetime.now(UTC)
+
+
+def utcnow() -> str:
+    """Now, as stored (:func:`stamp` of :func:`now`)."""
+    return stamp(now())
+
+
+class Base(DeclarativeBase):
+    """The one declarative base: ``Base.metadata`` holds every table of the platform."""
+
+
+# ---- rooms (asobiba.server.db) -------------------------------------------------------------
+class RoomRow(Base):
+    __tablename__ = "rooms"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40))
+    rules_version: Mapped[int] = mapped_column(Integer)
+    options: Mapped[str] = mapped_column(Text)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    casual: Mapped[bool] = mapped_column(Boolean, default=True)
+    hotseat: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock: Mapped[str | None] = mapped_column(Text, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), default="active", index=True)
+    result: Mapped[str | None] = mapped_column(Text, nullable=True)
+    rematch_of: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    rematch_id: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    created: Mapped[str] = mapped_column(String(40))
+    updated: Mapped[str] = mapped_column(String(40))
+
+
+class SeatRow(Base):
+    __tablename__ = "seats"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    level: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    name: Mapped[str] = mapped_column(String(80), default="")
+    key_hash: Mapped[str | None] = mapped_column(String(128), nullable=True)
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)  # no length cap: PostgreSQL would enforce one
+    at: Mapped[str] = mapped_column(String(40))
+
+
+class MatchSetRow(Base):
+    """A reverse match or best-of-N series between the two seats of consecutive rooms."""
+
+    __tablename__ = "match_sets"
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    state: Mapped[str] = mapped_column(Text)  # {"match": Match.to_json(), "forfeit": ...}
+    updated: Mapped[str] = mapped_column(String(40))
+
+
+class SetRoomRow(Base):
+    """Which game of which set a room plays; a set's game number is taken once."""
+
+    __tablename__ = "match_set_rooms"
+    __table_args__ = (UniqueConstraint("set_id", "game_index"),)
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    set_id: Mapped[str] = mapped_column(ForeignKey("match_sets.id"), index=True)
+    game_index: Mapped[int] = mapped_column(Integer)
+
+
+class RecordRow(Base):
+    __tablename__ = "records"
+    room_id: Mapped[str] = mapped_column(ForeignKey("rooms.id"), primary_key=True)
+    record: Mapped[str] = mapped_column(Text)
+    saved: Mapped[str] = mapped_column(String(40))
+
+
+# ---- progression (asobiba.progression; every table prefixed prog_) -------------------------
+class PlayerRow(Base):
+    """A rated entity: a human account, a guest, a bot level, or a puzzle (rated like lichess)."""
+
+    __tablename__ = "prog_players"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    name: Mapped[str] = mapped_column(String(120), unique=True)
+    kind: Mapped[str] = mapped_column(String(8))  # human | guest | bot | puzzle
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    game: Mapped[str | None] = mapped_column(String(40), nullable=True)  # bots, puzzles
+    level: Mapped[str | None] = mapped_column(String(40), nullable=True)  # bots
+    created: Mapped[str] = mapped_column(String(40), default=utcnow)
+    last_seen: Mapped[str] = mapped_column(String(40), default=utcnow)
+
+
+class SessionRow(Base):
+    """A login. Only the SHA-256 of the token is stored, so a leaked table opens nothing."""
+
+    __tablename__ = "prog_sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("prog_players.id"), index=True)
+    created: Mapped[str] = mapped_column(String(40), default=utcnow)
+    expires: Mapped[str] = mapped_column(String(40))
+
+
+class RatingRow(Base):
+    """One player's rating in one pool (a game, or a game's multi-player/pair form)."""
+
+    __tablename__ = "prog_ratings"
+    player_id: Mapped[int] = mapped_column(ForeignKey("prog_players.id"), primary_key=True)
+    pool: Mapped[str] = mapped_column(String(60), primary_key=True)
+    system: Mapped[str] = mapped_column(String(12))  # glicko2 | openskill
+    rating: Mapped[float] = mapped_column(Float)  # shown value: Glicko-2 rating or ordinal
+    deviation: Mapped[float] = mapped_column(Float, default=0.0)
+    volatility: Mapped[float] = mapped_column(Float, default=0.0)
+    mu: Mapped[float] = mapped_column(Float, default=0.0)
+    sigma: Mapped[float] = mapped_column(Float, default=0.0)
+    provisional: Mapped[bool] = mapped_column(Boolean, default=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[str] = mapped_column(String(40), default=utcnow)
+
+    __table_args__ = (Index("ix_prog_ratings_pool_rating", "pool", "rating"),)
+
+
+class GameRow(Base):
+    """A finished game as seen by progression: its record and what it counted for."""
+
+    __tablename__ = "prog_games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(40), index=True)
+    pool: Mapped[str] = mapped_column(String(60))
+    rated: Mapped[bool] = mapped_column(Boolean, default=True)
+    context: Mapped[str] = mapped_column(String(16), default="casual")  # casual|ladder|exam|daily|match|arena
+    match_id: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    options: Mapped[str] = mapped_column(Text, default="{}")
+    seed: Mapped[str] = mapped_column(String(24), default="0")  # 64-bit seeds, portable
+    record: Mapped[str | None] = mapped_column(Text, nullable=True)
+    result: Mapped[str] = mapped_column(Text)
+    finished: Mapped[str] = mapped_column(String(40), default=utcnow, index=True)
+
+
+class GameSeatRow(Base):
+    __tablename__ = "prog_game_seats"
+    game_id: Mapped[int] = mapped_column(ForeignKey("prog_games.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("prog_players.id"), index=True)
+    team: Mapped[int] = mapped_column(Integer, default=0)
+    rank: Mapped[int] = mapped_column(Integer)
+    score: Mapped[float] = mapped_column(Float)
+    points: Mapped[float] = mapped_column(Float)
+    rating_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    rating_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class LadderRow(Base):
+    """One player's ladder progress in one game, as the JSON of ``ladder.LadderProgress``."""
+
+    __tablename__ = "prog_ladder"
+    player_id: Mapped[int] = mapped_column(ForeignKey("prog_players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    state: Mapped[str] = mapped_column(Text)
+    updated: Mapped[str] = mapped_column(String(40), default=utcnow)
+
+
+class DailyRow(Base):
+    __tablename__ = "prog_daily"
+    player_id: Mapped[int] = mapped_column(ForeignKey("prog_players.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(40), primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), primary_key=True)  # YYYY-MM-DD
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    cleared: Mapped[bool] = mapped_column(Boolean, default=False)
+    cleared_at: Mapped[str | None] = mapped_column(String(40), nullable=True)
+
+
+class TrophyRow(Base):
+    __tablename__ = "prog_trophies"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("prog_players.id"), index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(20))  # daily-month
+    period: Mapped[str] = mapped_column(String(10))  # YYYY-MM
+    earned: Mapped[str] = mapped_column(String(40), default=utcnow)
+
+    __table_args__ = (UniqueConstraint("player_id", "game", "kind", "period"),)
+
+
+class SecretRow(Base):
+    """A server secret (hex), created on first start: the daily challenges' seed key."""
+
+    __tablename__ = "prog_secrets"
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
+
+
+# ---- the web's links between rooms and progression (asobiba.server.progression_routes) -----
+SEAT_PLAYERS = Table(
+    "web_seat_players", Base.metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", Integer, nullable=False),
+)
+"""Which signed-in player holds which seat of a room (claimed with the seat's key)."""
+ROOM_RATINGS = Table(
+    "web_room_ratings", Base.metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("result", Text, nullable=False),
+)
+"""What recording a finished room gave (rating changes, ladder events), for the room page."""
+ROOM_CONTEXT = Table(
+    "web_room_context", Base.metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("player_id", Integer, nullable=False),
+    Column("kind", String(16), nullable=False),  # "ladder", "exam" or "daily"
+    Column("game", String(40), nullable=False),
+    Column("level", String(40), nullable=False),
+    Column("tier", String(16)),
+    Column("seat", Integer, nullable=False),
+)
+"""Rooms started from the ladder page: whose ladder game or exam game it is."""
+LADDER_SETS = Table(
+    "web_ladder_sets", Base.metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("before", Text, nullable=False),  # the reverse-match set before this room's game
+    Column("after", Text),  # ... and after it, once it ended
+    Column("next_room", String(32)),
+)
+"""Reverse-match sets of the ladder (Lv.5 up): one room per game of the set."""
+DAILY_ROOMS = Table(
+    "web_daily_rooms", Base.metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("day", String(10), nullable=False),  # the challenge's date, 2026-11-29
+)
+"""Rooms playing a daily challenge: which day's challenge (the result clears that day)."""
