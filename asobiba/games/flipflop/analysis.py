@@ -18,6 +18,7 @@ from itertools import combinations
 from math import comb
 from typing import Any
 
+from ...core.jsontypes import JSONObject
 from . import board as bd
 from .solver3 import DRAW, LOSS, WIN, _retrograde
 
@@ -87,7 +88,7 @@ def forced_win_within(n: int, pos: tuple[int, int, int, int], depth: int,
 
 
 def bounded_proof(n: int, pos: tuple[int, int, int, int], max_depth: int,
-                  time_budget: float = 30.0) -> dict[str, Any]:
+                  time_budget: float = 30.0) -> JSONObject:
     """Largest depths (≤ max_depth) at which each side is proven unable to force a win."""
     t0 = time.perf_counter()
     counter = [0]
@@ -136,7 +137,7 @@ def _positions_with(n: int, pieces: int) -> list[int]:
 
 
 def solve_endgames(n: int = 5, pieces: int = 3, keep_values: bool = False
-                   ) -> dict[str, Any]:
+                   ) -> JSONObject:
     """Retrograde solve of all positions with ≤ ``pieces`` pieces (each side ≥ 1).
     ``keep_values`` adds ``values``: position key → (value, distance)."""
     t0 = time.perf_counter()
@@ -174,7 +175,7 @@ def solve_endgames(n: int = 5, pieces: int = 3, keep_values: bool = False
     return out
 
 
-def report5(state: Any, max_depth: int = 9, time_budget: float = 20.0) -> dict[str, Any]:
+def report5(state: Any, max_depth: int = 9, time_budget: float = 20.0) -> JSONObject:
     """What ``asobiba solve flipflop --option board=5x5`` can honestly say."""
     proof = bounded_proof(5, state.tuple4(), max_depth, time_budget)
     bound = state_space_upper_bound(5)

@@ -12,16 +12,19 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ...core import Bot
+from ...core import Bot, Rng
+from ...core.jsontypes import JSONMapping, JSONObject
 from ...search.budget import MoveClock
 from . import board as bd
 from . import solver3
 from .notation import FFMove, move_text
 from .search import MATERIAL_ONLY, Searcher, Weights
+
+if TYPE_CHECKING:
+    from .game import FlipFlopState
 
 
 @dataclass(frozen=True)
@@ -50,13 +53,13 @@ PLANS: dict[int, dict[str, Plan | None]] = {
 LEVELS = ("1", "2", "3", "4", "5")
 
 
-def _state(view: Mapping[str, Any]) -> Any:
+def _state(view: JSONMapping) -> FlipFlopState:
     from .game import GAME
 
     return GAME.state_from_view(view)
 
 
-def _to_move(state: Any, pair: tuple[int, int]) -> FFMove:
+def _to_move(state: FlipFlopState, pair: tuple[int, int]) -> FFMove:
     mv: FFMove
     for mv in state.legal_moves():
         if (mv.frm, mv.to) == pair:
@@ -80,13 +83,13 @@ class FlipFlopBot(Bot):
         self.time_limit = time_limit
         self._searcher: Searcher | None = None
         self._clock: MoveClock | None = None
-        self.last_info: dict[str, Any] = {}
+        self.last_info: JSONObject = {}
 
-    def reset(self, seat: int, options: Mapping[str, Any]) -> None:
+    def reset(self, seat: int, options: JSONMapping) -> None:
         super().reset(seat, options)
         self._searcher = None
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         started = time.perf_counter()
         state = _state(view)
         legal = list(state.legal_moves())
@@ -125,7 +128,7 @@ class FlipFlopBot(Bot):
             clock.done(started)
         return text
 
-    def _level1(self, state: Any, legal: list[FFMove]) -> FFMove:
+    def _level1(self, state: FlipFlopState, legal: list[FFMove]) -> FFMove:
         """Random, except that it takes a move that wins at once and retakes its goal."""
         for mv in legal:
             child = state.child(mv)
@@ -190,7 +193,7 @@ def _rank(value: int, dist: int) -> tuple[int, int]:
     return (2, -dist)
 
 
-def perfect_move(state: Any, rng: Any = None) -> tuple[FFMove, int, int]:
+def perfect_move(state: FlipFlopState, rng: Rng | None = None) -> tuple[FFMove, int, int]:
     """An optimal move with its (value, distance); ties broken by ``rng``."""
     scored = move_scores(state)
     best = min(_rank(v, d) for _, v, d in scored)

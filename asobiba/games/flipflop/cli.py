@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core import MoveError, OptionError
+from ...core.jsontypes import JSONObject
 from . import solver3
 from .bots import move_scores, perfect_move
-from .game import COLOUR, GAME
+from .game import COLOUR, GAME, FlipFlopState
 
 
-def analyse3(state: Any) -> dict[str, Any]:
+def analyse3(state: Any) -> JSONObject:
     """Value, distance, positions examined and one principal line for a 3×3 state."""
     table = solver3.table()
     examined = table.positions
@@ -53,14 +54,14 @@ def analyse3(state: Any) -> dict[str, Any]:
     }
 
 
-def _counts(state: Any) -> dict[int, int]:
+def _counts(state: FlipFlopState) -> dict[int, int]:
     counts: dict[int, int] = {}
     for k in (*state.history, state.key):
         counts[k] = counts.get(k, 0) + 1
     return counts
 
 
-def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
+def solve(options: JSONObject, moves: list[str], as_json: bool) -> int:
     """``asobiba solve flipflop --option board=3x3 [--json] [MOVES...]``."""
     try:
         state = GAME.replay(list(moves), options)[-1]
@@ -80,7 +81,7 @@ def solve(options: dict[str, Any], moves: list[str], as_json: bool) -> int:
     return 0
 
 
-def _human(data: dict[str, Any], moves: Sequence[str]) -> str:
+def _human(data: JSONObject, moves: Sequence[str]) -> str:
     where = "the start" if not moves else "after " + " ".join(moves)
     if data.get("board") == "5x5":
         return str(data["summary"])

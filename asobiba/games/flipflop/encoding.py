@@ -7,19 +7,18 @@ Action ``from * n² + to`` (squares numbered ``n * rank + file``, a1 = 0) moves 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
+from numpy.typing import NDArray
 
 from ...core import Game, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field
-from .notation import parse_move
+from .notation import FFMove, parse_move
 
 
-class Codec(_Base):
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+class Codec(_Base[FFMove]):
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         self.n = int(str(self.options["board"])[0])
         cells = self.n * self.n
@@ -36,7 +35,7 @@ class Codec(_Base):
             Field("my_turn", 1, "1 when the viewing seat is to move"),
         )
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> JSONObject:
         grid = np.array([list(r) for r in reversed(view["board"])])  # row 0 = rank 1
         white = view["seat"] == 0
         mine = ("R", "B") if white else ("r", "b")
@@ -44,7 +43,7 @@ class Codec(_Base):
         n = self.n
         goals = view["goals"]
 
-        def square(name: str) -> np.ndarray:
+        def square(name: str) -> NDArray[np.float32]:
             out = np.zeros(n * n, np.float32)
             out[n * (int(name[1:]) - 1) + "abcde".index(name[0])] = 1
             return out
@@ -58,10 +57,10 @@ class Codec(_Base):
             "my_turn": [view["to_move"] == view["seat"]],
         }
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         move = parse_move(self.n, text)
         return move.frm * self.n * self.n + move.to
 
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[FFMove], seat: int) -> dict[int, FFMove]:
         cells = self.n * self.n
         return {m.frm * cells + m.to: m for m in self.moves(state, seat)}

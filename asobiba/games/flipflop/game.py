@@ -10,11 +10,11 @@ See docs/rules/flipflop.md for every rule with its seed sentence.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...core import BotLevel, Game, Option, OptionError, Outcome, State
 from ...core.bot import Bot
+from ...core.jsontypes import JSONMapping, JSONObject
 from . import board as bd
 from .notation import FFMove, from_fen, move_text, parse_move, square_name, to_fen
 
@@ -24,18 +24,18 @@ REPETITION_LIMIT = 3
 """The same position (board and side to move) for the third time is a draw."""
 
 
-def board_size(options: Mapping[str, Any]) -> int:
+def board_size(options: JSONMapping) -> int:
     return 5 if options.get("board") == "5x5" else 3
 
 
-class FlipFlopState(State):
+class FlipFlopState(State[FFMove]):
     """A position plus the keys of every earlier position (for the repetition rule)."""
 
     __slots__ = ("n", "white", "black", "bishops", "turn", "history", "moves", "_options",
                  "_legal_cache", "_result", "key")
 
     def __init__(self, n: int, white: int, black: int, bishops: int, turn: int,
-                 options: Mapping[str, Any], history: tuple[int, ...] = (),
+                 options: JSONMapping, history: tuple[int, ...] = (),
                  moves: tuple[str, ...] = ()) -> None:
         self.n = n
         self.white, self.black, self.bishops, self.turn = white, black, bishops, turn
@@ -71,7 +71,7 @@ class FlipFlopState(State):
         return self._legal_cache
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._options
 
     @property
@@ -93,7 +93,7 @@ class FlipFlopState(State):
     def _legal(self, seat: int) -> Sequence[FFMove]:
         return self._settle()
 
-    def _apply(self, move: Any, seat: int) -> FlipFlopState:
+    def _apply(self, move: FFMove, seat: int) -> FlipFlopState:
         w, b, x, t = bd.apply_move(self.white, self.black, self.bishops, self.turn,
                                    move.frm, move.to)
         return FlipFlopState(self.n, w, b, x, t, self._options, self.history + (self.key,),
@@ -109,13 +109,13 @@ class FlipFlopState(State):
         scores = (1.0, 0.0) if winner == bd.WHITE else (0.0, 1.0)
         return Outcome(scores, (1, 2) if winner == bd.WHITE else (2, 1), reason)
 
-    def _move_text(self, move: Any, seat: int | None) -> str:
+    def _move_text(self, move: FFMove, seat: int | None) -> str:
         return move_text(self.n, move)
 
     def _parse(self, text: str, seat: int) -> FFMove:
         return parse_move(self.n, text)
 
-    def _why_illegal(self, move: Any, seat: int) -> str:
+    def _why_illegal(self, move: FFMove, seat: int) -> str:
         n, geo = self.n, self.geometry
         frm, to = square_name(n, move.frm), square_name(n, move.to)
         mine, theirs = (self.white, self.black) if seat == bd.WHITE else (self.black, self.white)
@@ -152,7 +152,7 @@ class FlipFlopState(State):
     def fen(self) -> str:
         return to_fen(self.n, self.white, self.black, self.bishops, self.turn)
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         self._settle()
         geo = self.geometry
         n = self.n
@@ -219,11 +219,11 @@ class FlipFlop(Game):
     perfect_information = True
     bot_levels = _levels()
 
-    def _initial(self, options: dict[str, Any], seed: int) -> FlipFlopState:
+    def _initial(self, options: JSONObject, seed: int) -> FlipFlopState:
         n = board_size(options)
         return FlipFlopState(n, *bd.start_position(n), options)
 
-    def from_position(self, fen: str, options: Mapping[str, Any] | None = None, *,
+    def from_position(self, fen: str, options: JSONMapping | None = None, *,
                       history: Sequence[str] = (), moves: Sequence[str] = ()) -> FlipFlopState:
         """A state from a position string and the earlier positions (for repetition)."""
         try:
@@ -241,11 +241,11 @@ class FlipFlop(Game):
                               option="position")
         return FlipFlopState(n, w, b, x, t, {"board": f"{n}x{n}"}, tuple(keys), tuple(moves))
 
-    def state_from_view(self, view: Mapping[str, Any]) -> FlipFlopState:
+    def state_from_view(self, view: JSONMapping) -> FlipFlopState:
         return self.from_position(view["position"], history=view.get("history", ()),
                                   moves=view.get("moves", ()))
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         n = view["board_size"]
         marks = {"R": "W+", "B": "W×", "r": "b+", "b": "b×", ".": " ·"}
         goals = {view["goals"]["white"], view["goals"]["black"]}

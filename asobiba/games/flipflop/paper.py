@@ -5,9 +5,7 @@ position (``view(None)``), so the print always matches the rules' geometry."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ...core.jsontypes import JSONMapping
 from ...paper import Document, PrintOption, PrintRequest
 from ...paper.boards import move_sheet, square_board
 from ...paper.doc import CUT, MARGIN, VALLEY, LineStyle
@@ -32,7 +30,7 @@ def face(doc: Document, cx: float, cy: float, size: float, white: bool, bishop: 
         doc.line(cx, cy - arm, cx, cy + arm, style)
 
 
-def draw_board(doc: Document, view: Mapping[str, Any], x: float, y: float, cell: float) -> float:
+def draw_board(doc: Document, view: JSONMapping, x: float, y: float, cell: float) -> float:
     n = view["board_size"]
     goals = {view["goals"]["white"]: "white", view["goals"]["black"]: "black"}
     names = [str(n - i) for i in range(n)]  # view rows: rank n at the top
@@ -109,7 +107,7 @@ class FlipFlopPaper:
                                          doc.t("Black", "黒")], 40)
             doc.text(MARGIN, y + 6, doc.t("Result: ______________", "結果：______________"), 10)
 
-    def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
+    def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
         cell = min(18.0, (width - 20) / view["board_size"])
         return draw_board(doc, view, x + 8, y + 6, cell)

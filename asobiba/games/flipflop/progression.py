@@ -5,10 +5,9 @@ seeded openings (hooks: ``asobiba.core.hooks``)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
-from typing import Any
 
 from ...core import AnyEvaluator, GameProgression, State, Thresholds
+from ...core.jsontypes import JSONMapping
 from .game import FlipFlopState
 
 
@@ -64,7 +63,7 @@ class FlipFlop5Evaluator:
         return out
 
 
-def _evaluator(options: Mapping[str, Any]) -> AnyEvaluator:
+def _evaluator(options: JSONMapping) -> AnyEvaluator:
     return FlipFlop3Evaluator() if options.get("board", "3x3") == "3x3" else FlipFlop5Evaluator()
 
 
@@ -77,11 +76,11 @@ of these bot games only weakly, so the bands mostly speak when a move changes th
 or the goal threats)."""
 
 
-def _thresholds(options: Mapping[str, Any]) -> Thresholds:
+def _thresholds(options: JSONMapping) -> Thresholds:
     return FLIPFLOP5 if options.get("board", "3x3") == "5x5" else FLIPFLOP3
 
 
-def _square(view: Mapping[str, Any], square: str) -> str:
+def _square(view: JSONMapping, square: str) -> str:
     """The piece on ``square`` of a view (``R``/``B`` White's rook/bishop face, lower case
     Black's, ``.`` empty)."""
     n = int(view["board_size"])

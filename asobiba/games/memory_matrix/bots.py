@@ -8,11 +8,11 @@ perfect-memory bot that watched the whole game has nothing left to sample.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Hashable
 from dataclasses import dataclass
-from typing import Any
 
 from ...core.bot import Bot
+from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.rng import Rng
 from ...search.alphabeta import AlphaBeta
 from . import rules
@@ -423,7 +423,7 @@ class MemoryBot(Bot):
         self.cfg: Config | None = None
         self.memory = Memory(self.spec.forget, self.spec.capacity, Rng(seed, "forget", level))
 
-    def reset(self, seat: int, options: Mapping[str, Any]) -> None:
+    def reset(self, seat: int, options: JSONMapping) -> None:
         from .game import config_from_raw
 
         super().reset(seat, options)
@@ -431,10 +431,10 @@ class MemoryBot(Bot):
         self.memory = Memory(self.spec.forget, self.spec.capacity,
                              Rng(self.seed, "forget", self.level))
 
-    def observe(self, view: Mapping[str, Any]) -> None:
+    def observe(self, view: JSONMapping) -> None:
         self.memory.observe(view)
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         legal = list(view["legal_moves"])
         if not legal:
             raise ValueError("asked to move with no legal move")
@@ -461,7 +461,7 @@ class MemoryBot(Bot):
         return text
 
 
-def _options_from_view(view: Mapping[str, Any]) -> dict[str, Any]:
+def _options_from_view(view: JSONMapping) -> JSONObject:
     """Options a view implies, for a bot handed a view without ``reset`` (a custom mask)."""
     mask = "/".join("".join("." if ch == "-" else "#" for ch in row) for row in view["board"])
     per = max(1, len(view["colours"]) // int(view["seats"]))

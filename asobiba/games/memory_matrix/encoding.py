@@ -11,12 +11,10 @@ learning aid is switched on.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import numpy as np
 
 from ...core import Game, State
+from ...core.jsontypes import JSONMapping, JSONObject
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .game import config_for
@@ -27,8 +25,8 @@ from .state import MemoryMatrixState
 _SYMBOLS = ("-", ".", "*", "W")
 
 
-class Codec(_Base):
-    def __init__(self, game: Game, options: Mapping[str, Any]) -> None:
+class Codec(_Base[int]):
+    def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         cfg = config_for(self.options)
         geo = cfg.geometry
@@ -61,7 +59,7 @@ class Codec(_Base):
             Field("white_any_time", 1, "1 if white-side moves are always allowed"),
         )
 
-    def encode(self, view: Mapping[str, Any]) -> dict[str, Any]:
+    def encode(self, view: JSONMapping) -> JSONObject:
         grid = np.array([list(r) for r in view["board"]])
         c = self.colours
         colours = view["colours"]
@@ -82,7 +80,7 @@ class Codec(_Base):
             "white_any_time": [bool(view["white_any_time"])],
         }
 
-    def action(self, text: str, view: Mapping[str, Any]) -> int | None:
+    def action(self, text: str, view: JSONMapping) -> int | None:
         if text == "pass":
             return self.pass_action
         white = text.endswith("w")
@@ -90,11 +88,11 @@ class Codec(_Base):
         r, col = int(name[1:]) - 1, ord(name[0]) - 97
         return 2 * (self.width * r + col) + white
 
-    def legal_actions(self, state: State, seat: int) -> dict[int, Any]:
+    def legal_actions(self, state: State[int], seat: int) -> dict[int, int]:
         table = self._action_of
         return {table[m]: m for m in self.moves(state, seat)}
 
-    def move_of(self, state: State, seat: int, action: int) -> int | None:
+    def move_of(self, state: State[int], seat: int, action: int) -> int | None:
         """Decode, then check that one move by its own rays (``rules.legal_flips``) instead
         of listing every legal move, keeping its flips for the step's ``child``: the
         environment step's fast path."""

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...core.bot import Bot
 from ...core.errors import OptionError
+from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.options import Option
 from ...core.protocol import BotLevel, Game
 from ...core.rng import Rng
@@ -19,7 +19,7 @@ from .state import MemoryMatrixState
 LAYOUTS = ("random", "windmill", "butterfly")
 
 
-def config_for(options: Mapping[str, Any]) -> Config:
+def config_for(options: JSONMapping) -> Config:
     """The rules configuration of validated options (white_any_time None = the default:
     on for two players with one colour each, as the author's summary says)."""
     geo = geometry_for(mask_for(options["shape"], options["mask"]))
@@ -35,7 +35,7 @@ def shares(geo: Geometry, colours: int) -> tuple[int, int]:
     return geo.count // colours, geo.count % colours
 
 
-def start_pieces(options: Mapping[str, Any]) -> int:
+def start_pieces(options: JSONMapping) -> int:
     """Pieces each colour has on the board at the start: the option, or by default 2 for
     two players with one colour each (the reversi-like start that keeps the two-player game
     alive: docs/rules/memory_matrix.md § 4) and 1 otherwise."""
@@ -63,7 +63,7 @@ def start_cells(geo: Geometry, colours: int, neutrals: int, layout: str,
     return cells
 
 
-def config_from_raw(raw: Mapping[str, Any]) -> Config:
+def config_from_raw(raw: JSONMapping) -> Config:
     """The rules configuration of raw options (as a bot receives them at reset)."""
     from . import GAME
 
@@ -135,10 +135,10 @@ class MemoryMatrixGame(Game):
                  "dead all-white draw", "象"),
     )
 
-    def num_seats(self, options: Mapping[str, Any]) -> int:
+    def num_seats(self, options: JSONMapping) -> int:
         return int(options.get("players") or 4)
 
-    def _check_options(self, options: dict[str, Any]) -> None:
+    def _check_options(self, options: JSONObject) -> None:
         geo = geometry_for(mask_for(options["shape"], options["mask"]))
         colours = options["players"] * options["colours"]
         share, _ = shares(geo, colours)
@@ -153,7 +153,7 @@ class MemoryMatrixGame(Game):
                 "nothing to place; each colour needs at least one piece in hand",
                 option="start_pieces")
 
-    def _initial(self, options: dict[str, Any], seed: int) -> MemoryMatrixState:
+    def _initial(self, options: JSONObject, seed: int) -> MemoryMatrixState:
         cfg = config_for(options)
         geo = cfg.geometry
         n = cfg.colours
@@ -166,7 +166,7 @@ class MemoryMatrixGame(Game):
         pos = Pos(occ, sum(ident), ident, neutral, (share - per,) * n, 0)
         return MemoryMatrixState(cfg, pos, options)
 
-    def from_layout(self, rows: Sequence[str], to_move: str, options: Mapping[str, Any]
+    def from_layout(self, rows: Sequence[str], to_move: str, options: JSONMapping
                     | None = None, hand: Sequence[int] | None = None) -> MemoryMatrixState:
         """A hand-made position (for tests and puzzles) in the ``under`` notation: a colour
         letter upper case = face up, lower case = white side up over that colour, ``*`` (or ``W``) a
@@ -208,7 +208,7 @@ class MemoryMatrixGame(Game):
         pos = Pos(occ, up, tuple(ident), neutral, tuple(hand), turn)
         return MemoryMatrixState(cfg, pos, opts)
 
-    def from_position(self, position: str, options: Mapping[str, Any] | None = None
+    def from_position(self, position: str, options: JSONMapping | None = None
                       ) -> MemoryMatrixState:
         """:meth:`from_layout` from one line of text: the rows joined by ``/``, a space and
         the colour to move (``"BR./RBR/r*b B"``); hidden colours included (lower case)."""
@@ -218,7 +218,7 @@ class MemoryMatrixGame(Game):
         except ValueError as exc:
             raise OptionError(f"position {position!r}: {exc}", option="position") from None
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         from .render import render
 
         return render(view)

@@ -12,8 +12,8 @@ consistent with the public piece counts.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from ...core.jsontypes import JSONMapping
 from ...core.rng import Rng
 from .palette import EMPTY, HOLE, LETTERS, WHITE
 from .rules import Config, Pos
@@ -37,7 +37,7 @@ class Memory:
         self._board: list[str] | None = None
         self._ply = -1
 
-    def observe(self, view: Mapping[str, Any]) -> None:
+    def observe(self, view: JSONMapping) -> None:
         ply = int(view["ply"])
         if ply == self._ply:
             return
@@ -56,7 +56,7 @@ class Memory:
         self._board = board
         self._ply = ply
 
-    def _learn(self, board: list[str], last: Mapping[str, Any]) -> None:
+    def _learn(self, board: list[str], last: JSONMapping) -> None:
         assert self._board is not None
         if last.get("cell") and last.get("white"):
             self._remember(last["cell"], LETTERS.index(last["colour"]))
@@ -92,7 +92,7 @@ def _cells_showing(board: list[str], ch: str) -> list[str]:
             for c, x in enumerate(row) if x == ch]
 
 
-def determinize(cfg: Config, view: Mapping[str, Any], known: Mapping[str, int],
+def determinize(cfg: Config, view: JSONMapping, known: Mapping[str, int],
                 rng: Rng | None) -> Pos:
     """A full position consistent with ``view`` and ``known``; the colours of the other white
     pieces are drawn at random from the pieces each colour must still have hidden (the

@@ -6,9 +6,7 @@ black-and-white printer still tells them apart."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
+from ...core.jsontypes import JSONMapping
 from ...paper import Document, PrintRequest
 from ...paper.boards import piece, square_board
 from ...paper.doc import MARGIN
@@ -23,7 +21,7 @@ RGB = {"B": (0.2, 0.4, 0.9), "R": (0.9, 0.2, 0.2), "Y": (0.98, 0.85, 0.15),
        "U": (0.15, 0.25, 0.7), WHITE: (1.0, 1.0, 1.0), NEUTRAL: (0.6, 0.6, 0.6)}
 
 
-def draw_board(doc: Document, view: Mapping[str, Any], x: float, y: float,
+def draw_board(doc: Document, view: JSONMapping, x: float, y: float,
                cell: float) -> float:
     rows = view["board"]
     light = {"Y", "L", "K", "C", "A", WHITE}
@@ -38,7 +36,7 @@ def draw_board(doc: Document, view: Mapping[str, Any], x: float, y: float,
                         shade=lambda r, c: (0.93, 0.97, 0.92))
 
 
-def colour_key(doc: Document, view: Mapping[str, Any], y: float) -> float:
+def colour_key(doc: Document, view: JSONMapping, y: float) -> float:
     for c in view["colours"]:
         piece(doc, MARGIN + 3, y + 2, 2.5, RGB.get(c["letter"], (0.5, 0.5, 0.5)), "")
         name = doc.t(c["name"], c["name_ja"])
@@ -78,7 +76,7 @@ class MemoryMatrixPaper:
             "ピースは片面が色、裏が白。はさまれると色は白に、白は下の色に戻ります。どの白の下が何色かを覚えましょう。"),
             9)
 
-    def position(self, doc: Document, view: Mapping[str, Any], x: float, y: float,
+    def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
         cols = max(len(r) for r in view["board"])
         cell = min(14.0, (width - 20) / cols)

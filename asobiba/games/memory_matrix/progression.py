@@ -4,10 +4,10 @@ ladder plays (hooks: ``asobiba.core.hooks``)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...core import GameProgression, Thresholds
+from ...core.jsontypes import JSONMapping
 from .rules import Pos
 
 
@@ -23,7 +23,7 @@ class MemoryMatrixEvaluator:
 
     sees = "views"
 
-    def __init__(self, options: Mapping[str, Any], depth: int = 3, endgame: int = 4) -> None:
+    def __init__(self, options: JSONMapping, depth: int = 3, endgame: int = 4) -> None:
         from .bots import Weights
         from .game import config_from_raw
 
@@ -32,7 +32,7 @@ class MemoryMatrixEvaluator:
         self.endgame = endgame
         self.weights = Weights(hidden=0.0, corner=1.0)
 
-    def position(self, views: Sequence[Mapping[str, Any]]) -> Pos:
+    def position(self, views: Sequence[JSONMapping]) -> Pos:
         """The position as the seat of the last view remembers it (views only)."""
         from .memory import Memory, determinize
 
@@ -43,7 +43,7 @@ class MemoryMatrixEvaluator:
             memory.observe(view)
         return determinize(self.cfg, views[-1], memory.known, None)
 
-    def values_from_views(self, views: Sequence[Mapping[str, Any]],
+    def values_from_views(self, views: Sequence[JSONMapping],
                           played: str | None = None) -> dict[str, float]:
         from . import rules
         from .bots import look_ahead, paranoid
@@ -68,12 +68,12 @@ class MemoryMatrixEvaluator:
         return out
 
 
-def _cell(view: Mapping[str, Any], cell: str) -> str:
+def _cell(view: JSONMapping, cell: str) -> str:
     """The face shown on ``cell`` (``d4``: column d, row 4 counted from the top)."""
     return str(view["board"][int(cell[1:]) - 1]["abcdefghij".index(cell[0])])
 
 
-def _shown(view: Mapping[str, Any], face: str) -> int:
+def _shown(view: JSONMapping, face: str) -> int:
     """How many cells of the board show ``face``."""
     return sum(str(row).count(face) for row in view["board"])
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from ...core.jsontypes import JSONMapping
 
 
-def render(view: Mapping[str, Any]) -> str:
+def render(view: JSONMapping) -> str:
     width = view["width"]
     header = "   " + " ".join(chr(97 + c) for c in range(width))
     lines = [header]

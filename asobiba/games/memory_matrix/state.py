@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from ...core.errors import IllegalMoveError, MalformedMoveError
+from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.protocol import Outcome, State
 from . import rules
 from .palette import EMPTY, HOLE, LETTERS, NEUTRAL, PALETTE, WHITE
@@ -26,10 +26,10 @@ class LastMove:
         self.flips = flips
 
 
-class MemoryMatrixState(State):
+class MemoryMatrixState(State[int]):
     __slots__ = ("cfg", "pos", "last", "ply", "_options", "_legal_cache", "_checked")
 
-    def __init__(self, cfg: Config, pos: Pos, options: Mapping[str, Any],
+    def __init__(self, cfg: Config, pos: Pos, options: JSONMapping,
                  last: LastMove | None = None, ply: int = 0) -> None:
         self.cfg = cfg
         self.pos = pos
@@ -41,7 +41,7 @@ class MemoryMatrixState(State):
         """(move, its flips) of the last move :meth:`check_move` found legal."""
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._options
 
     # ---- rules hooks -------------------------------------------------------------------
@@ -64,7 +64,7 @@ class MemoryMatrixState(State):
         self._checked = (move, flips)
         return True
 
-    def _apply(self, move: Any, seat: int) -> MemoryMatrixState:
+    def _apply(self, move: int, seat: int) -> MemoryMatrixState:
         checked = self._checked
         flips = checked[1] if checked is not None and checked[0] == move else None
         pos, flips = rules.apply(self.cfg, self.pos, move, flips)
@@ -79,7 +79,7 @@ class MemoryMatrixState(State):
         return Outcome.from_scores(rules.scores(self.cfg, self.pos), reason)
 
     # ---- notation ----------------------------------------------------------------------
-    def _move_text(self, move: Any, seat: int | None) -> str:
+    def _move_text(self, move: int, seat: int | None) -> str:
         if move == PASS:
             return "pass"
         return self.cfg.geometry.name(move >> 1) + ("w" if move & 1 else "")
@@ -99,7 +99,7 @@ class MemoryMatrixState(State):
                                    "board (off the edge or a hole)", move=text)
         return cell << 1 | (1 if match.group(3) else 0)
 
-    def _why_illegal(self, move: Any, seat: int) -> str:
+    def _why_illegal(self, move: int, seat: int) -> str:
         pos, cfg, geo = self.pos, self.cfg, self.cfg.geometry
         colour = pos.turn
         name = PALETTE[colour][1]
@@ -152,7 +152,7 @@ class MemoryMatrixState(State):
                 return colour
         return -1
 
-    def _last_view(self) -> dict[str, Any] | None:
+    def _last_view(self) -> JSONObject | None:
         last = self.last
         if last is None:
             return None
@@ -160,7 +160,7 @@ class MemoryMatrixState(State):
         flipped = rules.cells_of(last.flips)
         up = {geo.name(i): LETTERS[self._ident_of(1 << i)] for i in flipped
               if (1 << i) & pos.up}
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "seat": self.cfg.seat_of(last.colour),
             "colour": LETTERS[last.colour],
             "move": self._move_text(last.move, None),
@@ -172,10 +172,10 @@ class MemoryMatrixState(State):
         }
         return out
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         cfg, pos, geo = self.cfg, self.pos, self.cfg.geometry
         shown = rules.counts(cfg, pos)
-        data: dict[str, Any] = {
+        data: JSONObject = {
             "width": geo.width,
             "height": geo.height,
             "board": self.board_rows(),
@@ -221,7 +221,7 @@ class MemoryMatrixState(State):
             out.append("".join(row))
         return out
 
-    def _full(self) -> dict[str, Any]:
+    def _full(self) -> JSONObject:
         data = self._view(None)
         data["under"] = self.under_rows()
         data["hand"] = list(self.pos.hand)
