@@ -190,8 +190,10 @@ def play(
         states.append(state)
         if len(humans) > 1 and not state.is_over:
             # hot-seat: the mover sees the effect of their own move (Memory Matrix flips)
-            # before handing over, as at the table
-            typer.echo(game.render_view(state.view(actor)))
+            # before handing over, as at the table (where nothing is hidden, the next
+            # seat's catch-up shows it on the same screen)
+            if hidden:
+                typer.echo(game.render_view(state.view(actor)))
             seen[actor] = len(states) - 1
         # the round is over once the bots that answered it act again (the next round) or
         # no person acts any more: only then are their answers told

@@ -53,6 +53,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     except ModuleNotFoundError as exc:  # e.g. a PostgreSQL URL without its driver
         raise SystemExit(f"asobiba serve: the database URL needs the Python package "
                          f"{exc.name!r} (for PostgreSQL: pip install psycopg)") from None
+    settle_heap()
     shown = "localhost" if host in ("0.0.0.0", "::") else host
     where = db_url.split("@")[-1] if db_url else os.path.join(data_dir, "asobiba.db")
     fanout = f"; fan-out and bot queue on {redis_url.split('@')[-1]}" if redis_url else ""
@@ -82,3 +83,21 @@ def _listening_server(config: Any) -> Any:
             config.app.state.listening.set()
 
     return Server(config)
+
+
+def settle_heap() -> None:
+    """Keep the garbage collector's full passes short in a serving process: import every
+    game now (the app's start-up would, before its first answer, anyway), then freeze what
+    exists — modules, classes, the registry, hundreds of thousands of objects that live as
+    long as the process — out of the collector's reach. A full collection then scans only
+    what serving made (rooms, connections); before, each one scanned everything, and at
+    1,000 rooms its pauses of 0.1–1.3 s were the whole p99 of the acknowledgements
+    (docs/benchmarks.md, "Per-move CPU"). Only the ``serve`` process does this: a test
+    process building many apps keeps the ordinary collector."""
+    import gc
+
+    from ..games import available, get
+
+    for game_id in available():
+        get(game_id)
+    gc.freeze()

@@ -536,10 +536,14 @@ class Hub:
             except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
                 room.conns.discard(conn)
 
-        if len(conns) == 1:
-            await one(conns[0])
-        else:
-            await asyncio.gather(*(one(c) for c in conns))
+        # the others as tasks, started before the first is sent here: a send waits only
+        # while its socket's buffer is full, and then it holds up nobody else (one task
+        # fewer per move than gathering them all, in the usual room of two)
+        loop = asyncio.get_running_loop()
+        others = [loop.create_task(one(c)) for c in conns[1:]]
+        await one(conns[0])
+        for task in others:
+            await task
 
     async def hello(self, room: Room, conn: Conn, claims: Any) -> list[str]:
         """Take the seats whose keys match; return a refusal per forged or unknown key."""

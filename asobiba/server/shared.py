@@ -89,6 +89,7 @@ async def on_event(hub: Hub, room: Room, event: dict[str, Any]) -> None:
         return
     origin = str(event.get("origin") or "?")
     seats = frozenset(int(s) for s in event.get("online") or () if isinstance(s, int))
+    before = online(room)
     _remote.setdefault(room, {})[origin] = (seats, time.monotonic())
     fairplay.note_presence(room)
     async with room.lock:
@@ -96,8 +97,9 @@ async def on_event(hub: Hub, room: Room, event: dict[str, Any]) -> None:
         if changed:
             await table.end_if_agreed(hub, room)
             room.version += 1
-    hub.arm_clock(room)
-    await hub.broadcast(room)
+    if changed or online(room) != before:  # a refresh that changes nothing sends nothing
+        hub.arm_clock(room)
+        await hub.broadcast(room)
 
 
 async def refresh(hub: Hub) -> None:

@@ -8,8 +8,11 @@ web process would have queued, the worker's job then run as ``asobiba worker`` r
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from asobiba.core import Rng
 from asobiba.core.rng import derive_seed
@@ -75,11 +78,22 @@ def test_embedded_bot_turn_plays_the_bots_pick_through_the_runner_step(
 
 
 def test_rule_embedded_bot_overrunning_its_limit_plays_the_seeded_fallback(
-        tmp_path: Path) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A bot that cannot answer within its limit: the settle step plays the seeded random
-    legal move of the fallback stream and the room's log says the bot timed out."""
+    legal move of the fallback stream and the room's log says the bot timed out. (The bot
+    is made slow — 5 s before it picks — so that no scheduling under load lets it finish
+    inside the 0.3 s limit.)"""
+    from asobiba.server import bots
+
+    real = bots.bot_pick
+
+    def slow_pick(*args: Any) -> Any:
+        time.sleep(5.0)
+        return real(*args)
+
+    monkeypatch.setattr(bots, "bot_pick", slow_pick)
     store = Store(f"sqlite:///{tmp_path / 'a.db'}")
-    pool = BotPool(processes=0, time_limit=1e-6)
+    pool = BotPool(processes=0, time_limit=0.3)
     hub = Hub(store, pool, get)
 
     async def scenario() -> tuple[str, list[str], int]:

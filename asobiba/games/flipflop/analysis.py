@@ -16,11 +16,14 @@ from __future__ import annotations
 import time
 from itertools import combinations
 from math import comb
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ...core.jsontypes import JSONObject
 from . import board as bd
 from .solver3 import DRAW, LOSS, WIN, _retrograde
+
+if TYPE_CHECKING:
+    from .game import FlipFlopState
 
 
 def state_space_upper_bound(n: int) -> int:
@@ -175,7 +178,7 @@ def solve_endgames(n: int = 5, pieces: int = 3, keep_values: bool = False
     return out
 
 
-def report5(state: Any, max_depth: int = 9, time_budget: float = 20.0) -> JSONObject:
+def report5(state: FlipFlopState, max_depth: int = 9, time_budget: float = 20.0) -> JSONObject:
     """What ``asobiba solve flipflop --option board=5x5`` can honestly say."""
     proof = bounded_proof(5, state.tuple4(), max_depth, time_budget)
     bound = state_space_upper_bound(5)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 from collections import Counter
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...core import Bot, Rng
 from ...core.jsontypes import JSONMapping, JSONObject
@@ -147,7 +147,7 @@ class FlipFlopBot(Bot):
 _HISTORY_CACHE: dict[tuple[int, frozenset[int]], solver3.Solution] = {}
 
 
-def move_scores(state: Any) -> list[tuple[FFMove, int, int]]:
+def move_scores(state: FlipFlopState) -> list[tuple[FFMove, int, int]]:
     """Each legal move with (value, distance) for the mover, under the real repetition rule:
     the plain table when no position has occurred twice, otherwise a re-solve in which the
     positions seen twice are draws (their third occurrence)."""
@@ -167,8 +167,8 @@ def move_scores(state: Any) -> list[tuple[FFMove, int, int]]:
     out = []
     for mv in state.legal_moves():
         child = state.child(mv)
-        if child.is_over:
-            outcome = child.outcome
+        outcome = child.outcome
+        if outcome is not None:  # the move ends the game
             if outcome.is_draw:
                 out.append((mv, solver3.DRAW, 1))
             else:

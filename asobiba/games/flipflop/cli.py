@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any
 
 from ...core import MoveError, OptionError
 from ...core.jsontypes import JSONObject
@@ -19,12 +18,12 @@ from .bots import move_scores, perfect_move
 from .game import COLOUR, GAME, FlipFlopState
 
 
-def analyse3(state: Any) -> JSONObject:
+def analyse3(state: FlipFlopState) -> JSONObject:
     """Value, distance, positions examined and one principal line for a 3×3 state."""
     table = solver3.table()
     examined = table.positions
-    if state.is_over:
-        out = state.outcome
+    out = state.outcome
+    if out is not None:  # the game is over
         result = "draw" if out.is_draw else ("win" if out.ranks[state.turn] == 1 else "loss")
         return {"to_move": COLOUR[state.turn], "value": result, "plies": 0,
                 "positions": examined, "line": [], "over": True, "reason": out.reason,
@@ -35,7 +34,7 @@ def analyse3(state: Any) -> JSONObject:
     while not cur.is_over and len(line) < 200:
         mv, _, _ = perfect_move(cur)
         line.append(cur.move_text(mv))
-        cur = cur.play(mv)
+        cur = cur.child(mv)  # (a legal move: perfect_move chose it among them)
     twice = [k for k, c in _counts(state).items() if c >= 2]
     if twice:
         w, b, x, t = state.tuple4()
@@ -68,7 +67,9 @@ def solve(options: JSONObject, moves: list[str], as_json: bool) -> int:
     except (MoveError, OptionError) as exc:
         print(f"error: {exc}")
         return 2
-    if getattr(state, "n", 3) == 5:
+    if not isinstance(state, FlipFlopState):
+        raise TypeError(f"the FlipFlop game replayed into a {type(state).__name__}")
+    if state.n == 5:
         from .analysis import report5
 
         data = report5(state)

@@ -8,10 +8,10 @@ Action ``from * n² + to`` (squares numbered ``n * rank + file``, a1 = 0) moves 
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import NDArray
+from numpy.typing import ArrayLike, NDArray
 
 from ...core import Game, State
-from ...core.jsontypes import JSONMapping, JSONObject
+from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field
 from .notation import FFMove, parse_move
@@ -35,7 +35,7 @@ class Codec(_Base[FFMove]):
             Field("my_turn", 1, "1 when the viewing seat is to move"),
         )
 
-    def encode(self, view: JSONMapping) -> JSONObject:
+    def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         grid = np.array([list(r) for r in reversed(view["board"])])  # row 0 = rank 1
         white = view["seat"] == 0
         mine = ("R", "B") if white else ("r", "b")

@@ -93,6 +93,11 @@ class FlipFlopState(State[FFMove]):
     def _legal(self, seat: int) -> Sequence[FFMove]:
         return self._settle()
 
+    def child(self, move: FFMove, seat: int | None = None) -> FlipFlopState:
+        """The protocol's unchecked step (``move`` from :meth:`legal_moves`), typed as this
+        game's state; the side to move is ``turn``."""
+        return self._apply(move, self.turn if seat is None else seat)
+
     def _apply(self, move: FFMove, seat: int) -> FlipFlopState:
         w, b, x, t = bd.apply_move(self.white, self.black, self.bishops, self.turn,
                                    move.frm, move.to)

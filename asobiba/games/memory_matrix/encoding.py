@@ -12,9 +12,10 @@ learning aid is switched on.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ...core import Game, State
-from ...core.jsontypes import JSONMapping, JSONObject
+from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .game import config_for
@@ -59,7 +60,7 @@ class Codec(_Base[int]):
             Field("white_any_time", 1, "1 if white-side moves are always allowed"),
         )
 
-    def encode(self, view: JSONMapping) -> JSONObject:
+    def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         grid = np.array([list(r) for r in view["board"]])
         c = self.colours
         colours = view["colours"]

@@ -8,6 +8,7 @@ neither player can move; most discs wins, equal counts draw. See docs/rules/reve
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 
 from ...core import Bot, BotLevel, Game, MalformedMoveError, Outcome, State
@@ -126,14 +127,9 @@ class ReversiState(State[int]):
 
     def board_rows(self) -> list[str]:
         """Rank 8 first; ``B`` black, ``W`` white, ``.`` empty."""
-        rows = []
-        for r in range(7, -1, -1):
-            row = ""
-            for c in range(8):
-                bit = 1 << (8 * r + c)
-                row += "B" if self.black & bit else "W" if self.white & bit else "."
-            rows.append(row)
-        return rows
+        black, white = self.black, self.white
+        return [_rank_text((black >> s & 0xFF) << 8 | (white >> s & 0xFF))
+                for s in range(56, -8, -8)]
 
     def _view(self, seat: int | None) -> JSONObject:
         b, w = self.counts()
@@ -144,6 +140,15 @@ class ReversiState(State[int]):
             "last_move": None if self.last is None else self._move_text(self.last, None),
             "flipped": [square_name(s) for s in bb.squares(self.last_flips)],
         }
+
+
+@functools.cache
+def _rank_text(pair: int) -> str:
+    """One rank's text from its black byte (high) and white byte (low), file a first: every
+    view sends the board as eight of these, and a cache of the (at most 6,561) rank patterns
+    that occur turns 64 bit tests per view into 8 look-ups."""
+    black, white = pair >> 8, pair & 0xFF
+    return "".join("B" if black >> c & 1 else "W" if white >> c & 1 else "." for c in range(8))
 
 
 class Reversi(Game):
