@@ -60,18 +60,24 @@ def test_the_core_protocol_is_not_exempt() -> None:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is a dev extra")
-def test_mypy_refuses_an_explicit_any_outside_the_boundaries(tmp_path: Path) -> None:
-    # a module placed in the package (so the package's per-module flags apply to it)
+def test_mypy_refuses_an_explicit_any_and_the_test_game_follows_the_policy(tmp_path: Path
+                                                                           ) -> None:
+    # a module placed in the package (so the package's per-module flags apply to it), and the
+    # test game that "Adding a game" holds up as the pattern (tests/tictactoe): one mypy run
     probe = ROOT / "asobiba" / "play" / f"_any_probe_{tmp_path.name[-8:]}.py"
     probe.write_text("from typing import Any\n\n\ndef f(x: Any, y: list) -> None:\n"
                      "    pass\n", encoding="utf-8")
+    game = [f"tests/tictactoe/{name}.py" for name in ("game", "progression", "encoding", "cli")]
     try:
         result = subprocess.run(
             [sys.executable, "-m", "mypy", "--no-incremental", "--follow-imports=silent",
-             str(probe.relative_to(ROOT))],
+             str(probe.relative_to(ROOT)), *game],
             cwd=ROOT, capture_output=True, text=True, timeout=600, check=False)
     finally:
         probe.unlink()
     assert result.returncode == 1, result.stdout + result.stderr
+    errors = [line for line in result.stdout.splitlines() if ": error:" in line]
+    assert errors and all(line.startswith(f"asobiba/play/{probe.name}:") for line in errors), \
+        result.stdout
     assert "[explicit-any]" in result.stdout
     assert "[type-arg]" in result.stdout

@@ -4,11 +4,11 @@ wins, a full board without a line is a draw. Moves are squares ``a1``–``c3`` (
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 from asobiba.core import BotLevel, Game, MalformedMoveError, Outcome, RandomBot, State
 from asobiba.core.bot import Bot
+from asobiba.core.jsontypes import JSONMapping, JSONObject
 
 FILES = "abc"
 LINES = (
@@ -29,15 +29,15 @@ def winner(cells: Sequence[str]) -> str | None:
     return None
 
 
-class TicTacToeState(State):
+class TicTacToeState(State[int]):
     __slots__ = ("cells", "_options")
 
-    def __init__(self, cells: str, options: Mapping[str, Any]) -> None:
+    def __init__(self, cells: str, options: JSONMapping) -> None:
         self.cells = cells
         self._options = options
 
     @property
-    def options(self) -> Mapping[str, Any]:
+    def options(self) -> JSONMapping:
         return self._options
 
     @property
@@ -52,7 +52,7 @@ class TicTacToeState(State):
     def _legal(self, seat: int) -> Sequence[int]:
         return tuple(i for i, c in enumerate(self.cells) if c == ".")
 
-    def _apply(self, move: Any, seat: int) -> TicTacToeState:
+    def _apply(self, move: int, seat: int) -> TicTacToeState:
         cells = self.cells[:move] + MARKS[seat] + self.cells[move + 1:]
         return TicTacToeState(cells, self._options)
 
@@ -66,7 +66,7 @@ class TicTacToeState(State):
         scores = (1.0, 0.0) if seat == 0 else (0.0, 1.0)
         return Outcome.from_scores(scores, "three in a row")
 
-    def _move_text(self, move: Any, seat: int | None) -> str:
+    def _move_text(self, move: int, seat: int | None) -> str:
         return square_name(int(move))
 
     def _parse(self, text: str, seat: int) -> int:
@@ -75,10 +75,10 @@ class TicTacToeState(State):
             raise MalformedMoveError(f"{text!r} is not a square a1–c3", move=text)
         return FILES.index(t[0]) + 3 * (int(t[1]) - 1)
 
-    def _why_illegal(self, move: Any, seat: int) -> str:
+    def _why_illegal(self, move: int, seat: int) -> str:
         return f"{square_name(int(move))} is already taken"
 
-    def _view(self, seat: int | None) -> dict[str, Any]:
+    def _view(self, seat: int | None) -> JSONObject:
         rows = [self.cells[3 * r:3 * r + 3] for r in (2, 1, 0)]
         return {"board": rows, "turn": MARKS[self.turn]}
 
@@ -88,7 +88,7 @@ class PerfectBot(Bot):
 
     name = "perfect"
 
-    def choose(self, view: Mapping[str, Any]) -> str:
+    def choose(self, view: JSONMapping) -> str:
         state = GAME.state_from_view(view)
         values = move_values(state)
         best = max(values.values())
@@ -116,14 +116,14 @@ class TicTacToe(Game):
     min_seats = max_seats = 2
     bot_levels = (BotLevel("random", "Random"), BotLevel("perfect", "Perfect"))
 
-    def _initial(self, options: dict[str, Any], seed: int) -> TicTacToeState:
+    def _initial(self, options: JSONObject, seed: int) -> TicTacToeState:
         return TicTacToeState("." * 9, options)
 
-    def state_from_view(self, view: Mapping[str, Any]) -> TicTacToeState:
+    def state_from_view(self, view: JSONMapping) -> TicTacToeState:
         rows = view["board"]
         return TicTacToeState("".join(rows[2 - r] for r in range(3)), {})
 
-    def from_position(self, position: str, options: Mapping[str, Any] | None = None
+    def from_position(self, position: str, options: JSONMapping | None = None
                       ) -> TicTacToeState:
         """Rows top first joined by ``/``: ``"X../.O./..."``."""
         rows = position.strip().split("/")
@@ -132,7 +132,7 @@ class TicTacToe(Game):
         return TicTacToeState("".join(rows[2 - r] for r in range(3)),
                               self.validate_options(options))
 
-    def render_view(self, view: Mapping[str, Any]) -> str:
+    def render_view(self, view: JSONMapping) -> str:
         return "\n".join(f"{3 - i} {' '.join(row)}" for i, row in enumerate(view["board"])) \
             + "\n  a b c"
 

@@ -3,10 +3,8 @@ helper for its checks. Every hook is optional; these prove the optional ones plu
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 from asobiba.core import GameProgression, State, Thresholds
+from asobiba.core.jsontypes import JSONMapping
 
 from .game import TicTacToeState, move_values
 
@@ -18,7 +16,7 @@ class PerfectEvaluator:
         return move_values(state)
 
 
-def _mark(view: Mapping[str, Any], square: str) -> str:
+def _mark(view: JSONMapping, square: str) -> str:
     return str(view["board"][3 - int(square[1])]["abc".index(square[0])])
 
 
