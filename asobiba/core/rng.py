@@ -53,9 +53,10 @@ class Rng:
         return (self.next64() >> 11) / float(1 << 53)
 
     def choice(self, items: Sequence[T]) -> T:
-        if not items:
+        n = len(items)
+        if not n:
             raise IndexError("choice() from an empty sequence")
-        return items[self.below(len(items))]
+        return items[self.below(n)]
 
     def shuffle(self, items: MutableSequence[T]) -> None:
         """Fisher–Yates in place."""

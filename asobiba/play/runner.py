@@ -137,7 +137,11 @@ def bot_turn(state: State, seat: int, bot: Bot, *, view: JSONMapping | None = No
     the intermediate :class:`Pick`."""
     started = time.perf_counter()
     try:
-        move = _choose(bot, seat, state, view)
+        # _choose inlined for the common case (a perfect-information bot reading the state)
+        if view is None and bot.reads_state and state.game.perfect_information:
+            move = bot.choose_state(state)
+        else:
+            move = _choose(bot, seat, state, view)
     except Exception as exc:
         if fallback is None:
             raise
@@ -188,15 +192,18 @@ def play_game(
     states = [state]
     moves: list[MoveEntry] = []
     forced = [(m if isinstance(m, tuple) else (None, m)) for m in opening]
-    while not state.is_over:
+    while True:
+        acting = state.acting_seats  # asked once per ply: empty once the game is over
+        if not acting:
+            break
         if len(moves) >= max_moves:
             raise RuntimeError(f"{game.id}: game did not end within {max_moves} moves")
         if len(moves) < len(forced):
             wanted, text = forced[len(moves)]
-            seat = state.acting_seats[0] if wanted is None else wanted
+            seat = acting[0] if wanted is None else wanted
             state = state.play(text, seat)
         else:
-            seat = state.acting_seats[0]
+            seat = acting[0]
             # the one bot-turn step (the server's too): a reads_state bot of a
             # perfect-information game chooses from the state, others from their view
             turn = bot_turn(state, seat, bots[seat])
