@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
+from ..core.jsontypes import JSONObject
 from ..games import available, get
 from ..progression.matches import MatchFormat
 from . import api_schema, fairplay, shared
@@ -83,7 +84,7 @@ def limited(limits: Limits, rule: str, *key: str) -> None:
                           f"{r.window:g} s); wait and try again", status=429)
 
 
-def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
+def _flag(data: JSONObject, name: str, default: bool) -> bool:
     """A yes/no field: a JSON boolean, nothing else (``"false"`` is not false)."""
     value = data.get(name, default)
     if not isinstance(value, bool):
@@ -109,7 +110,7 @@ def _game(game_id: Any) -> Game:
     return get(game_id)
 
 
-def _seat_specs(game: Game, n: int, raw: Any) -> list[dict[str, Any]]:
+def _seat_specs(game: Game, n: int, raw: Any) -> list[JSONObject]:
     if not isinstance(raw, list) or len(raw) != n:
         raise ClientError("bad_seats", f"this game with these options has {n} seats; "
                           "give one entry per seat")
@@ -132,19 +133,19 @@ def _seat_specs(game: Game, n: int, raw: Any) -> list[dict[str, Any]]:
     return out
 
 
-def set_games(game: Game, options: dict[str, Any]) -> bool:
+def set_games(game: Game, options: JSONObject) -> bool:
     """Whether a game with these options may be played as a reverse match or series: two
     seats taking turns (a set swaps the two players' colours between its games)."""
     return game.num_seats(options) == 2 and not game.simultaneous
 
 
-def _match_format(game: Game, options: dict[str, Any], raw: Any) -> MatchFormat | None:
+def _match_format(game: Game, options: JSONObject, raw: Any) -> MatchFormat | None:
     """``match``: absent / ``"single"``, ``"reverse"``, or ``{"format": "best_of",
     "games": N}``; its shape is checked by the request model (api_schema.CreateRoom), what
     this game allows here."""
     if raw is None:
         return None
-    spec: dict[str, Any] = {"format": raw} if isinstance(raw, str) else raw
+    spec: JSONObject = {"format": raw} if isinstance(raw, str) else raw
     kind, games = spec.get("format"), spec.get("games")
     if kind == "single":
         return None
@@ -208,7 +209,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                   limit=lambda request: limited(limits, "room", _ip(request)),
                   board=RedisSeekBoard(redis_url, bus.origin) if redis_url and bus else None)
 
-    async def on_bus(event: dict[str, Any]) -> None:
+    async def on_bus(event: JSONObject) -> None:
         """Another process's news: a room's (the hub) or the lobby's."""
         if event.get("kind") == "lobby":
             await lobby.on_event(event)
@@ -394,7 +395,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         except BadJSON as exc:
             raise ClientError("bad_record", str(exc)) from None
 
-        def work() -> dict[str, Any]:
+        def work() -> JSONObject:
             try:
                 record = Record.loads(body)
                 states = record.replay(lambda gid: _game(gid))
@@ -414,7 +415,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     "game": get(record.game).describe()}
         return JSONResponse(await budgeted(work, REPLAY_BUDGET, "replaying this record"))
 
-    document: dict[str, Any] = {}
+    document: JSONObject = {}
 
     async def openapi(request: Request) -> Response:
         """The OpenAPI document of every HTTP route (built once from the route table)."""
@@ -451,7 +452,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                        "message": "there is no such room"})
             await websocket.close(4404)
             return
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: JSONObject) -> None:
             await websocket.send_text(dumps(message))
 
         conn = Conn(send, send_text=websocket.send_text)
@@ -505,7 +506,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             shared.publish(hub(), room)
             hub().forget_if_idle(room)
 
-    async def dispatch(room: Any, conn: Conn, msg: dict[str, Any]) -> None:
+    async def dispatch(room: Any, conn: Conn, msg: JSONObject) -> None:
         kind = msg.get("type")
         h = hub()
         if kind == "hello":
@@ -545,7 +546,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                               "sync, history, abort, draw, hint")
 
     async def table_message(h: Any, room: Any, conn: Conn, kind: str,
-                            msg: dict[str, Any]) -> None:
+                            msg: JSONObject) -> None:
         from . import table
 
         if kind == "history":

@@ -39,6 +39,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 # the tables live with every other table of the platform (one metadata; docs/web.md)
+from ..core.jsontypes import JSONObject
 from ..tables import (  # noqa: F401 - re-exported: the store's tables and its clock
     Base,
     MatchSetRow,
@@ -75,7 +76,7 @@ class SetData:
     shared by every loaded room of the set, so each sees the current standing."""
 
     id: str
-    state: dict[str, Any]
+    state: JSONObject
     rooms: list[str]
 
 
@@ -86,13 +87,13 @@ class RoomData:
     id: str
     game: str
     rules_version: int
-    options: dict[str, Any]
+    options: JSONObject
     seed: int
     casual: bool
     hotseat: bool
-    clock: dict[str, Any] | None
+    clock: JSONObject | None
     status: str
-    result: dict[str, Any] | None
+    result: JSONObject | None
     rematch_of: str | None
     rematch_id: str | None
     created: str
@@ -208,8 +209,8 @@ class Store:
                              game_index=room.set_index))
         s.flush()  # a refused row fails here, inside the caller's savepoint
 
-    def add_move(self, room_id: str, move: MoveData, finished_result: dict[str, Any] | None,
-                 record: str | None, set_state: tuple[str, dict[str, Any]] | None = None
+    def add_move(self, room_id: str, move: MoveData, finished_result: JSONObject | None,
+                 record: str | None, set_state: tuple[str, JSONObject] | None = None
                  ) -> None:
         """Store one move (and, if it ended the game, the result and record, and the
         standing of the room's set) atomically. A duplicate ply raises, so two racing
@@ -230,8 +231,8 @@ class Store:
         return sql
 
     def add_move_in(self, s: Session, room_id: str, move: MoveData,
-                    finished_result: dict[str, Any] | None, record: str | None,
-                    set_state: tuple[str, dict[str, Any]] | None = None) -> None:
+                    finished_result: JSONObject | None, record: str | None,
+                    set_state: tuple[str, JSONObject] | None = None) -> None:
         # The hot path of the whole server (every move of every game): the same statements
         # as _lock_room and the ORM would issue, straight through the driver's cursor on the
         # session's connection (same transaction), because building, caching and compiling
@@ -285,7 +286,7 @@ class Store:
         self._set_state(s, set_state, move.at)
 
     @staticmethod
-    def _set_state(s: Session, set_state: tuple[str, dict[str, Any]] | None, now: str) -> None:
+    def _set_state(s: Session, set_state: tuple[str, JSONObject] | None, now: str) -> None:
         if set_state is not None:
             set_id, state = set_state
             s.execute(update(MatchSetRow).where(MatchSetRow.id == set_id).values(
@@ -303,8 +304,8 @@ class Store:
         s.execute(delete(MoveRow).where(MoveRow.room_id == room_id, MoveRow.ply >= from_ply))
         s.execute(update(RoomRow).where(RoomRow.id == room_id).values(updated=utcnow()))
 
-    def finish(self, room_id: str, result: dict[str, Any], record: str,
-               set_state: tuple[str, dict[str, Any]] | None = None,
+    def finish(self, room_id: str, result: JSONObject, record: str,
+               set_state: tuple[str, JSONObject] | None = None,
                expect_ply: int | None = None) -> None:
         """End a game without a move (resignation, time, adjudication), with its set's
         standing; :class:`Conflict` if it already ended (a flag falls once, whichever
@@ -312,8 +313,8 @@ class Store:
         with Session(self.engine) as s, s.begin():
             self.finish_in(s, room_id, result, record, set_state, expect_ply)
 
-    def finish_in(self, s: Session, room_id: str, result: dict[str, Any], record: str,
-                  set_state: tuple[str, dict[str, Any]] | None = None,
+    def finish_in(self, s: Session, room_id: str, result: JSONObject, record: str,
+                  set_state: tuple[str, JSONObject] | None = None,
                   expect_ply: int | None = None) -> None:
         self._lock_room(s, room_id, expect_ply, active=expect_ply is not None)
         now = utcnow()
@@ -390,7 +391,7 @@ class Store:
             row = s.get(RecordRow, room_id)
             return row.record if row else None
 
-    def recent_finished(self, limit: int = 20) -> list[dict[str, Any]]:
+    def recent_finished(self, limit: int = 20) -> list[JSONObject]:
         with Session(self.engine) as s:
             rows = s.scalars(select(RoomRow).where(RoomRow.status == "finished")
                              .order_by(RoomRow.updated.desc()).limit(limit)).all()

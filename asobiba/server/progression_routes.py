@@ -28,6 +28,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import Outcome, Record, RecordError
+from ..core.jsontypes import JSONObject
 from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
@@ -66,7 +67,7 @@ class _Refused(Exception):
         self.response = _error(status, code, message)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> JSONObject:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes")
@@ -79,7 +80,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-def _text(data: dict[str, Any], key: str, limit: int = 1024) -> str:
+def _text(data: JSONObject, key: str, limit: int = 1024) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value or len(value) > limit:
         raise _Refused(400, "bad_field", f"'{key}' must be text of 1 to {limit} characters")
@@ -169,7 +170,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
                             secure=request.url.scheme == "https", path="/")
 
-    async def current(request: Request) -> dict[str, Any] | None:
+    async def current(request: Request) -> JSONObject | None:
         token = request.cookies.get(COOKIE)
         if not token:
             return None
@@ -178,13 +179,13 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except AuthError:
             return None
 
-    async def need_player(request: Request) -> dict[str, Any]:
+    async def need_player(request: Request) -> JSONObject:
         me = await current(request)
         if me is None:
             raise _Refused(401, "not_signed_in", "sign in (or play as a guest) first")
         return me
 
-    def public(player: dict[str, Any]) -> dict[str, Any]:
+    def public(player: JSONObject) -> JSONObject:
         return {k: player.get(k) for k in ("id", "name", "kind")}
 
     # ---- tutorials ---------------------------------------------------------------------------
@@ -354,13 +355,13 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         with engine.begin() as conn:
             conn.execute(insert(ROOM_RATINGS).values(room_id=room.id, result=json.dumps(res)))
 
-    def load_context(room_id: str) -> dict[str, Any] | None:
+    def load_context(room_id: str) -> JSONObject | None:
         with engine.connect() as conn:
             row = conn.execute(select(ROOM_CONTEXT).where(ROOM_CONTEXT.c.room_id == room_id)
                                ).mappings().first()
         return dict(row) if row else None
 
-    def report_daily(ctx: dict[str, Any], room: Any, outcome: Outcome) -> list[Any]:
+    def report_daily(ctx: JSONObject, room: Any, outcome: Outcome) -> list[Any]:
         """A daily-challenge room: the outcome goes to that day's calendar."""
         with engine.connect() as conn:
             day = conn.execute(select(DAILY_ROOMS.c.day)
@@ -371,7 +372,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except ProgressionError as exc:  # e.g. finished after midnight: another day now
             return [{"type": "not_counted", "reason": str(exc)}]
 
-    def report_ladder(ctx: dict[str, Any], room: Any, outcome: Outcome) -> list[Any]:
+    def report_ladder(ctx: JSONObject, room: Any, outcome: Outcome) -> list[Any]:
         """A ladder game counts for the player's ladder; an exam game goes to the exam."""
         pid, game = int(ctx["player_id"]), str(ctx["game"])
         try:
@@ -392,7 +393,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except ProgressionError as exc:  # e.g. the exam was left before the game ended
             return [{"type": "not_counted", "reason": str(exc)}]
 
-    def report_set_game(ctx: dict[str, Any], room: Any, outcome: Outcome,
+    def report_set_game(ctx: JSONObject, room: Any, outcome: Outcome,
                         match: Match) -> list[Any]:
         """A game of a reverse-match set: the set counts once, when it is decided."""
         hook = tiebreak_for(room.game)
@@ -405,9 +406,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return prog.ladder_match(int(ctx["player_id"]), str(ctx["game"]), str(ctx["level"]),
                                  match.to_json(), ctx["tier"])
 
-    async def open_room(game_id: str, player: dict[str, Any], kind: str, level: str,
+    async def open_room(game_id: str, player: JSONObject, kind: str, level: str,
                         seat: int, tier: str | None, match: Match | None,
-                        seed: int | None = None, options: dict[str, Any] | None = None,
+                        seed: int | None = None, options: JSONObject | None = None,
                         opening: list[tuple[int, str]] | None = None,
                         day: date | None = None) -> Response:
         """A room against the CPU for the ladder or a daily challenge, the player's seat
@@ -415,7 +416,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         game = get_game(game_id)
         if options is None:
             options = game.validate_options(dict(ladder_options(game)))
-        seats: list[dict[str, Any]] = [{"kind": "bot", "level": level, "name": ""}
+        seats: list[JSONObject] = [{"kind": "bot", "level": level, "name": ""}
                                        for _ in range(game.num_seats(options))]
         seats[seat] = {"kind": "human", "level": None, "name": str(player["name"])}
         try:
@@ -535,7 +536,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         """Every rated pool of a game, provisional ratings included (and marked)."""
         game = _game_id(request)
 
-        def load() -> dict[str, Any]:
+        def load() -> JSONObject:
             return {pool: prog.leaderboard(pool, 50, include_provisional=True)
                     for pool in prog.leaderboards(game, 1)}
         return JSONResponse({"game": game, "pools": await run_in_threadpool(load)})
