@@ -13,9 +13,9 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core import (
     AsobibaError,
@@ -36,6 +36,11 @@ from . import clock as clocks
 from .bus import LocalBus
 from .db import Conflict, MoveData, RoomData, SeatData, SetData, Store, utcnow
 from .wire import dumps
+
+if TYPE_CHECKING:
+    from .bots import BotPool
+    from .bus import RedisBus
+    from .jobs import RedisJobs
 
 log = logging.getLogger("asobiba.server")
 BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried again
@@ -249,7 +254,7 @@ class Room:
             extra={"room": self.id, **(extra or {})},
         )
 
-    def public_moves(self, start: int = 0) -> list[list[Any]]:
+    def public_moves(self, start: int = 0) -> list[list[int | str | None]]:
         """The move list everyone may see, from ply ``start`` on: each move's seat, and its
         text only in games of perfect information."""
         if self.game.perfect_information:
@@ -338,12 +343,13 @@ def forfeit_result(n: int, seat: int, how: str = "resigned") -> JSONObject:
 class Hub:
     """All rooms of one server: creating, loading (resuming after a restart), playing."""
 
-    def __init__(self, store: Store, pool: Any, get_game: Callable[[str], Game],
-                 bot_delay: float = 0.0, bus: Any = None, jobs: Any = None,
+    def __init__(self, store: Store, pool: BotPool, get_game: Callable[[str], Game],
+                 bot_delay: float = 0.0, bus: LocalBus | RedisBus | None = None,
+                 jobs: RedisJobs | None = None,
                  clocks: bool = True) -> None:
         self.store = store
         self.pool = pool
-        self.bus = bus if bus is not None else LocalBus()
+        self.bus: LocalBus | RedisBus = bus if bus is not None else LocalBus()
         """Where committed changes are announced to the other processes (LocalBus: none)."""
         self.jobs = jobs
         """The bot-move queue of the scaled mode; None: bots run here, in ``pool``."""
@@ -353,9 +359,9 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.sets: dict[str, SetData] = {}
         """One object per set, shared by its loaded rooms (so all see the same standing)."""
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         self._loading = asyncio.Lock()
-        self.on_finish: Callable[[Room], Any] | None = None
+        self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
 
     def _finished(self, room: Room) -> None:
@@ -546,7 +552,7 @@ class Hub:
         for task in others:
             await task
 
-    async def hello(self, room: Room, conn: Conn, claims: Any) -> list[str]:
+    async def hello(self, room: Room, conn: Conn, claims: object) -> list[str]:
         """Take the seats whose keys match; return a refusal per forged or unknown key."""
         if not isinstance(claims, list) or len(claims) > 16:
             raise ClientError("bad_message", "'seats' must be a list of {seat, key}")
@@ -570,7 +576,7 @@ class Hub:
             await self._send_next_keys(room, conn)
         return problems
 
-    def seat_for(self, room: Room, conn: Conn, seat: Any) -> int:
+    def seat_for(self, room: Room, conn: Conn, seat: object) -> int:
         if seat is None:
             acting = [s for s in room.state.acting_seats if s in conn.seats]
             if len(conn.seats) == 1:
@@ -586,7 +592,7 @@ class Hub:
         return seat
 
     # ---- playing -------------------------------------------------------------------------
-    async def play(self, room: Room, seat: int, text: Any, expect_ply: Any = None,
+    async def play(self, room: Room, seat: int, text: object, expect_ply: object = None,
                    notes: Sequence[str] = ()) -> None:
         """Parse, apply, commit, then tell everyone (this process's connections, then the
         other processes through the bus). Any refusal leaves the room unchanged; a move
@@ -804,9 +810,8 @@ class Hub:
             self.rooms.pop(room_id, None)
         return True
 
-    def _spawn(self, coro: Awaitable[Any]) -> None:
-        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(
-            coro)  # type: ignore[arg-type]
+    def _spawn(self, coro: Coroutine[object, object, object]) -> None:
+        task: asyncio.Task[object] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)  # held until done: the loop keeps only weak references
         task.add_done_callback(self._tasks.discard)
 
@@ -903,7 +908,7 @@ class Hub:
             room.rematch_id = str(event["rematch_id"])
         room.notes.extend(str(n) for n in event.get("table_notes") or ())
 
-    def _publish_table(self, room: Room, **extra: Any) -> None:
+    def _publish_table(self, room: Room, **extra: object) -> None:
         self.bus.publish({"kind": "table", "room": room.id, "undo": room.undo,
                           "rematch_offers": sorted(room.rematch_offers),
                           "rematch_hashes": {str(k): v for k, v in room.rematch_hashes.items()},

@@ -27,7 +27,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from ..core.jsontypes import JSONObject
@@ -66,7 +65,7 @@ def state(room: Room) -> JSONObject:
     return {"online": sorted(local_online(room)), **table.shared_state(room)}
 
 
-def publish(hub: Hub, room: Room, **extra: Any) -> None:
+def publish(hub: Hub, room: Room, **extra: object) -> None:
     """Tell the other processes this process's part of ``room``'s table."""
     if getattr(hub.bus, "scaled", False):
         hub.bus.publish({"kind": "shared", "room": room.id, **state(room), **extra})
