@@ -21,11 +21,11 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import Game, OptionError
@@ -34,6 +34,11 @@ from . import fairplay
 from .clock import check_clock
 from .rooms import ClientError
 from .security import BadJSON, parse_json
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from .rooms import Hub
 
 DEFAULT_RATING = 1500.0  # Glicko-2's start: a guest without an account pairs as a newcomer
 MAX_SEEKS = 200  # the board is public: a flood of seeks cannot grow it without end
@@ -222,14 +227,13 @@ class RedisSeekBoard(SeekBoard):
 
 
 Who = Callable[[Request, str], Awaitable[tuple[str, float]]]
-CreateRoom = Callable[..., Awaitable[tuple[Any, dict[int, str]]]]
 
 
 class Lobby:
     """The routes and the live pushes. ``hub`` gives the rooms; ``who`` names the asking
     person and their rating in a game (an account's, else a guest at 1500)."""
 
-    def __init__(self, hub: Callable[[], Any], get_game: Callable[[str], Game],
+    def __init__(self, hub: Callable[[], Hub], get_game: Callable[[str], Game],
                  who: Who, limit: Callable[[Request], None] | None = None,
                  board: SeekBoard | None = None) -> None:
         self.board = board or SeekBoard()
@@ -318,7 +322,7 @@ class Lobby:
             raise ClientError("bad_json", "the request must be a JSON object")
         return data
 
-    def _game(self, name: Any) -> Game:
+    def _game(self, name: object) -> Game:
         try:
             return self.get_game(str(name))
         except Exception:
@@ -429,7 +433,7 @@ class Lobby:
         finally:
             self.sockets.pop(websocket, None)
 
-    def routes(self) -> list[Any]:
+    def routes(self) -> list[BaseRoute]:
         return [
             Route("/api/seeks", self.seeks, methods=["GET"]),
             Route("/api/seeks", self.create, methods=["POST"]),
@@ -440,7 +444,7 @@ class Lobby:
         ]
 
 
-def who_from_accounts(engine: Any) -> Who:
+def who_from_accounts(engine: Engine) -> Who:
     """A signed-in player's name and rating in a game's two-player pool; a guest is
     ("", 1500)."""
     from sqlalchemy.orm import Session
