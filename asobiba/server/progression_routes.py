@@ -16,12 +16,12 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar, TypeVarTuple, cast
 
 import anyio
 import anyio.to_thread
 from sqlalchemy import insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, RowMapping
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -40,6 +40,12 @@ from ..tables import DAILY_ROOMS, LADDER_SETS, ROOM_CONTEXT, ROOM_RATINGS, SEAT_
 from .limits import Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
+
+if TYPE_CHECKING:
+    from .rooms import Hub, Room
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -95,10 +101,10 @@ def _game_id(request: Request) -> str:
     return str(game)
 
 
-def _handled(fn: Any) -> Any:
+def _handled(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         try:
-            return await fn(request)  # type: ignore[no-any-return]
+            return await fn(request)
         except _Refused as exc:
             return exc.response
         except ProgressionError as exc:  # each class states its code and status
@@ -106,7 +112,7 @@ def _handled(fn: Any) -> Any:
     return endpoint
 
 
-def _page(filename: str) -> Any:
+def _page(filename: str) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         return FileResponse(WEB_DIR / filename, headers={"cache-control": "no-cache"})
     return endpoint
@@ -115,17 +121,17 @@ def _page(filename: str) -> Any:
 @dataclasses.dataclass
 class ProgressionWeb:
     routes: list[Route]
-    on_finish: Callable[[Any], None]
+    on_finish: Callable[[Room], None]
     """For ``Hub.on_finish``: record (and rate) a finished room in the background."""
     record_embargo: Callable[[str], Awaitable[str | None]]
     """Why a finished room's record (which holds its seed) may not be given out yet."""
-    warm: Callable[[], Coroutine[Any, Any, None]]
+    warm: Callable[[], Coroutine[object, object, None]]
     """Run in the background after start-up: warms the review up (imports, evaluators)."""
 
 
-def _outcome(room: Any) -> Outcome:
+def _outcome(room: Room) -> Outcome:
     """The room's result as an Outcome (a resignation or fallen flag has no natural one)."""
-    r = room.result
+    r = cast("JSONObject", room.result)  # called for finished rooms only: never None
     return Outcome(tuple(r["scores"]), tuple(r["ranks"]), str(r.get("reason", "")))
 
 
@@ -133,7 +139,7 @@ def _utc_today() -> date:
     return now().date()  # daily challenges change at midnight UTC
 
 
-def progression_routes(engine: Engine, hub: Callable[[], Any],
+def progression_routes(engine: Engine, hub: Callable[[], Hub],
                        prog: Progression | None = None,
                        today: Callable[[], date] = _utc_today,
                        daily_key: bytes | None = None,
@@ -160,7 +166,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     # (a pile of CPU-bound threads slowed moves and WebSocket answers for every room)
     engine_work = anyio.CapacityLimiter(1)
 
-    async def in_engine_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    async def in_engine_thread(fn: Callable[[*Ts], T], *args: *Ts) -> T:
         # abandon_on_cancel: a time budget (fail_after) answers at once; the thread then
         # finishes on its own and its result is dropped
         return await anyio.to_thread.run_sync(functools.partial(fn, *args),
@@ -324,7 +330,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                              "context": {k: ctx[k] for k in ("kind", "game", "level", "tier")}
                              if ctx else None})
 
-    def record_room(room: Any) -> None:
+    def record_room(room: Room) -> None:
         """Record a finished room when every person's seat is claimed by an account."""
         with engine.connect() as conn:
             held = dict(conn.execute(
@@ -339,8 +345,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             else:
                 return  # someone played without an account: nothing to rate
         record = room.record({"result": room.result} if room.state.outcome is None else None)
-        if record.result is None:
-            record = dataclasses.replace(record, result=_outcome(room))
+        outcome = record.result
+        if outcome is None:
+            outcome = _outcome(room)
+            record = dataclasses.replace(record, result=outcome)
         casual = bool(room.data.casual)
         ctx = load_context(room.id)
         is_daily = ctx is not None and ctx["kind"] == "daily"
@@ -349,9 +357,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         res = prog.record_game(players, record, rated=not casual and not is_daily,
                                context=ctx["kind"] if ctx else "casual" if casual else "rated")
         if ctx and is_daily:
-            res["daily"] = report_daily(ctx, room, record.result)
+            res["daily"] = report_daily(ctx, room, outcome)
         elif ctx:
-            res["ladder"] = report_ladder(ctx, room, record.result)
+            res["ladder"] = report_ladder(ctx, room, outcome)
         with engine.begin() as conn:
             conn.execute(insert(ROOM_RATINGS).values(room_id=room.id, result=json.dumps(res)))
 
@@ -361,7 +369,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                                ).mappings().first()
         return dict(row) if row else None
 
-    def report_daily(ctx: JSONObject, room: Any, outcome: Outcome) -> list[Any]:
+    def report_daily(ctx: JSONObject, room: Room, outcome: Outcome) -> list[JSONObject]:
         """A daily-challenge room: the outcome goes to that day's calendar."""
         with engine.connect() as conn:
             day = conn.execute(select(DAILY_ROOMS.c.day)
@@ -372,7 +380,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except ProgressionError as exc:  # e.g. finished after midnight: another day now
             return [{"type": "not_counted", "reason": str(exc)}]
 
-    def report_ladder(ctx: JSONObject, room: Any, outcome: Outcome) -> list[Any]:
+    def report_ladder(ctx: JSONObject, room: Room, outcome: Outcome) -> list[JSONObject]:
         """A ladder game counts for the player's ladder; an exam game goes to the exam."""
         pid, game = int(ctx["player_id"]), str(ctx["game"])
         try:
@@ -393,8 +401,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except ProgressionError as exc:  # e.g. the exam was left before the game ended
             return [{"type": "not_counted", "reason": str(exc)}]
 
-    def report_set_game(ctx: JSONObject, room: Any, outcome: Outcome,
-                        match: Match) -> list[Any]:
+    def report_set_game(ctx: JSONObject, room: Room, outcome: Outcome,
+                        match: Match) -> list[JSONObject]:
         """A game of a reverse-match set: the set counts once, when it is decided."""
         hook = tiebreak_for(room.game)
         match = match.add(outcome, hook(room.state.view(None)) if hook else None)
@@ -444,7 +452,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                             status_code=201)
 
-    def on_finish(room: Any) -> None:
+    def on_finish(room: Room) -> None:
         async def go() -> None:
             try:
                 await run_in_threadpool(record_room, room)
@@ -661,7 +669,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             raise _Refused(403, "bad_key", "that is not your seat of a ladder room")
         ctx = await run_in_threadpool(load_context, room.id)
 
-        def load_set() -> Any:
+        def load_set() -> RowMapping | None:
             with engine.connect() as conn:
                 return conn.execute(select(LADDER_SETS).where(LADDER_SETS.c.room_id == room.id)
                                     ).mappings().first()
