@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import starlette.websockets
 from starlette.applications import Starlette
@@ -24,7 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
-from ..core.jsontypes import JSONObject
+from ..core.jsontypes import JSONDecoded, JSONObject
 from ..games import available, get
 from ..progression.matches import MatchFormat
 from . import api_schema, fairplay, shared
@@ -34,9 +34,15 @@ from .db import Store
 from .limits import Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
-from .rooms import ClientError, Conn, Hub
+from .rooms import ClientError, Conn, Hub, Room
 from .security import BadJSON, Guard, parse_json
 from .wire import dumps
+
+if TYPE_CHECKING:
+    from .bus import RedisBus
+    from .jobs import RedisJobs
+
+T = TypeVar("T")
 
 log = logging.getLogger("asobiba.server")
 # sending to a WebSocket the client has closed (Starlette ≥ 1.0 names it; before, it
@@ -62,7 +68,7 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
                         headers=headers)
 
 
-async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
+async def _json_body(request: Request, limit: int = MAX_BODY) -> JSONDecoded:
     body = await request.body()  # the Guard has already refused bodies over the path's limit
     if len(body) > limit:
         raise ClientError("too_large", f"the request is larger than {limit} bytes")
@@ -93,7 +99,7 @@ def _flag(data: JSONObject, name: str, default: bool) -> bool:
     return value
 
 
-async def budgeted(fn: Callable[[], Any], budget: float, what: str) -> Any:
+async def budgeted(fn: Callable[[], T], budget: float, what: str) -> T:
     """Run blocking ``fn`` in a worker thread; answer 503 if it takes over ``budget``
     seconds (the thread finishes on its own; its answer is dropped)."""
     try:
@@ -103,14 +109,14 @@ async def budgeted(fn: Callable[[], Any], budget: float, what: str) -> Any:
                           "input too big — try again later", status=503) from None
 
 
-def _game(game_id: Any) -> Game:
+def _game(game_id: object) -> Game:
     if not isinstance(game_id, str) or game_id not in available():
         raise ClientError("unknown_game",
                           f"unknown game {game_id!r}; games here: {', '.join(available())}")
     return get(game_id)
 
 
-def _seat_specs(game: Game, n: int, raw: Any) -> list[JSONObject]:
+def _seat_specs(game: Game, n: int, raw: object) -> list[JSONObject]:
     if not isinstance(raw, list) or len(raw) != n:
         raise ClientError("bad_seats", f"this game with these options has {n} seats; "
                           "give one entry per seat")
@@ -139,7 +145,8 @@ def set_games(game: Game, options: JSONObject) -> bool:
     return game.num_seats(options) == 2 and not game.simultaneous
 
 
-def _match_format(game: Game, options: JSONObject, raw: Any) -> MatchFormat | None:
+def _match_format(game: Game, options: JSONObject, raw: JSONDecoded
+                  ) -> MatchFormat | None:
     """``match``: absent / ``"single"``, ``"reverse"``, or ``{"format": "best_of",
     "games": N}``; its shape is checked by the request model (api_schema.CreateRoom), what
     this game allows here."""
@@ -187,8 +194,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         db_url = f"sqlite:///{Path(data_dir) / 'asobiba.db'}"
     store = Store(db_url)
     pool = BotPool(bot_processes, bot_time_limit)
-    bus: Any = None
-    jobs: Any = None
+    bus: RedisBus | None = None
+    jobs: RedisJobs | None = None
     if redis_url:
         from .bus import RedisBus
         from .jobs import RedisJobs
@@ -223,7 +230,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         for game_id in available():  # a game that fails to import stops the start, loudly
             get(game_id)
         await hub().bus.start(on_bus, hub().resync_all)
-        tasks: list[asyncio.Task[Any]] = []
+        tasks: list[asyncio.Task[object]] = []
 
         async def background() -> None:
             """What can wait until the socket listens (``run`` sets ``app.state.listening``
@@ -506,7 +513,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             shared.publish(hub(), room)
             hub().forget_if_idle(room)
 
-    async def dispatch(room: Any, conn: Conn, msg: JSONObject) -> None:
+    async def dispatch(room: Room, conn: Conn, msg: JSONObject) -> None:
         kind = msg.get("type")
         h = hub()
         if kind == "hello":
@@ -545,7 +552,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                               "move, resign, undo, undo_reply, rematch, next, claim, ping, "
                               "sync, history, abort, draw, hint")
 
-    async def table_message(h: Any, room: Any, conn: Conn, kind: str,
+    async def table_message(h: Hub, room: Room, conn: Conn, kind: str,
                             msg: JSONObject) -> None:
         from . import table
 
