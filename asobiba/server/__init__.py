@@ -4,15 +4,21 @@ uvicorn with rooms, WebSockets, persistence and a bot process pool."""
 from __future__ import annotations
 
 import os
-from typing import Any
+from typing import TYPE_CHECKING, cast
 
 from .app import create_app
-from .limits import Limits
+from .limits import Limits, LimitStore
+
+if TYPE_CHECKING:
+    import socket
+
+    import uvicorn
+    from starlette.applications import Starlette
 
 __all__ = ["create_app", "run"]
 
 
-def limit_store(redis_url: str | None) -> Any:
+def limit_store(redis_url: str | None) -> LimitStore | None:
     """The abuse limits' counts: in Redis for every web process of the scaled mode, else in
     this process (None: the default)."""
     if not redis_url:
@@ -68,7 +74,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     _listening_server(config).run()
 
 
-def _listening_server(config: Any) -> Any:
+def _listening_server(config: uvicorn.Config) -> uvicorn.Server:
     """uvicorn's server, telling the app once its socket listens (``app.state.listening``):
     the app's background start-up (bot processes, loading unfinished games) waits for it, so
     the first request is answered as soon as the process can (docs/web.md, "Start-up")."""
@@ -77,10 +83,11 @@ def _listening_server(config: Any) -> Any:
     import uvicorn
 
     class Server(uvicorn.Server):
-        async def startup(self, sockets: Any = None) -> None:
-            config.app.state.listening = asyncio.Event()
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            app = cast("Starlette", config.app)  # create_app's
+            app.state.listening = asyncio.Event()
             await super().startup(sockets)
-            config.app.state.listening.set()
+            app.state.listening.set()
 
     return Server(config)
 

@@ -11,7 +11,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import starlette.websockets
 from starlette.applications import Starlette
@@ -24,6 +24,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
+from ..core.jsontypes import JSONDecoded, JSONObject
 from ..games import available, get
 from ..progression.matches import MatchFormat
 from . import api_schema, fairplay, shared
@@ -33,9 +34,15 @@ from .db import Store
 from .limits import Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
-from .rooms import ClientError, Conn, Hub
+from .rooms import ClientError, Conn, Hub, Room
 from .security import BadJSON, Guard, parse_json
 from .wire import dumps
+
+if TYPE_CHECKING:
+    from .bus import RedisBus
+    from .jobs import RedisJobs
+
+T = TypeVar("T")
 
 log = logging.getLogger("asobiba.server")
 # sending to a WebSocket the client has closed (Starlette ≥ 1.0 names it; before, it
@@ -61,7 +68,7 @@ def _error(status: int, code: str, message: str, headers: dict[str, str] | None 
                         headers=headers)
 
 
-async def _json_body(request: Request, limit: int = MAX_BODY) -> Any:
+async def _json_body(request: Request, limit: int = MAX_BODY) -> JSONDecoded:
     body = await request.body()  # the Guard has already refused bodies over the path's limit
     if len(body) > limit:
         raise ClientError("too_large", f"the request is larger than {limit} bytes")
@@ -83,7 +90,7 @@ def limited(limits: Limits, rule: str, *key: str) -> None:
                           f"{r.window:g} s); wait and try again", status=429)
 
 
-def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
+def _flag(data: JSONObject, name: str, default: bool) -> bool:
     """A yes/no field: a JSON boolean, nothing else (``"false"`` is not false)."""
     value = data.get(name, default)
     if not isinstance(value, bool):
@@ -92,7 +99,7 @@ def _flag(data: dict[str, Any], name: str, default: bool) -> bool:
     return value
 
 
-async def budgeted(fn: Callable[[], Any], budget: float, what: str) -> Any:
+async def budgeted(fn: Callable[[], T], budget: float, what: str) -> T:
     """Run blocking ``fn`` in a worker thread; answer 503 if it takes over ``budget``
     seconds (the thread finishes on its own; its answer is dropped)."""
     try:
@@ -102,14 +109,14 @@ async def budgeted(fn: Callable[[], Any], budget: float, what: str) -> Any:
                           "input too big — try again later", status=503) from None
 
 
-def _game(game_id: Any) -> Game:
+def _game(game_id: object) -> Game:
     if not isinstance(game_id, str) or game_id not in available():
         raise ClientError("unknown_game",
                           f"unknown game {game_id!r}; games here: {', '.join(available())}")
     return get(game_id)
 
 
-def _seat_specs(game: Game, n: int, raw: Any) -> list[dict[str, Any]]:
+def _seat_specs(game: Game, n: int, raw: object) -> list[JSONObject]:
     if not isinstance(raw, list) or len(raw) != n:
         raise ClientError("bad_seats", f"this game with these options has {n} seats; "
                           "give one entry per seat")
@@ -132,19 +139,20 @@ def _seat_specs(game: Game, n: int, raw: Any) -> list[dict[str, Any]]:
     return out
 
 
-def set_games(game: Game, options: dict[str, Any]) -> bool:
+def set_games(game: Game, options: JSONObject) -> bool:
     """Whether a game with these options may be played as a reverse match or series: two
     seats taking turns (a set swaps the two players' colours between its games)."""
     return game.num_seats(options) == 2 and not game.simultaneous
 
 
-def _match_format(game: Game, options: dict[str, Any], raw: Any) -> MatchFormat | None:
+def _match_format(game: Game, options: JSONObject, raw: JSONDecoded
+                  ) -> MatchFormat | None:
     """``match``: absent / ``"single"``, ``"reverse"``, or ``{"format": "best_of",
     "games": N}``; its shape is checked by the request model (api_schema.CreateRoom), what
     this game allows here."""
     if raw is None:
         return None
-    spec: dict[str, Any] = {"format": raw} if isinstance(raw, str) else raw
+    spec: JSONObject = {"format": raw} if isinstance(raw, str) else raw
     kind, games = spec.get("format"), spec.get("games")
     if kind == "single":
         return None
@@ -186,8 +194,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         db_url = f"sqlite:///{Path(data_dir) / 'asobiba.db'}"
     store = Store(db_url)
     pool = BotPool(bot_processes, bot_time_limit)
-    bus: Any = None
-    jobs: Any = None
+    bus: RedisBus | None = None
+    jobs: RedisJobs | None = None
     if redis_url:
         from .bus import RedisBus
         from .jobs import RedisJobs
@@ -208,7 +216,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                   limit=lambda request: limited(limits, "room", _ip(request)),
                   board=RedisSeekBoard(redis_url, bus.origin) if redis_url and bus else None)
 
-    async def on_bus(event: dict[str, Any]) -> None:
+    async def on_bus(event: JSONObject) -> None:
         """Another process's news: a room's (the hub) or the lobby's."""
         if event.get("kind") == "lobby":
             await lobby.on_event(event)
@@ -222,7 +230,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         for game_id in available():  # a game that fails to import stops the start, loudly
             get(game_id)
         await hub().bus.start(on_bus, hub().resync_all)
-        tasks: list[asyncio.Task[Any]] = []
+        tasks: list[asyncio.Task[object]] = []
 
         async def background() -> None:
             """What can wait until the socket listens (``run`` sets ``app.state.listening``
@@ -394,7 +402,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         except BadJSON as exc:
             raise ClientError("bad_record", str(exc)) from None
 
-        def work() -> dict[str, Any]:
+        def work() -> JSONObject:
             try:
                 record = Record.loads(body)
                 states = record.replay(lambda gid: _game(gid))
@@ -414,7 +422,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     "game": get(record.game).describe()}
         return JSONResponse(await budgeted(work, REPLAY_BUDGET, "replaying this record"))
 
-    document: dict[str, Any] = {}
+    document: JSONObject = {}
 
     async def openapi(request: Request) -> Response:
         """The OpenAPI document of every HTTP route (built once from the route table)."""
@@ -451,7 +459,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                        "message": "there is no such room"})
             await websocket.close(4404)
             return
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: JSONObject) -> None:
             await websocket.send_text(dumps(message))
 
         conn = Conn(send, send_text=websocket.send_text)
@@ -505,7 +513,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             shared.publish(hub(), room)
             hub().forget_if_idle(room)
 
-    async def dispatch(room: Any, conn: Conn, msg: dict[str, Any]) -> None:
+    async def dispatch(room: Room, conn: Conn, msg: JSONObject) -> None:
         kind = msg.get("type")
         h = hub()
         if kind == "hello":
@@ -544,8 +552,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                               "move, resign, undo, undo_reply, rematch, next, claim, ping, "
                               "sync, history, abort, draw, hint")
 
-    async def table_message(h: Any, room: Any, conn: Conn, kind: str,
-                            msg: dict[str, Any]) -> None:
+    async def table_message(h: Hub, room: Room, conn: Conn, kind: str,
+                            msg: JSONObject) -> None:
         from . import table
 
         if kind == "history":

@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
+from typing import TypeVar, TypeVarTuple
 
+from ..core.jsontypes import JSONMapping
 from ..play.runner import Pick, pick
 
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
-def bot_pick(game_id: str, level: str, seed: int, seat: int, options: Mapping[str, Any],
-             views: Sequence[Mapping[str, Any]]) -> Pick:
+
+def bot_pick(game_id: str, level: str, seed: int, seat: int, options: JSONMapping,
+             views: Sequence[JSONMapping]) -> Pick:
     """Bot process entry point: the bot's side of the one bot-turn step
     (:func:`asobiba.play.runner.pick`) — a fresh bot, shown ``views`` in order, picks from
     the last one; with the seconds it thought. The web process settles it against the room's
@@ -34,8 +38,8 @@ def bot_pick(game_id: str, level: str, seed: int, seat: int, options: Mapping[st
     return pick(bot, seat, view=views[-1])
 
 
-def choose_move(game_id: str, level: str, seed: int, seat: int, options: Mapping[str, Any],
-                views: Sequence[Mapping[str, Any]]) -> str:
+def choose_move(game_id: str, level: str, seed: int, seat: int, options: JSONMapping,
+                views: Sequence[JSONMapping]) -> str:
     """The move a fresh bot picks after observing ``views`` (its text)."""
     return str(bot_pick(game_id, level, seed, seat, options, views).move)
 
@@ -128,7 +132,7 @@ class BotPool:
         free = self._free
         assert free is not None
 
-        def ready(fut: asyncio.Future[Any]) -> None:  # warm (or not): it may take moves
+        def ready(fut: asyncio.Future[int]) -> None:  # warm (or not): it may take moves
             if not fut.cancelled():
                 fut.exception()  # a failed warm-up shows up again in the moves themselves
             if slot in self._slots:
@@ -143,8 +147,8 @@ class BotPool:
             self.replaced += 1
             self._add_slot()
 
-    async def run(self, fn: Callable[..., Any], *args: Any,
-                  time_limit: float | None = None) -> Any:
+    async def run(self, fn: Callable[[*Ts], T], *args: *Ts,
+                  time_limit: float | None = None) -> T:
         """``fn(*args)`` in a free slot; :class:`BotTimeout` once it has run for the time
         limit (the time spent waiting for a slot does not count)."""
         limit = self.time_limit if time_limit is None else time_limit
@@ -167,7 +171,7 @@ class BotPool:
                 if job.done() or job.cancel():
                     free.put_nowait(slot)
                 else:  # cancelled while running: the slot is busy until it ends
-                    def release(_done: Any, s: Any = slot) -> None:
+                    def release(_done: Future[T], s: _Slot = slot) -> None:
                         self._release(s)
 
                     job.add_done_callback(release)

@@ -17,15 +17,16 @@ spoil the others).
 
 from __future__ import annotations
 
+import enum
 import json
 import queue
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Protocol, Union, cast
 
 from sqlalchemy import (
     create_engine,
@@ -35,8 +36,10 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
+
+from ..core.jsontypes import JSONObject
 
 # the tables live with every other table of the platform (one metadata; docs/web.md)
 from ..tables import (  # noqa: F401 - re-exported: the store's tables and its clock
@@ -50,6 +53,11 @@ from ..tables import (  # noqa: F401 - re-exported: the store's tables and its c
     stamp,
     utcnow,
 )
+
+if TYPE_CHECKING:
+    import asyncio
+
+    from sqlalchemy.engine.interfaces import DBAPIConnection
 
 
 @dataclass
@@ -75,7 +83,7 @@ class SetData:
     shared by every loaded room of the set, so each sees the current standing."""
 
     id: str
-    state: dict[str, Any]
+    state: JSONObject
     rooms: list[str]
 
 
@@ -86,13 +94,13 @@ class RoomData:
     id: str
     game: str
     rules_version: int
-    options: dict[str, Any]
+    options: JSONObject
     seed: int
     casual: bool
     hotseat: bool
-    clock: dict[str, Any] | None
+    clock: JSONObject | None
     status: str
-    result: dict[str, Any] | None
+    result: JSONObject | None
     rematch_of: str | None
     rematch_id: str | None
     created: str
@@ -102,7 +110,7 @@ class RoomData:
     set_index: int = 0
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: object) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")
     # WAL + NORMAL: a commit is durable against a crash of the process (kill -9) — the WAL is
@@ -113,7 +121,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor.close()
 
 
-def _sqlite_begin(conn: Any) -> None:
+def _sqlite_begin(conn: Connection) -> None:
     # IMMEDIATE: a transaction takes the write lock when it starts (waiting its turn under
     # the busy timeout), so a read-then-write transaction can never fail half-way because
     # another connection wrote in between; reads are short, so the queue stays short
@@ -208,8 +216,8 @@ class Store:
                              game_index=room.set_index))
         s.flush()  # a refused row fails here, inside the caller's savepoint
 
-    def add_move(self, room_id: str, move: MoveData, finished_result: dict[str, Any] | None,
-                 record: str | None, set_state: tuple[str, dict[str, Any]] | None = None
+    def add_move(self, room_id: str, move: MoveData, finished_result: JSONObject | None,
+                 record: str | None, set_state: tuple[str, JSONObject] | None = None
                  ) -> None:
         """Store one move (and, if it ended the game, the result and record, and the
         standing of the room's set) atomically. A duplicate ply raises, so two racing
@@ -230,8 +238,8 @@ class Store:
         return sql
 
     def add_move_in(self, s: Session, room_id: str, move: MoveData,
-                    finished_result: dict[str, Any] | None, record: str | None,
-                    set_state: tuple[str, dict[str, Any]] | None = None) -> None:
+                    finished_result: JSONObject | None, record: str | None,
+                    set_state: tuple[str, JSONObject] | None = None) -> None:
         # The hot path of the whole server (every move of every game): the same statements
         # as _lock_room and the ORM would issue, straight through the driver's cursor on the
         # session's connection (same transaction), because building, caching and compiling
@@ -285,7 +293,7 @@ class Store:
         self._set_state(s, set_state, move.at)
 
     @staticmethod
-    def _set_state(s: Session, set_state: tuple[str, dict[str, Any]] | None, now: str) -> None:
+    def _set_state(s: Session, set_state: tuple[str, JSONObject] | None, now: str) -> None:
         if set_state is not None:
             set_id, state = set_state
             s.execute(update(MatchSetRow).where(MatchSetRow.id == set_id).values(
@@ -303,8 +311,8 @@ class Store:
         s.execute(delete(MoveRow).where(MoveRow.room_id == room_id, MoveRow.ply >= from_ply))
         s.execute(update(RoomRow).where(RoomRow.id == room_id).values(updated=utcnow()))
 
-    def finish(self, room_id: str, result: dict[str, Any], record: str,
-               set_state: tuple[str, dict[str, Any]] | None = None,
+    def finish(self, room_id: str, result: JSONObject, record: str,
+               set_state: tuple[str, JSONObject] | None = None,
                expect_ply: int | None = None) -> None:
         """End a game without a move (resignation, time, adjudication), with its set's
         standing; :class:`Conflict` if it already ended (a flag falls once, whichever
@@ -312,8 +320,8 @@ class Store:
         with Session(self.engine) as s, s.begin():
             self.finish_in(s, room_id, result, record, set_state, expect_ply)
 
-    def finish_in(self, s: Session, room_id: str, result: dict[str, Any], record: str,
-                  set_state: tuple[str, dict[str, Any]] | None = None,
+    def finish_in(self, s: Session, room_id: str, result: JSONObject, record: str,
+                  set_state: tuple[str, JSONObject] | None = None,
                   expect_ply: int | None = None) -> None:
         self._lock_room(s, room_id, expect_ply, active=expect_ply is not None)
         now = utcnow()
@@ -390,14 +398,29 @@ class Store:
             row = s.get(RecordRow, room_id)
             return row.record if row else None
 
-    def recent_finished(self, limit: int = 20) -> list[dict[str, Any]]:
+    def recent_finished(self, limit: int = 20) -> list[JSONObject]:
         with Session(self.engine) as s:
             rows = s.scalars(select(RoomRow).where(RoomRow.status == "finished")
                              .order_by(RoomRow.updated.desc()).limit(limit)).all()
             return [{"id": r.id, "game": r.game, "updated": r.updated} for r in rows]
 
 
-_STOP = object()
+class _Stop(enum.Enum):
+    STOP = 0
+
+
+_STOP = _Stop.STOP  # tells the writer thread to end
+
+
+class _Write(Protocol):
+    """``Store.<name>_in``: one write, in the batch's session."""
+
+    def __call__(self, s: Session, /, *args: object) -> object: ...
+
+
+_Waiter = Union[Future[object], "asyncio.Future[object]"]
+"""Whoever waits for a write: a concurrent future (``submit``) or an asyncio one (``run``)."""
+_Item = tuple[_Write, tuple[object, ...], _Waiter]
 
 
 class Writer:
@@ -415,29 +438,29 @@ class Writer:
 
     def __init__(self, store: Store) -> None:
         self.store = store
-        self._queue: queue.SimpleQueue[Any] = queue.SimpleQueue()
+        self._queue: queue.SimpleQueue[_Item | _Stop] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
         self.batches = 0
         self.writes = 0
 
-    def submit(self, name: str, *args: Any) -> Future[Any]:
+    def submit(self, name: str, *args: object) -> Future[object]:
         """Queue ``Store.<name>_in(session, *args)``; the future resolves after the commit."""
-        fut: Future[Any] = Future()
+        fut: Future[object] = Future()
         self._put((getattr(self.store, f"{name}_in"), args, fut))
         return fut
 
-    async def run(self, name: str, *args: Any) -> Any:
+    async def run(self, name: str, *args: object) -> object:
         """``submit`` for a coroutine: the result (or the write's exception) once committed.
         An asyncio future settled from the thread directly — one wake-up of the event loop
         per batch, not a concurrent future and a chained callback per write."""
         import asyncio
 
-        fut = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         self._put((getattr(self.store, f"{name}_in"), args, fut))
         return await fut
 
-    def _put(self, item: tuple[Callable[..., Any], tuple[Any, ...], Any]) -> None:
+    def _put(self, item: _Item) -> None:
         self._queue.put(item)
         if self._thread is None:
             with self._lock:
@@ -470,7 +493,7 @@ class Writer:
             self._commit(batch)
 
     @staticmethod
-    def _live(fut: Any) -> bool:
+    def _live(fut: _Waiter) -> bool:
         """Still wanted: a concurrent future is marked running; an asyncio one (whose
         awaiting task may have been cancelled) must not be cancelled."""
         if isinstance(fut, Future):
@@ -478,15 +501,16 @@ class Writer:
         return not fut.cancelled()
 
     @staticmethod
-    def _settle(done: list[tuple[Any, bool, Any]]) -> None:
+    def _settle(done: list[tuple[_Waiter, bool, object]]) -> None:
         """Hand each write's outcome to its caller (for asyncio futures: in their loop)."""
-        by_loop: dict[Any, list[tuple[Any, bool, Any]]] = {}
+        by_loop: dict[asyncio.AbstractEventLoop,
+                      list[tuple[asyncio.Future[object], bool, object]]] = {}
         for fut, ok, value in done:
             if isinstance(fut, Future):
                 if ok:
                     fut.set_result(value)
                 else:
-                    fut.set_exception(value)
+                    fut.set_exception(cast(BaseException, value))  # ok is False
             else:
                 by_loop.setdefault(fut.get_loop(), []).append((fut, ok, value))
         for loop, items in by_loop.items():
@@ -495,10 +519,9 @@ class Writer:
             except RuntimeError:  # the loop has closed: nobody is waiting any more
                 pass
 
-    def _commit(self, batch: list[tuple[Callable[..., Any], tuple[Any, ...], Any]]
-                ) -> None:
+    def _commit(self, batch: list[_Item]) -> None:
         live = [b for b in batch if self._live(b[2])]
-        outcomes: list[tuple[bool, Any]] = []
+        outcomes: list[tuple[bool, object]] = []
         try:
             with Session(self.store.engine) as s, s.begin():
                 for fn, args, _fut in live:
@@ -520,7 +543,7 @@ class Writer:
         self._settle([(fut, ok, value) for (ok, value), (_fn, _args, fut)
                       in zip(outcomes, live)])
 
-    def _alone(self, item: tuple[Callable[..., Any], tuple[Any, ...], Any]) -> None:
+    def _alone(self, item: _Item) -> None:
         fn, args, fut = item
         try:
             with Session(self.store.engine) as s, s.begin():
@@ -533,11 +556,11 @@ class Writer:
         self._settle([(fut, True, value)])
 
 
-def _settle_in_loop(items: list[tuple[Any, bool, Any]]) -> None:
+def _settle_in_loop(items: list[tuple[asyncio.Future[object], bool, object]]) -> None:
     for fut, ok, value in items:
         if fut.done():  # its task was cancelled meanwhile
             continue
         if ok:
             fut.set_result(value)
         else:
-            fut.set_exception(value)
+            fut.set_exception(cast(BaseException, value))  # ok is False

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from ..core import Game, Outcome
+from ..core.jsontypes import JSONObject
 from .rooms import ClientError, Conn, Hub, Room
 
 CLAIM_AFTER = 60.0
@@ -24,7 +24,7 @@ class Policy:
     claim_after: float = CLAIM_AFTER
 
 
-def check_rated_timing(game: Game, seats: list[dict[str, Any]], casual: bool,
+def check_rated_timing(game: Game, seats: list[JSONObject], casual: bool,
                        clock: dict[str, int] | None) -> None:
     """A rated game between people needs a clock (Fischer) or a correspondence deadline
     (``{"per_move": seconds}``); without one a losing player could simply never move."""
@@ -54,7 +54,7 @@ def note_presence(room: Room, now: float | None = None) -> None:
             away.setdefault(seat, now)
 
 
-def aborted_result(n: int, why: str) -> dict[str, Any]:
+def aborted_result(n: int, why: str) -> JSONObject:
     """An aborted game: nobody wins, nobody loses, nothing is rated."""
     out = Outcome(tuple(0.0 for _ in range(n)), tuple(1 for _ in range(n)),
                   f"aborted: {why}").to_json()

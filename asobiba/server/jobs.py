@@ -23,7 +23,10 @@ import logging
 import os
 import socket
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, cast
+
+if TYPE_CHECKING:
+    from redis.asyncio import Redis
 
 log = logging.getLogger("asobiba.server.jobs")
 
@@ -34,7 +37,7 @@ HEARTBEAT = 1.0
 MARKER_TTL = 24 * 3600
 
 
-def _client(url: str) -> Any:
+def _client(url: str) -> Redis:
     import redis.asyncio as aioredis
 
     return aioredis.Redis.from_url(url, socket_connect_timeout=2, health_check_interval=5,
@@ -48,10 +51,10 @@ class RedisJobs:
 
     def __init__(self, url: str) -> None:
         self.url = url
-        self._redis: Any = None
+        self._redis: Redis | None = None
         self.failed = 0
 
-    def _r(self) -> Any:
+    def _r(self) -> Redis:
         if self._redis is None:
             self._redis = _client(self.url)
         return self._redis
@@ -134,8 +137,9 @@ class Consumer:
                     print(f"took over job {entry_id} from a worker that stopped", flush=True)
                     return entry_id, fields
                 await self.redis.xack(STREAM, GROUP, entry_id)  # deleted meanwhile
-        got = await self.redis.xreadgroup(GROUP, self.name, {STREAM: ">"}, count=1,
-                                          block=1000)
+        got = cast("list[tuple[str, list[tuple[str, dict[str, str]]]]] | None",
+                   await self.redis.xreadgroup(GROUP, self.name, {STREAM: ">"}, count=1,
+                                               block=1000))  # decode_responses: str
         for _stream, entries in got or []:
             for entry_id, fields in entries:
                 return entry_id, fields

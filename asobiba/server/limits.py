@@ -20,7 +20,9 @@ import threading
 import time
 from collections import defaultdict, deque
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
+
+from starlette.types import Scope
 
 
 @dataclass(frozen=True)
@@ -127,7 +129,7 @@ class Limits:
             del self.open_ws[ip]
 
 
-def client_ip(scope: Any, trust_proxy: bool) -> str:
+def client_ip(scope: Scope, trust_proxy: bool) -> str:
     """The client's address: the peer, or behind a trusted proxy the last address it added
     to ``X-Forwarded-For`` (earlier entries were written by the client and prove nothing)."""
     if trust_proxy:

@@ -21,18 +21,24 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import Game, OptionError
+from ..core.jsontypes import JSONObject
 from . import fairplay
 from .clock import check_clock
 from .rooms import ClientError
 from .security import BadJSON, parse_json
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Engine
+
+    from .rooms import Hub
 
 DEFAULT_RATING = 1500.0  # Glicko-2's start: a guest without an account pairs as a newcomer
 MAX_SEEKS = 200  # the board is public: a flood of seeks cannot grow it without end
@@ -50,26 +56,26 @@ def _hash(token: str) -> str:
 class Seek:
     id: str
     game: str
-    options: dict[str, Any]
+    options: JSONObject
     casual: bool
-    clock: dict[str, Any] | None
+    clock: JSONObject | None
     name: str
     rating: float
     token_hash: str
     created: float = field(default_factory=time.time)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JSONObject:
         return {"id": self.id, "game": self.game, "options": self.options,
                 "casual": self.casual, "clock": self.clock, "name": self.name,
                 "rating": self.rating, "token_hash": self.token_hash, "created": self.created}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Seek:
+    def from_json(cls, data: JSONObject) -> Seek:
         return cls(str(data["id"]), str(data["game"]), dict(data["options"]),
                    bool(data["casual"]), data.get("clock"), str(data["name"]),
                    float(data["rating"]), str(data["token_hash"]), float(data["created"]))
 
-    def public(self) -> dict[str, Any]:
+    def public(self) -> JSONObject:
         return {"id": self.id, "game": self.game, "options": self.options,
                 "casual": self.casual, "clock": self.clock, "name": self.name,
                 "rating": round(self.rating)}
@@ -121,10 +127,10 @@ class SeekBoard:
             except ClientError:  # taken by someone else meanwhile: the next nearest
                 continue
 
-    async def public(self) -> list[dict[str, Any]]:
+    async def public(self) -> list[JSONObject]:
         return [s.public() for s in await self.all()]
 
-    async def live_elsewhere(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def live_elsewhere(self, mine: list[JSONObject]) -> list[JSONObject]:
         """The live games of the other processes (none: this is the only one)."""
         return []
 
@@ -197,13 +203,13 @@ class RedisSeekBoard(SeekBoard):
             seeks.append(seek)
         return sorted(seeks, key=lambda s: s.created)
 
-    async def live_elsewhere(self, mine: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    async def live_elsewhere(self, mine: list[JSONObject]) -> list[JSONObject]:
         """Write this process's live games; read the other processes' fresh lists."""
         import json
 
         now = time.time()
         await self.redis.hset(LIVE_KEY, self.origin, json.dumps({"at": now, "rooms": mine}))
-        out: list[dict[str, Any]] = []
+        out: list[JSONObject] = []
         for origin, raw in (await self.redis.hgetall(LIVE_KEY)).items():
             if origin == self.origin:
                 continue
@@ -221,14 +227,13 @@ class RedisSeekBoard(SeekBoard):
 
 
 Who = Callable[[Request, str], Awaitable[tuple[str, float]]]
-CreateRoom = Callable[..., Awaitable[tuple[Any, dict[int, str]]]]
 
 
 class Lobby:
     """The routes and the live pushes. ``hub`` gives the rooms; ``who`` names the asking
     person and their rating in a game (an account's, else a guest at 1500)."""
 
-    def __init__(self, hub: Callable[[], Any], get_game: Callable[[str], Game],
+    def __init__(self, hub: Callable[[], Hub], get_game: Callable[[str], Game],
                  who: Who, limit: Callable[[Request], None] | None = None,
                  board: SeekBoard | None = None) -> None:
         self.board = board or SeekBoard()
@@ -241,7 +246,7 @@ class Lobby:
         self.task: asyncio.Task[None] | None = None
 
     # ---- what every lobby page sees ----------------------------------------------------------
-    def live(self) -> list[dict[str, Any]]:
+    def live(self) -> list[JSONObject]:
         """Running games with someone at the table (this process's rooms)."""
         out = []
         for room in list(self.hub().rooms.values()):
@@ -253,7 +258,7 @@ class Lobby:
                         "spectators": sum(1 for c in room.conns if not c.keys)})
         return sorted(out, key=lambda r: r["room"])
 
-    async def snapshot(self) -> dict[str, Any]:
+    async def snapshot(self) -> JSONObject:
         mine = self.live()
         try:
             live = sorted(mine + await self.board.live_elsewhere(mine), key=lambda r: r["room"])
@@ -291,24 +296,24 @@ class Lobby:
         if self.task is None or self.task.done():
             self.task = asyncio.get_running_loop().create_task(self.watch())
 
-    async def on_event(self, event: dict[str, Any]) -> None:
+    async def on_event(self, event: JSONObject) -> None:
         """A seek opened here was taken through another process: tell its opener's pages."""
         if event.get("what") == "seek_taken":
             await self._tell_opener(str(event["token_hash"]), dict(event["message"]))
 
-    async def _tell_opener(self, token_hash: str, message: dict[str, Any]) -> None:
+    async def _tell_opener(self, token_hash: str, message: JSONObject) -> None:
         for ws, hashes in list(self.sockets.items()):
             if token_hash in hashes:
                 with contextlib.suppress(Exception):
                     await ws.send_json(message)
 
     # ---- HTTP ---------------------------------------------------------------------------------
-    def _two_player(self, game: Game, options: dict[str, Any]) -> None:
+    def _two_player(self, game: Game, options: JSONObject) -> None:
         if game.num_seats(options) != 2 or game.simultaneous:
             raise ClientError("bad_seek", f"open games are for two players taking turns; "
                               f"{game.id} with these options is not")
 
-    async def _body(self, request: Request) -> dict[str, Any]:
+    async def _body(self, request: Request) -> JSONObject:
         try:
             data = parse_json(await request.body(), empty={})
         except BadJSON as exc:
@@ -317,7 +322,7 @@ class Lobby:
             raise ClientError("bad_json", "the request must be a JSON object")
         return data
 
-    def _game(self, name: Any) -> Game:
+    def _game(self, name: object) -> Game:
         try:
             return self.get_game(str(name))
         except Exception:
@@ -358,7 +363,7 @@ class Lobby:
         await self.push(force=True)
         return JSONResponse({"cancelled": True})
 
-    async def _start(self, seek: Seek) -> dict[str, Any]:
+    async def _start(self, seek: Seek) -> JSONObject:
         """The room of a taken seek: its opener at seat 0 or 1 by a coin, the taker at the
         other; the opener's key goes only to the opener's lobby pages."""
         game = self.get_game(seek.game)
@@ -428,7 +433,7 @@ class Lobby:
         finally:
             self.sockets.pop(websocket, None)
 
-    def routes(self) -> list[Any]:
+    def routes(self) -> list[BaseRoute]:
         return [
             Route("/api/seeks", self.seeks, methods=["GET"]),
             Route("/api/seeks", self.create, methods=["POST"]),
@@ -439,7 +444,7 @@ class Lobby:
         ]
 
 
-def who_from_accounts(engine: Any) -> Who:
+def who_from_accounts(engine: Engine) -> Who:
     """A signed-in player's name and rating in a game's two-player pool; a guest is
     ("", 1500)."""
     from sqlalchemy.orm import Session

@@ -16,18 +16,19 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from datetime import date
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar, TypeVarTuple, cast
 
 import anyio
 import anyio.to_thread
 from sqlalchemy import insert, select
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Engine, RowMapping
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import Outcome, Record, RecordError
+from ..core.jsontypes import JSONObject
 from ..games import available
 from ..games import get as get_game
 from ..progression import Progression
@@ -39,6 +40,12 @@ from ..tables import DAILY_ROOMS, LADDER_SETS, ROOM_CONTEXT, ROOM_RATINGS, SEAT_
 from .limits import Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
+
+if TYPE_CHECKING:
+    from .rooms import Hub, Room
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 log = logging.getLogger("asobiba.server.progression")
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
@@ -66,7 +73,7 @@ class _Refused(Exception):
         self.response = _error(status, code, message)
 
 
-async def _body(request: Request) -> dict[str, Any]:
+async def _body(request: Request) -> JSONObject:
     raw = await request.body()
     if len(raw) > MAX_BODY:
         raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes")
@@ -79,7 +86,7 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-def _text(data: dict[str, Any], key: str, limit: int = 1024) -> str:
+def _text(data: JSONObject, key: str, limit: int = 1024) -> str:
     value = data.get(key)
     if not isinstance(value, str) or not value or len(value) > limit:
         raise _Refused(400, "bad_field", f"'{key}' must be text of 1 to {limit} characters")
@@ -94,10 +101,10 @@ def _game_id(request: Request) -> str:
     return str(game)
 
 
-def _handled(fn: Any) -> Any:
+def _handled(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         try:
-            return await fn(request)  # type: ignore[no-any-return]
+            return await fn(request)
         except _Refused as exc:
             return exc.response
         except ProgressionError as exc:  # each class states its code and status
@@ -105,7 +112,7 @@ def _handled(fn: Any) -> Any:
     return endpoint
 
 
-def _page(filename: str) -> Any:
+def _page(filename: str) -> Callable[[Request], Awaitable[Response]]:
     async def endpoint(request: Request) -> Response:
         return FileResponse(WEB_DIR / filename, headers={"cache-control": "no-cache"})
     return endpoint
@@ -114,17 +121,17 @@ def _page(filename: str) -> Any:
 @dataclasses.dataclass
 class ProgressionWeb:
     routes: list[Route]
-    on_finish: Callable[[Any], None]
+    on_finish: Callable[[Room], None]
     """For ``Hub.on_finish``: record (and rate) a finished room in the background."""
     record_embargo: Callable[[str], Awaitable[str | None]]
     """Why a finished room's record (which holds its seed) may not be given out yet."""
-    warm: Callable[[], Coroutine[Any, Any, None]]
+    warm: Callable[[], Coroutine[object, object, None]]
     """Run in the background after start-up: warms the review up (imports, evaluators)."""
 
 
-def _outcome(room: Any) -> Outcome:
+def _outcome(room: Room) -> Outcome:
     """The room's result as an Outcome (a resignation or fallen flag has no natural one)."""
-    r = room.result
+    r = cast("JSONObject", room.result)  # called for finished rooms only: never None
     return Outcome(tuple(r["scores"]), tuple(r["ranks"]), str(r.get("reason", "")))
 
 
@@ -132,7 +139,7 @@ def _utc_today() -> date:
     return now().date()  # daily challenges change at midnight UTC
 
 
-def progression_routes(engine: Engine, hub: Callable[[], Any],
+def progression_routes(engine: Engine, hub: Callable[[], Hub],
                        prog: Progression | None = None,
                        today: Callable[[], date] = _utc_today,
                        daily_key: bytes | None = None,
@@ -159,7 +166,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
     # (a pile of CPU-bound threads slowed moves and WebSocket answers for every room)
     engine_work = anyio.CapacityLimiter(1)
 
-    async def in_engine_thread(fn: Callable[..., Any], *args: Any) -> Any:
+    async def in_engine_thread(fn: Callable[[*Ts], T], *args: *Ts) -> T:
         # abandon_on_cancel: a time budget (fail_after) answers at once; the thread then
         # finishes on its own and its result is dropped
         return await anyio.to_thread.run_sync(functools.partial(fn, *args),
@@ -169,7 +176,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         response.set_cookie(COOKIE, token, max_age=COOKIE_AGE, httponly=True, samesite="lax",
                             secure=request.url.scheme == "https", path="/")
 
-    async def current(request: Request) -> dict[str, Any] | None:
+    async def current(request: Request) -> JSONObject | None:
         token = request.cookies.get(COOKIE)
         if not token:
             return None
@@ -178,13 +185,13 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except AuthError:
             return None
 
-    async def need_player(request: Request) -> dict[str, Any]:
+    async def need_player(request: Request) -> JSONObject:
         me = await current(request)
         if me is None:
             raise _Refused(401, "not_signed_in", "sign in (or play as a guest) first")
         return me
 
-    def public(player: dict[str, Any]) -> dict[str, Any]:
+    def public(player: JSONObject) -> JSONObject:
         return {k: player.get(k) for k in ("id", "name", "kind")}
 
     # ---- tutorials ---------------------------------------------------------------------------
@@ -323,7 +330,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                              "context": {k: ctx[k] for k in ("kind", "game", "level", "tier")}
                              if ctx else None})
 
-    def record_room(room: Any) -> None:
+    def record_room(room: Room) -> None:
         """Record a finished room when every person's seat is claimed by an account."""
         with engine.connect() as conn:
             held = dict(conn.execute(
@@ -338,8 +345,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             else:
                 return  # someone played without an account: nothing to rate
         record = room.record({"result": room.result} if room.state.outcome is None else None)
-        if record.result is None:
-            record = dataclasses.replace(record, result=_outcome(room))
+        outcome = record.result
+        if outcome is None:
+            outcome = _outcome(room)
+            record = dataclasses.replace(record, result=outcome)
         casual = bool(room.data.casual)
         ctx = load_context(room.id)
         is_daily = ctx is not None and ctx["kind"] == "daily"
@@ -348,19 +357,19 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         res = prog.record_game(players, record, rated=not casual and not is_daily,
                                context=ctx["kind"] if ctx else "casual" if casual else "rated")
         if ctx and is_daily:
-            res["daily"] = report_daily(ctx, room, record.result)
+            res["daily"] = report_daily(ctx, room, outcome)
         elif ctx:
-            res["ladder"] = report_ladder(ctx, room, record.result)
+            res["ladder"] = report_ladder(ctx, room, outcome)
         with engine.begin() as conn:
             conn.execute(insert(ROOM_RATINGS).values(room_id=room.id, result=json.dumps(res)))
 
-    def load_context(room_id: str) -> dict[str, Any] | None:
+    def load_context(room_id: str) -> JSONObject | None:
         with engine.connect() as conn:
             row = conn.execute(select(ROOM_CONTEXT).where(ROOM_CONTEXT.c.room_id == room_id)
                                ).mappings().first()
         return dict(row) if row else None
 
-    def report_daily(ctx: dict[str, Any], room: Any, outcome: Outcome) -> list[Any]:
+    def report_daily(ctx: JSONObject, room: Room, outcome: Outcome) -> list[JSONObject]:
         """A daily-challenge room: the outcome goes to that day's calendar."""
         with engine.connect() as conn:
             day = conn.execute(select(DAILY_ROOMS.c.day)
@@ -371,7 +380,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except ProgressionError as exc:  # e.g. finished after midnight: another day now
             return [{"type": "not_counted", "reason": str(exc)}]
 
-    def report_ladder(ctx: dict[str, Any], room: Any, outcome: Outcome) -> list[Any]:
+    def report_ladder(ctx: JSONObject, room: Room, outcome: Outcome) -> list[JSONObject]:
         """A ladder game counts for the player's ladder; an exam game goes to the exam."""
         pid, game = int(ctx["player_id"]), str(ctx["game"])
         try:
@@ -392,8 +401,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         except ProgressionError as exc:  # e.g. the exam was left before the game ended
             return [{"type": "not_counted", "reason": str(exc)}]
 
-    def report_set_game(ctx: dict[str, Any], room: Any, outcome: Outcome,
-                        match: Match) -> list[Any]:
+    def report_set_game(ctx: JSONObject, room: Room, outcome: Outcome,
+                        match: Match) -> list[JSONObject]:
         """A game of a reverse-match set: the set counts once, when it is decided."""
         hook = tiebreak_for(room.game)
         match = match.add(outcome, hook(room.state.view(None)) if hook else None)
@@ -405,9 +414,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         return prog.ladder_match(int(ctx["player_id"]), str(ctx["game"]), str(ctx["level"]),
                                  match.to_json(), ctx["tier"])
 
-    async def open_room(game_id: str, player: dict[str, Any], kind: str, level: str,
+    async def open_room(game_id: str, player: JSONObject, kind: str, level: str,
                         seat: int, tier: str | None, match: Match | None,
-                        seed: int | None = None, options: dict[str, Any] | None = None,
+                        seed: int | None = None, options: JSONObject | None = None,
                         opening: list[tuple[int, str]] | None = None,
                         day: date | None = None) -> Response:
         """A room against the CPU for the ladder or a daily challenge, the player's seat
@@ -415,7 +424,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         game = get_game(game_id)
         if options is None:
             options = game.validate_options(dict(ladder_options(game)))
-        seats: list[dict[str, Any]] = [{"kind": "bot", "level": level, "name": ""}
+        seats: list[JSONObject] = [{"kind": "bot", "level": level, "name": ""}
                                        for _ in range(game.num_seats(options))]
         seats[seat] = {"kind": "human", "level": None, "name": str(player["name"])}
         try:
@@ -443,7 +452,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                             status_code=201)
 
-    def on_finish(room: Any) -> None:
+    def on_finish(room: Room) -> None:
         async def go() -> None:
             try:
                 await run_in_threadpool(record_room, room)
@@ -535,7 +544,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
         """Every rated pool of a game, provisional ratings included (and marked)."""
         game = _game_id(request)
 
-        def load() -> dict[str, Any]:
+        def load() -> JSONObject:
             return {pool: prog.leaderboard(pool, 50, include_provisional=True)
                     for pool in prog.leaderboards(game, 1)}
         return JSONResponse({"game": game, "pools": await run_in_threadpool(load)})
@@ -660,7 +669,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Any],
             raise _Refused(403, "bad_key", "that is not your seat of a ladder room")
         ctx = await run_in_threadpool(load_context, room.id)
 
-        def load_set() -> Any:
+        def load_set() -> RowMapping | None:
             with engine.connect() as conn:
                 return conn.execute(select(LADDER_SETS).where(LADDER_SETS.c.room_id == room.id)
                                     ).mappings().first()

@@ -13,9 +13,9 @@ import hmac
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..core import (
     AsobibaError,
@@ -28,6 +28,7 @@ from ..core import (
     SeatInfo,
     State,
 )
+from ..core.jsontypes import JSONObject
 from ..core.rng import derive_seed
 from ..play.runner import BotTurn
 from ..progression.matches import A, B, Match, MatchFormat, replays_the_deal, tiebreak_for
@@ -35,6 +36,11 @@ from . import clock as clocks
 from .bus import LocalBus
 from .db import Conflict, MoveData, RoomData, SeatData, SetData, Store, utcnow
 from .wire import dumps
+
+if TYPE_CHECKING:
+    from .bots import BotPool
+    from .bus import RedisBus
+    from .jobs import RedisJobs
 
 log = logging.getLogger("asobiba.server")
 BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried again
@@ -75,7 +81,7 @@ def rematch_room_id(room_id: str) -> str:
 class Conn:
     """One WebSocket connection: the seats it proved keys for, and how to send to it."""
 
-    send: Callable[[dict[str, Any]], Awaitable[None]]
+    send: Callable[[JSONObject], Awaitable[None]]
     keys: dict[int, str] = field(default_factory=dict)
     send_text: Callable[[str], Awaitable[None]] | None = None
     """Sends an already serialised message (a broadcast serialises each message once)."""
@@ -115,7 +121,7 @@ class Room:
         self.history = 0
         """Counts the times moves were taken back or replaced (undo, a reload that differs):
         a connection sent moves before that gets the whole list again."""
-        self.undo: dict[str, Any] | None = None
+        self.undo: JSONObject | None = None
         self.rematch_offers: set[int] = set()
         self.away_since: dict[int, float] = {}
         """Person's seat -> since when no connection holds it (server.fairplay)."""
@@ -125,7 +131,7 @@ class Room:
         self.bot_tasks: dict[int, asyncio.Task[None]] = {}
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
-        self._views: dict[int, list[dict[str, Any]]] = {}
+        self._views: dict[int, list[JSONObject]] = {}
         self.match_set: SetData | None = data.match_set
         self.set_index = data.set_index
         self.next_offers: set[int] = set()
@@ -150,7 +156,7 @@ class Room:
         stored = self.seats[seat].key_hash
         return stored is not None and hmac.compare_digest(stored, hash_key(key))
 
-    def views_for(self, seat: int) -> list[dict[str, Any]]:
+    def views_for(self, seat: int) -> list[JSONObject]:
         """Every view ``seat`` has received, in order (what a bot in it has observed)."""
         cache = self._views.setdefault(seat, [])
         del cache[len(self.states):]
@@ -162,7 +168,7 @@ class Room:
         acting = self.state.acting_seats
         return acting[0] if self.status == "active" and len(acting) == 1 else None
 
-    def clock_view(self) -> dict[str, Any] | None:
+    def clock_view(self) -> JSONObject | None:
         if not self.data.clock:
             return None
         return clocks.view(self.data.clock, len(self.seats), self.data.created, self.moves,
@@ -182,8 +188,8 @@ class Room:
         return ms.rooms[self.set_index + 1] if ms and len(ms.rooms) > self.set_index + 1 \
             else None
 
-    def set_after(self, final: State, result: dict[str, Any], forfeit: int | None = None
-                  ) -> dict[str, Any] | None:
+    def set_after(self, final: State, result: JSONObject, forfeit: int | None = None
+                  ) -> JSONObject | None:
         """The set's standing once this game ends with ``result`` (None: not in a set).
         The tie-break comes from the final spectator view, so it holds nothing hidden.
         Resigning or losing on time in a reverse match loses the set: otherwise a player
@@ -200,7 +206,7 @@ class Room:
             lost = A if forfeit == match.seat_of_a(self.set_index) else B
         return {"match": match.to_json(), "forfeit": lost}
 
-    def set_view(self) -> dict[str, Any] | None:
+    def set_view(self) -> JSONObject | None:
         """The set's public standing: finished games' results only (already public)."""
         ms, match = self.match_set, self.set_match()
         if ms is None or match is None:
@@ -233,11 +239,11 @@ class Room:
             "next": {"room": self.next_room(), "offers": sorted(self.next_offers)},
         }
 
-    def natural_result(self, state: State) -> dict[str, Any] | None:
+    def natural_result(self, state: State) -> JSONObject | None:
         outcome = state.outcome
         return outcome.to_json() if outcome else None
 
-    def record(self, extra: dict[str, Any] | None = None) -> Record:
+    def record(self, extra: JSONObject | None = None) -> Record:
         state = self.state
         return Record(
             game=self.game.id, options=dict(self.options), seed=self.data.seed,
@@ -248,21 +254,21 @@ class Room:
             extra={"room": self.id, **(extra or {})},
         )
 
-    def public_moves(self, start: int = 0) -> list[list[Any]]:
+    def public_moves(self, start: int = 0) -> list[list[int | str | None]]:
         """The move list everyone may see, from ply ``start`` on: each move's seat, and its
         text only in games of perfect information."""
         if self.game.perfect_information:
             return [[m.seat, m.text] for m in self.moves[start:]]
         return [[m.seat, None] for m in self.moves[start:]]
 
-    def public(self, with_moves: bool = True) -> dict[str, Any]:
+    def public(self, with_moves: bool = True) -> JSONObject:
         """What everyone at the table may know about the room (never the seed or keys).
         ``with_moves=False``: without the move list (an update adds the part it needs)."""
         from .shared import online as online_anywhere
 
         online = online_anywhere(self)  # connected here or at another process
         perfect = self.game.perfect_information
-        out: dict[str, Any] = {
+        out: JSONObject = {
             "id": self.id,
             "game": self.game.id,
             "title": {"en": self.game.title_en, "ja": self.game.title_ja},
@@ -291,14 +297,14 @@ class Room:
             out["moves"] = self.public_moves()
         return out
 
-    def table_view(self) -> dict[str, Any]:
+    def table_view(self) -> JSONObject:
         """Abort and draw offers (asobiba.server.table, kept out of the room core)."""
         from .table import public
 
         return public(self)
 
-    def message_for(self, conn: Conn, public: dict[str, Any] | None = None,
-                    moves_from: int | None = None) -> dict[str, Any]:
+    def message_for(self, conn: Conn, public: JSONObject | None = None,
+                    moves_from: int | None = None) -> JSONObject:
         """The update for ``conn``: the room and the views of the seats it holds. With
         ``moves_from``, ``room.moves`` holds only the moves from that ply on (the client
         has the ones before; ``room.moves_from`` says where they start)."""
@@ -321,7 +327,7 @@ class Room:
         return start
 
 
-def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
+def forfeit_result(n: int, seat: int, how: str = "resigned") -> JSONObject:
     """A resignation or a fallen flag (``how`` = ``resigned`` / ``timeout``): that seat is
     last, every other seat shares first place."""
     ranks = tuple(2 if s == seat else 1 for s in range(n))
@@ -337,12 +343,13 @@ def forfeit_result(n: int, seat: int, how: str = "resigned") -> dict[str, Any]:
 class Hub:
     """All rooms of one server: creating, loading (resuming after a restart), playing."""
 
-    def __init__(self, store: Store, pool: Any, get_game: Callable[[str], Game],
-                 bot_delay: float = 0.0, bus: Any = None, jobs: Any = None,
+    def __init__(self, store: Store, pool: BotPool, get_game: Callable[[str], Game],
+                 bot_delay: float = 0.0, bus: LocalBus | RedisBus | None = None,
+                 jobs: RedisJobs | None = None,
                  clocks: bool = True) -> None:
         self.store = store
         self.pool = pool
-        self.bus = bus if bus is not None else LocalBus()
+        self.bus: LocalBus | RedisBus = bus if bus is not None else LocalBus()
         """Where committed changes are announced to the other processes (LocalBus: none)."""
         self.jobs = jobs
         """The bot-move queue of the scaled mode; None: bots run here, in ``pool``."""
@@ -352,9 +359,9 @@ class Hub:
         self.rooms: dict[str, Room] = {}
         self.sets: dict[str, SetData] = {}
         """One object per set, shared by its loaded rooms (so all see the same standing)."""
-        self._tasks: set[asyncio.Task[None]] = set()
+        self._tasks: set[asyncio.Task[object]] = set()
         self._loading = asyncio.Lock()
-        self.on_finish: Callable[[Room], Any] | None = None
+        self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
 
     def _finished(self, room: Room) -> None:
@@ -373,7 +380,7 @@ class Hub:
             await self.broadcast(other)
 
     # ---- creating and loading --------------------------------------------------------------
-    async def create(self, game: Game, options: dict[str, Any], seats: list[dict[str, Any]],
+    async def create(self, game: Game, options: JSONObject, seats: list[JSONObject],
                      casual: bool = True, hotseat: bool = False,
                      rematch_of: str | None = None,
                      keys: dict[int, str] | None = None,
@@ -545,7 +552,7 @@ class Hub:
         for task in others:
             await task
 
-    async def hello(self, room: Room, conn: Conn, claims: Any) -> list[str]:
+    async def hello(self, room: Room, conn: Conn, claims: object) -> list[str]:
         """Take the seats whose keys match; return a refusal per forged or unknown key."""
         if not isinstance(claims, list) or len(claims) > 16:
             raise ClientError("bad_message", "'seats' must be a list of {seat, key}")
@@ -569,7 +576,7 @@ class Hub:
             await self._send_next_keys(room, conn)
         return problems
 
-    def seat_for(self, room: Room, conn: Conn, seat: Any) -> int:
+    def seat_for(self, room: Room, conn: Conn, seat: object) -> int:
         if seat is None:
             acting = [s for s in room.state.acting_seats if s in conn.seats]
             if len(conn.seats) == 1:
@@ -585,7 +592,7 @@ class Hub:
         return seat
 
     # ---- playing -------------------------------------------------------------------------
-    async def play(self, room: Room, seat: int, text: Any, expect_ply: Any = None,
+    async def play(self, room: Room, seat: int, text: object, expect_ply: object = None,
                    notes: Sequence[str] = ()) -> None:
         """Parse, apply, commit, then tell everyone (this process's connections, then the
         other processes through the bus). Any refusal leaves the room unchanged; a move
@@ -692,7 +699,7 @@ class Hub:
         """End the game against ``seat`` (caller holds the room lock)."""
         await self.end(room, forfeit_result(len(room.seats), seat, how), {how: seat}, seat)
 
-    async def end(self, room: Room, result: dict[str, Any], extra: dict[str, Any],
+    async def end(self, room: Room, result: JSONObject, extra: JSONObject,
                   forfeit: int | None = None) -> None:
         """End the game with ``result`` though the rules have not (a forfeit, an abort;
         caller holds the room lock): stored in one transaction, then the room is finished."""
@@ -803,9 +810,8 @@ class Hub:
             self.rooms.pop(room_id, None)
         return True
 
-    def _spawn(self, coro: Awaitable[Any]) -> None:
-        task: asyncio.Task[Any] = asyncio.get_running_loop().create_task(
-            coro)  # type: ignore[arg-type]
+    def _spawn(self, coro: Coroutine[object, object, object]) -> None:
+        task: asyncio.Task[object] = asyncio.get_running_loop().create_task(coro)
         self._tasks.add(task)  # held until done: the loop keeps only weak references
         task.add_done_callback(self._tasks.discard)
 
@@ -841,7 +847,7 @@ class Hub:
             if was == "active":
                 room.undo = None
 
-    async def on_event(self, event: dict[str, Any]) -> None:
+    async def on_event(self, event: JSONObject) -> None:
         """Another process changed a room: bring this process's copy (if it holds one) and
         its connections up to date."""
         room = self.rooms.get(str(event.get("room")))
@@ -889,7 +895,7 @@ class Hub:
         if room.status == "active":
             self.schedule_bots(room)
 
-    def _adopt_table(self, room: Room, event: dict[str, Any]) -> None:
+    def _adopt_table(self, room: Room, event: JSONObject) -> None:
         """Offers made at another process: offers only grow (a union), an undo request is
         the latest one made."""
         if "undo" in event:
@@ -902,7 +908,7 @@ class Hub:
             room.rematch_id = str(event["rematch_id"])
         room.notes.extend(str(n) for n in event.get("table_notes") or ())
 
-    def _publish_table(self, room: Room, **extra: Any) -> None:
+    def _publish_table(self, room: Room, **extra: object) -> None:
         self.bus.publish({"kind": "table", "room": room.id, "undo": room.undo,
                           "rematch_offers": sorted(room.rematch_offers),
                           "rematch_hashes": {str(k): v for k, v in room.rematch_hashes.items()},
@@ -1028,7 +1034,7 @@ class Hub:
         set, a new set of the same format."""
         n = len(room.seats)
         where = self._rematch_seat(room)
-        seats: list[dict[str, Any]] = [{}] * n
+        seats: list[JSONObject] = [{}] * n
         for s in room.seats:
             seats[where[s.seat]] = {"kind": s.kind, "level": s.level, "name": s.name}
         new_id = rematch_room_id(room.id)
@@ -1102,7 +1108,7 @@ class Hub:
         ms = room.match_set
         assert ms is not None
         where = self._next_seat(room)
-        seats: list[dict[str, Any]] = [{} for _ in room.seats]
+        seats: list[JSONObject] = [{} for _ in room.seats]
         hashes: dict[int, str] = {}
         for s in room.seats:
             seats[where[s.seat]] = {"kind": s.kind, "level": s.level, "name": s.name}

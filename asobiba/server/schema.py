@@ -19,7 +19,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, inspect, text
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine
 
 HEAD = "0001"
 """The newest revision (checked against the migration scripts by a test)."""
@@ -34,11 +34,15 @@ def metadata() -> MetaData:
     return Base.metadata
 
 
-def _version_table() -> Table:
-    """Alembic's own bookkeeping table, as Alembic creates it."""
-    return Table("alembic_version", MetaData(),
-                 Column("version_num", String(32), nullable=False),
-                 PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
+def _stamp_head(conn: Connection) -> None:
+    """Create Alembic's own bookkeeping table, as Alembic creates it, holding :data:`HEAD`.
+
+    (Its signature names no SQLAlchemy ``Table``: that class's own type carries ``Any``.)"""
+    version = Table("alembic_version", MetaData(),
+                    Column("version_num", String(32), nullable=False),
+                    PrimaryKeyConstraint("version_num", name="alembic_version_pkc"))
+    version.create(conn)
+    conn.execute(version.insert().values(version_num=HEAD))
 
 
 def config() -> object:
@@ -67,9 +71,7 @@ def upgrade(engine: Engine) -> None:
                 conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": LOCK})
             if not inspect(conn).get_table_names():  # empty: the schema at HEAD, stamped
                 metadata().create_all(conn)
-                version = _version_table()
-                version.create(conn)
-                conn.execute(version.insert().values(version_num=HEAD))
+                _stamp_head(conn)
             else:
                 from alembic import command
 

@@ -27,9 +27,9 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
 from weakref import WeakKeyDictionary
 
+from ..core.jsontypes import JSONObject
 from .rooms import Hub, Room
 
 log = logging.getLogger("asobiba.server.shared")
@@ -59,13 +59,13 @@ def online(room: Room, now: float | None = None) -> set[int]:
     return seats
 
 
-def state(room: Room) -> dict[str, Any]:
+def state(room: Room) -> JSONObject:
     from . import table
 
     return {"online": sorted(local_online(room)), **table.shared_state(room)}
 
 
-def publish(hub: Hub, room: Room, **extra: Any) -> None:
+def publish(hub: Hub, room: Room, **extra: object) -> None:
     """Tell the other processes this process's part of ``room``'s table."""
     if getattr(hub.bus, "scaled", False):
         hub.bus.publish({"kind": "shared", "room": room.id, **state(room), **extra})
@@ -77,7 +77,7 @@ def ask(hub: Hub, room: Room) -> None:
         hub.bus.publish({"kind": "ask", "room": room.id})
 
 
-async def on_event(hub: Hub, room: Room, event: dict[str, Any]) -> None:
+async def on_event(hub: Hub, room: Room, event: JSONObject) -> None:
     from . import fairplay, table
 
     if event.get("kind") == "ask":

@@ -6,11 +6,11 @@ hub and the room and uses only their public pieces, so it can move onto a bus un
 
 from __future__ import annotations
 
-from typing import Any
 from weakref import WeakKeyDictionary
 
 from asobiba.core.protocol import Outcome
 
+from ..core.jsontypes import JSONObject
 from . import shared
 from .rooms import ClientError, Conn, Hub, Room
 
@@ -40,12 +40,12 @@ def draw_offers(room: Room) -> set[int]:
     return offers if ply == len(room.moves) and room.status == "active" else set()
 
 
-def history(room: Room, conn: Conn) -> dict[str, Any]:
+def history(room: Room, conn: Conn) -> JSONObject:
     """Every view the connection's seats have received, in order — only what each seat has
     already seen (``views_for``); a spectator gets the public view of every position."""
     seats = sorted(conn.seats)
 
-    def lean(view: dict[str, Any]) -> dict[str, Any]:
+    def lean(view: JSONObject) -> JSONObject:
         # a past position is looked at, never played from: its legal moves are dead weight
         return {k: v for k, v in view.items() if k != "legal_moves"}
 
@@ -78,12 +78,12 @@ def can_offer_draw(room: Room) -> bool:
             and all(s.kind == "human" for s in room.seats))
 
 
-def _ended(n: int, reason: str, draw: bool) -> dict[str, Any]:
+def _ended(n: int, reason: str, draw: bool) -> JSONObject:
     scores = tuple((0.5 if draw else 0.0) for _ in range(n))
     return Outcome(scores, tuple(1 for _ in range(n)), reason).to_json()
 
 
-async def _end(hub: Hub, room: Room, result: dict[str, Any], extra: dict[str, Any]) -> None:
+async def _end(hub: Hub, room: Room, result: JSONObject, extra: JSONObject) -> None:
     """Finish ``room`` with ``result`` in one transaction, as a resignation does (the caller
     holds the room lock): the room core's one way to end a game the rules have not ended."""
     await hub.end(room, result, extra)
@@ -137,14 +137,14 @@ async def end_if_agreed(hub: Hub, room: Room) -> None:
 
 
 # ---- shared with the other processes of the scaled mode (asobiba.server.shared) -----------
-def shared_state(room: Room) -> dict[str, Any]:
+def shared_state(room: Room) -> JSONObject:
     """The draw offers standing now and the hint counts, as another process adopts them."""
     offers = draw_offers(room)
     return {"draw": [len(room.moves), sorted(offers)] if offers else None,
             "hints": {str(s): n for s, n in _hints.get(room, {}).items()}}
 
 
-def adopt_shared(room: Room, event: dict[str, Any]) -> bool:
+def adopt_shared(room: Room, event: JSONObject) -> bool:
     """Take in another process's draw offers (a union, at the current ply only; a decline
     withdraws them) and hint counts (the larger count); True if anything changed."""
     changed = False
@@ -169,7 +169,7 @@ def adopt_shared(room: Room, event: dict[str, Any]) -> bool:
     return changed
 
 
-def public(room: Room) -> dict[str, Any]:
+def public(room: Room) -> JSONObject:
     """What the page shows of these: which actions are open and who offered a draw."""
     return {"can_abort": can_abort(room) and room.match_set is None,
             "can_draw": can_offer_draw(room), "draw_offers": sorted(draw_offers(room)),
