@@ -8,10 +8,12 @@ outside it that writes `Any` is refused by mypy with the project's own configura
 from __future__ import annotations
 
 import importlib.util
+import os
 import re
 import subprocess
 import sys
 import tomllib
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -63,11 +65,11 @@ def test_the_core_protocol_is_not_exempt() -> None:
 
 
 @pytest.mark.skipif(importlib.util.find_spec("mypy") is None, reason="mypy is a dev extra")
-def test_mypy_refuses_an_explicit_any_and_the_test_game_follows_the_policy(tmp_path: Path
-                                                                           ) -> None:
+def test_mypy_refuses_an_explicit_any_and_the_test_game_follows_the_policy() -> None:
     # a module placed in the package (so the package's per-module flags apply to it), and the
     # test game that "Adding a game" holds up as the pattern (tests/tictactoe): one mypy run
-    probe = ROOT / "asobiba" / "play" / f"_any_probe_{tmp_path.name[-8:]}.py"
+    # (a name no other run shares: two test sessions on one checkout must not collide)
+    probe = ROOT / "asobiba" / "play" / f"_any_probe_{os.getpid()}_{uuid.uuid4().hex[:8]}.py"
     probe.write_text("from typing import Any\n\n\ndef f(x: Any, y: list) -> None:\n"
                      "    pass\n", encoding="utf-8")
     game = [f"tests/tictactoe/{name}.py" for name in ("game", "progression", "encoding", "cli")]
