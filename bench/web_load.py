@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import random
 import resource
@@ -38,6 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -124,6 +126,26 @@ def usage(pids: list[int]) -> tuple[float, float]:
     return rss, cpu
 
 
+def threads(pid: int) -> dict[str, float]:
+    """CPU seconds of each thread of one process by thread name (the event loop is the
+    main thread, named after the program; the group-commit writer is ``asobiba-writer``)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out: dict[str, float] = {}
+    try:
+        tids = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            text = Path(f"/proc/{pid}/task/{tid}/stat").read_text()
+        except OSError:
+            continue
+        name = "event loop" if tid == str(pid) else text[text.index("(") + 1:text.rindex(")")]
+        fields = text.rsplit(")", 1)[1].split()
+        out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / tick
+    return out
+
+
 class Cluster:
     """The servers under test: web processes (and a worker) plus their services."""
 
@@ -179,6 +201,19 @@ class Cluster:
                     raise RuntimeError("a web process does not answer")
                 time.sleep(0.1)
 
+    def wait_quiet(self, limit: float = 60.0) -> None:
+        """Wait (up to ``limit`` s) until the servers' processes, bot processes included,
+        have finished their start-up work: the bot pool imports every game and warms its
+        caches in the background after the socket listens, and that CPU is not the load's."""
+        deadline = time.monotonic() + limit
+        before = usage(self.pids())[1]
+        while time.monotonic() < deadline:
+            time.sleep(0.5)
+            now = usage(self.pids())[1]
+            if now - before < 0.05:
+                return
+            before = now
+
     def pids(self) -> list[int]:
         pids = [p.proc.pid for p in self.procs]
         if self.redis is not None and self.redis.proc is not None:
@@ -227,19 +262,36 @@ def client_headers(room: int, seat: int) -> dict[str, str]:
     return {"x-forwarded-for": f"10.{n // 62500}.{n // 250 % 250}.{n % 250 + 1}"}
 
 
-async def make_room(http: httpx.AsyncClient, seats: list[dict[str, Any]]) -> dict[str, Any]:
+async def make_room(http: httpx.AsyncClient, seats: list[dict[str, Any]],
+                    headers: dict[str, str] | None = None) -> dict[str, Any]:
     for _ in range(50):
-        res = await http.post("/api/rooms", json={"game": "reversi", "seats": seats})
+        res = await http.post("/api/rooms", json={"game": "reversi", "seats": seats},
+                              headers=headers)
         if res.status_code == 201:
             return dict(res.json())
         await asyncio.sleep(0.2)  # e.g. a creation limit: slow down, try again
     raise RuntimeError(f"cannot create a room: {res.status_code} {res.text}")
 
 
+# One HTTP client per server port for the whole run (per client process). A client made per
+# new game loaded a TLS context each time (~20-40 ms of CPU, even for http://) and, with a
+# game ending every few milliseconds at the fast pace, that was 60% of the generator's CPU and
+# stalled all its 200 connections: the old p99 measured the generator more than the server.
+_HTTP: dict[int, httpx.AsyncClient] = {}
+
+
+def http_for(port: int) -> httpx.AsyncClient:
+    client = _HTTP.get(port)
+    if client is None:
+        client = _HTTP[port] = httpx.AsyncClient(
+            base_url=f"http://127.0.0.1:{port}", timeout=120,
+            limits=httpx.Limits(max_connections=50, max_keepalive_connections=50))
+    return client
+
+
 async def new_room(ports: list[int], index: int) -> dict[str, Any]:
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[index % len(ports)]}",
-                                 timeout=120, headers=client_headers(index, 0)) as http:
-        return await make_room(http, [{"kind": "human"}, {"kind": "human"}])
+    return await make_room(http_for(ports[index % len(ports)]),
+                           [{"kind": "human"}, {"kind": "human"}], client_headers(index, 0))
 
 
 async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
@@ -314,9 +366,9 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
 
 async def bot_burst(ports: list[int], n: int, level: str, seconds: float) -> dict[str, Any]:
     async def one(i: int) -> dict[str, Any]:
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[i % len(ports)]}",
-                                     timeout=120, headers=client_headers(50_000 + i, 0)) as h:
-            return await make_room(h, [{"kind": "bot", "level": level}] * 2)
+        return await make_room(http_for(ports[i % len(ports)]),
+                               [{"kind": "bot", "level": level}] * 2,
+                               client_headers(50_000 + i, 0))
 
     rooms = await asyncio.gather(*(one(i) for i in range(n)))
     async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120) as http:
@@ -336,66 +388,131 @@ def pct(xs: list[float], q: float) -> float:
     return 1000 * xs[min(len(xs) - 1, int(q * len(xs)))]
 
 
-async def drive(args: argparse.Namespace, cluster: Cluster) -> None:
+async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace: str,
+                      seconds: float, pipe: Connection) -> None:
+    """One load-generator process: rooms ``part``, ``part + parts``, … of the run. It sets
+    them up, says ``ready``, waits for the parent's start time, plays until it is over and
+    sends back what it measured (the latencies, and its own CPU time in the window)."""
     stats = Stats()
-    # set-up, not measured: every room created and every client connected first
-    setup = time.monotonic()
-    sem = asyncio.Semaphore(20)
+    mine = list(range(part, rooms, parts))
+    sem = asyncio.Semaphore(max(1, 20 // parts))
 
     async def made(i: int) -> dict[str, Any]:
         async with sem:
-            return await new_room(cluster.ports, i)
+            return await new_room(ports, i)
 
-    firsts = await asyncio.gather(*(made(i) for i in range(args.rooms)))
+    firsts = await asyncio.gather(*(made(i) for i in mine))
     go, ready = asyncio.Event(), []
     stop_at = [float("inf")]
-    tasks = [asyncio.create_task(play_room(cluster.ports, i, stats, args.pace, stop_at,
-                                           firsts[i], go, ready))
-             for i in range(args.rooms)]
-    while len(ready) < 2 * args.rooms:
-        await asyncio.sleep(0.2)
-    print(f"set-up: {args.rooms} rooms created and {len(ready)} clients connected in "
-          f"{time.monotonic() - setup:.1f} s", flush=True)
+    tasks = [asyncio.create_task(play_room(ports, i, stats, pace, stop_at, first, go, ready))
+             for i, first in zip(mine, firsts)]
+    while len(ready) < 2 * len(mine):
+        await asyncio.sleep(0.1)
+    pipe.send(("ready", len(ready)))
+    t0 = await asyncio.get_running_loop().run_in_executor(None, pipe.recv)
+    stop_at[0] = t0 + seconds
+    me0 = resource.getrusage(resource.RUSAGE_SELF)
+    go.set()
+    await asyncio.sleep(max(0.0, stop_at[0] - time.monotonic()))
+    n_acks = len(stats.acks)  # warm-up and tear-down excluded: what was acked in the window
+    me1 = resource.getrusage(resource.RUSAGE_SELF)
+    failed = [t.exception() for t in tasks if t.done() and not t.cancelled()
+              and t.exception() is not None]
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    pipe.send({"acks": stats.acks[:n_acks], "delivery": stats.delivery, "errors": stats.errors,
+               "games": stats.games, "failed": [repr(e) for e in failed],
+               "cpu": (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)})
+
+
+def run_part(part: int, parts: int, ports: list[int], rooms: int, pace: str, seconds: float,
+             pipe: Connection) -> None:
+    import uvloop  # uvicorn[standard]'s event loop: the clients' loop costs less CPU with it
+
+    uvloop.run(client_part(part, parts, ports, rooms, pace, seconds, pipe))
+
+
+def start_clients(args: argparse.Namespace, cluster: Cluster
+                  ) -> tuple[list[Connection], list[multiprocessing.Process]]:
+    """Fork the client processes (before this process runs any event loop of its own)."""
+    ctx = multiprocessing.get_context("fork")
+    parts = max(1, min(args.client_processes, args.rooms))
+    pipes, workers = [], []
+    for k in range(parts if args.rooms else 0):
+        mine, theirs = ctx.Pipe()
+        w = ctx.Process(target=run_part, args=(k, parts, cluster.ports, args.rooms,
+                                               args.pace, args.seconds, theirs), daemon=True)
+        w.start()
+        pipes.append(mine)
+        workers.append(w)
+    return pipes, workers
+
+
+async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connection],
+                workers: list[multiprocessing.Process]) -> None:
+    # set-up, not measured: every room created and every client connected first, in
+    # --client-processes processes (the clients of one room in the same one), so no single
+    # client event loop is what the latencies measure
+    setup = time.monotonic()
+    parts = len(workers)
+    loop = asyncio.get_running_loop()
+    connected = sum([(await loop.run_in_executor(None, p.recv))[1] for p in pipes])
+    if args.rooms:
+        print(f"set-up: {args.rooms} rooms created and {connected} clients connected in "
+              f"{time.monotonic() - setup:.1f} s by {parts} client process(es)", flush=True)
+    cluster.wait_quiet()
     la0 = os.getloadavg()
     rss0, cpu0 = usage(cluster.pids())
+    web = [p.proc.pid for p in cluster.procs[:len(cluster.ports)]]
+    threads0 = [threads(pid) for pid in web]
     pg0 = usage(cluster.pg_pids())[1]
-    me0 = resource.getrusage(resource.RUSAGE_SELF)
     t0 = time.monotonic()
-    stop_at[0] = t0 + args.seconds
-    go.set()
+    stop_at = t0 + args.seconds
+    for p in pipes:
+        p.send(t0)
     spy = None
     if PROFILE:
         exe = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
         spy = subprocess.Popen([exe, "record", "--pid", str(cluster.procs[0].proc.pid),
                                 "--duration", str(int(args.seconds)), "--rate", "200",
-                                "--format", "raw", "--output", PROFILE],
+                                "--format", "raw", "--nonblocking", "--gil",
+                                "--output", PROFILE],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     burst = None
     if args.bots:
         burst = asyncio.create_task(bot_burst(cluster.ports, args.bots, args.level,
                                               args.seconds))
     peak_rss = 0.0
-    while time.monotonic() < stop_at[0]:
-        await asyncio.sleep(1)
+    while time.monotonic() < stop_at:
+        await asyncio.sleep(min(1.0, max(0.0, stop_at - time.monotonic())))
         peak_rss = max(peak_rss, usage(cluster.pids())[0])
-    # warm-up and tear-down excluded: count what was acknowledged inside the window
-    n_acks = len(stats.acks)
     wall = time.monotonic() - t0
     rss1, cpu1 = usage(cluster.pids())
+    threads1 = [threads(pid) for pid in web]
     pg1 = usage(cluster.pg_pids())[1]
     la1 = os.getloadavg()
-    me1 = resource.getrusage(resource.RUSAGE_SELF)
+    stats = Stats()
+    failed: list[str] = []
+    mine = 0.0
+    for p in pipes:
+        got = await loop.run_in_executor(None, p.recv)
+        stats.acks += got["acks"]
+        stats.delivery += got["delivery"]
+        stats.games += got["games"]
+        failed += got["failed"]
+        mine += got["cpu"]
+        for code, n in got["errors"].items():
+            stats.errors[code] = stats.errors.get(code, 0) + n
+    for w in workers:
+        w.join(30)
+    n_acks = len(stats.acks)
     burst_result = await burst if burst else None
     if spy is not None:
         spy.wait(60)
         print(f"py-spy samples of web process 1 in {PROFILE}")
-    failed = [t.exception() for t in tasks if t.done() and not t.cancelled()
-              and t.exception() is not None]
-    for t in tasks:
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
     if failed:
-        print(f"!! {len(failed)} room driver(s) failed, e.g. {failed[0]!r}")
+        print(f"!! {len(failed)} room driver(s) failed, e.g. {failed[0]}")
     print(f"== {args.mode}, {args.rooms} rooms / {2 * args.rooms} clients, pace {args.pace}, "
           f"{args.seconds:g} s, {os.cpu_count()} CPUs")
     print(f"load average before {la0[0]:.2f} {la0[1]:.2f} {la0[2]:.2f}, "
@@ -414,11 +531,16 @@ async def drive(args: argparse.Namespace, cluster: Cluster) -> None:
     server = cpu1 - cpu0
     print(f"server processes: RSS peak {peak_rss:.0f} MiB; CPU {server:.1f} s over "
           f"{wall:.1f} s wall ({server / wall:.2f} cores{per(server)})")
+    for i, (a, b) in enumerate(zip(threads0, threads1)):
+        busy = sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)
+        print(f"web process {i + 1} by thread: " + ", ".join(
+            f"{name} {cpu / wall:.2f} cores" for cpu, name in busy if cpu >= 0.05 * wall))
     if cluster.pg:
         print(f"PostgreSQL: CPU {pg1 - pg0:.1f} s ({(pg1 - pg0) / wall:.2f} cores"
               f"{per(pg1 - pg0)})")
-    mine = (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)
-    print(f"load generator CPU {mine:.1f} s ({mine / wall:.2f} cores{per(mine)})")
+    if workers:
+        print(f"load generator CPU {mine:.1f} s in {len(workers)} process(es) "
+              f"({mine / wall:.2f} cores{per(mine)})")
     if burst_result:
         print(f"bot burst: {burst_result['rooms']} bot-vs-bot rooms (level {args.level}) "
               f"created at once: {burst_result['bot_moves']} bot moves, "
@@ -436,6 +558,9 @@ def main() -> None:
     ap.add_argument("--bots", type=int, default=0, help="bot-vs-bot rooms created at once")
     ap.add_argument("--level", default="5")
     ap.add_argument("--bot-processes", type=int, default=2)
+    ap.add_argument("--client-processes", type=int, default=2,
+                    help="load-generator processes the clients are spread over (each room's "
+                    "two clients in the same one)")
     ap.add_argument("--profile", default=None, metavar="FILE",
                     help="sample the (first) web process with py-spy during the measured "
                     "window, raw stacks to FILE (needs py-spy; the sampling costs CPU, so "
@@ -450,7 +575,8 @@ def main() -> None:
         print(f"servers run from {SOURCE}")
     cluster = Cluster(args.mode, args.bot_processes)
     try:
-        asyncio.run(drive(args, cluster))
+        pipes, workers = start_clients(args, cluster)
+        asyncio.run(drive(args, cluster, pipes, workers))
     finally:
         cluster.stop()
 
