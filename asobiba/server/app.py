@@ -220,6 +220,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         """Another process's news: a room's (the hub) or the lobby's."""
         if event.get("kind") == "lobby":
             await lobby.on_event(event)
+        elif event.get("kind") == "presence":  # every room's seats there, renewed
+            await shared.on_presence(hub(), event)
         else:
             await hub().on_event(event)
 
@@ -437,13 +439,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     async def ws(websocket: WebSocket) -> None:
         ip = str(websocket.scope.get("state", {}).get("client_ip") or "?")
-        if not limits.hit("ws", ip) or not limits.ws_open(ip):
+        if not await limits.ws_admit(ip):
             await websocket.close(4429, "too many connections from this address")
             return
         try:
             await ws_session(websocket)
         finally:
-            limits.ws_closed(ip)
+            await limits.ws_release(ip)
 
     async def ws_session(websocket: WebSocket) -> None:
         await websocket.accept()

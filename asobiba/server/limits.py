@@ -13,6 +13,7 @@ could claim any address and dodge every per-address limit, or lock others out).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import secrets
@@ -118,6 +119,25 @@ class Limits:
         self.open_ws[ip] += 1
         return True
 
+    async def ws_admit(self, ip: str) -> bool:
+        """A new WebSocket from ``ip``: within the rate (``ws``) and the open-at-once cap.
+        A shared store's round trips to Redis run in a worker thread, not on the event loop:
+        a thousand clients reconnecting at once (a web process restarted) must not stop the
+        moves of every other room while they are counted."""
+        if getattr(self.store, "blocking", False):
+            return await asyncio.to_thread(self._ws_admit, ip)
+        return self._ws_admit(ip)
+
+    def _ws_admit(self, ip: str) -> bool:
+        return self.hit("ws", ip) and self.ws_open(ip)
+
+    async def ws_release(self, ip: str) -> None:
+        """That WebSocket closed (:meth:`ws_closed`, off the event loop for a shared store)."""
+        if getattr(self.store, "blocking", False) and ip not in self.open_ws:
+            await asyncio.to_thread(self.ws_closed, ip)
+        else:
+            self.ws_closed(ip)
+
     def ws_closed(self, ip: str) -> None:
         if ip not in self.open_ws:  # counted in the shared store
             shared = getattr(self.store, "ws_closed", None)
@@ -182,6 +202,9 @@ class RedisStore:
     N processes do not allow N times the rate). One atomic script per hit (a sorted set per
     key, expiring with its window). If Redis is unreachable the process counts on its own
     (:class:`MemoryStore`) until it is back: a limit must not lock everyone out."""
+
+    blocking = True
+    """Its calls wait on Redis: the WebSocket admission runs them off the event loop."""
 
     def __init__(self, url: str) -> None:
         import redis

@@ -22,7 +22,9 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from weakref import WeakKeyDictionary
 
+from pydantic_core import from_json, to_json
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -38,7 +40,7 @@ from .security import BadJSON, parse_json
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
 
-    from .rooms import Hub
+    from .rooms import Hub, Room
 
 DEFAULT_RATING = 1500.0  # Glicko-2's start: a guest without an account pairs as a newcomer
 MAX_SEEKS = 200  # the board is public: a flood of seeks cannot grow it without end
@@ -156,6 +158,7 @@ class RedisSeekBoard(SeekBoard):
                                              decode_responses=True)
         self.origin = origin
         self._add = self.redis.register_script(_ADD)
+        self._live_written, self._live_at = b"", 0.0
 
     async def add(self, seek: Seek) -> None:
         import json
@@ -203,17 +206,26 @@ class RedisSeekBoard(SeekBoard):
             seeks.append(seek)
         return sorted(seeks, key=lambda s: s.created)
 
+    async def write_live(self, mine: list[JSONObject]) -> None:
+        """Write this process's live games for the others' lobbies: when the list changed,
+        else only often enough to stay fresh (a third of :data:`LIVE_STALE`)."""
+        now = time.time()
+        rooms = to_json(mine)
+        if rooms == self._live_written and now - self._live_at < LIVE_STALE / 3:
+            return
+        await self.redis.hset(LIVE_KEY, self.origin,
+                              b'{"at":%s,"rooms":%s}' % (repr(now).encode(), rooms))
+        self._live_written, self._live_at = rooms, now
+
     async def live_elsewhere(self, mine: list[JSONObject]) -> list[JSONObject]:
         """Write this process's live games; read the other processes' fresh lists."""
-        import json
-
+        await self.write_live(mine)
         now = time.time()
-        await self.redis.hset(LIVE_KEY, self.origin, json.dumps({"at": now, "rooms": mine}))
         out: list[JSONObject] = []
         for origin, raw in (await self.redis.hgetall(LIVE_KEY)).items():
             if origin == self.origin:
                 continue
-            got = json.loads(raw)
+            got = from_json(raw)
             if now - float(got.get("at", 0)) > LIVE_STALE:
                 await self.redis.hdel(LIVE_KEY, origin)
                 continue
@@ -244,19 +256,29 @@ class Lobby:
         self.sockets: dict[WebSocket, set[str]] = {}  # lobby page → its seek tokens' hashes
         self.last: str = ""
         self.task: asyncio.Task[None] | None = None
+        self._live_entries: WeakKeyDictionary[Room, tuple[tuple[int, int], JSONObject]] = \
+            WeakKeyDictionary()
 
     # ---- what every lobby page sees ----------------------------------------------------------
     def live(self) -> list[JSONObject]:
         """Running games with someone at the table (this process's rooms)."""
         out = []
+        cache = self._live_entries
         for room in list(self.hub().rooms.values()):
             if room.status != "active" or not room.conns:
                 continue
-            out.append({"room": room.id, "game": room.game.id, "ply": len(room.moves),
-                        "seats": [{"kind": s.kind, "level": s.level, "name": s.name}
-                                  for s in room.seats],
-                        "spectators": sum(1 for c in room.conns if not c.keys)})
-        return sorted(out, key=lambda r: r["room"])
+            # built anew only when its ply or watchers changed (a room's seats are fixed):
+            # with 1,000 rooms this list is made every second
+            key = (len(room.moves), sum(1 for c in room.conns if not c.keys))
+            got = cache.get(room)
+            if got is None or got[0] != key:
+                got = cache[room] = (key, {
+                    "room": room.id, "game": room.game.id, "ply": key[0],
+                    "seats": [{"kind": s.kind, "level": s.level, "name": s.name}
+                              for s in room.seats],
+                    "spectators": key[1]})
+            out.append(got[1])
+        return sorted(out, key=lambda r: str(r["room"]))
 
     async def snapshot(self) -> JSONObject:
         mine = self.live()
@@ -288,8 +310,8 @@ class Lobby:
             with contextlib.suppress(Exception):
                 if self.sockets:
                     await self.push()
-                elif isinstance(self.board, RedisSeekBoard):
-                    await self.board.live_elsewhere(self.live())
+                elif isinstance(self.board, RedisSeekBoard):  # nobody here reads the others'
+                    await self.board.write_live(self.live())
 
     def start(self) -> None:
         """Start the pushes (the app's start-up; else with the first lobby page)."""

@@ -8,9 +8,17 @@ The room core shares moves, clocks, undo and rematch offers already (``Hub.on_ev
 * ``shared`` — this process's part of a room's table: the seats connected *here*, the draw
   offers standing at the current ply (or that they were declined), the hint counts. A
   receiver keeps each process's presence apart (``origin``) and unions the rest (offers
-  only grow until a move or a decline; hint counts only grow). Presence is re-announced
-  every :data:`REFRESH` seconds for the rooms a process holds, and a process not heard
-  from for :data:`STALE` seconds is forgotten (it died: its players reconnect elsewhere);
+  only grow until a move or a decline; hint counts only grow). A process not heard from
+  for :data:`STALE` seconds is forgotten in a room (it died: its players reconnect
+  elsewhere);
+* ``presence`` — every :data:`REFRESH` seconds each process re-announces, in one event per
+  :data:`BATCH` rooms (not one per room), the seats connected to it in every room it holds
+  with a connection, plus the draw offers and hint counts of the few rooms that have any.
+  A receiver only renews the time it heard a room's seats when they are what it already
+  knew — no lock, no broadcast — and treats an entry that differs exactly like a ``shared``
+  event. (One event per room made a burst of 1,000 publishes and, at every other process,
+  1,000 full ``shared`` receptions every 10 s: 150–500 ms in which the event loop answered
+  nobody — the p99 tail of the scaled mode at human pace, docs/benchmarks.md.)
 * ``ask`` — a process that has just loaded a room asks the others what they know of its
   table; the processes holding it answer with their ``shared`` state and their rematch /
   next-game offers.
@@ -36,6 +44,8 @@ log = logging.getLogger("asobiba.server.shared")
 
 REFRESH = 10.0
 STALE = 30.0
+BATCH = 500
+"""Rooms per ``presence`` event: bounds one event's size and the time one reception takes."""
 
 # room → origin process → (the seats connected there, when it said so)
 _remote: WeakKeyDictionary[Room, dict[str, tuple[frozenset[int], float]]] = \
@@ -102,17 +112,69 @@ async def on_event(hub: Hub, room: Room, event: JSONObject) -> None:
         await hub.broadcast(room)
 
 
+def presence_events(hub: Hub) -> list[JSONObject]:
+    """This process's part of every table it holds with a connection, as ``presence``
+    events of at most :data:`BATCH` rooms each: ``rooms`` maps a room to the seats connected
+    here, ``tables`` the rooms with draw offers or hint markers to those (as in ``shared``)."""
+    from . import table
+
+    events: list[JSONObject] = []
+    rooms: dict[str, list[int]] = {}
+    tables: dict[str, JSONObject] = {}
+    for room in list(hub.rooms.values()):
+        if not room.conns or room.status != "active":
+            continue
+        rooms[room.id] = sorted(local_online(room))
+        extra = table.shared_extra(room)
+        if extra is not None:
+            tables[room.id] = extra
+        if len(rooms) >= BATCH:
+            events.append({"kind": "presence", "rooms": rooms, "tables": tables})
+            rooms, tables = {}, {}
+    if rooms:
+        events.append({"kind": "presence", "rooms": rooms, "tables": tables})
+    return events
+
+
+async def on_presence(hub: Hub, event: JSONObject) -> None:
+    """Another process's periodic ``presence``: renew what is unchanged, take in the rest."""
+    origin = str(event.get("origin") or "?")
+    rooms, tables = event.get("rooms"), event.get("tables")
+    if not isinstance(rooms, dict):
+        return
+    if not isinstance(tables, dict):
+        tables = {}
+    now = time.monotonic()
+    changed: list[tuple[Room, JSONObject]] = []
+    for room_id, listed in rooms.items():
+        room = hub.rooms.get(room_id)
+        if room is None or not isinstance(listed, list):
+            continue
+        seats = frozenset(s for s in listed if isinstance(s, int))
+        extra = tables.get(room_id)
+        known = _remote.get(room, {}).get(origin)
+        if extra is None and known is not None and known[0] == seats and now - known[1] <= STALE:
+            _remote[room][origin] = (seats, now)  # as it was: nothing to tell anybody
+            continue
+        changed.append((room, {**(extra if isinstance(extra, dict) else {}),
+                               "online": sorted(seats), "origin": origin}))
+    for room, shared_event in changed:
+        try:
+            await on_event(hub, room, shared_event)
+        except Exception:  # noqa: BLE001 - one room must not stop the others
+            log.exception("presence for room %s failed", room.id)
+
+
 async def refresh(hub: Hub) -> None:
     """Re-announce presence for every room with a connection here (until cancelled)."""
     if not getattr(hub.bus, "scaled", False):
         return
     while True:
         await asyncio.sleep(REFRESH)
-        for room in list(hub.rooms.values()):
-            if room.conns and room.status == "active":
-                with contextlib.suppress(Exception):
-                    publish(hub, room)
+        with contextlib.suppress(Exception):
+            for event in presence_events(hub):
+                hub.bus.publish(event)
 
 
-__all__ = ["REFRESH", "STALE", "ask", "local_online", "on_event", "online", "publish",
-           "refresh", "state"]
+__all__ = ["BATCH", "REFRESH", "STALE", "ask", "local_online", "on_event", "on_presence",
+           "online", "presence_events", "publish", "refresh", "state"]

@@ -144,6 +144,15 @@ def shared_state(room: Room) -> JSONObject:
             "hints": {str(s): n for s, n in _hints.get(room, {}).items()}}
 
 
+def shared_extra(room: Room) -> JSONObject | None:
+    """:func:`shared_state` when the room has draw offers or hint markers, else None (the
+    periodic ``presence`` event carries only these; most rooms have neither)."""
+    if room not in _draws and not _hints.get(room):
+        return None
+    got = shared_state(room)
+    return got if got["draw"] is not None or got["hints"] else None
+
+
 def adopt_shared(room: Room, event: JSONObject) -> bool:
     """Take in another process's draw offers (a union, at the current ply only; a decline
     withdraws them) and hint counts (the larger count); True if anything changed."""
