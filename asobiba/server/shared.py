@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from weakref import WeakKeyDictionary
 
@@ -42,8 +43,10 @@ from .rooms import Hub, Room
 
 log = logging.getLogger("asobiba.server.shared")
 
-REFRESH = 10.0
-STALE = 30.0
+REFRESH = float(os.environ.get("ASOBIBA_PRESENCE_REFRESH") or 10.0)
+"""Seconds between a process's ``presence`` events (the environment variable: tests)."""
+STALE = 3 * REFRESH
+"""A process's seats in a room not renewed for this long are forgotten (it died)."""
 BATCH = 500
 """Rooms per ``presence`` event: bounds one event's size and the time one reception takes."""
 

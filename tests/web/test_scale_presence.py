@@ -1,0 +1,112 @@
+"""Presence renewals between web processes (issue 13 item 1, and item 3's 1,000 rooms at
+human pace): each process re-announces the seats connected to it in all its rooms in one
+``presence`` event per 500 rooms — not one event per room — and a renewal that changes
+nothing sends nothing to anybody's page, while what it renews still counts: a seat
+connected through B stays online at A long after the ``STALE`` time its first
+announcement would have expired in. Two real ``asobiba serve --redis`` processes on a
+throwaway PostgreSQL and Redis, with ``ASOBIBA_PRESENCE_REFRESH=1`` (``STALE`` is then 3 s)
+so that the test sees several renewals."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis
+
+from asobiba.server.services import RedisServer
+
+from .scale_helpers import Client, Web, create_room, keys_for
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+REFRESH = 1.0
+STALE = 3 * REFRESH
+ROOMS = 12
+
+
+@pytest.fixture
+def pair(pg_url: str, redis_server: RedisServer, tmp_path: Path
+         ) -> Iterator[tuple[Web, Web]]:
+    env = {"ASOBIBA_PRESENCE_REFRESH": str(REFRESH), "ASOBIBA_LIMIT_SCALE": "100"}
+    procs: list[Web] = []
+    try:
+        procs.append(Web(pg_url, redis_server.url, tmp_path / "a.log", env=env).start())
+        procs.append(Web(pg_url, redis_server.url, tmp_path / "b.log", env=env).start())
+        yield procs[0], procs[1]
+    finally:
+        for p in procs:
+            p.stop()
+
+
+def online(m: dict[str, Any]) -> list[bool]:
+    return [s["online"] for s in m["room"]["seats"]]
+
+
+def shows(c: Client, pred: Any) -> None:
+    if c.last is not None and pred(c.last):
+        return
+    c.until(lambda m: m.get("type") == "update" and pred(m))
+
+
+def publishes(url: str) -> int:
+    """PUBLISH commands Redis has run (its own count: INFO commandstats)."""
+    stats = redis.Redis.from_url(url).info("commandstats")
+    return int(stats.get("cmdstat_publish", {}).get("calls", 0))
+
+
+def test_rule_a_seat_renewed_at_another_process_stays_online_and_the_renewals_send_nothing(
+        pair: tuple[Web, Web]) -> None:
+    a, b = pair
+    room = create_room(a, {"game": "reversi", "seats": HUMANS})
+    rid = room["room"]
+    p0 = Client(a, rid, keys_for(room, 0))
+    p1 = Client(b, rid, keys_for(room, 1))
+    shows(p0, lambda m: online(m) == [True, True])  # seat 1 is connected through B
+    seen = len(p0.seen)
+    # several renewal periods, and twice the time B's first announcement counts for
+    time.sleep(2 * STALE + 2 * REFRESH)
+    for _ in range(50):  # drain whatever came meanwhile (nothing should have)
+        try:
+            p0.recv(timeout=0.1)
+        except TimeoutError:
+            break
+    quiet = [m for m in p0.seen[seen:] if m.get("type") == "update"]
+    assert quiet == [], f"renewals that change nothing sent {len(quiet)} update(s) to A's page"
+    # anything that makes A send the table now shows seat 1 still online: B's renewals
+    # were taken in (without them its seats at B were forgotten STALE seconds ago)
+    assert p0.request({"type": "hint", "seat": 0})["type"] == "ack"
+    shows(p0, lambda m: m["room"]["table"]["hints"] == {"0": 1})
+    assert p0.last is not None and online(p0.last) == [True, True]
+    # and a change still reaches the other process at once
+    p1.close()
+    shows(p0, lambda m: online(m) == [True, False])
+    p0.close()
+
+
+def test_rule_presence_is_renewed_in_one_event_per_process_not_one_per_room(
+        pair: tuple[Web, Web], redis_server: RedisServer) -> None:
+    a, b = pair
+    clients = []
+    for _ in range(ROOMS):
+        room = create_room(a, {"game": "reversi", "seats": HUMANS})
+        clients.append(Client(a, room["room"], keys_for(room, 0)))
+        clients.append(Client(b, room["room"], keys_for(room, 1)))
+    for c in clients:
+        shows(c, lambda m: online(m) == [True, True])
+    before = publishes(redis_server.url)
+    started = time.monotonic()
+    time.sleep(4 * REFRESH)
+    periods = (time.monotonic() - started) / REFRESH
+    sent = publishes(redis_server.url) - before
+    # one presence event per process per period (plus a margin for a period's edge); one
+    # event per room would be 2 * ROOMS per period
+    assert sent <= 2 * (periods + 2), (
+        f"{sent} events published in {periods:.1f} renewal periods by 2 processes holding "
+        f"{ROOMS} rooms each")
+    assert sent >= 2, "no renewal was published at all"
+    for c in clients:
+        c.close()
+
