@@ -9,8 +9,9 @@ process, so a seek opened through one process is listed and taken through any ot
 taken once. The opener hears "taken" (with their seat's key) on whichever process their
 lobby page is connected to: the taking process says so on the room bus (a ``lobby`` event).
 The live-games list joins every process's rooms the same way: each process writes its own
-list to Redis every :data:`PUSH_EVERY` seconds, and a list not refreshed for
-:data:`LIVE_STALE` seconds (its process died) is left out."""
+list to Redis every :data:`PUSH_EVERY` seconds when it changed (at least every third of
+:data:`LIVE_STALE`), and a list not refreshed for :data:`LIVE_STALE` seconds (its process
+died) is left out; the others' lists are read only by a process with a lobby page open."""
 
 from __future__ import annotations
 
