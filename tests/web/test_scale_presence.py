@@ -5,7 +5,8 @@ nothing sends nothing to anybody's page, while what it renews still counts: a se
 connected through B stays online at A long after the ``STALE`` time its first
 announcement would have expired in. Two real ``asobiba serve --redis`` processes on a
 throwaway PostgreSQL and Redis, with ``ASOBIBA_PRESENCE_REFRESH=1`` (``STALE`` is then 3 s)
-so that the test sees several renewals."""
+so that the test sees several renewals. The live-games list goes the same way: a process
+writes its own even with no lobby page open there, and an entry follows its room."""
 
 from __future__ import annotations
 
@@ -14,12 +15,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 import redis
 
 from asobiba.server.services import RedisServer
 
-from .scale_helpers import Client, Web, create_room, keys_for
+from .scale_helpers import WAIT, Client, Web, create_room, keys_for
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 REFRESH = 1.0
@@ -39,6 +41,16 @@ def pair(pg_url: str, redis_server: RedisServer, tmp_path: Path
     finally:
         for p in procs:
             p.stop()
+
+
+def eventually(check: Any, what: str, timeout: float = WAIT) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.1)
+    raise AssertionError(f"not within {timeout:g} s: {what}")
 
 
 def online(m: dict[str, Any]) -> list[bool]:
@@ -110,3 +122,32 @@ def test_rule_presence_is_renewed_in_one_event_per_process_not_one_per_room(
     for c in clients:
         c.close()
 
+
+
+def live_at(web: Web, room: str) -> dict[str, Any] | None:
+    """``room``'s entry in the live-games list that ``web`` answers (None: not listed)."""
+    games = httpx.get(f"{web.http}/api/seeks", timeout=WAIT).json()["live"]
+    return next((g for g in games if g["room"] == room), None)
+
+
+def test_rule_a_game_held_only_at_a_is_live_at_b_with_its_current_ply(
+        pair: tuple[Web, Web]) -> None:
+    """A writes its live games although no lobby page is open there, and a room's entry
+    follows its moves (A builds an entry anew only when the ply or the watchers change)."""
+    a, b = pair
+    room = create_room(a, {"game": "reversi", "seats": HUMANS})
+    rid = room["room"]
+    p0 = Client(a, rid, keys_for(room, 0))
+    p1 = Client(a, rid, keys_for(room, 1))
+    p0.wait_ply(0)
+    got = eventually(lambda: live_at(b, rid), "the game held at A listed at B")
+    assert got["ply"] == 0 and got["spectators"] == 0
+    assert p0.request({"type": "move", "seat": 0, "move": p0.legal(0)[0], "ply": 0}
+                      )["type"] == "ack"
+    eventually(lambda: (live_at(b, rid) or {}).get("ply") == 1, "the new ply at B")
+    watcher = Client(a, rid)  # a spectator at A
+    watcher.recv()
+    eventually(lambda: (live_at(b, rid) or {}).get("spectators") == 1, "the watcher at B")
+    for c in (p0, p1, watcher):
+        c.close()
+    eventually(lambda: live_at(b, rid) is None, "nobody at the table: not live")
