@@ -91,8 +91,6 @@ def ask(hub: Hub, room: Room) -> None:
 
 
 async def on_event(hub: Hub, room: Room, event: JSONObject) -> None:
-    from . import fairplay, table
-
     if event.get("kind") == "ask":
         publish(hub, room)
         hub.bus.publish({"kind": "table", "room": room.id,  # no "undo": not overwritten
@@ -102,15 +100,33 @@ async def on_event(hub: Hub, room: Room, event: JSONObject) -> None:
         return
     origin = str(event.get("origin") or "?")
     seats = frozenset(int(s) for s in event.get("online") or () if isinstance(s, int))
-    before = online(room)
-    _remote.setdefault(room, {})[origin] = (seats, time.monotonic())
+    await _settle(hub, room, _take(room, origin, seats, time.monotonic()), event)
+
+
+def _take(room: Room, origin: str, seats: frozenset[int], now: float) -> set[int]:
+    """Note ``origin``'s seats in ``room`` (and so who is gone since when); return who was
+    online before. Synchronous: whatever the bus handles after this cannot come before it."""
+    from . import fairplay
+
+    before = online(room, now)
+    _remote.setdefault(room, {})[origin] = (seats, now)
     fairplay.note_presence(room)
-    async with room.lock:
-        changed = table.adopt_shared(room, event)
-        if changed:
-            await table.end_if_agreed(hub, room)
-            room.version += 1
-    if changed or online(room) != before:  # a refresh that changes nothing sends nothing
+    return before
+
+
+async def _settle(hub: Hub, room: Room, before: set[int], event: JSONObject) -> None:
+    """Take in the draw offers and hints ``event`` carries; tell this process's connections
+    if anything they see changed (a renewal that changes nothing sends nothing)."""
+    from . import table
+
+    changed = False
+    if any(key in event for key in ("draw", "hints", "declined")):
+        async with room.lock:
+            changed = table.adopt_shared(room, event)
+            if changed:
+                await table.end_if_agreed(hub, room)
+                room.version += 1
+    if changed or online(room) != before:
         hub.arm_clock(room)
         await hub.broadcast(room)
 
@@ -148,7 +164,7 @@ async def on_presence(hub: Hub, event: JSONObject) -> None:
     if not isinstance(tables, dict):
         tables = {}
     now = time.monotonic()
-    changed: list[tuple[Room, JSONObject]] = []
+    changed: list[tuple[Room, set[int], JSONObject]] = []
     for room_id, listed in rooms.items():
         room = hub.rooms.get(room_id)
         if room is None or not isinstance(listed, list):
@@ -159,11 +175,13 @@ async def on_presence(hub: Hub, event: JSONObject) -> None:
         if extra is None and known is not None and known[0] == seats and now - known[1] <= STALE:
             _remote[room][origin] = (seats, now)  # as it was: nothing to tell anybody
             continue
-        changed.append((room, {**(extra if isinstance(extra, dict) else {}),
-                               "online": sorted(seats), "origin": origin}))
-    for room, shared_event in changed:
+        # every room's seats are taken in before the first wait: an event about one of
+        # these rooms handled meanwhile (the bus handles rooms side by side) is newer
+        changed.append((room, _take(room, origin, seats, now),
+                        extra if isinstance(extra, dict) else {}))
+    for room, before, table_event in changed:
         try:
-            await on_event(hub, room, shared_event)
+            await _settle(hub, room, before, table_event)
         except Exception:  # noqa: BLE001 - one room must not stop the others
             log.exception("presence for room %s failed", room.id)
 
