@@ -301,6 +301,10 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
     Reversi games one after another until ``stop_at``; the first game's moves start once
     every client is connected (``go``)."""
     cross = len(ports) > 1
+    # a random legal move (seeded per room, so a run is repeatable): with the first legal
+    # move every room played the same game, so all of them ended at the same moment and
+    # started the next one in one burst of room creations and connections, again and again
+    pick = random.Random(index)
     room: dict[str, Any] | None = first
     while time.monotonic() < stop_at[0]:
         if room is None:
@@ -320,21 +324,48 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                 await go.wait()
                 pending: tuple[str, float] | None = None
                 seen_ply = -1
+                turn: tuple[int, list[str]] | None = None  # the newest update's ply, moves
+                last_moved = -1  # the ply this seat last moved at: a re-sent update of it
+                # (a presence change) is not a second turn
+
+                async def move() -> None:
+                    nonlocal pending, turn, last_moved
+                    if turn is None or not turn[1] or pending is not None:
+                        return
+                    ply, legal = turn
+                    turn, last_moved = None, ply
+                    if pace == "human":
+                        await asyncio.sleep(random.uniform(5, 15))
+                    ref = f"{ply}"
+                    sent[ply] = time.perf_counter()
+                    pending = (ref, sent[ply])
+                    await ws.send(dumps({"type": "move", "seat": s, "move": pick.choice(legal),
+                                         "ply": ply, "id": ref}))
+                    if not cross:
+                        sent.pop(ply, None)
+
                 while not done.is_set() and time.monotonic() < stop_at[0]:
                     try:
                         async with asyncio.timeout(5):  # no task per message (wait_for's)
                             msg = from_json(await ws.recv(decode=False))
-                    except TimeoutError:
+                    except TimeoutError:  # a stalled client: counted, never hidden
+                        if time.monotonic() < stop_at[0]:
+                            stats.errors["no message for 5 s"] = \
+                                stats.errors.get("no message for 5 s", 0) + 1
                         continue
                     now = time.perf_counter()
                     kind = msg.get("type")
                     if kind == "ack" and pending and msg.get("id") == pending[0]:
                         stats.acks.append(now - pending[1])
                         pending = None
+                        # the update giving this seat its next turn can come before the
+                        # ack (the other seat had to pass): move now
+                        await move()
                     elif kind == "error":
                         stats.errors[msg.get("code", "?")] = \
                             stats.errors.get(msg.get("code", "?"), 0) + 1
                         pending = None
+                        await move()
                     elif kind == "update":
                         r = msg["room"]
                         ply = r["ply"]
@@ -343,22 +374,16 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                             made = sent.pop(ply - 1, None)
                             if made is not None and cross:
                                 stats.delivery.append(now - made)
+                        elif ply < seen_ply:
+                            continue  # an older position, re-sent: not a turn
                         if r["status"] != "active":
                             stats.games += s == 0
                             done.set()
                             break
                         legal = msg["views"][0]["view"].get("legal_moves") or []
-                        if legal and pending is None:
-                            if pace == "human":
-                                await asyncio.sleep(random.uniform(5, 15))
-                            ref = f"{ply}"
-                            sent[ply] = time.perf_counter()
-                            pending = (ref, sent[ply])
-                            await ws.send(dumps({"type": "move", "seat": s,
-                                                      "move": legal[0], "ply": ply,
-                                                      "id": ref}))
-                            if not cross:
-                                sent.pop(ply, None)
+                        if turn is None or ply >= turn[0]:
+                            turn = (ply, legal) if legal and ply != last_moved else None
+                        await move()
 
         await asyncio.gather(seat(0), seat(1))
         room = None
