@@ -47,6 +47,10 @@ def process_id() -> str:
     return f"{os.getpid()}-{secrets.token_hex(4)}"
 
 
+async def _nothing() -> None:
+    return None
+
+
 class LocalBus:
     """One process: nothing to fan out."""
 
@@ -89,12 +93,17 @@ class RedisBus:
         return aioredis.Redis.from_url(self.url, socket_connect_timeout=2,
                                        health_check_interval=5)
 
-    async def start(self, on_event: Handler, on_reconnect: Callable[[], Awaitable[None]]
-                    ) -> None:
+    async def start(self, on_event: Handler | None,
+                    on_reconnect: Callable[[], Awaitable[None]] | None = None) -> None:
+        """Publish, and (with ``on_event``) receive the other processes' events. A bot
+        worker holds no room between jobs and only publishes: it does not subscribe, so it
+        does not parse every event of every room of the cluster."""
         self._out = asyncio.Queue()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._listen(on_event, on_reconnect)),
-                       loop.create_task(self._publisher())]
+        self._tasks = [loop.create_task(self._publisher())]
+        if on_event is None:
+            return
+        self._tasks.append(loop.create_task(self._listen(on_event, on_reconnect or _nothing)))
         with contextlib.suppress(TimeoutError):  # serve anyway; fan-out starts when it can
             await asyncio.wait_for(self.connected.wait(), 10)
 
