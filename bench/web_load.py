@@ -545,8 +545,9 @@ async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connecti
     if args.rooms:
         print(f"moves acknowledged: {n_acks} in {wall:.1f} s wall = {n_acks / wall:.0f} "
               f"moves/s; games finished {stats.games}; refused {stats.errors or 0}")
-        print(f"ack latency ms: p50 {pct(stats.acks, 0.5):.1f}  p99 {pct(stats.acks, 0.99):.1f}"
-              f"  max {pct(stats.acks, 1.0):.1f}")
+        print(f"ack latency ms: p50 {pct(stats.acks, 0.5):.1f}  p90 {pct(stats.acks, 0.9):.1f}"
+              f"  p99 {pct(stats.acks, 0.99):.1f}  max {pct(stats.acks, 1.0):.1f}; mean "
+              f"{1000 * sum(stats.acks) / max(1, len(stats.acks)):.1f}")
         if stats.delivery:
             print(f"cross-process delivery ms (A -> B): p50 {pct(stats.delivery, 0.5):.1f}  "
                   f"p99 {pct(stats.delivery, 0.99):.1f}  ({len(stats.delivery)} moves)")
