@@ -327,6 +327,8 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                 turn: tuple[int, list[str]] | None = None  # the newest update's ply, moves
                 last_moved = -1  # the ply this seat last moved at: a re-sent update of it
                 # (a presence change) is not a second turn
+                heard = time.monotonic()  # the last message: silence longer than the
+                stalled_after = 5.0 if pace == "fast" else 20.0  # other seat's think time
 
                 async def move() -> None:
                     nonlocal pending, turn, last_moved
@@ -349,10 +351,13 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                         async with asyncio.timeout(5):  # no task per message (wait_for's)
                             msg = from_json(await ws.recv(decode=False))
                     except TimeoutError:  # a stalled client: counted, never hidden
-                        if time.monotonic() < stop_at[0]:
-                            stats.errors["no message for 5 s"] = \
-                                stats.errors.get("no message for 5 s", 0) + 1
+                        if time.monotonic() < stop_at[0] and \
+                                time.monotonic() - heard > stalled_after:
+                            heard = time.monotonic()
+                            what = f"no message for {stalled_after:g} s"
+                            stats.errors[what] = stats.errors.get(what, 0) + 1
                         continue
+                    heard = time.monotonic()
                     now = time.perf_counter()
                     kind = msg.get("type")
                     if kind == "ack" and pending and msg.get("id") == pending[0]:
