@@ -11,6 +11,10 @@ Loads (each Reversi rooms of two human clients, one connection per seat):
 
 * ``--pace fast``: every client moves as soon as it may (as fast as acknowledgements come);
 * ``--pace human``: every client waits 5–15 s before each move, like a person;
+* ``--pace paced --rate R``: every room moves at most every ``rooms / R`` seconds (its first
+  move at a random phase), so the offered load is R moves/s whatever the latency — the
+  latency at a given throughput, where ``fast`` (a closed loop: each room's next move waits
+  for the last one's answer) measures the throughput at which latency = rooms / moves/s;
 * ``--bots N``: N bot-vs-bot rooms created at once (a burst), counting random fallbacks.
 
 Prints moves/s, p50/p99 acknowledgement latency (send → ack, which follows the commit),
@@ -295,7 +299,7 @@ async def new_room(ports: list[int], index: int) -> dict[str, Any]:
 
 
 async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
-                    stop_at: list[float],
+                    interval: float, stop_at: list[float],
                     first: dict[str, Any], go: asyncio.Event, ready: list[int]) -> None:
     """Two clients, one per seat (at different processes when there are two), playing
     Reversi games one after another until ``stop_at``; the first game's moves start once
@@ -305,6 +309,12 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
     # move every room played the same game, so all of them ended at the same moment and
     # started the next one in one burst of room creations and connections, again and again
     pick = random.Random(index)
+    next_at: list[float] = []  # paced: when this room may move next (both seats, all games)
+    # the first game ends early, by a resignation at a random ply: games of one length
+    # started together would all end together, and every room would then create its next
+    # room and connect its clients in the same instant, again and again (a burst no
+    # real crowd makes; it was most of the tail at a paced 500 moves/s)
+    resign_at = [pick.randrange(2, 60)]
     room: dict[str, Any] | None = first
     while time.monotonic() < stop_at[0]:
         if room is None:
@@ -336,8 +346,19 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                         return
                     ply, legal = turn
                     turn, last_moved = None, ply
+                    if resign_at[0] and ply >= resign_at[0]:
+                        resign_at[0] = 0
+                        await ws.send(dumps({"type": "resign", "seat": s, "id": "resign"}))
+                        return
                     if pace == "human":
                         await asyncio.sleep(random.uniform(5, 15))
+                    elif pace == "paced":
+                        now = time.monotonic()
+                        if not next_at:
+                            next_at.append(now + pick.uniform(0, interval))
+                        if next_at[0] > now:
+                            await asyncio.sleep(next_at[0] - now)
+                        next_at[0] = max(next_at[0], time.monotonic() - interval) + interval
                     ref = f"{ply}"
                     sent[ply] = time.perf_counter()
                     pending = (ref, sent[ply])
@@ -419,7 +440,7 @@ def pct(xs: list[float], q: float) -> float:
 
 
 async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace: str,
-                      seconds: float, pipe: Connection) -> None:
+                      interval: float, seconds: float, pipe: Connection) -> None:
     """One load-generator process: rooms ``part``, ``part + parts``, … of the run. It sets
     them up, says ``ready``, waits for the parent's start time, plays until it is over and
     sends back what it measured (the latencies, and its own CPU time in the window)."""
@@ -434,7 +455,8 @@ async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace:
     firsts = await asyncio.gather(*(made(i) for i in mine))
     go, ready = asyncio.Event(), []
     stop_at = [float("inf")]
-    tasks = [asyncio.create_task(play_room(ports, i, stats, pace, stop_at, first, go, ready))
+    tasks = [asyncio.create_task(play_room(ports, i, stats, pace, interval, stop_at, first, go,
+                                           ready))
              for i, first in zip(mine, firsts)]
     while len(ready) < 2 * len(mine):
         await asyncio.sleep(0.1)
@@ -456,11 +478,11 @@ async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace:
                "cpu": (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)})
 
 
-def run_part(part: int, parts: int, ports: list[int], rooms: int, pace: str, seconds: float,
-             pipe: Connection) -> None:
+def run_part(part: int, parts: int, ports: list[int], rooms: int, pace: str, interval: float,
+             seconds: float, pipe: Connection) -> None:
     import uvloop  # uvicorn[standard]'s event loop: the clients' loop costs less CPU with it
 
-    uvloop.run(client_part(part, parts, ports, rooms, pace, seconds, pipe))
+    uvloop.run(client_part(part, parts, ports, rooms, pace, interval, seconds, pipe))
 
 
 def start_clients(args: argparse.Namespace, cluster: Cluster
@@ -472,7 +494,8 @@ def start_clients(args: argparse.Namespace, cluster: Cluster
     for k in range(parts if args.rooms else 0):
         mine, theirs = ctx.Pipe()
         w = ctx.Process(target=run_part, args=(k, parts, cluster.ports, args.rooms,
-                                               args.pace, args.seconds, theirs), daemon=True)
+                                               args.pace, args.rooms / args.rate,
+                                               args.seconds, theirs), daemon=True)
         w.start()
         pipes.append(mine)
         workers.append(w)
@@ -543,7 +566,8 @@ async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connecti
         print(f"py-spy samples of web process 1 in {PROFILE}")
     if failed:
         print(f"!! {len(failed)} room driver(s) failed, e.g. {failed[0]}")
-    print(f"== {args.mode}, {args.rooms} rooms / {2 * args.rooms} clients, pace {args.pace}, "
+    pace = f"paced at {args.rate:g} moves/s" if args.pace == "paced" else args.pace
+    print(f"== {args.mode}, {args.rooms} rooms / {2 * args.rooms} clients, pace {pace}, "
           f"{args.seconds:g} s, {os.cpu_count()} CPUs")
     print(f"load average before {la0[0]:.2f} {la0[1]:.2f} {la0[2]:.2f}, "
           f"after {la1[0]:.2f} {la1[1]:.2f} {la1[2]:.2f}")
@@ -584,7 +608,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mode", choices=["embedded", "scaled"], default="embedded")
     ap.add_argument("--rooms", type=int, default=100)
-    ap.add_argument("--pace", choices=["fast", "human"], default="fast")
+    ap.add_argument("--pace", choices=["fast", "human", "paced"], default="fast")
+    ap.add_argument("--rate", type=float, default=500.0,
+                    help="--pace paced: the offered load in moves/s over all rooms")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--bots", type=int, default=0, help="bot-vs-bot rooms created at once")
     ap.add_argument("--level", default="5")
