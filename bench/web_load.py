@@ -588,8 +588,9 @@ async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connecti
           f"{wall:.1f} s wall ({server / wall:.2f} cores{per(server)})")
     for i, (a, b) in enumerate(zip(threads0, threads1)):
         busy = sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)
-        print(f"web process {i + 1} by thread: " + ", ".join(
-            f"{name} {cpu / wall:.2f} cores" for cpu, name in busy if cpu >= 0.05 * wall))
+        print(f"web process {i + 1} by thread: " + (", ".join(
+            f"{name} {cpu / wall:.2f} cores" for cpu, name in busy if cpu >= 0.05 * wall)
+            or "no thread above 0.05 cores"))
     if cluster.pg:
         print(f"PostgreSQL: CPU {pg1 - pg0:.1f} s ({(pg1 - pg0) / wall:.2f} cores"
               f"{per(pg1 - pg0)})")
