@@ -26,6 +26,11 @@ load average before and after. Example::
     python bench/web_load.py --mode scaled --rooms 100 --seconds 20
     python bench/web_load.py --mode embedded --rooms 1000 --pace human --seconds 60
     python bench/web_load.py --mode scaled --rooms 0 --bots 100 --seconds 30
+    python bench/web_load.py --mode scaled --rooms 100 --pace paced --rate 500 --seconds 20
+
+The clients run in ``--client-processes`` processes (default 2, uvloop); each web process's
+CPU is printed by thread (its event loop, and the group-commit writer), so a saturated loop
+shows. A client silent for longer than the other seat can think is counted as stalled.
 """
 
 from __future__ import annotations
