@@ -11,6 +11,10 @@ Loads (each Reversi rooms of two human clients, one connection per seat):
 
 * ``--pace fast``: every client moves as soon as it may (as fast as acknowledgements come);
 * ``--pace human``: every client waits 5–15 s before each move, like a person;
+* ``--pace paced --rate R``: every room moves at most every ``rooms / R`` seconds (its first
+  move at a random phase), so the offered load is R moves/s whatever the latency — the
+  latency at a given throughput, where ``fast`` (a closed loop: each room's next move waits
+  for the last one's answer) measures the throughput at which latency = rooms / moves/s;
 * ``--bots N``: N bot-vs-bot rooms created at once (a burst), counting random fallbacks.
 
 Prints moves/s, p50/p99 acknowledgement latency (send → ack, which follows the commit),
@@ -22,6 +26,11 @@ load average before and after. Example::
     python bench/web_load.py --mode scaled --rooms 100 --seconds 20
     python bench/web_load.py --mode embedded --rooms 1000 --pace human --seconds 60
     python bench/web_load.py --mode scaled --rooms 0 --bots 100 --seconds 30
+    python bench/web_load.py --mode scaled --rooms 100 --pace paced --rate 500 --seconds 20
+
+The clients run in ``--client-processes`` processes (default 2, uvloop); each web process's
+CPU is printed by thread (its event loop, and the group-commit writer), so a saturated loop
+shows. A client silent for longer than the other seat can think is counted as stalled.
 """
 
 from __future__ import annotations
@@ -295,12 +304,22 @@ async def new_room(ports: list[int], index: int) -> dict[str, Any]:
 
 
 async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
-                    stop_at: list[float],
+                    interval: float, stop_at: list[float],
                     first: dict[str, Any], go: asyncio.Event, ready: list[int]) -> None:
     """Two clients, one per seat (at different processes when there are two), playing
     Reversi games one after another until ``stop_at``; the first game's moves start once
     every client is connected (``go``)."""
     cross = len(ports) > 1
+    # a random legal move (seeded per room, so a run is repeatable): with the first legal
+    # move every room played the same game, so all of them ended at the same moment and
+    # started the next one in one burst of room creations and connections, again and again
+    pick = random.Random(index)
+    next_at: list[float] = []  # paced: when this room may move next (both seats, all games)
+    # the first game ends early, by a resignation at a random ply: games of one length
+    # started together would all end together, and every room would then create its next
+    # room and connect its clients in the same instant, again and again (a burst no
+    # real crowd makes; it was most of the tail at a paced 500 moves/s)
+    resign_at = [pick.randrange(2, 60)]
     room: dict[str, Any] | None = first
     while time.monotonic() < stop_at[0]:
         if room is None:
@@ -320,21 +339,64 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                 await go.wait()
                 pending: tuple[str, float] | None = None
                 seen_ply = -1
+                turn: tuple[int, list[str]] | None = None  # the newest update's ply, moves
+                last_moved = -1  # the ply this seat last moved at: a re-sent update of it
+                # (a presence change) is not a second turn
+                heard = time.monotonic()  # the last message: silence longer than the
+                stalled_after = 5.0 if pace == "fast" else 20.0  # other seat's think time
+
+                async def move() -> None:
+                    nonlocal pending, turn, last_moved
+                    if turn is None or not turn[1] or pending is not None:
+                        return
+                    ply, legal = turn
+                    turn, last_moved = None, ply
+                    if resign_at[0] and ply >= resign_at[0]:
+                        resign_at[0] = 0
+                        await ws.send(dumps({"type": "resign", "seat": s, "id": "resign"}))
+                        return
+                    if pace == "human":
+                        await asyncio.sleep(random.uniform(5, 15))
+                    elif pace == "paced":
+                        now = time.monotonic()
+                        if not next_at:
+                            next_at.append(now + pick.uniform(0, interval))
+                        if next_at[0] > now:
+                            await asyncio.sleep(next_at[0] - now)
+                        next_at[0] = max(next_at[0], time.monotonic() - interval) + interval
+                    ref = f"{ply}"
+                    sent[ply] = time.perf_counter()
+                    pending = (ref, sent[ply])
+                    await ws.send(dumps({"type": "move", "seat": s, "move": pick.choice(legal),
+                                         "ply": ply, "id": ref}))
+                    if not cross:
+                        sent.pop(ply, None)
+
                 while not done.is_set() and time.monotonic() < stop_at[0]:
                     try:
                         async with asyncio.timeout(5):  # no task per message (wait_for's)
                             msg = from_json(await ws.recv(decode=False))
-                    except TimeoutError:
+                    except TimeoutError:  # a stalled client: counted, never hidden
+                        if time.monotonic() < stop_at[0] and \
+                                time.monotonic() - heard > stalled_after:
+                            heard = time.monotonic()
+                            what = f"no message for {stalled_after:g} s"
+                            stats.errors[what] = stats.errors.get(what, 0) + 1
                         continue
+                    heard = time.monotonic()
                     now = time.perf_counter()
                     kind = msg.get("type")
                     if kind == "ack" and pending and msg.get("id") == pending[0]:
                         stats.acks.append(now - pending[1])
                         pending = None
+                        # the update giving this seat its next turn can come before the
+                        # ack (the other seat had to pass): move now
+                        await move()
                     elif kind == "error":
                         stats.errors[msg.get("code", "?")] = \
                             stats.errors.get(msg.get("code", "?"), 0) + 1
                         pending = None
+                        await move()
                     elif kind == "update":
                         r = msg["room"]
                         ply = r["ply"]
@@ -343,22 +405,16 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                             made = sent.pop(ply - 1, None)
                             if made is not None and cross:
                                 stats.delivery.append(now - made)
+                        elif ply < seen_ply:
+                            continue  # an older position, re-sent: not a turn
                         if r["status"] != "active":
                             stats.games += s == 0
                             done.set()
                             break
                         legal = msg["views"][0]["view"].get("legal_moves") or []
-                        if legal and pending is None:
-                            if pace == "human":
-                                await asyncio.sleep(random.uniform(5, 15))
-                            ref = f"{ply}"
-                            sent[ply] = time.perf_counter()
-                            pending = (ref, sent[ply])
-                            await ws.send(dumps({"type": "move", "seat": s,
-                                                      "move": legal[0], "ply": ply,
-                                                      "id": ref}))
-                            if not cross:
-                                sent.pop(ply, None)
+                        if turn is None or ply >= turn[0]:
+                            turn = (ply, legal) if legal and ply != last_moved else None
+                        await move()
 
         await asyncio.gather(seat(0), seat(1))
         room = None
@@ -389,7 +445,7 @@ def pct(xs: list[float], q: float) -> float:
 
 
 async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace: str,
-                      seconds: float, pipe: Connection) -> None:
+                      interval: float, seconds: float, pipe: Connection) -> None:
     """One load-generator process: rooms ``part``, ``part + parts``, … of the run. It sets
     them up, says ``ready``, waits for the parent's start time, plays until it is over and
     sends back what it measured (the latencies, and its own CPU time in the window)."""
@@ -404,7 +460,8 @@ async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace:
     firsts = await asyncio.gather(*(made(i) for i in mine))
     go, ready = asyncio.Event(), []
     stop_at = [float("inf")]
-    tasks = [asyncio.create_task(play_room(ports, i, stats, pace, stop_at, first, go, ready))
+    tasks = [asyncio.create_task(play_room(ports, i, stats, pace, interval, stop_at, first, go,
+                                           ready))
              for i, first in zip(mine, firsts)]
     while len(ready) < 2 * len(mine):
         await asyncio.sleep(0.1)
@@ -426,11 +483,11 @@ async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace:
                "cpu": (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)})
 
 
-def run_part(part: int, parts: int, ports: list[int], rooms: int, pace: str, seconds: float,
-             pipe: Connection) -> None:
+def run_part(part: int, parts: int, ports: list[int], rooms: int, pace: str, interval: float,
+             seconds: float, pipe: Connection) -> None:
     import uvloop  # uvicorn[standard]'s event loop: the clients' loop costs less CPU with it
 
-    uvloop.run(client_part(part, parts, ports, rooms, pace, seconds, pipe))
+    uvloop.run(client_part(part, parts, ports, rooms, pace, interval, seconds, pipe))
 
 
 def start_clients(args: argparse.Namespace, cluster: Cluster
@@ -442,7 +499,8 @@ def start_clients(args: argparse.Namespace, cluster: Cluster
     for k in range(parts if args.rooms else 0):
         mine, theirs = ctx.Pipe()
         w = ctx.Process(target=run_part, args=(k, parts, cluster.ports, args.rooms,
-                                               args.pace, args.seconds, theirs), daemon=True)
+                                               args.pace, args.rooms / args.rate,
+                                               args.seconds, theirs), daemon=True)
         w.start()
         pipes.append(mine)
         workers.append(w)
@@ -513,15 +571,17 @@ async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connecti
         print(f"py-spy samples of web process 1 in {PROFILE}")
     if failed:
         print(f"!! {len(failed)} room driver(s) failed, e.g. {failed[0]}")
-    print(f"== {args.mode}, {args.rooms} rooms / {2 * args.rooms} clients, pace {args.pace}, "
+    pace = f"paced at {args.rate:g} moves/s" if args.pace == "paced" else args.pace
+    print(f"== {args.mode}, {args.rooms} rooms / {2 * args.rooms} clients, pace {pace}, "
           f"{args.seconds:g} s, {os.cpu_count()} CPUs")
     print(f"load average before {la0[0]:.2f} {la0[1]:.2f} {la0[2]:.2f}, "
           f"after {la1[0]:.2f} {la1[1]:.2f} {la1[2]:.2f}")
     if args.rooms:
         print(f"moves acknowledged: {n_acks} in {wall:.1f} s wall = {n_acks / wall:.0f} "
               f"moves/s; games finished {stats.games}; refused {stats.errors or 0}")
-        print(f"ack latency ms: p50 {pct(stats.acks, 0.5):.1f}  p99 {pct(stats.acks, 0.99):.1f}"
-              f"  max {pct(stats.acks, 1.0):.1f}")
+        print(f"ack latency ms: p50 {pct(stats.acks, 0.5):.1f}  p90 {pct(stats.acks, 0.9):.1f}"
+              f"  p99 {pct(stats.acks, 0.99):.1f}  max {pct(stats.acks, 1.0):.1f}; mean "
+              f"{1000 * sum(stats.acks) / max(1, len(stats.acks)):.1f}")
         if stats.delivery:
             print(f"cross-process delivery ms (A -> B): p50 {pct(stats.delivery, 0.5):.1f}  "
                   f"p99 {pct(stats.delivery, 0.99):.1f}  ({len(stats.delivery)} moves)")
@@ -533,8 +593,9 @@ async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connecti
           f"{wall:.1f} s wall ({server / wall:.2f} cores{per(server)})")
     for i, (a, b) in enumerate(zip(threads0, threads1)):
         busy = sorted(((b[k] - a.get(k, 0.0), k) for k in b), reverse=True)
-        print(f"web process {i + 1} by thread: " + ", ".join(
-            f"{name} {cpu / wall:.2f} cores" for cpu, name in busy if cpu >= 0.05 * wall))
+        print(f"web process {i + 1} by thread: " + (", ".join(
+            f"{name} {cpu / wall:.2f} cores" for cpu, name in busy if cpu >= 0.05 * wall)
+            or "no thread above 0.05 cores"))
     if cluster.pg:
         print(f"PostgreSQL: CPU {pg1 - pg0:.1f} s ({(pg1 - pg0) / wall:.2f} cores"
               f"{per(pg1 - pg0)})")
@@ -553,7 +614,9 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--mode", choices=["embedded", "scaled"], default="embedded")
     ap.add_argument("--rooms", type=int, default=100)
-    ap.add_argument("--pace", choices=["fast", "human"], default="fast")
+    ap.add_argument("--pace", choices=["fast", "human", "paced"], default="fast")
+    ap.add_argument("--rate", type=float, default=500.0,
+                    help="--pace paced: the offered load in moves/s over all rooms")
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--bots", type=int, default=0, help="bot-vs-bot rooms created at once")
     ap.add_argument("--level", default="5")

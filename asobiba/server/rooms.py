@@ -522,24 +522,36 @@ class Hub:
         """Every connection gets the room and its seats' views. The public part is built
         once, and each distinct message serialised once (connections holding the same seats
         — e.g. every spectator — share one text). A connection gets only the moves it has
-        not been sent yet (``Room.delta_start``); the rest of the room is always whole."""
+        not been sent yet (``Room.delta_start``); the rest of the room is always whole.
+
+        Every message is built here, before the first send: a send may wait (a full socket
+        buffer), and a message built after that wait could mix this broadcast's room (its
+        ply) with the views of a move committed meanwhile — a client then saw its turn at
+        a ply already played and its move was refused as ``stale``."""
         conns = list(room.conns)
         if not conns:
             return
         public = room.public(with_moves=False)
         texts: dict[tuple[tuple[int, ...], int | None], str] = {}
+        out: list[tuple[Conn, str | JSONObject]] = []
+        for conn in conns:
+            start = room.delta_start(conn)
+            if conn.send_text is None:
+                out.append((conn, room.message_for(conn, public, start)))
+                continue
+            key = (tuple(sorted(conn.seats)), start)
+            text = texts.get(key)
+            if text is None:
+                text = texts[key] = dumps(room.message_for(conn, public, start))
+            out.append((conn, text))
 
-        async def one(conn: Conn) -> None:
+        async def one(conn: Conn, message: str | JSONObject) -> None:
             try:
-                start = room.delta_start(conn)
-                if conn.send_text is None:
-                    await conn.send(room.message_for(conn, public, start))
-                    return
-                key = (tuple(sorted(conn.seats)), start)
-                text = texts.get(key)
-                if text is None:
-                    text = texts[key] = dumps(room.message_for(conn, public, start))
-                await conn.send_text(text)
+                if isinstance(message, str):
+                    assert conn.send_text is not None
+                    await conn.send_text(message)
+                else:
+                    await conn.send(message)
             except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
                 room.conns.discard(conn)
 
@@ -547,8 +559,8 @@ class Hub:
         # while its socket's buffer is full, and then it holds up nobody else (one task
         # fewer per move than gathering them all, in the usual room of two)
         loop = asyncio.get_running_loop()
-        others = [loop.create_task(one(c)) for c in conns[1:]]
-        await one(conns[0])
+        others = [loop.create_task(one(c, m)) for c, m in out[1:]]
+        await one(*out[0])
         for task in others:
             await task
 

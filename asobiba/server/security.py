@@ -80,6 +80,10 @@ def _no_constant(name: str) -> NoReturn:
     raise BadJSON(f"{name} is not JSON")
 
 
+# one decoder for every request and message: json.loads with hooks builds a new one per call
+_DECODER = json.JSONDecoder(parse_int=_int, parse_constant=_no_constant)
+
+
 def parse_json(raw: bytes | str, empty: JSONDecoded = None) -> JSONDecoded:
     """Strict JSON: at most MAX_DEPTH nested arrays/objects, integers of at most
     MAX_INT_DIGITS digits, no NaN/Infinity. ``empty`` is returned for an empty body."""
@@ -95,7 +99,7 @@ def parse_json(raw: bytes | str, empty: JSONDecoded = None) -> JSONDecoded:
     if text.count("[") + text.count("{") > MAX_DEPTH and not _depth_ok(text, MAX_DEPTH):
         raise BadJSON(f"JSON may nest at most {MAX_DEPTH} levels deep")
     try:
-        return json.loads(text, parse_int=_int, parse_constant=_no_constant)
+        return _DECODER.decode(text)
     except BadJSON:
         raise
     except (ValueError, RecursionError) as exc:

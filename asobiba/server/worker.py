@@ -40,13 +40,7 @@ async def work(db_url: str, redis_url: str, processes: int = 2, time_limit: floa
     except Exception:  # noqa: BLE001 - the bots still play; say so
         log.exception("progression is not available in this worker")
 
-    async def on_event(_event: dict[str, object]) -> None:
-        return None  # a worker holds no room between jobs: nothing to update
-
-    async def nothing() -> None:
-        return None
-
-    await bus.start(on_event, nothing)
+    await bus.start(None)  # it publishes only: it holds no room between jobs
     pool.warm(available())
     # every slot warmed (games imported, caches built) before the first job is taken
     for slot in list(pool._slots):

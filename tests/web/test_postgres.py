@@ -118,3 +118,97 @@ def test_rule_a_move_for_an_unknown_room_is_refused(db_url: str) -> None:
     store = Store(db_url)
     with pytest.raises(REFUSED):
         store.add_move("ghost", MoveData(0, 0, "d3", utcnow()), None, None)
+
+
+def _batched(store: Store, writes: list[tuple[str, tuple[Any, ...]]]) -> list[object]:
+    """Queue ``writes`` on the store's writer while its thread is held, so they are taken
+    and committed as one batch (one group commit); each write's outcome in order (its value,
+    or the exception it raised)."""
+    gate, holding = threading.Event(), threading.Event()
+
+    def hold_in(_s: Any) -> None:
+        holding.set()
+        gate.wait(60)
+
+    store.hold_in = hold_in  # type: ignore[attr-defined]
+    first = store.writer.submit("hold")
+    assert holding.wait(60), "the writer thread took the holding write"
+    before = store.writer.batches
+    futures = [store.writer.submit(name, *args) for name, args in writes]
+    gate.set()
+    first.result(60)
+    outcomes: list[object] = []
+    for fut in futures:
+        try:
+            outcomes.append(fut.result(60))
+        except Exception as exc:  # noqa: BLE001 - the outcome under test
+            outcomes.append(exc)
+    assert store.writer.batches - before == 2, "the holding write, then all of them at once"
+    return outcomes
+
+
+def test_rule_moves_of_one_group_commit_are_checked_and_written_each_as_alone(
+        db_url: str) -> None:
+    """Issue 13 item 3 (group commit, fewer round trips per move): the moves committed
+    together are written by four statements for the whole batch, with every per-move check
+    kept — each move is stored, or refused with Conflict and nothing of it written."""
+    store = Store(db_url)
+    for room_id in ("b1", "b2", "b3", "b4", "b5"):
+        store.create_room(a_room(room_id))
+    store.add_move("b2", MoveData(0, 0, "d3", utcnow()), None, None)
+    store.finish("b4", {"resigned": 0}, '{"r": 4}')
+    result = {"scores": [1.0, 0.0], "ranks": [1, 2]}
+    outcomes = _batched(store, [
+        ("add_move", ("b1", MoveData(0, 0, "d3", utcnow()), None, None)),
+        ("add_move", ("b2", MoveData(0, 1, "c5", utcnow()), None, None)),  # ply 0 is taken
+        ("add_move", ("b3", MoveData(0, 0, "f5", utcnow()), result, '{"record": 3}')),
+        ("add_move", ("b4", MoveData(0, 0, "d3", utcnow()), None, None)),  # finished room
+        ("add_move", ("ghost", MoveData(0, 0, "d3", utcnow()), None, None)),  # no such room
+        ("create_room", (a_room("b6"),)),  # another kind of write between two runs of moves
+        ("add_move", ("b6", MoveData(0, 0, "e6", utcnow()), None, None)),
+        ("add_move", ("b5", MoveData(0, 0, "c4", utcnow()), None, None)),
+    ])
+    assert outcomes[0] is None and outcomes[2] is None and outcomes[5] is None
+    assert outcomes[6] is None and outcomes[7] is None
+    assert isinstance(outcomes[1], Conflict) and "has 1 moves, not 0" in str(outcomes[1])
+    assert isinstance(outcomes[3], Conflict) and "is finished" in str(outcomes[3])
+    assert isinstance(outcomes[4], Conflict) and "does not exist" in str(outcomes[4])
+    texts = {rid: [m.text for m in store.load_room(rid).moves]  # type: ignore[union-attr]
+             for rid in ("b1", "b2", "b3", "b4", "b5", "b6")}
+    assert texts == {"b1": ["d3"], "b2": ["d3"], "b3": ["f5"], "b4": [], "b5": ["c4"],
+                     "b6": ["e6"]}, "each refused move wrote nothing; the others were stored"
+    b3 = store.load_room("b3")
+    assert b3 is not None and b3.status == "finished" and b3.result == result
+    assert store.record("b3") == '{"record": 3}'
+    assert sorted(store.active_room_ids()) == ["b1", "b2", "b5", "b6"]
+
+
+def test_rule_two_writers_batching_the_same_rooms_each_ply_is_won_once(db_url: str) -> None:
+    """Two processes' writers committing batches over the same rooms at the same time (in
+    opposite orders, so row locks taken in batch order could deadlock): for every room
+    exactly one of the two moves for ply 0 is stored and the other is refused."""
+    rooms = [f"c{i}" for i in range(12)]
+    a, b = Store(db_url), Store(db_url)
+    for room_id in rooms:
+        a.create_room(a_room(room_id))
+    results: dict[str, list[object]] = {}
+
+    def run(name: str, store: Store, order: list[str], text: str) -> None:
+        results[name] = _batched(store, [("add_move", (r, MoveData(0, 0, text, utcnow()),
+                                                       None, None)) for r in order])
+
+    threads = [threading.Thread(target=run, args=("a", a, rooms, "d3")),
+               threading.Thread(target=run, args=("b", b, rooms[::-1], "c4"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(120)
+    assert set(results) == {"a", "b"}
+    won_a = {r for r, o in zip(rooms, results["a"]) if o is None}
+    won_b = {r for r, o in zip(rooms[::-1], results["b"]) if o is None}
+    assert won_a | won_b == set(rooms) and not won_a & won_b, (won_a, won_b)
+    for r in rooms:
+        moves = a.load_room(r).moves  # type: ignore[union-attr]
+        assert [m.text for m in moves] == ["d3" if r in won_a else "c4"]
+    a.close()
+    b.close()

@@ -137,3 +137,65 @@ def test_rule_every_update_holds_only_the_views_of_the_connections_own_seats(
             assert all(text is None for _seat, text in room["moves"])
         assert page.moves == [[m.seat, None] for m in stored.moves]
     assert partial, "the partial updates were checked too"
+
+
+def test_rule_an_update_is_one_position_even_when_the_next_move_lands_meanwhile(
+        tmp_path: Any) -> None:
+    """Information flow (docs/web.md): each update shows one position — its ply, its moves
+    and the seats' views belong together. The reply to a move, waiting for the room's lock
+    while that move was committed, got the room before the move's broadcast had built its
+    messages for the other connections: they went out with the ply of the first move and
+    the views after the reply, so a client saw its turn at a ply already played and its
+    move came back ``stale``."""
+    import asyncio
+
+    from asobiba.server.bots import BotPool
+    from asobiba.server.rooms import Conn, Hub
+
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    pool = BotPool(processes=0, time_limit=60.0)
+    hub = Hub(store, pool, get)
+    got: dict[int, list[dict[str, Any]]] = {0: [], 1: []}
+
+    def conn_for(seat: int, key: str) -> Conn:
+        async def send_text(text: str) -> None:
+            got[seat].append(json.loads(text))
+
+        async def send(message: Any) -> None:
+            got[seat].append(json.loads(json.dumps(message)))
+
+        return Conn(send, keys={seat: key}, send_text=send_text)
+
+    async def scenario() -> None:
+        room, keys = await hub.create(get("reversi"), {}, [HUMAN, HUMAN])
+        room.conns.update((conn_for(0, keys[0]), conn_for(1, keys[1])))
+        state = room.state
+        first = state.acting_seats[0]
+        m1 = state.move_text(state.legal_moves(first)[0], first)
+        after = state.play(m1, first)
+        second = after.acting_seats[0]
+        m2 = after.move_text(after.legal_moves(second)[0], second)
+        # the reply is already waiting for the room when the first move commits
+        await asyncio.gather(hub.play(room, first, m1, 0), hub.play(room, second, m2, 1))
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.shutdown()
+        store.close()
+    game = get("reversi")
+    checked = 0
+    for seat, messages in got.items():
+        moves: list[list[Any]] = []
+        for msg in messages:
+            room = msg["room"]
+            start = room.get("moves_from")
+            moves = list(room["moves"]) if start is None else moves[:start] + room["moves"]
+            assert len(moves) == room["ply"], msg
+            state = game.new_game({}, 0)
+            for s, text in moves:
+                state = state.play(text, s)
+            assert msg["views"][0]["view"] == state.view(seat), \
+                f"seat {seat}: the views are those of the update's own ply {room['ply']}"
+            checked += 1
+    assert checked >= 4, "each seat was sent both moves' updates"
