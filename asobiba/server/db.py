@@ -17,6 +17,7 @@ spoil the others).
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import json
 import queue
@@ -295,15 +296,14 @@ class Store:
     def add_moves_in(self, s: Session, batch: Sequence[tuple[object, ...]]
                      ) -> list[Conflict | None]:
         """Many :meth:`add_move_in` at once — the moves of one group commit, each for a
-        different room — with the same checks and the same rows, in four statements for the
+        different room — with the same checks and the same rows, in three statements for the
         whole batch instead of two to four per move: the rooms' row locks (taken in id order,
-        so two processes locking overlapping batches queue instead of deadlocking), their
+        so two processes locking overlapping batches queue instead of deadlocking) with their
         stored move counts, every move, every room's ``updated``/result. A move whose room is
         missing, not active or has another move count gets its :class:`Conflict` (returned,
         in its place) and writes nothing; the others are written. On PostgreSQL the
         round trips per batch, not the database's work, were the writer's time (a batch of
-        ten moves took ~15 ms against ~1.5 ms this way); on SQLite, the statements' Python
-        overhead (docs/benchmarks.md, "Batched move writes")."""
+        ten moves took ~15 ms, ~7 ms this way); on SQLite, the statements' Python overhead."""
         ids = [str(args[0]) for args in batch]
         if len(batch) == 1 or len(set(ids)) != len(ids):
             out: list[Conflict | None] = []
@@ -325,12 +325,18 @@ class Store:
         updates: list[tuple[object, ...]] = []
         cur = s.connection().connection.cursor()
         try:
-            lock = " ORDER BY id FOR UPDATE" if pg else ""  # SQLite: BEGIN IMMEDIATE locked
-            cur.execute(f"SELECT id, status FROM rooms WHERE id {where}{lock}", params)
-            status = {str(r[0]): str(r[1]) for r in cur.fetchall()}
-            cur.execute(f"SELECT room_id, COUNT(*) FROM moves WHERE room_id {where} "
-                        "GROUP BY room_id", params)
-            stored = {str(r[0]): int(r[1]) for r in cur.fetchall()}
+            # the row locks and the move counts in one statement. On PostgreSQL a count
+            # taken while waiting for a lock (another process was writing that room) comes
+            # from before that write: then the insert below hits the (room, ply) primary
+            # key, the batch is rolled back and each write is tried again alone, where
+            # add_move_in counts after the lock — a refusal, slowly, never a double move
+            lock = " ORDER BY r.id FOR UPDATE OF r" if pg else ""  # SQLite: BEGIN IMMEDIATE
+            cur.execute("SELECT r.id, r.status, (SELECT COUNT(*) FROM moves m "
+                        f"WHERE m.room_id = r.id) FROM rooms r WHERE r.id {where}{lock}",
+                        params)
+            rows_found = cur.fetchall()
+            status = {str(r[0]): str(r[1]) for r in rows_found}
+            stored = {str(r[0]): int(r[2]) for r in rows_found}
             for room_id, args in zip(ids, batch):
                 move = cast(MoveData, args[1])
                 finished = cast("JSONObject | None", args[2])
@@ -516,6 +522,7 @@ class Writer:
         self._queue: queue.SimpleQueue[_Item | _Stop] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
+        self._conn: Connection | None = None
         self.batches = 0
         self.writes = 0
 
@@ -549,6 +556,7 @@ class Writer:
             self._queue.put(_STOP)
             self._thread.join(10)
             self._thread = None
+        self._drop()
 
     def _loop(self) -> None:
         while True:
@@ -594,12 +602,28 @@ class Writer:
             except RuntimeError:  # the loop has closed: nobody is waiting any more
                 pass
 
+    def _session(self) -> Session:
+        """A session on the writer thread's own connection, kept from batch to batch: a
+        pool checkout per batch cost a round trip (the pool's liveness ping) and its Python
+        work each time. After a failed batch the connection is dropped and the next batch
+        opens a new one (checked by that ping), so a restarted database is reconnected."""
+        conn = self._conn
+        if conn is None or conn.closed or conn.invalidated:
+            conn = self._conn = self.store.engine.connect()
+        return Session(bind=conn)
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
     def _commit(self, batch: list[_Item]) -> None:
         live = [b for b in batch if self._live(b[2])]
         outcomes: list[tuple[bool, object]] = []
         try:
             add_move = self.store.add_move_in
-            with Session(self.store.engine) as s, s.begin():
+            with self._session() as s, s.begin():
                 i = 0
                 while i < len(live):
                     fn, args, _fut = live[i]
@@ -620,6 +644,7 @@ class Writer:
                     i += 1
         except Exception:  # noqa: BLE001 - one write failed in the database: the batch is
             # rolled back; each write is tried again alone, so only its own caller sees it
+            self._drop()
             if len(live) > 1:
                 for item in live:
                     self._alone(item)
@@ -635,9 +660,10 @@ class Writer:
     def _alone(self, item: _Item) -> None:
         fn, args, fut = item
         try:
-            with Session(self.store.engine) as s, s.begin():
+            with self._session() as s, s.begin():
                 value = fn(s, *args)
         except Exception as exc:  # noqa: BLE001 - handed to its own caller
+            self._drop()
             self._settle([(fut, False, exc)])
             return
         self.batches += 1

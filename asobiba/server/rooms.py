@@ -360,7 +360,11 @@ class Hub:
         self.sets: dict[str, SetData] = {}
         """One object per set, shared by its loaded rooms (so all see the same standing)."""
         self._tasks: set[asyncio.Task[object]] = set()
-        self._loading = asyncio.Lock()
+        self._loads: dict[str, asyncio.Task[Room | None]] = {}
+        """The rooms being loaded from the store now, each by one task that every request
+        for it awaits (different rooms load side by side)."""
+        self._missed: set[str] = set()
+        """Rooms another process sent an event for while they were loading here."""
         self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
 
@@ -454,19 +458,38 @@ class Hub:
             return room
         if len(room_id) > 32:
             return None
-        async with self._loading:
-            room = self.rooms.get(room_id)
-            if room is None:
-                data = await asyncio.to_thread(self.store.load_room, room_id)
-                if data is None:
-                    return None
-                room = self._build(data)
-                self.rooms[room_id] = room
-                self.schedule_bots(room)
-                self.arm_clock(room)
-                from .shared import ask
+        load = self._loads.get(room_id)
+        if load is None:
+            load = asyncio.get_running_loop().create_task(self._load(room_id))
+            self._loads[room_id] = load
+            load.add_done_callback(lambda _t: self._loads.pop(room_id, None))
+        # shielded: a request that goes away does not cancel the load the others await
+        return await asyncio.shield(load)
 
-                ask(self, room)  # what the other processes know of its table (offers, presence)
+    async def _load(self, room_id: str) -> Room | None:
+        """Load one room from the store. An event another process published for it while it
+        was loading was not applied (the room was not held yet), and the load may have read
+        the store before that change was committed: then the room is read again, now that it
+        is held and later events reach it. (Loading one room at a time for the whole process,
+        a burst of new rooms queued for seconds; and the missed move left the room one move
+        behind for good.)"""
+        try:
+            data = await asyncio.to_thread(self.store.load_room, room_id)
+            if data is None:
+                return None
+            room = self._build(data)
+            self.rooms[room_id] = room
+            if room_id in self._missed:
+                self._missed.discard(room_id)
+                async with room.lock:
+                    await self._reload(room)
+        finally:
+            self._missed.discard(room_id)
+        self.schedule_bots(room)
+        self.arm_clock(room)
+        from .shared import ask
+
+        ask(self, room)  # what the other processes know of its table (offers, presence)
         return room
 
     def forget_if_idle(self, room: Room) -> None:
@@ -864,6 +887,8 @@ class Hub:
         its connections up to date."""
         room = self.rooms.get(str(event.get("room")))
         if room is None:
+            if str(event.get("room")) in self._loads:  # loading here: read it again after
+                self._missed.add(str(event.get("room")))
             return
         kind = event.get("kind")
         if kind in ("ask", "shared"):  # presence, draw offers, hints (asobiba.server.shared)
