@@ -663,7 +663,8 @@ class Writer:
             with self._session() as s, s.begin():
                 value = fn(s, *args)
         except Exception as exc:  # noqa: BLE001 - handed to its own caller
-            self._drop()
+            if not isinstance(exc, Conflict):  # a refusal leaves the connection sound
+                self._drop()
             self._settle([(fut, False, exc)])
             return
         self.batches += 1

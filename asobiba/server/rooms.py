@@ -833,6 +833,10 @@ class Hub:
         room = self._build(data)
         if (room.status != "active" or len(room.moves) != ply
                 or seat not in room.state.acting_seats or room.seats[seat].kind != "bot"):
+            if len(room.moves) > ply:
+                # made already: perhaps by a worker killed after its commit and before it
+                # published the move, so the web processes may not know: they reload it
+                self.bus.publish({"kind": "sync", "room": room_id})
             return True  # made already (a repeated job) or no longer wanted
         self.rooms[room_id] = room
         try:

@@ -142,3 +142,49 @@ def test_worker_bot_job_plays_the_bots_pick_through_the_runner_step(tmp_path: Pa
         worker_store.close()
     assert done and again and n == 1
     assert text == expected_first_move(79)
+
+
+def test_rule_a_job_found_done_already_tells_the_web_processes_to_reload(
+        tmp_path: Path) -> None:
+    """Issue 13 item 4 (kill -9 of a worker mid-move): a worker killed after its commit and
+    before it published the move leaves the web processes one move behind. The worker that
+    takes the job over finds the move stored and publishes a ``sync`` of the room, so every
+    process reloads it (before, the players waited for a move they never saw)."""
+    from asobiba.core.jsontypes import JSONObject
+    from asobiba.server.bus import LocalBus
+
+    class Recording(LocalBus):
+        def __init__(self) -> None:
+            super().__init__()
+            self.events: list[JSONObject] = []
+
+        def publish(self, event: JSONObject) -> None:
+            self.events.append(event)
+
+    url = f"sqlite:///{tmp_path / 'a.db'}"
+    web_store, worker_store = Store(url), Store(url)
+    queued = QueuedJobs()
+    web_pool, worker_pool = BotPool(processes=0), BotPool(processes=0, time_limit=120.0)
+    web = Hub(web_store, web_pool, get, jobs=queued)
+    first_bus, second_bus = Recording(), Recording()
+    first = Hub(worker_store, worker_pool, get, jobs=QueuedJobs(), clocks=False,
+                bus=first_bus)
+    second = Hub(worker_store, worker_pool, get, jobs=QueuedJobs(), clocks=False,
+                 bus=second_bus)
+
+    async def scenario() -> None:
+        room, _keys = await web.create(get("reversi"), {}, SEATS, seed=80)
+        await until(lambda: queued.jobs == [(room.id, 0, 0)], "the queued job")
+        assert await first.bot_job(room.id, 0, 0)
+        assert [e["kind"] for e in first_bus.events] == ["move"]
+        first_bus.events.clear()  # as if the first worker died before publishing it
+        assert await second.bot_job(room.id, 0, 0)  # the job, taken over
+        assert second_bus.events == [{"kind": "sync", "room": room.id}]
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        for pool in (web_pool, worker_pool):
+            pool.shutdown()
+        web_store.close()
+        worker_store.close()

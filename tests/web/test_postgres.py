@@ -120,10 +120,12 @@ def test_rule_a_move_for_an_unknown_room_is_refused(db_url: str) -> None:
         store.add_move("ghost", MoveData(0, 0, "d3", utcnow()), None, None)
 
 
-def _batched(store: Store, writes: list[tuple[str, tuple[Any, ...]]]) -> list[object]:
+def _batched(store: Store, writes: list[tuple[str, tuple[Any, ...]]],
+             one_batch: bool = True) -> list[object]:
     """Queue ``writes`` on the store's writer while its thread is held, so they are taken
     and committed as one batch (one group commit); each write's outcome in order (its value,
-    or the exception it raised)."""
+    or the exception it raised). ``one_batch``: check that they were one commit (a batch
+    that meets another writer's rows may instead be retried write by write)."""
     gate, holding = threading.Event(), threading.Event()
 
     def hold_in(_s: Any) -> None:
@@ -143,7 +145,8 @@ def _batched(store: Store, writes: list[tuple[str, tuple[Any, ...]]]) -> list[ob
             outcomes.append(fut.result(60))
         except Exception as exc:  # noqa: BLE001 - the outcome under test
             outcomes.append(exc)
-    assert store.writer.batches - before == 2, "the holding write, then all of them at once"
+    if one_batch:
+        assert store.writer.batches - before == 2, "the holding write, then all at once"
     return outcomes
 
 
@@ -195,7 +198,8 @@ def test_rule_two_writers_batching_the_same_rooms_each_ply_is_won_once(db_url: s
 
     def run(name: str, store: Store, order: list[str], text: str) -> None:
         results[name] = _batched(store, [("add_move", (r, MoveData(0, 0, text, utcnow()),
-                                                       None, None)) for r in order])
+                                                       None, None)) for r in order],
+                                 one_batch=False)
 
     threads = [threading.Thread(target=run, args=("a", a, rooms, "d3")),
                threading.Thread(target=run, args=("b", b, rooms[::-1], "c4"))]
