@@ -479,8 +479,7 @@ class Hub:
                 return None
             room = self._build(data)
             self.rooms[room_id] = room
-            if room_id in self._missed:
-                self._missed.discard(room_id)
+            if room_id in self._missed:  # (forgotten in ``finally``)
                 async with room.lock:
                     await self._reload(room)
         finally:

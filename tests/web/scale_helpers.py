@@ -11,7 +11,8 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -208,3 +209,35 @@ def create_room(web: Web, body: dict[str, Any]) -> dict[str, Any]:
 
 def keys_for(room: dict[str, Any], seat: int) -> list[dict[str, Any]]:
     return [k for k in room["keys"] if k["seat"] == seat]
+
+
+@contextmanager
+def web_pair(db_url: str, redis_url: str, tmp_path: Path,
+             env: dict[str, str]) -> Iterator[tuple[Web, Web]]:
+    """Two ``asobiba serve --redis`` processes on one database and one Redis, stopped after."""
+    procs: list[Web] = []
+    try:
+        procs.append(Web(db_url, redis_url, tmp_path / "a.log", env=env).start())
+        procs.append(Web(db_url, redis_url, tmp_path / "b.log", env=env).start())
+        yield procs[0], procs[1]
+    finally:
+        for p in procs:
+            p.stop()
+
+
+def eventually(check: Callable[[], Any], what: str, timeout: float = WAIT) -> Any:
+    """``check()``'s first true value within ``timeout`` seconds (polled every 0.1 s)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        got = check()
+        if got:
+            return got
+        time.sleep(0.1)
+    raise AssertionError(f"not within {timeout:g} s: {what}")
+
+
+def shows(c: Client, pred: Callable[[dict[str, Any]], bool]) -> None:
+    """Wait until the client's latest update satisfies ``pred`` (it may already)."""
+    if c.last is not None and pred(c.last):
+        return
+    c.until(lambda m: m.get("type") == "update" and pred(m))

@@ -21,7 +21,7 @@ import redis
 
 from asobiba.server.services import RedisServer
 
-from .scale_helpers import WAIT, Client, Web, create_room, keys_for
+from .scale_helpers import WAIT, Client, Web, create_room, eventually, keys_for, shows, web_pair
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 REFRESH = 1.0
@@ -33,34 +33,12 @@ ROOMS = 12
 def pair(pg_url: str, redis_server: RedisServer, tmp_path: Path
          ) -> Iterator[tuple[Web, Web]]:
     env = {"ASOBIBA_PRESENCE_REFRESH": str(REFRESH), "ASOBIBA_LIMIT_SCALE": "100"}
-    procs: list[Web] = []
-    try:
-        procs.append(Web(pg_url, redis_server.url, tmp_path / "a.log", env=env).start())
-        procs.append(Web(pg_url, redis_server.url, tmp_path / "b.log", env=env).start())
-        yield procs[0], procs[1]
-    finally:
-        for p in procs:
-            p.stop()
-
-
-def eventually(check: Any, what: str, timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.1)
-    raise AssertionError(f"not within {timeout:g} s: {what}")
+    with web_pair(pg_url, redis_server.url, tmp_path, env) as pair:
+        yield pair
 
 
 def online(m: dict[str, Any]) -> list[bool]:
     return [s["online"] for s in m["room"]["seats"]]
-
-
-def shows(c: Client, pred: Any) -> None:
-    if c.last is not None and pred(c.last):
-        return
-    c.until(lambda m: m.get("type") == "update" and pred(m))
 
 
 def publishes(url: str) -> int:

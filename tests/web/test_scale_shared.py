@@ -7,7 +7,6 @@ per-address cap on open WebSockets count both processes; the live-games list joi
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +17,7 @@ from websockets.sync.client import connect
 
 from asobiba.server.services import RedisServer
 
-from .scale_helpers import WAIT, Client, Web, create_room, keys_for
+from .scale_helpers import WAIT, Client, Web, create_room, eventually, keys_for, shows, web_pair
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 CAP = 3  # open WebSockets per address in these processes (ASOBIBA_WS_PER_ADDRESS)
@@ -28,31 +27,8 @@ CAP = 3  # open WebSockets per address in these processes (ASOBIBA_WS_PER_ADDRES
 def pair(pg_url: str, redis_server: RedisServer, tmp_path: Path
          ) -> Iterator[tuple[Web, Web]]:
     env = {"ASOBIBA_WS_PER_ADDRESS": str(CAP), "ASOBIBA_LIMIT_SCALE": "100"}
-    procs: list[Web] = []
-    try:
-        procs.append(Web(pg_url, redis_server.url, tmp_path / "a.log", env=env).start())
-        procs.append(Web(pg_url, redis_server.url, tmp_path / "b.log", env=env).start())
-        yield procs[0], procs[1]
-    finally:
-        for p in procs:
-            p.stop()
-
-
-def eventually(check: Any, what: str, timeout: float = WAIT) -> Any:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        got = check()
-        if got:
-            return got
-        time.sleep(0.1)
-    raise AssertionError(f"not within {timeout:g} s: {what}")
-
-
-def shows(c: Client, pred: Any) -> None:
-    """Wait until the client's latest update satisfies ``pred`` (it may already)."""
-    if c.last is not None and pred(c.last):
-        return
-    c.until(lambda m: m.get("type") == "update" and pred(m))
+    with web_pair(pg_url, redis_server.url, tmp_path, env) as pair:
+        yield pair
 
 
 def test_rule_a_seek_opened_through_a_is_listed_and_taken_through_b(
