@@ -181,3 +181,107 @@ def test_the_rooms_light_imports_do_not_load_the_progression_service() -> None:
         "print(p.Progression.__module__)")],
         capture_output=True, text=True, check=True, timeout=300)
     assert out.stdout.split("\n")[:2] == ["[]", "asobiba.progression.service"]
+
+
+# ---- the frozen baseline: the migrations alone make the models' schema ----------------------
+def _migrate(url: str) -> Any:
+    """``alembic upgrade head`` on the database at ``url`` — the migration scripts alone,
+    never the start-up shortcut that creates an empty database from the metadata."""
+    from alembic import command
+
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        cfg = config()
+        cfg.attributes["connection"] = conn  # type: ignore[attr-defined]
+        command.upgrade(cfg, "head")  # type: ignore[arg-type]
+    return engine
+
+
+def test_the_migrations_alone_make_exactly_the_schema_of_the_models(db_url: str) -> None:
+    """THE GUARD of the migrations (issue 13 item 6): ``upgrade head`` on an empty database
+    runs every revision — 0001's frozen DDL and whatever follows — and Alembic's
+    autogenerate comparison against the live models (``schema.metadata()``) finds no
+    difference: no table, column, type, nullability, key, unique constraint or index
+    missing or extra. A model changed in ``asobiba/tables.py`` without a new revision that
+    makes the same change fails this test (the next test shows the comparison catches it).
+    It is also what makes the start-up shortcut (an empty database created from the
+    metadata and stamped HEAD) equal to running the migrations."""
+    engine = _migrate(db_url)
+    assert current(engine) == HEAD
+    assert _differences(engine) == []
+    engine.dispose()
+
+
+def test_the_guard_sees_a_model_change_made_without_a_revision(tmp_path: Path) -> None:
+    """The comparison above can fail: against models that gained a column and a table no
+    revision creates, a migrated database shows exactly those differences."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import Column, Integer, MetaData, String, Table
+
+    from asobiba.server.schema import metadata
+
+    changed = MetaData()
+    for table in metadata().sorted_tables:
+        table.to_metadata(changed)
+    changed.tables["rooms"].append_column(Column("theme", String(20), nullable=True))
+    Table("web_new_things", changed, Column("id", Integer, primary_key=True))
+    engine = _migrate(f"sqlite:///{tmp_path / 'm.db'}")
+    with engine.connect() as conn:
+        diffs = compare_metadata(MigrationContext.configure(conn), changed)
+    assert sorted((d[0], d[2] if d[0] == "add_column" else d[1].name) for d in diffs) == [
+        ("add_column", "rooms"), ("add_table", "web_new_things")]
+    engine.dispose()
+
+
+def test_the_baseline_does_not_follow_the_live_models(tmp_path: Path) -> None:
+    """0001 is frozen DDL: with a model changed (a column added to ``rooms`` in the running
+    process), ``upgrade head`` on an empty database still creates the baseline's ``rooms``
+    — the change needs a revision of its own. (A separate interpreter: the change to the
+    models must not leak into other tests.)"""
+    import subprocess
+    import sys
+
+    url = f"sqlite:///{tmp_path / 'frozen.db'}"
+    script = (
+        "import json\n"
+        "from sqlalchemy import Column, String, create_engine, inspect\n"
+        "from alembic import command\n"
+        "from asobiba.tables import RoomRow\n"
+        "from asobiba.server.schema import config\n"
+        "RoomRow.__table__.append_column(Column('theme', String(20), nullable=True))\n"
+        f"engine = create_engine({url!r})\n"
+        "with engine.begin() as conn:\n"
+        "    cfg = config(); cfg.attributes['connection'] = conn\n"
+        "    command.upgrade(cfg, 'head')\n"
+        "print(json.dumps([c['name'] for c in inspect(engine).get_columns('rooms')]))\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, timeout=300)
+    import json
+
+    columns = json.loads(out.stdout.strip().splitlines()[-1])
+    assert "theme" not in columns
+    assert {"id", "game", "seed", "status", "clock", "updated"} <= set(columns)
+
+
+def test_an_old_database_missing_a_table_and_an_index_gets_only_those(db_url: str) -> None:
+    """Baseline on a database from before migrations that lacks part of the schema (a table
+    added late, an index): 0001 creates what is missing, keeps every row, and the result
+    is the models' schema."""
+    from sqlalchemy import inspect
+
+    build_old_database(db_url)
+    engine = create_engine(db_url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP TABLE web_daily_rooms"))
+        conn.execute(text("DROP INDEX ix_rooms_status"))
+    engine.dispose()
+    store = Store(db_url)
+    assert current(store.engine) == HEAD
+    inspector = inspect(store.engine)
+    assert inspector.has_table("web_daily_rooms")
+    assert "ix_rooms_status" in {ix["name"] for ix in inspector.get_indexes("rooms")}
+    room = store.load_room("old1")
+    assert room is not None and [m.text for m in room.moves] == ["d3", "c5"]
+    assert _differences(store.engine) == []
+    store.close()
