@@ -82,9 +82,10 @@ def _ip(request: Request) -> str:
     return str(request.scope.get("state", {}).get("client_ip") or "?")
 
 
-def limited(limits: Limits, rule: str, *key: str) -> None:
-    """Refuse (429, ``too_many``) when ``rule`` is over its limit for ``key``."""
-    if not limits.hit(rule, *key):
+async def limited(limits: Limits, rule: str, *key: str) -> None:
+    """Refuse (429, ``too_many``) when ``rule`` is over its limit for ``key`` (awaited: with
+    Redis the count is asked off the event loop, :meth:`Limits.ahit`)."""
+    if not await limits.ahit(rule, *key):
         r = limits.rules[rule]
         raise ClientError("too_many", f"too many requests of this kind ({r.tries} per "
                           f"{r.window:g} s); wait and try again", status=429)
@@ -301,7 +302,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         return JSONResponse({"games": [get(g).describe() for g in available()]})
 
     async def create_room(request: Request) -> Response:
-        limited(limits, "room", _ip(request))
+        await limited(limits, "room", _ip(request))
         data = await _json_body(request)
         if not isinstance(data, dict):
             raise ClientError("bad_json", "the request must be a JSON object")
@@ -395,7 +396,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         """Replay a record (uploaded or stored) into every seat's view after every move.
         The work runs in a worker thread within a time budget, so a big record never
         holds up the event loop (moves and WebSockets of every room)."""
-        limited(limits, "replay", _ip(request))
+        await limited(limits, "replay", _ip(request))
         body = await request.body()
         if len(body) > MAX_RECORD:
             raise ClientError("too_large", f"a record may be at most {MAX_RECORD} bytes")

@@ -15,15 +15,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import itertools
 import os
 import secrets
 import threading
 import time
 from collections import defaultdict, deque
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, TypeVar, TypeVarTuple
 
 from starlette.types import Scope
+
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,23 @@ class Limits:
         r = self.rules[rule]
         return self.store.hit(":".join((rule, *key)), r.window, r.tries, time.monotonic())
 
+    async def ahit(self, rule: str, *key: str) -> bool:
+        """:meth:`hit` for the event loop — what every HTTP route awaits. A shared store
+        (Redis) is asked in a worker thread (:meth:`_off_loop`): a slow or paused Redis then
+        delays only the limited requests, never the WebSockets and other requests of the
+        process. The in-process store is called directly (no thread hop)."""
+        if getattr(self.store, "blocking", False):
+            return await self._off_loop(self.hit, rule, *key)
+        return self.hit(rule, *key)
+
+    async def _off_loop(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
+        """``fn(*args)`` in the store's own threads (``executor``) when it has them, else the
+        loop's default ones. Its own: the default threads also load rooms, and a Redis that
+        answers slowly must not hold those up too."""
+        executor = getattr(self.store, "executor", None)
+        return await asyncio.get_running_loop().run_in_executor(
+            executor, functools.partial(fn, *args))
+
     def retry_after(self, rule: str) -> int:
         return max(1, int(self.rules[rule].window))
 
@@ -125,7 +149,7 @@ class Limits:
         a thousand clients reconnecting at once (a web process restarted) must not stop the
         moves of every other room while they are counted."""
         if getattr(self.store, "blocking", False):
-            return await asyncio.to_thread(self._ws_admit, ip)
+            return await self._off_loop(self._ws_admit, ip)
         return self._ws_admit(ip)
 
     def _ws_admit(self, ip: str) -> bool:
@@ -134,7 +158,7 @@ class Limits:
     async def ws_release(self, ip: str) -> None:
         """That WebSocket closed (:meth:`ws_closed`, off the event loop for a shared store)."""
         if getattr(self.store, "blocking", False) and ip not in self.open_ws:
-            await asyncio.to_thread(self.ws_closed, ip)
+            await self._off_loop(self.ws_closed, ip)
         else:
             self.ws_closed(ip)
 
@@ -204,17 +228,25 @@ class RedisStore:
     (:class:`MemoryStore`) until it is back: a limit must not lock everyone out."""
 
     blocking = True
-    """Its calls wait on Redis: the WebSocket admission runs them off the event loop."""
+    """Its calls wait on Redis: :class:`Limits` runs them off the event loop, in
+    :attr:`executor` (every HTTP limit and the WebSocket admission)."""
+    THREADS = 4
+    """Threads asking Redis at once. A stalled Redis (each call waits up to the 0.5 s socket
+    timeout, then counts in this process) queues the limited requests here, not the room
+    loads and other work of the loop's default threads."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, timeout: float = 0.5) -> None:
+        """``timeout``: the longest one call waits for Redis before counting here instead."""
         import redis
 
-        self._redis = redis.Redis.from_url(url, socket_timeout=0.5, socket_connect_timeout=0.5)
+        self._redis = redis.Redis.from_url(url, socket_timeout=timeout,
+                                           socket_connect_timeout=timeout)
         self._script = self._redis.register_script(_SLIDING_WINDOW)
         self._ws_open = self._redis.register_script(_WS_OPEN)
         self._ws_closed = self._redis.register_script(_WS_CLOSED)
         self._local = MemoryStore()
-        self._n = 0
+        self._n = itertools.count(1)  # next() is atomic: hits come from several threads
+        self.executor = ThreadPoolExecutor(self.THREADS, thread_name_prefix="asobiba-limits")
         self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
         self._alive_at = 0.0
         self._lock = threading.Lock()
@@ -252,11 +284,11 @@ class RedisStore:
             self._ws_closed(keys=[f"asobiba:ws:{ip}"], args=[self.origin])
 
     def hit(self, key: str, window: float, tries: int, now: float) -> bool:
-        self._n += 1
+        n = next(self._n)
         try:
             # wall-clock time: the processes' monotonic clocks are not comparable
             return bool(self._script(keys=[f"asobiba:limit:{key}"],
                                      args=[time.time(), window, tries,
-                                           f"{time.time()}:{id(self)}:{self._n}"]))
+                                           f"{time.time()}:{self.origin}:{n}"]))
         except Exception:  # noqa: BLE001 - Redis away: count here meanwhile
             return self._local.hit(key, window, tries, now)

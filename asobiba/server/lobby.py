@@ -242,15 +242,19 @@ class RedisSeekBoard(SeekBoard):
 Who = Callable[[Request, str], Awaitable[tuple[str, float]]]
 
 
+async def _no_limit(request: Request) -> None:
+    return None
+
+
 class Lobby:
     """The routes and the live pushes. ``hub`` gives the rooms; ``who`` names the asking
     person and their rating in a game (an account's, else a guest at 1500)."""
 
     def __init__(self, hub: Callable[[], Hub], get_game: Callable[[str], Game],
-                 who: Who, limit: Callable[[Request], None] | None = None,
+                 who: Who, limit: Callable[[Request], Awaitable[None]] | None = None,
                  board: SeekBoard | None = None) -> None:
         self.board = board or SeekBoard()
-        self.limit = limit or (lambda request: None)
+        self.limit = limit or _no_limit  # awaited: the room-creation limit (Redis: off the loop)
         self.hub = hub
         self.get_game = get_game
         self.who = who
@@ -352,7 +356,7 @@ class Lobby:
             raise ClientError("unknown_game", f"unknown game {name!r}") from None
 
     async def create(self, request: Request) -> Response:
-        self.limit(request)
+        await self.limit(request)
         data = await self._body(request)
         game = self._game(data.get("game"))
         options = data.get("options") or {}
@@ -405,7 +409,7 @@ class Lobby:
                 "keys": [{"seat": taker, "key": keys[taker]}]}
 
     async def accept(self, request: Request) -> Response:
-        self.limit(request)
+        await self.limit(request)
         data = await self._body(request)
         seek = await self.board.take(request.path_params["seek"], data.get("token"))
         out = await self._start(seek)
@@ -415,7 +419,7 @@ class Lobby:
     async def quick(self, request: Request) -> Response:
         """Quick pairing: take the open game of this game nearest the asker's rating, or
         open one (default options) and wait for someone."""
-        self.limit(request)
+        await self.limit(request)
         data = await self._body(request)
         game = self._game(data.get("game"))
         self._two_player(game, {})

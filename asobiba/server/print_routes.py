@@ -33,13 +33,13 @@ def _bad(code: str, message: str, status: int = 400) -> JSONResponse:
     return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
 
 
-def _over_limit(request: Request) -> JSONResponse | None:
+async def _over_limit(request: Request) -> JSONResponse | None:
     """The server's abuse limit for renders (rule ``print``, per address), when it has one."""
     limits = getattr(request.app.state, "limits", None)
     if limits is None or "print" not in getattr(limits, "rules", {}):
         return None
     ip = str(request.scope.get("state", {}).get("client_ip") or "?")
-    if limits.hit("print", ip):
+    if await limits.ahit("print", ip):  # Redis: asked off the event loop
         return None
     rule = limits.rules["print"]
     return _bad("too_many", f"too many PDFs rendered ({rule.tries} per {rule.window:g} s); "
@@ -72,7 +72,7 @@ async def print_game_pdf(request: Request) -> Response:
         if data:
             _cache.move_to_end(key)
         else:
-            refused = _over_limit(request)
+            refused = await _over_limit(request)
             if refused is not None:
                 return refused
             data = await anyio.to_thread.run_sync(print_game, req)
@@ -92,7 +92,7 @@ async def print_record_pdf(request: Request) -> Response:
     if len(body) > MAX_RECORD:
         return _bad("too_large", f"a record may be at most {MAX_RECORD} bytes", 413)
     q = request.query_params
-    refused = _over_limit(request)
+    refused = await _over_limit(request)
     if refused is not None:
         return refused
     try:

@@ -154,9 +154,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
                                                      LADDER_SETS, DAILY_ROOMS])
     limits = limits or Limits()
 
-    def limited(request: Request, rule: str, *key: str) -> None:
+    async def limited(request: Request, rule: str, *key: str) -> None:
         ip = str(request.scope.get("state", {}).get("client_ip") or "?")
-        if not limits.hit(rule, ip, *key):
+        if not await limits.ahit(rule, ip, *key):  # Redis: asked off the event loop
             r = limits.rules[rule]
             raise _Refused(429, "too_many", f"too many requests of this kind ({r.tries} per "
                            f"{r.window:g} s from your address); wait and try again")
@@ -226,7 +226,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         weak = await run_in_threadpool(password_weakness, password, name)
         if weak:
             raise _Refused(400, "bad_account", weak)
-        limited(request, "register")
+        await limited(request, "register")
         token = request.cookies.get(COOKIE) or ""
         guest = await current(request)
         if guest and guest.get("kind") == "guest":
@@ -243,15 +243,15 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         name, password = _text(data, "name", 64), _text(data, "password")
         # per (address, name) — someone elsewhere cannot lock the owner out — and per
         # address over all names
-        limited(request, "login_ip")
-        limited(request, "login", name.casefold())
+        await limited(request, "login_ip")
+        await limited(request, "login", name.casefold())
         player, token = await run_in_threadpool(prog.login, name, password)
         response = JSONResponse({"player": public(player)})
         set_cookie(response, request, token)
         return response
 
     async def guest(request: Request) -> Response:
-        limited(request, "guest")
+        await limited(request, "guest")
         player, token = await run_in_threadpool(prog.guest)
         response = JSONResponse({"player": public(player)}, status_code=201)
         set_cookie(response, request, token)
@@ -469,7 +469,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         the game runs only the seat that made the move may ask, proving it with its seat
         key (``seat``, ``key``), and the move is judged from that seat's views alone (hidden
         colours, cards and dice stay hidden); once the game is over anyone may ask."""
-        limited(request, "feedback")
+        await limited(request, "feedback")
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
@@ -503,7 +503,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         is the sender's fault (400 ``bad_record``); running out of the time budget is the
         server's (503 ``busy``), and says so — never blamed on the record."""
         arrived = time.monotonic()  # the wall budget counts from here, queueing included
-        limited(request, "review")
+        await limited(request, "review")
         raw = await request.body()
         if len(raw) > 2_000_000:
             raise _Refused(413, "too_large", "a record may be at most 2000000 bytes")
