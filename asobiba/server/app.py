@@ -295,7 +295,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     task.cancel()
                 if room.flag_task:
                     room.flag_task.cancel()
-            pool.shutdown()
+            pool.shutdown(wait=True)  # gone before Python's exit clean-up (bots.py)
             store.close()
 
     async def games(request: Request) -> Response:

@@ -81,12 +81,16 @@ class _Slot:
             self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="bot")
         self.ready = asyncio.wrap_future(self.executor.submit(_warm, list(games)))
 
-    def kill(self) -> None:
+    def kill(self, wait: bool = False) -> None:
+        """Kill the slot's process (a thread cannot be stopped: it is left to finish).
+        ``wait``: also until the executor's manager thread has seen the process go and
+        closed its pipes (:meth:`BotPool.shutdown`)."""
         executor = self.executor
-        if isinstance(executor, ProcessPoolExecutor):
+        processes = isinstance(executor, ProcessPoolExecutor)
+        if processes:
             for proc in list(getattr(executor, "_processes", {}).values()):
                 proc.kill()
-        executor.shutdown(wait=False, cancel_futures=True)
+        executor.shutdown(wait=wait and processes, cancel_futures=True)
 
 
 class BotPool:
@@ -184,8 +188,14 @@ class BotPool:
         if self._free is not None and slot in self._slots and self._loop is not None:
             self._loop.call_soon_threadsafe(self._free.put_nowait, slot)
 
-    def shutdown(self) -> None:
+    def shutdown(self, wait: bool = False) -> None:
+        """Kill every slot. ``wait`` (a process about to exit: ``asobiba worker``, the web
+        app's shutdown): also wait until each process slot's manager thread has ended. Left
+        running, it races Python's exit: the interpreter's clean-up of ProcessPoolExecutor
+        wakes every manager thread through its pipe, unlocked, while a thread whose process
+        was just killed closes that pipe — ``OSError: [Errno 9] Bad file descriptor`` in
+        the log of a worker stopped with SIGTERM (CPython 3.11's ``_python_exit``)."""
         slots, self._slots = self._slots, []
         for slot in slots:
-            slot.kill()
+            slot.kill(wait)
         self._free = None

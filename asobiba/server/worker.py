@@ -56,7 +56,7 @@ async def work(db_url: str, redis_url: str, processes: int = 2, time_limit: floa
     finally:
         await bus.close()
         await jobs.close()
-        pool.shutdown()
+        pool.shutdown(wait=True)  # the bot processes gone before Python's exit clean-up
         store.close()
 
 

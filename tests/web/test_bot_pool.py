@@ -77,3 +77,29 @@ def test_rule_a_bot_slot_builds_the_flipflop_table_before_its_first_move() -> No
         assert asyncio.run(scenario()), "the first move ran before the table was built"
     finally:
         pool.shutdown()
+
+
+def test_a_pool_shut_down_waiting_leaves_nothing_for_pythons_exit_to_race() -> None:
+    """A worker stopped with SIGTERM logged ``OSError: [Errno 9] Bad file descriptor``:
+    Python's exit clean-up of ProcessPoolExecutor writes to every manager thread's wake-up
+    pipe without a lock, while a manager thread whose bot process was just killed closes
+    that pipe. ``shutdown(wait=True)`` — what ``asobiba worker`` and the web app call when
+    they stop — returns only once every process slot's manager thread has ended and closed
+    its pipe, so the exit clean-up finds nothing running (its wake-up of a closed pipe is a
+    no-op). Without the wait the threads are still running when it returns."""
+    pool = BotPool(processes=2, time_limit=60)
+
+    async def start() -> None:
+        pool.warm([])
+        await asyncio.gather(*(pool.run(quick, 1) for _ in range(2)))
+
+    try:
+        asyncio.run(start())
+        executors = [slot.executor for slot in pool._slots]
+        threads = [getattr(ex, "_executor_manager_thread", None) for ex in executors]
+        wakeups = [getattr(ex, "_executor_manager_thread_wakeup", None) for ex in executors]
+        assert len(threads) == 2 and all(t is not None and t.is_alive() for t in threads)
+    finally:
+        pool.shutdown(wait=True)
+    assert not any(t.is_alive() for t in threads if t is not None)
+    assert all(w is not None and w._closed for w in wakeups)
