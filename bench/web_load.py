@@ -17,8 +17,13 @@ Loads (each Reversi rooms of two human clients, one connection per seat):
   for the last one's answer) measures the throughput at which latency = rooms / moves/s;
 * ``--bots N``: N bot-vs-bot rooms created at once (a burst), counting random fallbacks.
 
-Prints moves/s, p50/p99 acknowledgement latency (send → ack, which follows the commit),
-cross-process delivery p50/p99 (scaled: send at process A → update at process B), server
+Prints moves/s, p50/p99 acknowledgement latency (send → ack, which follows the commit; the
+clients ask for it in the update that shows the move, as the browser does — a server that
+does not know that sends a separate ``ack``, which is measured the same),
+cross-process delivery p50/p99 (scaled: send at process A → update at process B, counted at
+the other seat's client — until session 6 the first update of either seat was counted, which
+was nearly always the mover's own, from A) and the cross-process hop (how much later the
+client at B has the update than the mover's client at A has its own), server
 RSS (all server processes and their bot processes) and CPU time beside wall time, and the
 load average before and after. Example::
 
@@ -262,6 +267,7 @@ class Stats:
     def __init__(self) -> None:
         self.acks: list[float] = []
         self.delivery: list[float] = []
+        self.hop: list[float] = []
         self.errors: dict[str, int] = {}
         self.games = 0
 
@@ -324,17 +330,22 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
     while time.monotonic() < stop_at[0]:
         if room is None:
             room = await new_room(ports, index)
-        sent: dict[int, float] = {}   # ply -> when its move was sent
+        sent: dict[int, tuple[float, int]] = {}  # ply -> when its move was sent, by whom
+        arrived: dict[int, dict[int, float]] = {}  # (scaled) ply -> seat -> its update came
         done = asyncio.Event()
 
-        async def seat(s: int, room: dict[str, Any] = room, sent: dict[int, float] = sent,
+        async def seat(s: int, room: dict[str, Any] = room,
+                       sent: dict[int, tuple[float, int]] = sent,
+                       arrived: dict[int, dict[int, float]] = arrived,
                        done: asyncio.Event = done) -> None:
             port = ports[(index + s) % len(ports)]
             keys = [k for k in room["keys"] if k["seat"] == s]
             async with websockets.connect(f"ws://127.0.0.1:{port}/ws/{room['room']}",
                                           open_timeout=60, max_size=2**22,
                                           additional_headers=client_headers(index, s)) as ws:
-                await ws.send(dumps({"type": "hello", "seats": keys}))
+                # as the browser does: a move's ack comes in the update that shows it
+                await ws.send(dumps({"type": "hello", "seats": keys,
+                                     "ack_in_update": True}))
                 ready.append(1)
                 await go.wait()
                 pending: tuple[str, float] | None = None
@@ -365,8 +376,9 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                             await asyncio.sleep(next_at[0] - now)
                         next_at[0] = max(next_at[0], time.monotonic() - interval) + interval
                     ref = f"{ply}"
-                    sent[ply] = time.perf_counter()
-                    pending = (ref, sent[ply])
+                    at = time.perf_counter()
+                    sent[ply] = (at, s)
+                    pending = (ref, at)
                     await ws.send(dumps({"type": "move", "seat": s, "move": pick.choice(legal),
                                          "ply": ply, "id": ref}))
                     if not cross:
@@ -398,13 +410,27 @@ async def play_room(ports: list[int], index: int, stats: Stats, pace: str,
                         pending = None
                         await move()
                     elif kind == "update":
+                        if pending and "ack" in msg and msg["ack"] == pending[0]:
+                            stats.acks.append(now - pending[1])  # the ack, in the update
+                            pending = None
                         r = msg["room"]
                         ply = r["ply"]
                         if ply > seen_ply:
                             seen_ply = ply
-                            made = sent.pop(ply - 1, None)
+                            made = sent.get(ply - 1)
                             if made is not None and cross:
-                                stats.delivery.append(now - made)
+                                # the mover sits at process A, this seat at A too (its own
+                                # update) or at B (the other seat): delivery is send at A →
+                                # update at B; the hop is how much later B's client has it
+                                # than A's own (the fan-out through Redis and process B)
+                                t_sent, mover = made
+                                got = arrived.setdefault(ply, {})
+                                got[s] = now
+                                if s != mover:
+                                    stats.delivery.append(now - t_sent)
+                                if len(got) == 2:
+                                    stats.hop.append(got[1 - mover] - got[mover])
+                                    del arrived[ply], sent[ply - 1]
                         elif ply < seen_ply:
                             continue  # an older position, re-sent: not a turn
                         if r["status"] != "active":
@@ -478,7 +504,8 @@ async def client_part(part: int, parts: int, ports: list[int], rooms: int, pace:
     for t in tasks:
         t.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
-    pipe.send({"acks": stats.acks[:n_acks], "delivery": stats.delivery, "errors": stats.errors,
+    pipe.send({"acks": stats.acks[:n_acks], "delivery": stats.delivery, "hop": stats.hop,
+               "errors": stats.errors,
                "games": stats.games, "failed": [repr(e) for e in failed],
                "cpu": (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime)})
 
@@ -557,6 +584,7 @@ async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connecti
         got = await loop.run_in_executor(None, p.recv)
         stats.acks += got["acks"]
         stats.delivery += got["delivery"]
+        stats.hop += got["hop"]
         stats.games += got["games"]
         failed += got["failed"]
         mine += got["cpu"]
@@ -583,8 +611,12 @@ async def drive(args: argparse.Namespace, cluster: Cluster, pipes: list[Connecti
               f"  p99 {pct(stats.acks, 0.99):.1f}  max {pct(stats.acks, 1.0):.1f}; mean "
               f"{1000 * sum(stats.acks) / max(1, len(stats.acks)):.1f}")
         if stats.delivery:
-            print(f"cross-process delivery ms (A -> B): p50 {pct(stats.delivery, 0.5):.1f}  "
-                  f"p99 {pct(stats.delivery, 0.99):.1f}  ({len(stats.delivery)} moves)")
+            print(f"cross-process delivery ms (send at A -> update at B): p50 "
+                  f"{pct(stats.delivery, 0.5):.1f}  p99 {pct(stats.delivery, 0.99):.1f}  "
+                  f"({len(stats.delivery)} moves)")
+            print(f"cross-process hop ms (update at A's client -> at B's client): p50 "
+                  f"{pct(stats.hop, 0.5):.1f}  p90 {pct(stats.hop, 0.9):.1f}  p99 "
+                  f"{pct(stats.hop, 0.99):.1f}  ({len(stats.hop)} moves)")
     # CPU per acknowledged move: the figure that does not depend on how busy the machine is
     per = (lambda cpu: f", {1000 * cpu / n_acks:.2f} ms CPU per move") if n_acks else \
         (lambda cpu: "")

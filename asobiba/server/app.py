@@ -501,8 +501,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     if throttled:
                         raise ClientError("too_fast", f"at most {RATE} messages a second, "
                                           "please; this one was ignored")
-                    await dispatch(room, conn, msg)
-                    if ref is not None:
+                    acked = await dispatch(room, conn, msg, ref)
+                    if ref is not None and not acked:
                         await websocket.send_text(dumps({"type": "ack", "id": ref}))
                 except ClientError as exc:
                     await websocket.send_text(dumps({"type": "error", "code": exc.code,
@@ -516,10 +516,17 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             shared.publish(hub(), room)
             hub().forget_if_idle(room)
 
-    async def dispatch(room: Room, conn: Conn, msg: JSONObject) -> None:
+    async def dispatch(room: Room, conn: Conn, msg: JSONObject, ref: int | str | None
+                       ) -> bool:
+        """Carry out one client message; True when its acknowledgement went out already
+        (a move's, in the mover's update: ``Conn.ack_in_update``)."""
         kind = msg.get("type")
         h = hub()
         if kind == "hello":
+            flag = msg.get("ack_in_update", False)
+            if not isinstance(flag, bool):
+                raise ClientError("bad_message", "'ack_in_update' must be true or false")
+            conn.ack_in_update = flag
             problems = await h.hello(room, conn, msg.get("seats", []))
             fairplay.note_presence(room)
             shared.publish(h, room)
@@ -528,7 +535,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                 raise ClientError("bad_key", "; ".join(problems))
         elif kind == "move":
             seat = h.seat_for(room, conn, msg.get("seat"))
-            await h.play(room, seat, msg.get("move"), msg.get("ply"))
+            return await h.play(room, seat, msg.get("move"), msg.get("ply"),
+                                ack=None if ref is None else (conn, ref))
         elif kind == "resign":
             await h.resign(room, h.seat_for(room, conn, msg.get("seat")))
         elif kind == "undo":
@@ -554,6 +562,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
                               "move, resign, undo, undo_reply, rematch, next, claim, ping, "
                               "sync, history, abort, draw, hint")
+        return False
 
     async def table_message(h: Hub, room: Room, conn: Conn, kind: str,
                             msg: JSONObject) -> None:

@@ -33,6 +33,7 @@ from ..core.rng import derive_seed
 from ..play.runner import BotTurn
 from ..progression.matches import A, B, Match, MatchFormat, replays_the_deal, tiebreak_for
 from . import clock as clocks
+from . import eager
 from .bus import LocalBus
 from .db import Conflict, MoveData, RoomData, SeatData, SetData, Store, utcnow
 from .wire import dumps
@@ -91,6 +92,9 @@ class Conn:
     history: int = -1
     """The room's ``history`` count when those were sent: an undo or a reload that rewrote
     the moves since makes the next update a full one."""
+    ack_in_update: bool = False
+    """Said in its hello: the update that shows this connection's move carries the move's
+    acknowledgement (``"ack": id``) instead of a separate ``ack`` message after it."""
 
     @property
     def seats(self) -> set[int]:
@@ -540,7 +544,8 @@ class Hub:
         except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
             room.conns.discard(conn)
 
-    async def broadcast(self, room: Room) -> None:
+    async def broadcast(self, room: Room, ack: tuple[Conn, int | str] | None = None
+                        ) -> bool:
         """Every connection gets the room and its seats' views. The public part is built
         once, and each distinct message serialised once (connections holding the same seats
         — e.g. every spectator — share one text). A connection gets only the moves it has
@@ -549,15 +554,31 @@ class Hub:
         Every message is built here, before the first send: a send may wait (a full socket
         buffer), and a message built after that wait could mix this broadcast's room (its
         ply) with the views of a move committed meanwhile — a client then saw its turn at
-        a ply already played and its move was refused as ``stale``."""
+        a ply already played and its move was refused as ``stale``.
+
+        ``ack``: the connection whose move this update shows, and the id of that move's
+        message. If it asked for acknowledgements in updates (``Conn.ack_in_update``), its
+        update carries ``"ack": id``, is sent first, and True is returned (the caller sends
+        no separate ``ack``): one frame and one send fewer per move, and the mover learns
+        its move was stored without waiting for the other connections' sends."""
         conns = list(room.conns)
         if not conns:
-            return
+            return False
+        acking = ack[0] if ack is not None and ack[0].ack_in_update \
+            and ack[0].send_text is not None and ack[0] in room.conns else None
+        if acking is not None:  # first: the ack goes out before anything else
+            conns.remove(acking)
+            conns.insert(0, acking)
         public = room.public(with_moves=False)
         texts: dict[tuple[tuple[int, ...], int | None], str] = {}
         out: list[tuple[Conn, str | JSONObject]] = []
         for conn in conns:
             start = room.delta_start(conn)
+            if conn is acking:
+                assert ack is not None
+                out.append((conn, dumps({**room.message_for(conn, public, start),
+                                         "ack": ack[1]})))
+                continue
             if conn.send_text is None:
                 out.append((conn, room.message_for(conn, public, start)))
                 continue
@@ -577,14 +598,12 @@ class Hub:
             except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
                 room.conns.discard(conn)
 
-        # the others as tasks, started before the first is sent here: a send waits only
-        # while its socket's buffer is full, and then it holds up nobody else (one task
-        # fewer per move than gathering them all, in the usual room of two)
-        loop = asyncio.get_running_loop()
-        others = [loop.create_task(one(c, m)) for c, m in out[1:]]
-        await one(*out[0])
-        for task in others:
+        # each send runs now, in this turn of the loop (the mover's first); one that must
+        # wait (a full socket buffer) goes on in a task of its own and holds up nobody
+        waiting = [task for task in (eager.start(one(c, m)) for c, m in out) if task]
+        for task in waiting:
             await task
+        return acking is not None
 
     async def hello(self, room: Room, conn: Conn, claims: object) -> list[str]:
         """Take the seats whose keys match; return a refusal per forged or unknown key."""
@@ -627,10 +646,13 @@ class Hub:
 
     # ---- playing -------------------------------------------------------------------------
     async def play(self, room: Room, seat: int, text: object, expect_ply: object = None,
-                   notes: Sequence[str] = ()) -> None:
+                   notes: Sequence[str] = (), ack: tuple[Conn, int | str] | None = None
+                   ) -> bool:
         """Parse, apply, commit, then tell everyone (this process's connections, then the
         other processes through the bus). Any refusal leaves the room unchanged; a move
-        another process stored first for this ply makes this one ``stale``."""
+        another process stored first for this ply makes this one ``stale``. ``ack``: the
+        mover's connection and message id, acknowledged in its update if it asked for that
+        (True is then returned: see :meth:`broadcast`); only a stored move is."""
         if not isinstance(text, str):
             raise ClientError("bad_message", "'move' must be text")
         if await self._flag_fell(room, seat):
@@ -688,11 +710,12 @@ class Hub:
                                   "seat": seat, "text": entry.text, "at": entry.at,
                                   "finished": bool(result), "notes": list(notes)})
         self.arm_clock(room)
-        await self.broadcast(room)
+        acked = await self.broadcast(room, None if stale else ack)
         self.schedule_bots(room)
         if stale:
             raise ClientError("stale", "another move was played here first; this one was "
                               "not played")
+        return acked
 
     # ---- clocks ----------------------------------------------------------------------------
     def arm_clock(self, room: Room) -> None:

@@ -45,7 +45,8 @@ function connect() {
   ws.addEventListener("open", () => {
     retry = 0;
     const keys = loadKeys(roomId);
-    if (keys.length) send({ type: "hello", seats: keys });
+    // a move's acknowledgement comes in the update that shows it (one message, not two)
+    if (keys.length) send({ type: "hello", seats: keys, ack_in_update: true });
   });
   ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   ws.addEventListener("close", (event) => {
@@ -84,6 +85,7 @@ function joinMoves(msg) {
 
 function receive(msg) {
   if (msg.type === "update") {
+    if (msg.ack !== undefined) showError(""); // this page's move was stored
     if (!joinMoves(msg)) return;
     sounds.update(last, msg);
     last = msg;
