@@ -239,8 +239,10 @@ class RedisStore:
         """``timeout``: the longest one call waits for Redis before counting here instead."""
         import redis
 
+        # named: ``CLIENT LIST`` shows which connections count the limits
         self._redis = redis.Redis.from_url(url, socket_timeout=timeout,
-                                           socket_connect_timeout=timeout)
+                                           socket_connect_timeout=timeout,
+                                           client_name="asobiba-limits")
         self._script = self._redis.register_script(_SLIDING_WINDOW)
         self._ws_open = self._redis.register_script(_WS_OPEN)
         self._ws_closed = self._redis.register_script(_WS_CLOSED)

@@ -38,10 +38,10 @@ loaded 2-core machine; the old code's GET waited for the whole of it."""
 
 
 def _limit_call_waiting(r: redis.Redis) -> bool:
-    """Whether a client's ``EVALSHA`` (the limit's sliding-window script) is held by the
-    pause right now."""
-    return any(c.get("cmd") == "evalsha" and "b" in c.get("flags", "")
-               for c in r.client_list())
+    """Whether the limits' connection (named ``asobiba-limits``) is held by the pause in its
+    ``EVALSHA`` (the sliding-window script) right now."""
+    return any(c.get("name") == "asobiba-limits" and c.get("cmd") == "evalsha"
+               and "b" in c.get("flags", "") for c in r.client_list())
 
 
 def test_rule_a_slow_redis_delays_only_the_limited_request(
