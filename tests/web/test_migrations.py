@@ -89,15 +89,19 @@ def test_the_code_expects_the_newest_migration() -> None:
     assert ScriptDirectory.from_config(config()).get_current_head() == HEAD  # type: ignore[arg-type]
 
 
-def _differences(engine: Any) -> list[Any]:
-    """What Alembic's autogenerate finds between the database and the one metadata."""
+def _differences(engine: Any, target: Any = None) -> list[Any]:
+    """What Alembic's autogenerate finds between the database and the one metadata (or
+    ``target``)."""
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
     from asobiba.server.schema import metadata
 
     with engine.connect() as conn:
-        return list(compare_metadata(MigrationContext.configure(conn), metadata()))
+        # types and server-side defaults compared too, not only tables, columns and keys
+        context = MigrationContext.configure(conn, opts={"compare_type": True,
+                                                         "compare_server_default": True})
+        return list(compare_metadata(context, metadata() if target is None else target))
 
 
 def test_one_metadata_holds_every_table_and_autogenerate_finds_no_difference(
@@ -212,25 +216,31 @@ def test_the_migrations_alone_make_exactly_the_schema_of_the_models(db_url: str)
     engine.dispose()
 
 
-def test_the_guard_sees_a_model_change_made_without_a_revision(tmp_path: Path) -> None:
-    """The comparison above can fail: against models that gained a column and a table no
-    revision creates, a migrated database shows exactly those differences."""
-    from alembic.autogenerate import compare_metadata
-    from alembic.migration import MigrationContext
-    from sqlalchemy import Column, Integer, MetaData, String, Table
+def test_the_guard_sees_a_model_change_made_without_a_revision(db_url: str) -> None:
+    """The comparison above can fail: against models changed with no revision — a column
+    and a table added, a column's type, nullability and server default changed, an index
+    added — a migrated database shows each of those differences."""
+    from sqlalchemy import Column, DefaultClause, Index, Integer, MetaData, String, Table, text
 
     from asobiba.server.schema import metadata
 
     changed = MetaData()
     for table in metadata().sorted_tables:
         table.to_metadata(changed)
-    changed.tables["rooms"].append_column(Column("theme", String(20), nullable=True))
+    rooms, players = changed.tables["rooms"], changed.tables["prog_players"]
+    rooms.append_column(Column("theme", String(20), nullable=True))
     Table("web_new_things", changed, Column("id", Integer, primary_key=True))
-    engine = _migrate(f"sqlite:///{tmp_path / 'm.db'}")
-    with engine.connect() as conn:
-        diffs = compare_metadata(MigrationContext.configure(conn), changed)
-    assert sorted((d[0], d[2] if d[0] == "add_column" else d[1].name) for d in diffs) == [
-        ("add_column", "rooms"), ("add_table", "web_new_things")]
+    players.c.kind.type = String(12)
+    players.c.password_hash.nullable = False
+    players.c.level.server_default = DefaultClause(text("'none'"))
+    Index("ix_rooms_game", rooms.c.game)
+    engine = _migrate(db_url)
+    kinds = set()
+    for diff in _differences(engine, changed):
+        for change in diff if isinstance(diff, list) else [diff]:
+            kinds.add(change[0])
+    assert kinds == {"add_column", "add_table", "modify_type", "modify_nullable",
+                     "modify_default", "add_index"}
     engine.dispose()
 
 
