@@ -322,6 +322,25 @@ class Room:
             room = {**room, "moves": self.public_moves(moves_from), "moves_from": moves_from}
         return {"type": "update", "room": room, "you": seats, "views": views}
 
+    def update_text(self, conn: Conn, public: JSONObject, moves_from: int | None,
+                    room_texts: dict[int | None, str], ack: int | str | None = None) -> str:
+        """:meth:`message_for` as JSON text (with ``"ack"`` when given), the room part
+        serialised once per broadcast for every connection with the same ``moves_from``
+        (``room_texts`` keeps them): in a room of two players, that part — most of an
+        update — was serialised twice per move."""
+        room = room_texts.get(moves_from)
+        if room is None:
+            part = {**public, "moves": self.public_moves(moves_from or 0)}
+            if moves_from is not None:
+                part["moves_from"] = moves_from
+            room = room_texts[moves_from] = dumps(part)
+        seats = sorted(conn.seats)
+        views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
+            {"seat": None, "view": self.state.view(None)}]
+        tail = "" if ack is None else f',"ack":{dumps(ack)}'
+        return (f'{{"type":"update","room":{room},"you":{dumps(seats)},'
+                f'"views":{dumps(views)}{tail}}}')
+
     def delta_start(self, conn: Conn) -> int | None:
         """Where ``conn``'s next update may start its move list (None: send it whole), and
         note that it will have every move after that update."""
@@ -571,13 +590,13 @@ class Hub:
             conns.insert(0, acking)
         public = room.public(with_moves=False)
         texts: dict[tuple[tuple[int, ...], int | None], str] = {}
+        room_texts: dict[int | None, str] = {}
         out: list[tuple[Conn, str | JSONObject]] = []
         for conn in conns:
             start = room.delta_start(conn)
             if conn is acking:
                 assert ack is not None
-                out.append((conn, dumps({**room.message_for(conn, public, start),
-                                         "ack": ack[1]})))
+                out.append((conn, room.update_text(conn, public, start, room_texts, ack[1])))
                 continue
             if conn.send_text is None:
                 out.append((conn, room.message_for(conn, public, start)))
@@ -585,7 +604,7 @@ class Hub:
             key = (tuple(sorted(conn.seats)), start)
             text = texts.get(key)
             if text is None:
-                text = texts[key] = dumps(room.message_for(conn, public, start))
+                text = texts[key] = room.update_text(conn, public, start, room_texts)
             out.append((conn, text))
 
         async def one(conn: Conn, message: str | JSONObject) -> None:

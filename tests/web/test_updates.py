@@ -199,3 +199,50 @@ def test_rule_an_update_is_one_position_even_when_the_next_move_lands_meanwhile(
                 f"seat {seat}: the views are those of the update's own ply {room['ply']}"
             checked += 1
     assert checked >= 4, "each seat was sent both moves' updates"
+
+
+def test_an_update_written_as_text_is_the_update_message(tmp_path: Any) -> None:
+    """A broadcast writes each update as text, with the room part serialised once for all
+    its connections (``Room.update_text``): that text is exactly :meth:`Room.message_for`
+    (plus the ``ack`` when the update acknowledges a move), for a seat, both seats and a
+    spectator, whole and from a ply on, in a game with hidden information too."""
+    import asyncio
+
+    from asobiba.server.bots import BotPool
+    from asobiba.server.rooms import Conn, Hub
+
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    pool = BotPool(processes=0, time_limit=60.0)
+    hub = Hub(store, pool, get)
+    checked: list[str] = []
+
+    async def nothing(message: Any) -> None:
+        return None
+
+    async def scenario(game_id: str) -> None:
+        room, keys = await hub.create(get(game_id), {}, [HUMAN, HUMAN])
+        for _ in range(3):
+            state = room.state
+            seat = state.acting_seats[0]
+            move = state.move_text(state.legal_moves(seat)[0], seat)
+            await hub.play(room, seat, move)
+        public = room.public(with_moves=False)
+        for seats in ({0: keys[0]}, {1: keys[1]}, {}, {0: keys[0], 1: keys[1]}):
+            conn = Conn(nothing, keys=dict(seats))
+            for start in (None, 0, 2, 3):
+                for ack in (None, 7, "m3"):
+                    texts: dict[int | None, str] = {}
+                    text = room.update_text(conn, public, start, texts, ack)
+                    expected = _plain(room.message_for(conn, public, start))
+                    if ack is not None:
+                        expected["ack"] = ack
+                    assert json.loads(text) == expected, (game_id, seats, start, ack)
+                    checked.append(game_id)
+
+    try:
+        asyncio.run(scenario("reversi"))
+        asyncio.run(scenario("algo"))
+    finally:
+        pool.shutdown()
+        store.close()
+    assert len(checked) == 2 * 4 * 4 * 3
