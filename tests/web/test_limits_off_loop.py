@@ -52,8 +52,10 @@ def test_rule_a_slow_redis_delays_only_the_limited_request(
 
     def let_go() -> None:
         release.wait(PATIENCE)
-        admin.execute_command("CLIENT", "UNPAUSE")
+        # noted before the UNPAUSE is sent: once it is, the POST may finish before this
+        # thread runs again
         events.append("redis let go")
+        admin.execute_command("CLIENT", "UNPAUSE")
 
     # a Redis store that waits as long as Redis is paused (the default gives up after 0.5 s
     # and counts in the process): the call stays pending for the whole observation

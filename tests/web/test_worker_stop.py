@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -25,11 +26,20 @@ from .scale_helpers import START_TIMEOUT, Worker
 def test_a_worker_stopped_with_sigterm_exits_cleanly(
         group: bool, pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
     log = tmp_path / "worker.log"
-    worker = Worker(pg_url, redis_server.url, log, processes=2).start()
+    worker = Worker(pg_url, redis_server.url, log, processes=2)
+    worker.env["PYTHONFAULTHANDLER"] = "1"  # SIGABRT dumps every thread's stack to the log
+    worker.start()
+    assert worker.proc is not None
     try:
         (os.killpg if group else os.kill)(worker.pid, signal.SIGTERM)
-        assert worker.proc is not None
-        assert worker.proc.wait(START_TIMEOUT) == 0
+        try:
+            rc = worker.proc.wait(START_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            os.kill(worker.pid, signal.SIGABRT)  # where it hangs, for the failure below
+            worker.proc.wait(30)
+            raise AssertionError("the worker did not stop within "
+                                 f"{START_TIMEOUT:g} s:\n{worker.output()[-8000:]}") from None
+        assert rc == 0
     finally:
         worker.kill9()
     lines = log.read_text(errors="replace").splitlines()
