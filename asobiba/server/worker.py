@@ -15,7 +15,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 
 from ..games import available, get
 from .bots import BotPool
@@ -60,17 +60,39 @@ async def work(db_url: str, redis_url: str, processes: int = 2, time_limit: floa
         store.close()
 
 
+RECANCEL = 1.0
+"""Seconds between the cancellations of a stopping worker's work (see :func:`until_stopped`)."""
+
+
+async def until_stopped(job: Coroutine[object, object, None], stop: asyncio.Event) -> None:
+    """Run ``job`` until it ends or ``stop`` is set; then cancel it, and cancel it again
+    every :data:`RECANCEL` seconds until it has ended. Once is not always enough: a
+    cancellation that arrives just as a library call completes can be lost inside it (seen:
+    1 stop in ~100, the worker idle on its event loop for ever after SIGTERM, its stack
+    showing only ``select``; Python 3.11's ``wait_for`` / timeout races are known to do
+    this), and then the worker would never stop. Its ``finally`` blocks run as usual."""
+    working = asyncio.ensure_future(job)
+    stopping = asyncio.ensure_future(stop.wait())
+    try:
+        await asyncio.wait({working, stopping}, return_when=asyncio.FIRST_COMPLETED)
+        while not working.done():
+            working.cancel()
+            await asyncio.wait({working}, timeout=RECANCEL)
+    finally:
+        stopping.cancel()
+    if not working.cancelled():
+        working.result()  # its error, if it failed
+
+
 def run(db_url: str, redis_url: str, processes: int = 2, time_limit: float = 10.0) -> None:
     """Work until SIGTERM / SIGINT."""
     logging.basicConfig(level=logging.WARNING)
 
     async def main() -> None:
-        task = asyncio.current_task()
-        assert task is not None
+        stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, task.cancel)
-        with contextlib.suppress(asyncio.CancelledError):
-            await work(db_url, redis_url, processes, time_limit)
+            loop.add_signal_handler(sig, stop.set)
+        await until_stopped(work(db_url, redis_url, processes, time_limit), stop)
 
     asyncio.run(main())
