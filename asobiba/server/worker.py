@@ -66,11 +66,12 @@ RECANCEL = 1.0
 
 async def until_stopped(job: Coroutine[object, object, None], stop: asyncio.Event) -> None:
     """Run ``job`` until it ends or ``stop`` is set; then cancel it, and cancel it again
-    every :data:`RECANCEL` seconds until it has ended. Once is not always enough: a
-    cancellation that arrives just as a library call completes can be lost inside it (seen:
-    1 stop in ~100, the worker idle on its event loop for ever after SIGTERM, its stack
-    showing only ``select``; Python 3.11's ``wait_for`` / timeout races are known to do
-    this), and then the worker would never stop. Its ``finally`` blocks run as usual."""
+    every :data:`RECANCEL` seconds until it has ended. Once was not always enough: about
+    one SIGTERM in a hundred left the worker idle on its event loop for ever (a
+    faulthandler dump showed only ``select``): the one cancellation had been lost on the
+    way, most likely inside a library call completing at that moment (where exactly was not
+    pinned down: the job consumer's Redis calls, cancelled at 350 random moments, never lost
+    one). Its ``finally`` blocks run as usual."""
     working = asyncio.ensure_future(job)
     stopping = asyncio.ensure_future(stop.wait())
     try:
