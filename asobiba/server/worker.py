@@ -92,8 +92,13 @@ def run(db_url: str, redis_url: str, processes: int = 2, time_limit: float = 10.
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
+        def stopping(sig: signal.Signals) -> None:
+            if not stop.is_set():
+                print(f"asobiba worker: stopping ({sig.name})", flush=True)
+            stop.set()
+
         for sig in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(sig, stop.set)
+            loop.add_signal_handler(sig, stopping, sig)
         await until_stopped(work(db_url, redis_url, processes, time_limit), stop)
 
     asyncio.run(main())

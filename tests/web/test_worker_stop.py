@@ -1,6 +1,7 @@
 """``asobiba worker`` stops cleanly on SIGTERM (issue 13 leftovers): the process exits 0 in
-good time and its log holds nothing but its start line — no traceback, no ``Bad file
-descriptor`` from Python's exit clean-up racing the bot processes' manager threads.
+good time and its log holds nothing but its start line and that it is stopping — no
+traceback, no ``Bad file descriptor`` from Python's exit clean-up racing the bot processes'
+manager threads.
 
 Two rare faults were found here: the exit race (deterministic check:
 ``test_bot_pool.py::test_a_pool_shut_down_waiting_leaves_nothing_for_pythons_exit_to_race``)
@@ -46,7 +47,8 @@ def test_a_worker_stopped_with_sigterm_exits_cleanly(
     finally:
         worker.kill9()
     lines = log.read_text(errors="replace").splitlines()
-    assert len(lines) == 1 and "taking jobs" in lines[0], "\n".join(lines[-40:])
+    assert len(lines) == 2 and "taking jobs" in lines[0], "\n".join(lines[-40:])
+    assert lines[1] == "asobiba worker: stopping (SIGTERM)"
 
 
 def test_a_stop_cancels_the_work_again_until_it_has_ended(
