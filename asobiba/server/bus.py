@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 from pydantic_core import from_json
 
 from ..core.jsontypes import JSONObject
+from . import eager
 from .wire import dumps
 
 if TYPE_CHECKING:
@@ -190,7 +191,13 @@ class RedisBus:
         per process that queue was seconds long (docs/benchmarks.md, "The room bus")."""
         key = str(event.get("room"))  # lobby events (no room) keep their own order
         before = self._rooms.get(key)
-        task = asyncio.get_running_loop().create_task(self._handle(on_event, event, before))
+        # handled now, in the listener's turn of the loop (asobiba.server.eager), unless it
+        # must wait (for the room's earlier event, or its lock): then a task carries it on.
+        # A task per event ran only on a later turn of the loop, after everything already
+        # ready: under load, one more wait before the move reached the connections here
+        task = eager.start(self._handle(on_event, event, before))
+        if task is None:
+            return
         self._rooms[key] = task
 
         def done(t: asyncio.Task[None], key: str = key) -> None:

@@ -59,3 +59,40 @@ def test_rule_a_room_waiting_on_its_lock_does_not_hold_up_other_rooms_events(
         "the other room's events were handled while the first room's waited"
     assert handled[3:] == ["slow:0", "slow:1", "slow:2"], \
         "a room's own events stay in the order they were published"
+
+
+def test_an_event_is_handled_in_the_listeners_own_turn_when_nothing_holds_it(
+        redis_server: RedisServer) -> None:
+    """The receiving side (asobiba.server.eager): an event whose room has nothing pending
+    is handled at once by the task that read it from Redis, not by a new task a loop turn
+    later; one that must wait for its room's earlier event goes on in a task of its own
+    (the order test above)."""
+
+    async def scenario() -> list[str]:
+        sender, receiver = RedisBus(redis_server.url), RedisBus(redis_server.url)
+        handled_by: list[str] = []
+        done = asyncio.Event()
+
+        async def on_event(event: JSONObject) -> None:
+            task = asyncio.current_task()
+            assert task is not None
+            handled_by.append(task.get_coro().__qualname__)  # type: ignore[union-attr]
+            if len(handled_by) == 3:
+                done.set()
+
+        async def nothing() -> None:
+            return None
+
+        await receiver.start(on_event, nothing)
+        await sender.start(None)
+        try:
+            for n in range(3):
+                sender.publish({"kind": "move", "room": f"r{n}", "n": n})
+                await asyncio.sleep(0.05)
+            await asyncio.wait_for(done.wait(), 30)
+        finally:
+            await sender.close()
+            await receiver.close()
+        return handled_by
+
+    assert asyncio.run(scenario()) == ["RedisBus._listen"] * 3
