@@ -11,6 +11,12 @@ loop turn later — docs/benchmarks.md, "Sends without a loop turn").
 :func:`start` is Python 3.12's eager task start (``asyncio.eager_task_factory``) for this
 one use, on Python 3.11: the coroutine runs at once; if it finishes without waiting
 (nearly always) no task is made at all, and if it waits, a task carries it on from there.
+
+Unlike 3.12's eager tasks, the coroutine's first part runs in the *caller's* task: code that
+binds to the current task across a wait (``asyncio.timeout``, ``asyncio.current_task()``)
+would bind to the wrong one. So only a coroutine whose every path is known not to do that
+may be started here — a send through Starlette and uvicorn (``Hub.broadcast``), nothing
+wider (a room event's handling reaches redis-py, which uses ``asyncio.timeout``).
 """
 
 from __future__ import annotations
