@@ -307,14 +307,19 @@ class Room:
 
         return public(self)
 
+    def seat_views(self, seats: list[int]) -> list[JSONObject]:
+        """The current view of each of ``seats`` (a spectator's, ``view(None)``, if none):
+        all an update may show of the position."""
+        return [{"seat": s, "view": self.state.view(s)} for s in seats] or [
+            {"seat": None, "view": self.state.view(None)}]
+
     def message_for(self, conn: Conn, public: JSONObject | None = None,
                     moves_from: int | None = None) -> JSONObject:
         """The update for ``conn``: the room and the views of the seats it holds. With
         ``moves_from``, ``room.moves`` holds only the moves from that ply on (the client
         has the ones before; ``room.moves_from`` says where they start)."""
         seats = sorted(conn.seats)
-        views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
-            {"seat": None, "view": self.state.view(None)}]
+        views = self.seat_views(seats)
         room = public if public is not None else self.public(with_moves=False)
         if moves_from is None:
             room = {**room, "moves": self.public_moves()}
@@ -335,8 +340,7 @@ class Room:
                 part["moves_from"] = moves_from
             room = room_texts[moves_from] = dumps(part)
         seats = sorted(conn.seats)
-        views = [{"seat": s, "view": self.state.view(s)} for s in seats] or [
-            {"seat": None, "view": self.state.view(None)}]
+        views = self.seat_views(seats)
         tail = "" if ack is None else f',"ack":{dumps(ack)}'
         return (f'{{"type":"update","room":{room},"you":{dumps(seats)},'
                 f'"views":{dumps(views)}{tail}}}')
