@@ -78,6 +78,46 @@ def test_rule_reload_mid_game_restores_the_game(page: Any, server: Server) -> No
     click_a_move(page)  # and the seat is still ours
 
 
+# every change of data-connected / data-seat, with both values as they were after it
+RECORD_SEATS = """
+window.__seen = [];
+new MutationObserver(() => {
+  const d = document.body.dataset;
+  window.__seen.push([d.connected ?? null, d.seat ?? null]);
+}).observe(document, { subtree: true, attributes: true,
+                       attributeFilter: ["data-connected", "data-seat"] });
+"""
+
+
+def test_rule_a_seated_page_never_shows_the_spectator_view_and_a_refused_key_spectates(
+        browser: Any, server: Server) -> None:
+    # the server sends every new connection the spectator's update before the page's hello
+    # is read; a page holding a seat's key waits for its seat rather than flash that view
+    ctx = open_context(browser, locale="en-US")
+    ctx.add_init_script(RECORD_SEATS)
+    other = open_context(browser, locale="en-US")
+    other.add_init_script(RECORD_SEATS)
+    try:
+        page = ctx.new_page()
+        room = new_game(page, server.url, "reversi", ["you", "friend"])
+        page.reload()
+        page.wait_for_selector("body[data-connected=true]")
+        seen = page.evaluate("window.__seen")
+        assert ["true", "0"] in seen
+        assert all(s == "0" for c, s in seen if c == "true"), seen
+        # a forged key for seat 1: the page shows what a spectator sees, and says why
+        stranger = other.new_page()
+        stranger.goto(f"{server.url}/r/{room}#seat=1&key=forged")
+        stranger.wait_for_selector("body[data-connected=true]")
+        assert stranger.evaluate("document.body.dataset.seat") == ""
+        stranger.wait_for_function(
+            "() => document.getElementById('error').textContent.includes('does not match')")
+        assert stranger.evaluate("document.body.dataset.myTurn") == "false"
+    finally:
+        ctx.close()
+        other.close()
+
+
 def test_rule_server_restart_mid_game_loses_no_acknowledged_move(
         browser: Any, tmp_path: Path) -> None:
     srv = Server(tmp_path).start()

@@ -25,6 +25,10 @@ let setAsked = false; // this page asked for the set's next game: go there when 
 const seen = new Map(); // "s0" / "spec" → views by ply (index 0 = the start)
 let historyAsked = false;
 let syncAsked = false; // a gap in the moves: the whole room was asked for once
+// the id of a hello not yet answered: until it is, an update shows the room as a spectator
+// sees it (the server sends one on connect), so the page waits rather than flash that view
+let helloPending = null;
+let claimed = new Set(); // the seats that hello asked for
 let stepAt = null; // the ply shown while stepping through the moves; null = the live game
 let reviewed = -1; // hot-seat: the ply up to which the last mover has seen their own result
 let rulesDrawn = "";
@@ -44,9 +48,14 @@ function connect() {
   ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(roomId)}`);
   ws.addEventListener("open", () => {
     retry = 0;
+    helloPending = null;
     const keys = loadKeys(roomId);
     // a move's acknowledgement comes in the update that shows it (one message, not two)
-    if (keys.length) send({ type: "hello", seats: keys, ack_in_update: true });
+    if (keys.length) {
+      send({ type: "hello", seats: keys, ack_in_update: true });
+      helloPending = msgId;
+      claimed = new Set(keys.map((k) => k.seat));
+    }
   });
   ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   ws.addEventListener("close", (event) => {
@@ -90,9 +99,13 @@ function receive(msg) {
     sounds.update(last, msg);
     last = msg;
     for (const v of msg.views) remember(v.seat, msg.room.ply, v.view);
-    document.body.dataset.connected = "true";
-    draw();
+    if (helloPending !== null && msg.views.some((v) => claimed.has(v.seat))) helloPending = null;
+    if (helloPending === null) shown();
   } else if (msg.type === "error") {
+    if (helloPending !== null && msg.id === helloPending) {
+      helloPending = null; // a key was refused: the page shows what this connection may see
+      if (last) shown();
+    }
     if (msg.code === "no_room") {
       stopped = true;
       setStatus(t("room.no_room"));
@@ -115,8 +128,18 @@ function receive(msg) {
     for (const h of msg.views) seen.set(seenKey(h.seat), h.views);
     if (last) draw();
   } else if (msg.type === "ack") {
+    if (helloPending !== null && msg.id === helloPending) {
+      helloPending = null;
+      if (last) shown();
+    }
     showError("");
   }
+}
+
+/** The room is on screen and live (``data-connected``: the tests wait for it). */
+function shown() {
+  document.body.dataset.connected = "true";
+  draw();
 }
 
 function seenKey(seat) {
