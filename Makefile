@@ -8,15 +8,26 @@ PORT ?= 8000
 
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test bench browser-deps node-deps lint-js clean
+.PHONY: run test bench lock browser-deps node-deps lint-js clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): pyproject.toml Makefile | $(BIN)/python
-	$(BIN)/python -m pip install -q -e '.[dev,postgres,scale,rl]'
+$(STAMP): pyproject.toml constraints.txt Makefile | $(BIN)/python
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,postgres,scale,rl]'
 	touch $(STAMP)
+
+## make lock: resolve pyproject.toml's ranges afresh in a throwaway virtualenv and write the
+## result to constraints.txt (the versions every install then gets); run make test after it
+lock:
+	rm -rf .lock-venv
+	$(PY) -m venv .lock-venv
+	.lock-venv/bin/python -m pip install -q --upgrade pip
+	.lock-venv/bin/python -m pip install -q -e '.[dev,postgres,scale,rl]'
+	{ sed -n '/^#/p' constraints.txt; .lock-venv/bin/python -m pip freeze --exclude-editable; } > constraints.new
+	mv constraints.new constraints.txt
+	rm -rf .lock-venv
 
 ## make run: install, then start the web app on SQLite (data/asobiba.db) and print its address
 run: $(STAMP)
@@ -55,7 +66,7 @@ browser-deps:
 
 ## make bench: every benchmark with its quick defaults (peers need: pip install -e '.[bench]')
 bench: $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[dev,bench]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,bench]'
 	@for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
 clean:

@@ -131,7 +131,7 @@ class Client:
     """A blocking WebSocket client of one room at one web process."""
 
     def __init__(self, web: Web, room: str, keys: list[dict[str, Any]] | None = None) -> None:
-        self.ws: ClientConnection = connect(f"{web.ws}/ws/{room}", open_timeout=WAIT)
+        self.ws: ClientConnection = connect(f"{web.ws}/ws/{room}", open_timeout=WAIT, legacy=True)
         self.last: dict[str, Any] | None = None
         self.seen: list[dict[str, Any]] = []
         self._n = 0

@@ -34,7 +34,7 @@ def pair(pg_url: str, redis_server: RedisServer, tmp_path: Path
 def test_rule_a_seek_opened_through_a_is_listed_and_taken_through_b(
         pair: tuple[Web, Web]) -> None:
     a, b = pair
-    lobby = connect(f"{a.ws}/ws/lobby", open_timeout=WAIT)  # the opener's lobby page, on A
+    lobby = connect(f"{a.ws}/ws/lobby", open_timeout=WAIT, legacy=True)  # the opener's lobby page, on A
     try:
         json.loads(lobby.recv(timeout=WAIT))  # the first snapshot
         made = httpx.post(f"{a.http}/api/seeks", json={"game": "reversi"}, timeout=WAIT)
@@ -150,7 +150,7 @@ def _opens(web: Web, room: str) -> Any:
     from websockets.exceptions import InvalidStatus
 
     try:
-        ws = connect(f"{web.ws}/ws/{room}", open_timeout=WAIT)
+        ws = connect(f"{web.ws}/ws/{room}", open_timeout=WAIT, legacy=True)
     except InvalidStatus as exc:
         assert exc.response.status_code == 403, exc
         return None
