@@ -32,6 +32,7 @@ from pydantic_core import from_json
 
 from ..core.jsontypes import JSONObject
 from . import eager
+from .tasks import check_cancelled
 from .wire import dumps
 
 if TYPE_CHECKING:
@@ -117,6 +118,7 @@ class RedisBus:
         client = self._client()
         try:
             while True:
+                check_cancelled()  # a publish that swallowed the stop (.tasks)
                 # everything queued now goes out in one pipeline: one write to Redis for a
                 # burst of moves instead of one round trip each (the order is kept)
                 events = [await self._out.get()]
@@ -152,6 +154,7 @@ class RedisBus:
                       on_reconnect: Callable[[], Awaitable[None]]) -> None:
         ever = False  # subscribed before: a later subscription follows a gap
         while True:
+            check_cancelled()
             client = self._client()
             try:
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
@@ -162,6 +165,7 @@ class RedisBus:
                     await on_reconnect()
                 ever = True
                 async for message in pubsub.listen():
+                    check_cancelled()  # a read that swallowed the stop (.tasks)
                     if message.get("type") != "message":
                         continue
                     try:

@@ -25,6 +25,8 @@ import socket
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, cast
 
+from .tasks import cancel_and_wait, check_cancelled
+
 if TYPE_CHECKING:
     from redis.asyncio import Redis
 
@@ -111,7 +113,11 @@ class Consumer:
                 raise
 
     async def run(self) -> None:
+        """Take jobs until cancelled; then every slot's loop has ended when this returns
+        (each loop also stops at its next turn if a Redis call swallowed its cancellation:
+        :mod:`.tasks`)."""
         while True:
+            check_cancelled()
             try:
                 await self._ensure_group()
                 break
@@ -122,8 +128,7 @@ class Consumer:
         try:
             await asyncio.gather(*tasks)
         finally:
-            for t in tasks:
-                t.cancel()
+            await cancel_and_wait(tasks)
 
     async def _next(self, index: int) -> tuple[str, dict[str, str]] | None:
         # first a job whose worker died (pending, untouched for CLAIM_IDLE), then a new one
@@ -147,6 +152,7 @@ class Consumer:
 
     async def _loop(self, index: int) -> None:
         while True:
+            check_cancelled()
             try:
                 job = await self._next(index)
             except asyncio.CancelledError:
@@ -175,6 +181,7 @@ class Consumer:
 
     async def _heartbeat(self) -> None:
         while True:
+            check_cancelled()
             await asyncio.sleep(HEARTBEAT)
             if self._running:
                 with contextlib.suppress(Exception):

@@ -8,16 +8,23 @@ Two rare faults were found here: the exit race (deterministic check:
 and a worker that, about one stop in a hundred, never stopped: the SIGTERM's single
 cancellation was lost and the worker sat idle on its event loop (the faulthandler dump below
 showed only ``select``); it is now cancelled again until it ends (deterministic check: the
-``until_stopped`` tests below). This real-process test guards the whole stop path of the
+``until_stopped`` tests below). The re-cancel covered the worker's main task only: about
+three stops in a hundred on a loaded machine still hung, in ``asyncio.run``'s exit, waiting
+for the job consumer's slot loops, which had lost their cancellation inside a Redis call
+(3.11's ``wait_for``; see ``asobiba.server.tasks`` and the ``swallow`` tests below). This
+real-process test guards the whole stop path of the
 command, signalled alone (a process manager) or with its bot processes (``kill`` of the
 process group, as bench/web_load.py stops it); on a hang it dumps the worker's stacks."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 import signal
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -57,7 +64,6 @@ def test_a_stop_cancels_the_work_again_until_it_has_ended(
     job that loses the first one (as a library call completing at that very moment can)
     is cancelled again until it ends, and its clean-up runs. With a single cancel this
     test's job would run on, and the bound below would fail it."""
-    import asyncio
 
     from asobiba.server import worker
 
@@ -89,7 +95,6 @@ def test_a_stop_cancels_the_work_again_until_it_has_ended(
 
 def test_work_that_ends_by_itself_ends_the_stop_wait_too() -> None:
     """No stop: the job's own end (or its error) ends :func:`worker.until_stopped`."""
-    import asyncio
 
     from asobiba.server import worker
 
@@ -101,3 +106,84 @@ def test_work_that_ends_by_itself_ends_the_stop_wait_too() -> None:
 
     with pytest.raises(RuntimeError, match="no database"):
         asyncio.run(asyncio.wait_for(scenario(), 120))
+
+
+# ---- a cancellation swallowed inside a Redis call (CPython 3.11's wait_for) ----------------
+# The hang above, caught once in ~100 stops with its stack dumped: asyncio.run's exit was
+# waiting for the job consumer's slot loops, which had lost their cancellation and went on
+# polling Redis. 3.11's wait_for (redis-py wraps its calls in it) returns the inner call's
+# result when that call completes as the cancel arrives. These tests make every Redis call
+# of the loop swallow it that way, so the race is hit every time instead of once in a hundred.
+
+def swallowing(call: Any) -> Any:
+    """``call``, except that a cancellation arriving while it runs is swallowed and an empty
+    result returned — without ``uncancel()``, as 3.11's wait_for does."""
+    async def wrapped(*args: Any, **kw: Any) -> Any:
+        try:
+            return await call(*args, **kw)
+        except asyncio.CancelledError:
+            return None
+    return wrapped
+
+
+def test_a_consumer_whose_redis_calls_swallow_the_cancel_still_stops(
+        redis_server: RedisServer) -> None:
+    from asobiba.server.jobs import Consumer
+
+    async def handle(room: str, seat: int, ply: int) -> bool:
+        return True
+
+    async def scenario() -> list[str]:
+        consumer = Consumer(redis_server.url, handle, slots=2)
+        consumer.redis.xreadgroup = swallowing(consumer.redis.xreadgroup)  # type: ignore[method-assign]
+        consumer.redis.xautoclaim = swallowing(consumer.redis.xautoclaim)  # type: ignore[method-assign]
+        running = asyncio.create_task(consumer.run())
+        await asyncio.sleep(1.5)  # both slots polling (XREADGROUP blocks up to a second)
+        running.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await running
+        # run() has returned: nothing of the consumer may still be running
+        names = [t.get_coro().__qualname__ for t in asyncio.all_tasks()  # type: ignore[union-attr]
+                 if not t.done()]
+        left = [name for name in names if name.startswith("Consumer.")]
+        assert left or "scenario" in " ".join(names)  # the names are what this test reads
+        await consumer.redis.aclose()
+        return left
+
+    # not asyncio.run: its exit cancels what is left once and waits, which loops that
+    # swallow every cancellation would make a hang instead of this test's failure
+    loop = asyncio.new_event_loop()
+    try:
+        left = loop.run_until_complete(asyncio.wait_for(scenario(), 120))
+    finally:
+        loop.close()
+    assert left == []
+
+
+def test_the_bus_publisher_stops_even_when_a_publish_swallows_the_cancel(
+        redis_server: RedisServer) -> None:
+    from asobiba.server.bus import RedisBus
+
+    async def scenario() -> bool:
+        bus = RedisBus(redis_server.url)
+        make_client = bus._client
+
+        def slow_swallowing_client() -> Any:
+            client = make_client()
+            real = client.publish
+
+            async def publish(*args: Any) -> Any:
+                await real(*args)
+                await asyncio.sleep(30)  # still in the call when the stop comes
+            client.publish = swallowing(publish)
+            return client
+
+        bus._client = slow_swallowing_client  # type: ignore[method-assign]
+        await bus.start(None)
+        publisher = bus._tasks[0]
+        bus.publish({"type": "test"})
+        await asyncio.sleep(0.5)  # the publisher is inside its (slow) publish now
+        await bus.close()
+        return publisher.done()
+
+    assert asyncio.run(asyncio.wait_for(scenario(), 120))
