@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def start(data: str, port: int, processes: int) -> subprocess.Popen[str]:
 
 async def person(base: str, ws_base: str, seconds: float) -> list[float]:
     """A human-vs-human game played as fast as acknowledgements come back."""
-    async with httpx.AsyncClient(base_url=base) as http:
+    async with httpx2.AsyncClient(base_url=base) as http:
         room = (await http.post("/api/rooms", json={
             "game": "reversi", "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
     latencies = []
@@ -93,7 +93,7 @@ async def person(base: str, ws_base: str, seconds: float) -> list[float]:
                     latencies.append(time.perf_counter() - sent)
                     break
             if view["room"]["status"] != "active":
-                async with httpx.AsyncClient(base_url=base) as http:
+                async with httpx2.AsyncClient(base_url=base) as http:
                     room = (await http.post("/api/rooms", json={
                         "game": "reversi",
                         "seats": [{"kind": "human"}, {"kind": "human"}]})).json()
@@ -108,7 +108,7 @@ async def one_run(processes: int, rooms: int, level: str, seconds: float) -> dic
         proc = start(data, port, processes)
         base, ws_base = f"http://127.0.0.1:{port}", f"ws://127.0.0.1:{port}"
         try:
-            async with httpx.AsyncClient(base_url=base) as http:
+            async with httpx2.AsyncClient(base_url=base) as http:
                 ids = []
                 for _ in range(rooms):
                     res = await http.post("/api/rooms", json={

@@ -57,7 +57,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import websockets
 from pydantic_core import from_json, to_json
 
@@ -207,9 +207,9 @@ class Cluster:
             deadline = time.monotonic() + 120
             while True:
                 try:
-                    if httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=5).is_success:
+                    if httpx2.get(f"http://127.0.0.1:{port}/api/games", timeout=5).is_success:
                         break
-                except httpx.HTTPError:
+                except httpx2.HTTPError:
                     pass
                 if time.monotonic() > deadline:
                     raise RuntimeError("a web process does not answer")
@@ -277,7 +277,7 @@ def client_headers(room: int, seat: int) -> dict[str, str]:
     return {"x-forwarded-for": f"10.{n // 62500}.{n // 250 % 250}.{n % 250 + 1}"}
 
 
-async def make_room(http: httpx.AsyncClient, seats: list[dict[str, Any]],
+async def make_room(http: httpx2.AsyncClient, seats: list[dict[str, Any]],
                     headers: dict[str, str] | None = None) -> dict[str, Any]:
     for _ in range(50):
         res = await http.post("/api/rooms", json={"game": "reversi", "seats": seats},
@@ -292,15 +292,15 @@ async def make_room(http: httpx.AsyncClient, seats: list[dict[str, Any]],
 # new game loaded a TLS context each time (~20-40 ms of CPU, even for http://) and, with a
 # game ending every few milliseconds at the fast pace, that was 60% of the generator's CPU and
 # stalled all its 200 connections: the old p99 measured the generator more than the server.
-_HTTP: dict[int, httpx.AsyncClient] = {}
+_HTTP: dict[int, httpx2.AsyncClient] = {}
 
 
-def http_for(port: int) -> httpx.AsyncClient:
+def http_for(port: int) -> httpx2.AsyncClient:
     client = _HTTP.get(port)
     if client is None:
-        client = _HTTP[port] = httpx.AsyncClient(
+        client = _HTTP[port] = httpx2.AsyncClient(
             base_url=f"http://127.0.0.1:{port}", timeout=120,
-            limits=httpx.Limits(max_connections=50, max_keepalive_connections=50))
+            limits=httpx2.Limits(max_connections=50, max_keepalive_connections=50))
     return client
 
 
@@ -453,7 +453,7 @@ async def bot_burst(ports: list[int], n: int, level: str, seconds: float) -> dic
                                client_headers(50_000 + i, 0))
 
     rooms = await asyncio.gather(*(one(i) for i in range(n)))
-    async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120) as http:
+    async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{ports[0]}", timeout=120) as http:
         await asyncio.sleep(seconds)
         infos = [(await http.get(f"/api/rooms/{r['room']}")).json() for r in rooms]
     notes = [note for i in infos for note in i["notes"]]

@@ -30,7 +30,7 @@ import tempfile
 import time
 from pathlib import Path
 
-import httpx
+import httpx2
 from sqlalchemy import insert
 from sqlalchemy.orm import Session
 
@@ -128,7 +128,7 @@ def main() -> None:
             room_url = f"http://127.0.0.1:{port}/api/rooms/r{args.rooms // 2:05d}"
             first = wait_ok(first_url, t0, cpu, proc.pid)
             room = wait_ok(room_url, t0, cpu, proc.pid)
-            info = json.loads(httpx.get(f"http://127.0.0.1:{port}/api/rooms/"
+            info = json.loads(httpx2.get(f"http://127.0.0.1:{port}/api/rooms/"
                                         f"r{args.rooms // 2:05d}").text)
             deadline = time.monotonic() + 900
             resumed = None
@@ -189,11 +189,11 @@ def wait_ok(url: str, t0: float, cpu: dict[str, float] | None = None,
     then."""
     while True:
         try:
-            if httpx.get(url, timeout=30).status_code == 200:
+            if httpx2.get(url, timeout=30).status_code == 200:
                 if cpu is not None:
                     cpu[url] = tree_cpu(session)
                 return time.monotonic() - t0
-        except httpx.HTTPError:
+        except httpx2.HTTPError:
             pass
         if time.monotonic() - t0 > 900:
             raise RuntimeError(f"no answer from {url}")

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 from websockets.sync.client import ClientConnection, connect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,9 +108,9 @@ class Web(Proc):
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.http}/api/games", timeout=5).status_code == 200:
+                if httpx2.get(f"{self.http}/api/games", timeout=5).status_code == 200:
                     return self
-            except httpx.HTTPError:
+            except httpx2.HTTPError:
                 time.sleep(0.1)
         raise RuntimeError(f"the web process did not answer:\n{self.output()[-3000:]}")
 
@@ -202,7 +202,7 @@ class Client:
 
 
 def create_room(web: Web, body: dict[str, Any]) -> dict[str, Any]:
-    res = httpx.post(f"{web.http}/api/rooms", json=body, timeout=WAIT)
+    res = httpx2.post(f"{web.http}/api/rooms", json=body, timeout=WAIT)
     assert res.status_code == 201, res.text
     return dict(res.json())
 

@@ -337,6 +337,7 @@ def test_rule_a_rated_set_rates_each_game_with_its_colours(tmp_path: Any) -> Non
         room_id, players = room["room"], {0: ids["alice"], 1: ids["bob"]}
         for game in range(2):
             for name in ("alice", "bob"):
+                client.cookies.clear()  # one session cookie: this player's
                 client.cookies.set(COOKIE, tokens[name])
                 res = client.post(f"/api/rooms/{room_id}/claim", json={"seats": [holder[name]]})
                 assert res.json()["seats"] == [holder[name]["seat"]]

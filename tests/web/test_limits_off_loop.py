@@ -21,7 +21,7 @@ import asyncio
 import threading
 from pathlib import Path
 
-import httpx
+import httpx2
 import pytest
 import redis
 import uvicorn
@@ -72,14 +72,14 @@ def test_rule_a_slow_redis_delays_only_the_limited_request(
             while not server.started:
                 assert not serving.done(), "the server did not start"
                 await asyncio.sleep(0.05)
-            async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}",
+            async with httpx2.AsyncClient(base_url=f"http://127.0.0.1:{port}",
                                          timeout=PATIENCE + 60) as http:
                 assert (await http.get("/api/games")).status_code == 200  # warm, unpaused
                 await asyncio.to_thread(admin.execute_command, "CLIENT", "PAUSE",
                                         int(PATIENCE * 1000), "WRITE")
                 threading.Thread(target=let_go, daemon=True).start()
 
-                async def create() -> httpx.Response:
+                async def create() -> httpx2.Response:
                     res = await http.post("/api/rooms", json={
                         "game": "reversi", "seats": [{"kind": "human"}, {"kind": "human"}]})
                     events.append("room created")

@@ -7,7 +7,7 @@ from __future__ import annotations
 import io
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from pypdf import PdfReader
 
@@ -22,7 +22,7 @@ def pages_text(data: bytes) -> tuple[int, str]:
 
 
 def test_print_endpoint_serves_each_games_pdf(server: Any) -> None:
-    with httpx.Client(base_url=server.url, timeout=120) as http:
+    with httpx2.Client(base_url=server.url, timeout=120) as http:
         for game in GAMES:
             res = http.get(f"/api/print/{game}", params={"lang": "ja"})
             assert res.status_code == 200, res.text
@@ -38,7 +38,7 @@ def test_print_endpoint_serves_each_games_pdf(server: Any) -> None:
 
 
 def test_print_endpoint_refuses_bad_options_with_a_reason(server: Any) -> None:
-    with httpx.Client(base_url=server.url, timeout=60) as http:
+    with httpx2.Client(base_url=server.url, timeout=60) as http:
         res = http.get("/api/print/flipflop", params={"board": "4x4"})
         assert res.status_code == 400 and "board" in res.json()["error"]["message"]
         res = http.get("/api/print/algo", params={"colour": "red"})
@@ -53,7 +53,7 @@ def test_print_record_endpoint(server: Any) -> None:
     from tests.paper.test_games_paper import random_record
 
     record = random_record("flipflop")
-    with httpx.Client(base_url=server.url, timeout=60) as http:
+    with httpx2.Client(base_url=server.url, timeout=60) as http:
         res = http.post("/api/print/record", content=record.dumps(),
                         headers={"content-type": "application/json"})
         assert res.status_code == 200

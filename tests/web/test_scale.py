@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from asobiba.server.services import RedisServer
@@ -40,7 +40,7 @@ def cluster(pg_url: str, redis_server: RedisServer, tmp_path: Path
 
 
 def stored_plies(web: Web, room: str) -> int:
-    return int(httpx.get(f"{web.http}/api/rooms/{room}", timeout=WAIT).json()["ply"])
+    return int(httpx2.get(f"{web.http}/api/rooms/{room}", timeout=WAIT).json()["ply"])
 
 
 def test_rule_a_room_is_played_watched_and_finished_through_any_process(
@@ -80,7 +80,7 @@ def test_rule_a_room_is_played_watched_and_finished_through_any_process(
                for v in m["views"])
     # the record is available from either process once the game is over
     for web in (a, b):
-        rec = httpx.get(f"{web.http}/api/rooms/{rid}/record", timeout=WAIT)
+        rec = httpx2.get(f"{web.http}/api/rooms/{rid}/record", timeout=WAIT)
         assert rec.status_code == 200 and len(rec.json()["moves"]) == ply
     # a rematch offered at A and at B is one room, and each player gets their seat there
     p0.ws.send('{"type": "rematch"}')
@@ -122,7 +122,7 @@ def test_rule_racing_moves_at_two_processes_one_is_stored_the_other_is_stale(
         for c in (ca, cb):
             c.wait_ply(1)
         assert stored_plies(a, rid) == stored_plies(b, rid) == 1
-        info = httpx.get(f"{b.http}/api/rooms/{rid}", timeout=WAIT).json()
+        info = httpx2.get(f"{b.http}/api/rooms/{rid}", timeout=WAIT).json()
         assert info["moves"] == [[0, winner]], "the stored move is the acknowledged one"
         ca.close()
         cb.close()
@@ -169,7 +169,7 @@ def test_rule_a_flag_falls_once_for_every_process(cluster: dict[str, Any]) -> No
     results = [d["room"]["result"] for d in done]
     assert results[0] == results[1] and results[0]["timeout"] == 1
     assert stored_plies(a, rid) == 1
-    rec = httpx.get(f"{b.http}/api/rooms/{rid}/record", timeout=WAIT).json()
+    rec = httpx2.get(f"{b.http}/api/rooms/{rid}/record", timeout=WAIT).json()
     assert rec["extra"]["timeout"] == 1, "the record says how the game ended"
     ca.close()
     cb.close()

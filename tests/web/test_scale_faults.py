@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 
 from asobiba.server.db import Store
@@ -32,7 +32,7 @@ def procs() -> Iterator[list[Any]]:
 
 
 def info(web: Web, room: str) -> dict[str, Any]:
-    return dict(httpx.get(f"{web.http}/api/rooms/{room}", timeout=WAIT).json())
+    return dict(httpx2.get(f"{web.http}/api/rooms/{room}", timeout=WAIT).json())
 
 
 def play_one(client: Client, seat: int) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 import redis
 
@@ -104,7 +104,7 @@ def test_rule_presence_is_renewed_in_one_event_per_process_not_one_per_room(
 
 def live_at(web: Web, room: str) -> dict[str, Any] | None:
     """``room``'s entry in the live-games list that ``web`` answers (None: not listed)."""
-    games = httpx.get(f"{web.http}/api/seeks", timeout=WAIT).json()["live"]
+    games = httpx2.get(f"{web.http}/api/seeks", timeout=WAIT).json()["live"]
     return next((g for g in games if g["room"] == room), None)
 
 

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
+import httpx2
 import pytest
 from websockets.sync.client import connect
 
@@ -37,13 +37,13 @@ def test_rule_a_seek_opened_through_a_is_listed_and_taken_through_b(
     lobby = connect(f"{a.ws}/ws/lobby", open_timeout=WAIT, legacy=True)  # the opener's lobby page, on A
     try:
         json.loads(lobby.recv(timeout=WAIT))  # the first snapshot
-        made = httpx.post(f"{a.http}/api/seeks", json={"game": "reversi"}, timeout=WAIT)
+        made = httpx2.post(f"{a.http}/api/seeks", json={"game": "reversi"}, timeout=WAIT)
         assert made.status_code == 201, made.text
         seek, token = made.json()["seek"], made.json()["token"]
         lobby.send(json.dumps({"type": "hello", "tokens": [token]}))
-        listed = httpx.get(f"{b.http}/api/seeks", timeout=WAIT).json()["seeks"]
+        listed = httpx2.get(f"{b.http}/api/seeks", timeout=WAIT).json()["seeks"]
         assert [s["id"] for s in listed] == [seek["id"]], "B lists the seek opened at A"
-        taken = httpx.post(f"{b.http}/api/seeks/{seek['id']}/accept", json={}, timeout=WAIT)
+        taken = httpx2.post(f"{b.http}/api/seeks/{seek['id']}/accept", json={}, timeout=WAIT)
         assert taken.status_code == 201, taken.text
         room = taken.json()["room"]
         # the opener, connected to A, hears it was taken through B, with the other key
@@ -54,16 +54,16 @@ def test_rule_a_seek_opened_through_a_is_listed_and_taken_through_b(
         assert msg["room"] == room and msg["seek"] == seek["id"]
         opener_seat = msg["keys"][0]["seat"]
         assert {opener_seat, taken.json()["keys"][0]["seat"]} == {0, 1}
-        again = httpx.post(f"{a.http}/api/seeks/{seek['id']}/accept", json={}, timeout=WAIT)
+        again = httpx2.post(f"{a.http}/api/seeks/{seek['id']}/accept", json={}, timeout=WAIT)
         assert again.status_code == 400 and again.json()["error"]["code"] == "no_seek", \
             "a seek is taken once, whichever process is asked"
-        assert httpx.get(f"{a.http}/api/seeks", timeout=WAIT).json()["seeks"] == []
+        assert httpx2.get(f"{a.http}/api/seeks", timeout=WAIT).json()["seeks"] == []
         # both keys work: the opener's at A, the taker's at B
         ca = Client(a, room, msg["keys"])
         cb = Client(b, room, taken.json()["keys"])
         ca.wait_ply(0)
         # the live-games list of either process shows the game held at both
-        eventually(lambda: any(g["room"] == room for g in httpx.get(
+        eventually(lambda: any(g["room"] == room for g in httpx2.get(
             f"{b.http}/api/seeks", timeout=WAIT).json()["live"]), "the live game at B")
         ca.close()
         cb.close()
@@ -84,7 +84,7 @@ def test_rule_a_draw_offered_through_a_is_accepted_through_b(pair: tuple[Web, We
     assert p1.request({"type": "draw", "seat": 1, "accept": True})["type"] == "ack"
     done = [c.wait_status("finished") for c in (p0, p1)]
     assert all(d["room"]["result"].get("agreed_draw") for d in done)
-    info = httpx.get(f"{a.http}/api/rooms/{rid}", timeout=WAIT).json()
+    info = httpx2.get(f"{a.http}/api/rooms/{rid}", timeout=WAIT).json()
     assert info["status"] == "finished" and info["result"]["agreed_draw"]
     p0.close()
     p1.close()
