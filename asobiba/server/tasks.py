@@ -15,10 +15,7 @@ nothing called ``uncancel()``. A loop asks :func:`cancel_requested` at each turn
 from __future__ import annotations
 
 import asyncio
-import logging
 from collections.abc import Iterable
-
-log = logging.getLogger("asobiba.server.tasks")
 
 
 def cancel_requested() -> bool:
@@ -34,16 +31,11 @@ def check_cancelled() -> None:
         raise asyncio.CancelledError
 
 
-async def cancel_and_wait(tasks: Iterable[asyncio.Task[None]], every: float = 1.0) -> None:
+async def cancel_and_wait(tasks: Iterable[asyncio.Future[None]], every: float = 1.0) -> None:
     """Cancel ``tasks`` and wait until each has ended, cancelling again every ``every``
-    seconds those still running (a cancellation lost on the way is sent again). A task
-    that had failed meanwhile has its error logged."""
-    tasks = list(tasks)
+    seconds those still running (a cancellation lost on the way is sent again)."""
     pending = {task for task in tasks if not task.done()}
     while pending:
         for task in pending:
             task.cancel()
         _, pending = await asyncio.wait(pending, timeout=every)
-    for task in tasks:
-        if not task.cancelled() and task.exception() is not None:
-            log.error("task %s had failed", task.get_name(), exc_info=task.exception())

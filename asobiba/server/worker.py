@@ -23,6 +23,7 @@ from .bus import RedisBus
 from .db import Store
 from .jobs import Consumer, RedisJobs
 from .rooms import Hub
+from .tasks import cancel_and_wait
 
 log = logging.getLogger("asobiba.server.worker")
 
@@ -76,9 +77,7 @@ async def until_stopped(job: Coroutine[object, object, None], stop: asyncio.Even
     stopping = asyncio.ensure_future(stop.wait())
     try:
         await asyncio.wait({working, stopping}, return_when=asyncio.FIRST_COMPLETED)
-        while not working.done():
-            working.cancel()
-            await asyncio.wait({working}, timeout=RECANCEL)
+        await cancel_and_wait([working], every=RECANCEL)
     finally:
         stopping.cancel()
     if not working.cancelled():
