@@ -391,6 +391,8 @@ class Hub:
         """The rooms being loaded from the store now, each by one task that every request
         for it awaits (different rooms load side by side)."""
         self._missed: set[str] = set()
+        self._queueing: set[tuple[str, int, int]] = set()
+        """Bot turns (room, seat, ply) whose job this process is queuing (or retrying)."""
         """Rooms another process sent an event for while they were loading here."""
         self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
@@ -807,13 +809,69 @@ class Hub:
             return
         if self.jobs is not None:  # scaled: a bot worker makes the move (queued once)
             for seat in room.state.acting_seats:
-                if room.seats[seat].kind == "bot":
-                    self._spawn(self.jobs.enqueue(room.id, seat, len(room.moves)))
+                key = (room.id, seat, len(room.moves))
+                if room.seats[seat].kind == "bot" and key not in self._queueing:
+                    self._queueing.add(key)
+                    self._spawn(self._queue_bot(room, seat, len(room.moves)))
             return
         for seat in room.state.acting_seats:
             if room.seats[seat].kind == "bot" and seat not in room.bot_tasks:
                 room.bot_tasks[seat] = asyncio.get_running_loop().create_task(
                     self._bot_turn(room, seat, room.version, len(room.moves)))
+
+    async def _queue_bot(self, room: Room, seat: int, ply: int) -> None:
+        """Queue the bot job of ``seat`` at ``ply``, trying again (0.25 s doubling to 5 s)
+        while Redis is away, until it is queued or the room no longer waits for it. (Once,
+        a failed call was only logged: the turn waited for a web process's restart.)"""
+        from .jobs import BACKOFF_FIRST, QueueUnavailable, backoff
+
+        assert self.jobs is not None
+        delay = BACKOFF_FIRST
+        try:
+            while room.status == "active" and len(room.moves) == ply:
+                try:
+                    await self.jobs.enqueue(room.id, seat, ply)
+                    return
+                except QueueUnavailable as exc:
+                    if delay == BACKOFF_FIRST:
+                        log.warning("%s; trying again", exc)
+                await asyncio.sleep(delay)
+                delay = backoff(delay)
+        finally:
+            self._queueing.discard((room.id, seat, ply))
+
+    async def sweep_bots(self, deadline: float, every: float = 2.0) -> None:
+        """Scaled mode, in each web process: a bot turn of a held room still waiting
+        ``deadline`` seconds after this process first saw it is queued again if its job is
+        no longer in the stream (lost with Redis's data; :meth:`.jobs.RedisJobs.requeue`),
+        then again each further ``deadline``. A job for a ply played meanwhile (this copy of
+        the room was behind) is a no-op at the worker, which tells the processes to reload."""
+        from .jobs import QueueUnavailable
+
+        assert self.jobs is not None
+        waiting: dict[tuple[str, int, int], float] = {}
+        while True:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            seen: dict[tuple[str, int, int], float] = {}
+            for room in list(self.rooms.values()):
+                if room.status != "active":
+                    continue
+                for seat in room.state.acting_seats:
+                    if room.seats[seat].kind != "bot":
+                        continue
+                    key = (room.id, seat, len(room.moves))
+                    seen[key] = since = waiting.get(key, now)
+                    if now - since < deadline:
+                        continue
+                    seen[key] = now  # the next look a deadline later
+                    try:
+                        if await self.jobs.requeue(*key):
+                            log.warning("bot turn %s waited %.0f s and its job was gone: "
+                                        "queued again", key, now - since)
+                    except QueueUnavailable:
+                        pass  # Redis away: the resync when it is back queues it
+            waiting = seen
 
     async def _bot_turn(self, room: Room, seat: int, version: int, ply: int) -> None:
 
