@@ -470,6 +470,17 @@ class Store:
                 match_set=match_set, set_index=set_index,
             )
 
+    def room_heads(self, room_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """(status, moves stored) of each room: how a web process that missed the bus's
+        news (Redis away) sees cheaply which of its rooms changed elsewhere."""
+        ids = list(room_ids)
+        with Session(self.engine) as s:
+            counts = {str(r[0]): int(r[1]) for r in s.execute(
+                select(MoveRow.room_id, func.count()).where(MoveRow.room_id.in_(ids))
+                .group_by(MoveRow.room_id)).all()}
+            return {str(r[0]): (str(r[1]), counts.get(str(r[0]), 0)) for r in s.execute(
+                select(RoomRow.id, RoomRow.status).where(RoomRow.id.in_(ids))).all()}
+
     def active_room_ids(self) -> Sequence[str]:
         with Session(self.engine) as s:
             return list(s.scalars(select(RoomRow.id).where(RoomRow.status == "active")))

@@ -49,6 +49,8 @@ HEARTBEAT = 1.0
 MARKER_TTL = 24 * 3600
 BACKOFF_FIRST = 0.25  # seconds before the first new try after a failed Redis call
 BACKOFF_MAX = 5.0
+IN_PLACE_RETRIES = (0.0, 0.5, 1.0)
+"""Waits before each try of a job by the worker holding it, before it is left pending."""
 SWEEP_SLACK = 20.0
 """A bot turn waiting longer than the bot time limit plus this is looked at by the web
 processes' sweeper (:meth:`.rooms.Hub.sweep_bots`): is its job still queued?"""
@@ -249,11 +251,23 @@ class Consumer:
                 continue
             entry_id, fields = job
             self._running.add(entry_id)
+            ok = False
             try:
-                ok = await self.handle(fields["room"], int(fields["seat"]), int(fields["ply"]))
-            except Exception:  # noqa: BLE001 - leave it pending: another try later
-                log.exception("bot job %s failed; it will be retried", entry_id)
-                ok = False
+                # a job whose move could not be stored (the database restarting: the first
+                # write on a connection it dropped fails) is tried again here at once, then
+                # after 0.5 s and 1 s (held: the heartbeat goes on); then left pending for
+                # whoever takes it next. (Left pending at once, it waited CLAIM_IDLE.)
+                for wait in IN_PLACE_RETRIES:
+                    if wait:
+                        await asyncio.sleep(wait)
+                    try:
+                        ok = await self.handle(fields["room"], int(fields["seat"]),
+                                               int(fields["ply"]))
+                    except Exception:  # noqa: BLE001 - leave it pending: another try later
+                        log.exception("bot job %s failed; it will be retried", entry_id)
+                        ok = False
+                    if ok:
+                        break
             finally:
                 self._running.discard(entry_id)
             if ok:

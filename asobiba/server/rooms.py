@@ -8,6 +8,7 @@ acknowledged or sent. Each connection receives only ``view(seat)`` for the seats
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -393,6 +394,8 @@ class Hub:
         self._missed: set[str] = set()
         self._queueing: set[tuple[str, int, int]] = set()
         """Bot turns (room, seat, ply) whose job this process is queuing (or retrying)."""
+        self._redis_back = asyncio.Event()
+        """Set (and replaced) when the bus is back after a gap: the queuing retries wake."""
         """Rooms another process sent an event for while they were loading here."""
         self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
@@ -835,7 +838,9 @@ class Hub:
                 except QueueUnavailable as exc:
                     if delay == BACKOFF_FIRST:
                         log.warning("%s; trying again", exc)
-                await asyncio.sleep(delay)
+                back = self._redis_back
+                with contextlib.suppress(TimeoutError):  # Redis back: at once
+                    await asyncio.wait_for(back.wait(), delay)
                 delay = backoff(delay)
         finally:
             self._queueing.discard((room.id, seat, ply))
@@ -1061,6 +1066,8 @@ class Hub:
     async def resync_all(self) -> None:
         """After a gap in the bus (Redis restarted): reload every held room from the store,
         tell its connections, and queue any bot move that may have been lost."""
+        self._redis_back.set()  # the bot jobs waiting to be queued try again now
+        self._redis_back = asyncio.Event()
         for room in list(self.rooms.values()):
             try:
                 async with room.lock:
@@ -1070,6 +1077,41 @@ class Hub:
                 self.schedule_bots(room)
             except Exception:  # noqa: BLE001 - one room must not stop the others
                 log.exception("could not resync room %s", room.id)
+
+    async def poll_while_away(self, every: float = 1.0, batch: int = 500) -> None:
+        """While the bus is away (Redis down), read from the store, every ``every`` seconds,
+        the head (status, moves stored) of each active room held here with a connection,
+        and bring those that changed elsewhere up to date: a room whose players sit at two
+        processes goes on during the outage (each move committed to the database as
+        always) instead of freezing until Redis is back. Nothing is read while the bus is
+        up; when it comes back, :meth:`resync_all` reloads everything as before."""
+        connected = getattr(self.bus, "connected", None)
+        if connected is None:
+            return
+        while True:
+            await asyncio.sleep(every)
+            if connected.is_set():
+                continue
+            rooms = [r for r in self.rooms.values() if r.status == "active" and r.conns]
+            for start in range(0, len(rooms), batch):
+                part = {r.id: r for r in rooms[start:start + batch]}
+                try:
+                    heads = await asyncio.to_thread(self.store.room_heads, list(part))
+                except Exception:  # noqa: BLE001 - the database away too: next time
+                    log.warning("could not poll the rooms while Redis is away")
+                    break
+                for rid, (status, plies) in heads.items():
+                    room = part[rid]
+                    if (status, plies) == (room.status, len(room.moves)):
+                        continue
+                    try:
+                        async with room.lock:
+                            await self._reload(room)
+                        self.arm_clock(room)
+                        await self.broadcast(room)
+                        self.schedule_bots(room)
+                    except Exception:  # noqa: BLE001 - one room must not stop the others
+                        log.exception("could not poll room %s", rid)
 
     def _cancel_bots(self, room: Room) -> None:
         for task in room.bot_tasks.values():
