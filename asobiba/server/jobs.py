@@ -49,6 +49,9 @@ HEARTBEAT = 1.0
 MARKER_TTL = 24 * 3600
 BACKOFF_FIRST = 0.25  # seconds before the first new try after a failed Redis call
 BACKOFF_MAX = 5.0
+WORKER_BACKOFF_MAX = 2.0
+"""A worker waits at most this between its tries while Redis is away (there are few workers;
+the web processes' queuing retries are woken when Redis is back instead)."""
 IN_PLACE_RETRIES = (0.0, 0.5, 1.0)
 """Waits before each try of a job by the worker holding it, before it is left pending."""
 SWEEP_SLACK = 20.0
@@ -85,9 +88,9 @@ def marker(room_id: str, seat: int, ply: int) -> str:
     return f"asobiba:bot-job:{room_id}:{seat}:{ply}"
 
 
-def backoff(delay: float) -> float:
-    """The next wait after ``delay`` (doubling, at most :data:`BACKOFF_MAX`)."""
-    return min(BACKOFF_MAX, delay * 2)
+def backoff(delay: float, most: float = BACKOFF_MAX) -> float:
+    """The next wait after ``delay`` (doubling, at most ``most``)."""
+    return min(most, delay * 2)
 
 
 def _client(url: str) -> Redis:
@@ -244,7 +247,7 @@ class Consumer:
                 raise
             except Exception:  # noqa: BLE001 - Redis away: wait for it, a little longer
                 await asyncio.sleep(delay)  # each time (the client reconnects by itself)
-                delay = backoff(delay)
+                delay = backoff(delay, WORKER_BACKOFF_MAX)
                 continue
             delay = BACKOFF_FIRST
             if job is None:
