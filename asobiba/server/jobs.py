@@ -84,8 +84,13 @@ class QueueUnavailable(Exception):
     """The job could not be queued (Redis away): try again later."""
 
 
-def marker(room_id: str, seat: int, ply: int) -> str:
-    return f"asobiba:bot-job:{room_id}:{seat}:{ply}"
+def marker(room_id: str, seat: int, ply: int, after: str = "") -> str:
+    """The key saying the job of (room, seat, ply) is queued. ``after`` names the position
+    (the time stamp of the move before ``ply``, the same at every process): after an undo the
+    same ply comes again in a new position, and its job must be queued again (keyed by the
+    ply alone, the marker of the undone turn said "queued" for a day: the bot never moved)."""
+    key = f"asobiba:bot-job:{room_id}:{seat}:{ply}"
+    return f"{key}:{after}" if after else key
 
 
 def backoff(delay: float, most: float = BACKOFF_MAX) -> float:
@@ -119,28 +124,29 @@ class RedisJobs:
             self._redis = _client(self.url)
         return self._redis
 
-    async def enqueue(self, room_id: str, seat: int, ply: int) -> bool:
+    async def enqueue(self, room_id: str, seat: int, ply: int, after: str = "") -> bool:
         """Queue the move of ``seat`` at ``ply``; False if it was queued already.
         :class:`QueueUnavailable` if Redis is away (nothing was queued: try again)."""
-        return await self._script(_ENQUEUE, room_id, seat, ply)
+        return await self._script(_ENQUEUE, room_id, seat, ply, after)
 
-    async def requeue(self, room_id: str, seat: int, ply: int) -> bool:
+    async def requeue(self, room_id: str, seat: int, ply: int, after: str = "") -> bool:
         """Queue the move again unless its job is still in the stream (the sweeper of turns
         waiting past their deadline: a job lost with Redis's data). True if queued now. A
         job for a ply already played is a no-op at the worker (:meth:`.rooms.Hub.bot_job`)."""
-        queued = await self._script(_REQUEUE, room_id, seat, ply)
+        queued = await self._script(_REQUEUE, room_id, seat, ply, after)
         if queued:
             self.requeued += 1
         return queued
 
-    async def _script(self, source: str, room_id: str, seat: int, ply: int) -> bool:
+    async def _script(self, source: str, room_id: str, seat: int, ply: int,
+                      after: str) -> bool:
         r = self._r()
         try:
             # EVALSHA, loading the script again after a restart emptied Redis's cache
             script = self._scripts.get(source)
             if script is None:
                 script = self._scripts[source] = r.register_script(source)
-            return bool(await script(keys=[marker(room_id, seat, ply), STREAM],
+            return bool(await script(keys=[marker(room_id, seat, ply, after), STREAM],
                                      args=[room_id, seat, ply, MARKER_TTL]))
         except Exception as exc:  # noqa: BLE001 - Redis away: the caller tries again
             self.failed += 1

@@ -829,11 +829,12 @@ class Hub:
         from .jobs import BACKOFF_FIRST, QueueUnavailable, backoff
 
         assert self.jobs is not None
+        after = room.moves[ply - 1].at if ply else ""  # the position (undo: .jobs.marker)
         delay = BACKOFF_FIRST
         try:
             while room.status == "active" and len(room.moves) == ply:
                 try:
-                    await self.jobs.enqueue(room.id, seat, ply)
+                    await self.jobs.enqueue(room.id, seat, ply, after)
                     return
                 except QueueUnavailable as exc:
                     if delay == BACKOFF_FIRST:
@@ -871,7 +872,8 @@ class Hub:
                         continue
                     seen[key] = now  # the next look a deadline later
                     try:
-                        if await self.jobs.requeue(*key):
+                        after = room.moves[-1].at if room.moves else ""
+                        if await self.jobs.requeue(*key, after):
                             log.warning("bot turn %s waited %.0f s and its job was gone: "
                                         "queued again", key, now - since)
                     except QueueUnavailable:

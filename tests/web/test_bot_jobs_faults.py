@@ -144,3 +144,49 @@ def test_rule_a_lost_bot_job_is_queued_again_by_the_sweeper_and_a_queued_one_nev
         r.close()
         asyncio.run(jobs.close())
         store.close()
+
+
+def test_rule_a_bot_turn_that_comes_again_after_an_undo_is_queued_again(
+        redis_server: RedisServer, tmp_path: Path) -> None:
+    """The same (room, seat, ply) in a new position: the person undid the move the bot had
+    answered and played another. Its job must be queued again — the marker of the first
+    turn (kept a day) once made this one a no-op, and the bot never moved."""
+    store = Store(f"sqlite:///{tmp_path / 'a.db'}")
+    jobs = RedisJobs(redis_server.url)
+    web = Hub(store, BotPool(processes=0), get, jobs=jobs)
+    worker_pool = BotPool(processes=0)
+    worker = Hub(Store(f"sqlite:///{tmp_path / 'a.db'}"), worker_pool, get, jobs=jobs,
+                 clocks=False)
+    r = redis.Redis.from_url(redis_server.url, decode_responses=True)
+    person_first = [BOT_FIRST[1], BOT_FIRST[0]]
+
+    async def run_jobs() -> None:  # what `asobiba worker` does with each queued job
+        for entry_id, fields in r.xrange(STREAM):
+            assert await worker.bot_job(fields["room"], int(fields["seat"]), int(fields["ply"]))
+            r.xdel(STREAM, entry_id)
+
+    async def scenario() -> list[dict[str, str]]:
+        room, _keys = await web.create(get("reversi"), {}, person_first)
+        first = room.state.legal_moves(0).texts()
+        await web.play(room, 0, first[0])
+        await until(lambda: r.xlen(STREAM) == 1, "the bot's job")
+        await run_jobs()
+        async with room.lock:  # the bus would have told this process; here it reads
+            await web._reload(room)
+        assert len(room.moves) == 2, "the bot answered"
+        await web._apply_undo(room, 0)  # the person takes back their move (and the answer)
+        assert len(room.moves) == 0
+        await web.play(room, 0, first[1])  # another move: the bot's turn at ply 1 again
+        await until(lambda: r.xlen(STREAM) == 1, "the bot's job for the new position",
+                    timeout=20)
+        return [f for _id, f in r.xrange(STREAM)]
+
+    try:
+        queued = asyncio.run(asyncio.wait_for(scenario(), 4 * DEADLINE))
+    finally:
+        r.close()
+        asyncio.run(jobs.close())
+        worker_pool.shutdown()
+        worker.store.close()
+        store.close()
+    assert len(queued) == 1 and (queued[0]["seat"], queued[0]["ply"]) == ("1", "1")

@@ -33,7 +33,7 @@ class QueuedJobs:
     def __init__(self) -> None:
         self.jobs: list[tuple[str, int, int]] = []
 
-    async def enqueue(self, room_id: str, seat: int, ply: int) -> bool:
+    async def enqueue(self, room_id: str, seat: int, ply: int, after: str = "") -> bool:
         self.jobs.append((room_id, seat, ply))
         return True
 
