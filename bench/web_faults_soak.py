@@ -71,7 +71,7 @@ def main() -> None:
         slow_steady = 0
         t0 = time.monotonic()
         n = 0
-        while time.monotonic() - t0 < args.duration:
+        while n * args.every < args.duration:  # a fault at 0, every, 2 × every, …
             next_fault = t0 + n * args.every
             while time.monotonic() < next_fault:  # steady play until the next fault
                 times = cluster.rounds()

@@ -10,8 +10,10 @@ by the bot), every client having reconnected where its process went away.
 The target is 10 s from the end of a fault to the last room's round; the test allows
 ``fault_harness.ROUND`` (60 s) per round, since a loaded 2-core machine may be many times
 slower, and prints what it measured (run with ``-s`` to see it; docs/benchmarks.md has a
-run's figures). Before issue 25's fixes it failed at the first fault: after Redis came back
-the worker's job group was gone (NOGROUP on every read), so no bot room ever moved again."""
+run's figures). On the code before issue 25's fixes it failed at the first fault: the people
+rooms froze while Redis was away (a move at one process never reached the other: "stuck"
+after 60 s); the bot rooms' faults there (NOGROUP, a job dropped) are shown failing by
+tests/web/test_bot_jobs_faults.py."""
 
 from __future__ import annotations
 
