@@ -14,8 +14,10 @@ stuck (no round within 60 s), the CPU seconds used by the asobiba processes (web
 their bot processes, sampled each second from /proc, so a killed process counts up to its
 last sample) and by this driver, and the load average.
 
-Usage: ``python bench/web_faults_soak.py [--duration 600] [--every 60] [--people 4]
-[--bots 4]``. Needs redis-server and the PostgreSQL server binaries (as `make test` does).
+Quick (the default, ``make bench``): 150 s, a fault every 30 s, 2 + 2 rooms (~4 minutes with
+the start-up). The ten-minute soak: ``nice -n 5 python bench/web_faults_soak.py --duration 600
+--every 60 --people 4 --bots 4``. Needs redis-server and the PostgreSQL server binaries (as
+`make test` does).
 """
 
 from __future__ import annotations
@@ -41,10 +43,10 @@ TARGET = 10.0
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--duration", type=float, default=600.0, help="seconds of faults")
-    ap.add_argument("--every", type=float, default=60.0, help="seconds between faults")
-    ap.add_argument("--people", type=int, default=4, help="people rooms")
-    ap.add_argument("--bots", type=int, default=4, help="person-against-bot rooms")
+    ap.add_argument("--duration", type=float, default=150.0, help="seconds of faults")
+    ap.add_argument("--every", type=float, default=30.0, help="seconds between faults")
+    ap.add_argument("--people", type=int, default=2, help="people rooms")
+    ap.add_argument("--bots", type=int, default=2, help="person-against-bot rooms")
     ap.add_argument("--redis-down", type=float, default=10.0, help="seconds Redis is away")
     args = ap.parse_args()
     bin_dir = _server_bin_dir()
