@@ -827,12 +827,14 @@ class Hub:
         while Redis is away, until it is queued or the room no longer waits for it. (Once,
         a failed call was only logged: the turn waited for a web process's restart.)"""
         from .jobs import BACKOFF_FIRST, QueueUnavailable, backoff
+        from .tasks import check_cancelled
 
         assert self.jobs is not None
         after = room.moves[ply - 1].at if ply else ""  # the position (undo: .jobs.marker)
         delay = BACKOFF_FIRST
         try:
             while room.status == "active" and len(room.moves) == ply:
+                check_cancelled()  # a Redis call that swallowed the stop (.tasks)
                 try:
                     await self.jobs.enqueue(room.id, seat, ply, after)
                     return
@@ -853,10 +855,12 @@ class Hub:
         then again each further ``deadline``. A job for a ply played meanwhile (this copy of
         the room was behind) is a no-op at the worker, which tells the processes to reload."""
         from .jobs import QueueUnavailable
+        from .tasks import check_cancelled
 
         assert self.jobs is not None
         waiting: dict[tuple[str, int, int], float] = {}
         while True:
+            check_cancelled()
             await asyncio.sleep(every)
             now = time.monotonic()
             seen: dict[tuple[str, int, int], float] = {}
