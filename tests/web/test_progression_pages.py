@@ -97,8 +97,9 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     me = _player_id(prog, "hanako")
     game = get("reversi")
     rec = play_game(game, [game.make_bot("random", 1), game.make_bot("random", 2)], {}, 5).record
-    taro, _ = prog.register("taro", "a long password")
-    assert prog.record_game([me, taro["id"]], rec)["rated"]
+    # (names of their own: the server, and so its accounts, is shared by this module's tests)
+    rival, _ = prog.register("rival25", "a long password")
+    assert prog.record_game([me, rival["id"]], rec)["rated"]
     page.reload()
     ready(page)
     # issue 15 item 6: the rating history, drawn as SVG (one point per rated game)
@@ -109,7 +110,7 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     rating = page.locator("#ratings [data-pool=reversi]")
     assert rating.get_attribute("data-provisional") == "true" and rating.inner_text().endswith("?")
     # the leaderboard lists established people only: four who played each other enough
-    people = [prog.register(f"regular{i}", "a long password")[0]["id"] for i in range(4)]
+    people = [prog.register(f"regular25_{i}", "a long password")[0]["id"] for i in range(4)]
     with prog.session() as s:
         for i in range(8):
             for x, y in ((0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)):
@@ -120,7 +121,7 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     ready(page)
     table = page.locator("table[data-pool=reversi]")
     assert table.locator("tbody tr").count() == 4
-    assert "regular0" in table.inner_text() and "hanako" not in table.inner_text()
+    assert "regular25_0" in table.inner_text() and "hanako" not in table.inner_text()
     assert "CPU" not in table.inner_text() and table.locator(".provisional").count() == 0
     # sign out: the page says so, and a wrong password is refused with its message
     page.goto(f"{server.url}/account")
