@@ -99,3 +99,33 @@ def test_rule_the_pair_limit_holds_when_games_finish_at_once(db_url: str,
     assert sum(r["rated"] for r in results) == PAIR_RATED_PER_DAY, results
     assert _history(prog, c["id"]) == _history(prog, d["id"]) == GAMES + 1
     engine.dispose()
+
+
+def test_rule_first_games_against_a_new_cpu_level_at_once_are_all_recorded(db_url: str) -> None:
+    """Games against a CPU level nobody has played yet, finishing together: each recording
+    creates the level's player first; the losers of that race (a duplicate name) retry and
+    find it, so every game is stored (unrated: it is against the CPU)."""
+    engine = make_engine(db_url)
+    prog = Progression(engine, PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    rec = _record()
+    people = [prog.register(f"player{i}", "a long password 9")[0]["id"] for i in range(8)]
+    barrier = threading.Barrier(len(people))
+    outs: list[dict[str, Any]] = []
+    errors: list[BaseException] = []
+
+    def go(pid: int) -> None:
+        barrier.wait()
+        try:
+            outs.append(prog.record_game([pid, prog.bot_id("reversi", "4")], rec))
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+    threads = [threading.Thread(target=go, args=(p,)) for p in people]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert errors == [], f"games were lost: {errors!r}"
+    assert len(outs) == len(people) and all(o["unrated"]["code"] == "cpu" for o in outs)
+    assert all(_history(prog, p) == 1 for p in people)
+    assert _history(prog, prog.bot_id("reversi", "4")) == len(people)
+    engine.dispose()
