@@ -18,12 +18,13 @@ are no source of rating; a leaderboard lists established people only (:func:`lea
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from sqlalchemy import Row, and_, func, select
+from sqlalchemy import Integer, Row, Select, String, and_, bindparam, select
 from sqlalchemy.orm import Session, aliased
 
 from ..core import Outcome
@@ -260,45 +261,65 @@ def pools(session: Session, game_id: str) -> list[str]:
     return sorted(names, key=lambda n: (n != game_id, n))
 
 
+@functools.cache
+def _opponents_query(puzzles: bool) -> Select[int]:
+    """Distinct established opponents of ``:player_id`` in ``:pool`` — people whose rating in
+    the pool is not provisional now (in a puzzle pool, puzzles) — met in rated games;
+    partners (the same team) are not opponents. Built once (ORM aliases are costly to make:
+    building it per call was most of a leaderboard's time)."""
+    mine, other = aliased(GameSeatRow), aliased(GameSeatRow)
+    theirs, who = aliased(RatingRow), aliased(PlayerRow)
+    player, pool = bindparam("player_id", type_=Integer), bindparam("pool", type_=String)
+    q = (select(other.player_id).distinct()
+         .select_from(mine)
+         .join(GameRow, GameRow.id == mine.game_id)
+         .join(other, and_(other.game_id == mine.game_id, other.player_id != player,
+                           other.team != mine.team))
+         .join(who, who.id == other.player_id)
+         .where(mine.player_id == player, GameRow.rated.is_(True), GameRow.pool == pool))
+    if puzzles:
+        return q.where(who.kind == "puzzle").limit(bindparam("enough", type_=Integer))
+    return (q.join(theirs, and_(theirs.player_id == other.player_id, theirs.pool == pool))
+            .where(who.kind == "human", theirs.provisional.is_(False))
+            .limit(bindparam("enough", type_=Integer)))
+
+
+def _met_established(session: Session, player_id: int, pool: str, enough: int) -> bool:
+    """Whether ``player_id`` has rated games in ``pool`` against at least ``enough`` distinct
+    established opponents (:func:`_opponents_query`). Stops at ``enough`` (DISTINCT with
+    LIMIT, through the player's index: a few of the player's games)."""
+    q = _opponents_query(pool.endswith(":puzzle"))
+    found = session.scalars(q, {"player_id": player_id, "pool": pool, "enough": enough}).all()
+    return len(found) >= enough
+
+
 def leaderboard(session: Session, pool: str, limit: int = 50, *, include_provisional: bool = False,
                 kinds: Sequence[str] = ("human",)) -> list[JSONObject]:
     """The best established people of a pool: a rating that is not provisional, at least
     :data:`LEADERBOARD_GAMES` rated games, against at least :data:`LEADERBOARD_OPPONENTS`
     distinct established opponents. No bot is listed (lichess keeps BOT accounts off its
     leaderboards too). ``include_provisional`` lists every rating of those kinds, marked
-    — for operators and tests, not the public board."""
+    — for operators and tests, not the public board.
+
+    The opponents are checked best rating first, one short query each, until the board is
+    full: 30 ms of CPU for a board of 50 from 20,000 games of 300 people on SQLite, where
+    one aggregate over every game of the pool took 320 ms (the plain ordered list: 5–8)."""
+    limit = max(1, min(limit, 500))
     q = (select(RatingRow, PlayerRow).join(PlayerRow, PlayerRow.id == RatingRow.player_id)
          .where(RatingRow.pool == pool, PlayerRow.kind.in_(list(kinds)))
-         .order_by(RatingRow.rating.desc(), PlayerRow.name).limit(max(1, min(limit, 500))))
-    if not include_provisional:
-        # per player: distinct established opponents (people whose rating in the pool is
-        # not provisional now; in a puzzle pool, puzzles) met in rated games; partners (the
-        # same team) are not opponents
-        mine, other = aliased(GameSeatRow), aliased(GameSeatRow)
-        theirs, who = aliased(RatingRow), aliased(PlayerRow)
-        met = (select(mine.player_id.label("player_id"),
-                      func.count(func.distinct(other.player_id)).label("opponents"))
-               .select_from(mine)
-               .join(GameRow, GameRow.id == mine.game_id)
-               .join(other, and_(other.game_id == mine.game_id,
-                                 other.player_id != mine.player_id, other.team != mine.team))
-               .join(who, who.id == other.player_id)
-               .where(GameRow.rated.is_(True), GameRow.pool == pool))
-        if pool.endswith(":puzzle"):
-            met = met.where(who.kind == "puzzle")
-        else:
-            met = (met.join(theirs, and_(theirs.player_id == other.player_id,
-                                         theirs.pool == pool))
-                   .where(who.kind == "human", theirs.provisional.is_(False)))
-        opp = met.group_by(mine.player_id).subquery()
-        q = (q.join(opp, opp.c.player_id == RatingRow.player_id)
-             .where(RatingRow.provisional.is_(False), RatingRow.games >= LEADERBOARD_GAMES,
-                    opp.c.opponents >= LEADERBOARD_OPPONENTS))
-    out = []
-    for place, (r, p) in enumerate(session.execute(q).all(), 1):
-        out.append({"place": place, "player_id": p.id, "name": p.name, "kind": p.kind,
-                    **_rating_json(r)})
-    return out
+         .order_by(RatingRow.rating.desc(), PlayerRow.name))
+    rows: list[tuple[RatingRow, PlayerRow]] = []
+    if include_provisional:
+        rows = [(r, p) for r, p in session.execute(q.limit(limit)).all()]
+    else:
+        q = q.where(RatingRow.provisional.is_(False), RatingRow.games >= LEADERBOARD_GAMES)
+        for r, p in session.execute(q).all():
+            if _met_established(session, p.id, pool, LEADERBOARD_OPPONENTS):
+                rows.append((r, p))
+                if len(rows) == limit:
+                    break
+    return [{"place": place, "player_id": p.id, "name": p.name, "kind": p.kind,
+             **_rating_json(r)} for place, (r, p) in enumerate(rows, 1)]
 
 
 def suggest_bot(session: Session, player_id: int, game_id: str,

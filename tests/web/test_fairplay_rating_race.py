@@ -14,14 +14,15 @@ from typing import Any
 
 import pytest
 from argon2 import PasswordHasher
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import create_engine, func, select, update
 
 from asobiba.core import Record
 from asobiba.games import get
 from asobiba.play.runner import play_game
 from asobiba.progression import Progression
 from asobiba.progression.fairplay import PAIR_RATED_PER_DAY, pair_games_today
-from asobiba.progression.models import GameSeatRow
+from asobiba.progression.models import GameSeatRow, RatingRow
+from asobiba.progression.ratings import LEADERBOARD_GAMES
 from asobiba.server.db import make_engine
 
 GAMES = 12
@@ -89,6 +90,12 @@ def test_rule_the_pair_limit_holds_when_games_finish_at_once(db_url: str,
     assert _history(prog, a["id"]) == _history(prog, b["id"]) == GAMES
     with prog.session() as s:
         assert pair_games_today(s, a["id"], b["id"]) == PAIR_RATED_PER_DAY
+        # the leaderboard's opponents query runs on this database too: the winner, made
+        # established here, met one person only (and a provisional one)
+        s.execute(update(RatingRow).where(RatingRow.player_id == a["id"])
+                  .values(provisional=False, games=LEADERBOARD_GAMES))
+    assert prog.leaderboard("reversi") == []
+    assert len(prog.leaderboard("reversi", include_provisional=True)) == 2
     # a pair with ratings already (each played someone else before): the same
     c, _ = prog.register("climber", "a long password 9")
     d, _ = prog.register("helper", "a long password 9")
