@@ -230,8 +230,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         token = request.cookies.get(COOKIE) or ""
         guest = await current(request)
         if guest and guest.get("kind") == "guest":
-            # a guest who registers keeps their history, ratings and ladder (and session)
-            player = await run_in_threadpool(prog.claim_guest, token, name, password)
+            # a guest who registers keeps their history, ratings and ladder — under a new
+            # session: the guest's token (which someone may have planted) stops working
+            player, token = await run_in_threadpool(prog.claim_guest, token, name, password)
         else:
             player, token = await run_in_threadpool(prog.register, name, password)
         response = JSONResponse({"player": public(player)}, status_code=201)
@@ -246,6 +247,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         await limited(request, "login_ip")
         await limited(request, "login", name.casefold())
         player, token = await run_in_threadpool(prog.login, name, password)
+        old = request.cookies.get(COOKIE)
+        if old:  # a new session id at login: whatever session the browser had ends
+            await run_in_threadpool(prog.logout, old)
         response = JSONResponse({"player": public(player)})
         set_cookie(response, request, token)
         return response
@@ -541,11 +545,12 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         return JSONResponse(page)
 
     async def leaderboards(request: Request) -> Response:
-        """Every rated pool of a game, provisional ratings included (and marked)."""
+        """Every rated pool of a game: its established people (ratings.leaderboard: no
+        bot, no provisional rating, enough games against enough established opponents)."""
         game = _game_id(request)
 
         def load() -> JSONObject:
-            return {pool: prog.leaderboard(pool, 50, include_provisional=True)
+            return {pool: prog.leaderboard(pool, 50)
                     for pool in prog.leaderboards(game, 1)}
         return JSONResponse({"game": game, "pools": await run_in_threadpool(load)})
 

@@ -145,7 +145,10 @@ function drawPanel(result) {
   if (result === "none") {
     if (!state.player) lines.push(el("p", {}, el("a", { href: "/account" }, t("room.sign_in_hint"))));
     else lines.push(el("p", {}, t("room.not_rated")));
-  } else if (!result.rated) lines.push(el("p", {}, t("room.not_rated")));
+  } else if (!result.rated) {
+    const code = result.unrated ? result.unrated.code : "";
+    lines.push(el("p", code ? { "data-unrated": code } : {}, code === "cpu" ? t("room.unrated_cpu") : t("room.not_rated")));
+  }
   else {
     for (const c of result.changes) {
       if (c.before === null || c.after === null || Math.round(c.before) === Math.round(c.after) && state.last.room.seats[c.seat].kind === "bot") continue;
