@@ -334,3 +334,59 @@ def test_rule_ladder_sets_give_the_cpu_a_seed_nobody_can_compute(
     assert {derive_seed(cpu, "bot", seat, ply) >> 1 for ply, seat in cpu_plies} <= {
         seed for _, seed in given}
     assert cpu != record1["extra"]["cpu_seed"]
+
+
+@pytest.mark.browser
+def test_rule_the_daily_page_says_later_attempts_are_practice_in_both_languages(
+        tmp_path: Any) -> None:
+    """In Chromium: the first answers to today's Algo puzzle count (graded as usual); the
+    page then says the day's attempt is used, and answers given again come back as practice
+    — in English, and in Japanese (a second browser with the same session)."""
+    from playwright import sync_api
+
+    from .browser import Server, launch, open_context
+
+    srv = Server(tmp_path).start()
+    try:
+        with sync_api.sync_playwright() as p:
+            browser = launch(p)
+            en = open_context(browser, locale="en-US")
+            page = en.new_page()
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{srv.url}/daily/algo")
+            page.wait_for_selector("body[data-ready=true]")
+            page.evaluate("fetch('/api/account/guest', {method: 'POST'})")
+            page.reload()
+            page.wait_for_selector("body[data-ready=true] #answers")
+            assert page.locator("#practice").count() == 0
+
+            def answer() -> None:
+                for box in page.locator("#answers input").all():
+                    box.fill("x9")
+                page.click("#answers button[type=submit]")
+
+            answer()
+            page.wait_for_selector("#verdict[data-verdict='daily.not_cleared']")
+            assert "a day counts once" in page.inner_text("#practice")
+            answer()
+            page.wait_for_selector("#verdict[data-verdict='daily.practice_answers']")
+            assert page.inner_text("#verdict").startswith("Practice: 0 of ")
+            ja = open_context(browser, locale="ja-JP")
+            ja.add_cookies(en.cookies())
+            jpage = ja.new_page()
+            jpage.on("pageerror", lambda e: errors.append(str(e)))
+            jpage.goto(f"{srv.url}/daily/algo")
+            jpage.wait_for_selector("body[data-ready=true] #practice")
+            assert "練習" in jpage.inner_text("#practice")
+            for box in jpage.locator("#answers input").all():
+                box.fill("x9")
+            jpage.click("#answers button[type=submit]")
+            jpage.wait_for_selector("#verdict[data-verdict='daily.practice_answers']")
+            assert jpage.inner_text("#verdict").startswith("練習：")
+            for ctx in (en, ja):
+                ctx.close()
+            browser.close()
+            assert not errors, errors
+    finally:
+        srv.stop()
