@@ -91,7 +91,8 @@ def cpu_seed(key: bytes, room_id: str) -> int:
     were derived from it before, so anyone who knew it predicted them (issue 25 item 4;
     docs/fair-play.md, "The CPU's seed")."""
     mac = hmac.new(key, f"asobiba-cpu|{room_id}".encode(), "sha256")
-    return int.from_bytes(mac.digest()[:8], "big") >> 1
+    # 48 bits, as a room's own seed: exact in JavaScript, and within the API's bounded ints
+    return int.from_bytes(mac.digest()[:6], "big")
 
 
 @dataclass(eq=False)
