@@ -122,10 +122,10 @@ class Room:
     """A live room. States are rebuilt by replaying the stored moves, so the store is the
     truth and this object is a cache of it plus the connections."""
 
-    def __init__(self, data: RoomData, game: Game, cpu_seed: int | None = None) -> None:
+    def __init__(self, data: RoomData, game: Game, cpu_seed: int) -> None:
         self.id = data.id
         self.data = data
-        self.cpu_seed = data.seed if cpu_seed is None else cpu_seed
+        self.cpu_seed = cpu_seed
         """What seeds the CPU's choices in this room (:func:`cpu_seed`): secret until the
         game is over, then in its record (``extra.cpu_seed``) so its moves can be checked."""
         self.game = game
