@@ -731,6 +731,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             raise _Refused(409, "set_over", "the set is over")
         res = await open_room(game_id, player, "ladder", str(ctx["level"]), slot.seat_of_a,
                               ctx["tier"], match,
+                              # the deal, where it hides nothing; the CPU gets the new
+                              # room's own secret seed (rooms.cpu_seed), never game 1's
                               seed=room.data.seed if replays_the_deal(room.game) else None)
         new_room = json.loads(bytes(res.body))["room"]
 

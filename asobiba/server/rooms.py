@@ -1240,6 +1240,8 @@ class Hub:
                 hashes[where[s.seat]] = s.key_hash
         match = room.set_match()
         assert match is not None
+        # the deal may be replayed (it hides nothing there); the CPU's choices never are:
+        # the new room has its own secret CPU seed (cpu_seed), whatever its dealing seed
         same = match.format.reverse and replays_the_deal(room.game)
         try:
             await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
