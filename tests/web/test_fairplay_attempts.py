@@ -237,9 +237,10 @@ def test_rule_daily_answers_and_rooms_are_rate_limited(client: TestClient) -> No
 
 # ---- the next game of a set: its CPU seed is nobody's to compute ----------------------------
 
-def predict(record: dict[str, Any], seed_of: Any, level: str) -> list[tuple[int, str, str]]:
+def predict(record: dict[str, Any], seed_of: Any, level: str
+            ) -> list[tuple[int, str, str, int]]:
     """Each CPU move of ``record`` beside what the bot would have played with
-    ``seed_of(seat, ply)``: (ply, played, predicted)."""
+    ``seed_of(seat, ply)``: (ply, played, predicted, number of legal moves)."""
     game = get_game(record["game"])
     moves = [(m["seat"], m["move"]) for m in record["moves"]]
     states = game.replay(moves, record["options"], record["seed"])
@@ -249,7 +250,8 @@ def predict(record: dict[str, Any], seed_of: Any, level: str) -> list[tuple[int,
         if seat in bots:
             views = [st.view(seat) for st in states[:ply + 1]]
             out.append((ply, text, choose_move(record["game"], level, seed_of(seat, ply), seat,
-                                               record["options"], views)))
+                                               record["options"], views),
+                        len(states[ply].legal_moves(seat).texts())))
     return out
 
 
@@ -258,9 +260,9 @@ def test_rule_the_next_game_of_a_set_has_a_cpu_seed_nobody_can_compute(tmp_path:
     public once it ends and holds its seed; from it, the old derivation
     (``derive_seed(seed, "bot", seat, ply)``) predicted every CPU move of game 2. Now game
     2's CPU seed comes from the server's secret: the prediction fails (each move of the
-    random level matches by chance with probability about 1/k for k legal moves, so all of
-    them matching is below 2^-10), the seed is in no answer before game 2 ends, and game
-    2's record holds it and replays every CPU move."""
+    random level matches by chance with probability 1/k for k legal moves, so all of the
+    20 or more with a choice matching has a probability below 2^-20), the seed is in no answer
+    before game 2 ends, and game 2's record holds it and replays every CPU move."""
     bot = {"kind": "bot", "level": "random"}
     with TestClient(create_app(str(tmp_path), bot_processes=0)) as client:
         room = create_room(client, "reversi", [{"kind": "human"}, bot], match="reverse")
@@ -278,15 +280,15 @@ def test_rule_the_next_game_of_a_set_has_a_cpu_seed_nobody_can_compute(tmp_path:
     assert record2["extra"]["room"] == nxt["room"] and record2["result"] is not None
     old = predict(record2, lambda seat, ply: derive_seed(record1["seed"], "bot", seat, ply)
                   >> 1, "random")
-    assert len(old) >= 10
-    assert any(played != guess for _, played, guess in old), \
+    assert sum(k >= 2 for *_, k in old) >= 20, old
+    assert any(played != guess for _, played, guess, _ in old), \
         "game 2's CPU moves follow from game 1's public record"
     cpu = record2["extra"]["cpu_seed"]
     assert cpu != record1["extra"]["cpu_seed"]
     assert not any(str(cpu) in text for text in public)
     checked = predict(record2, lambda seat, ply: derive_seed(cpu, "bot", seat, ply) >> 1,
                       "random")
-    assert all(played == guess for _, played, guess in checked), "the record replays the CPU"
+    assert all(played == guess for _, played, guess, _ in checked), "the record replays the CPU"
 
 
 def test_rule_ladder_sets_give_the_cpu_a_seed_nobody_can_compute(
