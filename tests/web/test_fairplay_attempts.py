@@ -113,9 +113,9 @@ def test_rule_each_daily_attempt_has_its_own_secret_cpu_seed(
         client: TestClient, calendar: Calendar) -> None:
     """Three attempts at the same day's ReverStarGo challenge with the same moves by the
     player (the first legal move, eight times): the CPU's replies differ between attempts.
-    Its level this Monday picks uniformly among the legal moves (early in ReverStarGo there
-    are at least two, usually over five), so two later attempts repeating the first one's
-    seven or more replies has a probability below (1/2)^14 even then — and was certain on
+    Its level this Monday picks uniformly among the legal moves, so two later attempts
+    repeating the first one's replies — seven or more of them with a choice of at least
+    two moves (checked) — has a probability below (1/2)^14 — and was certain on
     the old code, where the day's seed seeded the CPU. The day's deal and opening stay the
     same for everyone; each room's CPU seed is in its record once the day is over (and
     replays the CPU's moves), and was in no answer before."""
@@ -123,6 +123,7 @@ def test_rule_each_daily_attempt_has_its_own_secret_cpu_seed(
     ch = dailies.challenge("reverstargo", DAY, KEY)
     assert ch.kind == "opponent" and ch.bot_level == "beginner"
     replies: list[tuple[str, ...]] = []
+    choices: list[int] = []
     rooms: list[str] = []
     public: list[str] = []
     for _ in range(3):
@@ -137,8 +138,14 @@ def test_rule_each_daily_attempt_has_its_own_secret_cpu_seed(
         moves = [(m["seat"], m["move"]) for m in record["moves"]]
         assert moves[:len(ch.opening)] == list(ch.opening)
         replies.append(tuple(m for s, m in moves[len(ch.opening):] if s != ch.player_seat))
+        if not choices:  # how many legal moves the CPU had at each reply of the first attempt
+            states = get_game("reverstargo").replay(moves, record["options"], record["seed"])
+            choices = [len(states[ply].legal_moves(s).texts())
+                       for ply, (s, _) in enumerate(moves)
+                       if ply >= len(ch.opening) and s != ch.player_seat]
         rooms.append(room["room"])
     assert all(len(r) >= 7 for r in replies), replies
+    assert sum(k >= 2 for k in choices) >= 7, choices  # the bound above holds
     assert len(set(replies)) > 1, f"the CPU replied the same on every attempt: {replies}"
     # the CPU's seeds: secret during the day, different per room, then published and checked
     secret = cpu_secret(client)
