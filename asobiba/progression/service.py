@@ -228,10 +228,16 @@ class Progression:
         return daily.challenge(game_id, day, self.daily_secret)
 
     def daily_result(self, player_id: int, game_id: str, day: date, outcome: Outcome,
-                     today: date | None = None) -> list[JSONObject]:
+                     today: date | None = None, scoring: bool | None = None
+                     ) -> list[JSONObject]:
+        """A finished attempt; only the day's first counts (``daily.record_attempt``)."""
         key = self.daily_secret
         return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
-                                                        today, key))
+                                                        today, key, scoring))
+
+    def daily_attempts(self, player_id: int, game_id: str, day: date) -> int:
+        """Attempts at ``day``'s challenge recorded for the player (0: the next one scores)."""
+        return self._run(lambda s: daily.attempted(s, player_id, game_id, day))
 
     def daily_answer(self, player_id: int, game_id: str, day: date, answers: Sequence[str],
                      today: date | None = None) -> list[JSONObject]:

@@ -79,6 +79,23 @@ def rematch_room_id(room_id: str) -> str:
     return hashlib.sha256(f"rematch:{room_id}".encode()).hexdigest()[:10]
 
 
+CPU_SECRET = "cpu"
+"""The name of the server secret (``prog_secrets``) that seeds every room's CPU."""
+
+
+def cpu_seed(key: bytes, room_id: str) -> int:
+    """The seed of the CPU's choices in room ``room_id``: an HMAC of the room's id under the
+    server's CPU secret. Each room (each daily attempt, each game of a set) gets its own,
+    unknown to anyone until the room's record shows it once the game is over — and one
+    room's seed says nothing about another's. The room's own ``seed`` deals (it may be a
+    daily challenge's or a set's earlier game's, both public in time); the CPU's choices
+    were derived from it before, so anyone who knew it predicted them (issue 25 item 4;
+    docs/fair-play.md, "The CPU's seed")."""
+    mac = hmac.new(key, f"asobiba-cpu|{room_id}".encode(), "sha256")
+    # 48 bits, as a room's own seed: exact in JavaScript, and within the API's bounded ints
+    return int.from_bytes(mac.digest()[:6], "big")
+
+
 @dataclass(eq=False)
 class Conn:
     """One WebSocket connection: the seats it proved keys for, and how to send to it."""
@@ -106,9 +123,12 @@ class Room:
     """A live room. States are rebuilt by replaying the stored moves, so the store is the
     truth and this object is a cache of it plus the connections."""
 
-    def __init__(self, data: RoomData, game: Game) -> None:
+    def __init__(self, data: RoomData, game: Game, cpu_seed: int) -> None:
         self.id = data.id
         self.data = data
+        self.cpu_seed = cpu_seed
+        """What seeds the CPU's choices in this room (:func:`cpu_seed`): secret until the
+        game is over, then in its record (``extra.cpu_seed``) so its moves can be checked."""
         self.game = game
         self.seats = data.seats
         self.moves: list[MoveData] = list(data.moves)
@@ -250,13 +270,16 @@ class Room:
 
     def record(self, extra: JSONObject | None = None) -> Record:
         state = self.state
+        # the seed the CPU actually used (rooms with a CPU seat), so its moves can be checked
+        cpu: JSONObject = ({"cpu_seed": self.cpu_seed}
+                           if any(s.kind == "bot" for s in self.seats) else {})
         return Record(
             game=self.game.id, options=dict(self.options), seed=self.data.seed,
             moves=tuple(MoveEntry(m.seat, m.text) for m in self.moves),
             seats=tuple(SeatInfo(s.kind, s.name, s.level) for s in self.seats),
             result=state.outcome, rules_version=self.game.rules_version,
             started=self.data.created, finished=utcnow(),
-            extra={"room": self.id, **(extra or {})},
+            extra={"room": self.id, **cpu, **(extra or {})},
         )
 
     def public_moves(self, start: int = 0) -> list[list[int | str | None]]:
@@ -399,6 +422,19 @@ class Hub:
         """Rooms another process sent an event for while they were loading here."""
         self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
+        self._cpu_key: bytes | None = None
+
+    def cpu_key(self) -> bytes:
+        """The server's CPU secret (read from the store once per process; a small query)."""
+        if self._cpu_key is None:
+            self._cpu_key = self.store.secret(CPU_SECRET)
+        return self._cpu_key
+
+    async def _ensure_cpu_key(self) -> bytes:
+        """:meth:`cpu_key` without blocking the event loop on its first read."""
+        if self._cpu_key is None:
+            self._cpu_key = await asyncio.to_thread(self.store.secret, CPU_SECRET)
+        return self._cpu_key
 
     def _finished(self, room: Room) -> None:
         if self.on_finish is not None:
@@ -469,7 +505,7 @@ class Hub:
             created=utcnow(), seats=seat_rows, moves=moves,
             match_set=match_set, set_index=set_index,
         )
-        room = Room(data, game)
+        room = Room(data, game, cpu_seed(await self._ensure_cpu_key(), room_id))
         if room.state.is_over:
             raise ClientError("bad_opening", "the opening ends the game; nothing is left "
                               "to play")
@@ -509,6 +545,7 @@ class Hub:
             data = await asyncio.to_thread(self.store.load_room, room_id)
             if data is None:
                 return None
+            await self._ensure_cpu_key()
             room = self._build(data)
             self.rooms[room_id] = room
             if room_id in self._missed:  # (forgotten in ``finally``)
@@ -544,7 +581,7 @@ class Hub:
                               f"{data.rules_version}; the server now plays version "
                               f"{game.rules_version}")
         try:
-            return Room(data, game)
+            return Room(data, game, cpu_seed(self.cpu_key(), data.id))
         except AsobibaError as exc:
             raise ClientError("cannot_resume", f"this game cannot be resumed: {exc}") from None
 
@@ -921,7 +958,7 @@ class Hub:
 
         views = room.views_for(seat)
         level = room.seats[seat].level or ""
-        seed = derive_seed(room.data.seed, "bot", seat, ply) >> 1
+        seed = derive_seed(room.cpu_seed, "bot", seat, ply) >> 1  # never the dealing seed
         picked: Pick | None = None
         failure: Fallback | None = None
         detail = ""
@@ -934,7 +971,7 @@ class Hub:
             log.exception("bot crashed in room %s", room.id)
             failure, detail = "crash", type(exc).__name__
         return settle(room.state, seat, picked, failure=failure, detail=detail,
-                      fallback=Rng(room.data.seed, "fallback", seat, ply))
+                      fallback=Rng(room.cpu_seed, "fallback", seat, ply))
 
     async def bot_job(self, room_id: str, seat: int, ply: int) -> bool:
         """A bot worker's job: make the move of ``seat`` at ``ply`` if the room still waits
@@ -944,6 +981,7 @@ class Hub:
         data = await asyncio.to_thread(self.store.load_room, room_id)
         if data is None:
             return True
+        await self._ensure_cpu_key()
         room = self._build(data)
         if (room.status != "active" or len(room.moves) != ply
                 or seat not in room.state.acting_seats or room.seats[seat].kind != "bot"):
@@ -1308,6 +1346,8 @@ class Hub:
                 hashes[where[s.seat]] = s.key_hash
         match = room.set_match()
         assert match is not None
+        # the deal may be replayed (it hides nothing there); the CPU's choices never are:
+        # the new room has its own secret CPU seed (cpu_seed), whatever its dealing seed
         same = match.format.reverse and replays_the_deal(room.game)
         try:
             await self.create(room.game, dict(room.options), seats, casual=room.data.casual,
