@@ -243,7 +243,10 @@ def record_attempt(session: Session, player_id: int, game_id: str, day: date,
         raise DailyError(f"only today's challenge ({today.isoformat()}) can be cleared, "
                          f"not {day.isoformat()}'s")
     ch = challenge(game_id, day, secret)
-    row = session.get(DailyRow, (player_id, game_id, day.isoformat()))
+    # the row is locked (PostgreSQL: FOR UPDATE) so that two attempts finishing together
+    # cannot both read ``attempts == 0``; a missing row is inserted, and a second insert of
+    # the same key fails and is retried by the caller (``Progression._run_retrying``)
+    row = session.get(DailyRow, (player_id, game_id, day.isoformat()), with_for_update=True)
     if row is None:
         row = DailyRow(player_id=player_id, game=game_id, day=day.isoformat(), attempts=0,
                        cleared=False)

@@ -232,8 +232,10 @@ class Progression:
                      ) -> list[JSONObject]:
         """A finished attempt; only the day's first counts (``daily.record_attempt``)."""
         key = self.daily_secret
-        return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
-                                                        today, key, scoring))
+        # two first attempts at once (two tabs answering together) race to insert the day's
+        # row: the loser is rolled back and run again, and then finds the row (practice)
+        return self._run_retrying(lambda s: daily.record_attempt(s, player_id, game_id, day,
+                                                                 outcome, today, key, scoring))
 
     def daily_attempts(self, player_id: int, game_id: str, day: date) -> int:
         """Attempts at ``day``'s challenge recorded for the player (0: the next one scores)."""

@@ -136,3 +136,43 @@ def test_rule_first_games_against_a_new_cpu_level_at_once_are_all_recorded(db_ur
     assert all(_history(prog, p) == 1 for p in people)
     assert _history(prog, prog.bot_id("reversi", "4")) == len(people)
     engine.dispose()
+
+
+def test_rule_two_first_daily_attempts_at_once_count_once_and_both_are_kept(db_url: str) -> None:
+    """A daily counts once per account per day (docs/fair-play.md, "Replaying a day"), also
+    when two attempts finish at the same moment (two tabs): exactly one scores, the others
+    are practice, and none is lost to the race for the day's row (on the old code PostgreSQL
+    answered one of them with a duplicate-key error: a 500)."""
+    from datetime import UTC, datetime
+
+    from asobiba.core import Outcome
+    engine = make_engine(db_url)
+    prog = Progression(engine, PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    pid = prog.register("dailyplayer", "a long password 9")[0]["id"]
+    day = datetime.now(UTC).date()
+    attempts = 6
+    barrier = threading.Barrier(attempts)
+    outs: list[list[dict[str, Any]]] = []
+    errors: list[BaseException] = []
+    lock = threading.Lock()
+
+    def go() -> None:
+        barrier.wait()
+        try:
+            events = prog.daily_result(pid, "reversi", day, Outcome((64.0, 0.0), (1, 2)),
+                                       today=day)
+            with lock:
+                outs.append(events)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            with lock:
+                errors.append(exc)
+    threads = [threading.Thread(target=go) for _ in range(attempts)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=300)
+    assert errors == [], f"attempts were lost: {errors!r}"
+    practice = [events for events in outs if any(e["type"] == "practice" for e in events)]
+    assert len(outs) == attempts and len(practice) == attempts - 1, outs
+    assert prog.daily_attempts(pid, "reversi", day) == attempts
+    engine.dispose()
