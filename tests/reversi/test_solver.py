@@ -238,6 +238,7 @@ BOARD = GOOD[:64]
     ([BOARD], "side", "no side to move"),
     ([BOARD + " B;"], "side", "'B' is not a side"),
     ([BOARD + " X; G8+32;"], "annotation", "'G8+32' is not an annotation"),
+    ([BOARD + " X G8:+32;"], "annotation", "annotations follow a ';'"),
     ([BOARD + " X; A1:+32;"], "annotation", "not legal for X"),
     ([BOARD + " X; G8:+90;"], "annotation", "outside"),
     (["X" * 40 + "O" * 24 + " X"], "game_over", "already over (X 40, O 24"),

@@ -166,7 +166,7 @@ def parity_order(empties: int) -> list[int]:
 
 @dataclass(frozen=True)
 class Solution:
-    """What :func:`solve` proved: ``score`` (standard scoring, side to move's view), ``move``
+    """What :meth:`Solver.solve` proved: ``score`` (standard scoring, side to move's view), ``move``
     (a best square 0–63, or -1 for a forced pass), and the effort."""
 
     score: int

@@ -103,15 +103,18 @@ def parse_obf(line: str, number: int | None = None) -> ObfPosition:
             raise PositionError("square", f"{ch!r} at square {square_name(i)} (character "
                                 f"{i + 1}) is not a square: write X (black), O (white) or "
                                 f"- (empty)", number)
-    rest = text[len(board):]
-    m = re.match(r"\s*([^\s;]*)\s*(?:;(.*))?$", rest, re.S)
-    side = m.group(1) if m else ""
+    rest = text[len(board):].lstrip()
+    side = re.split(r"[\s;]", rest, maxsplit=1)[0]
+    tail = rest[len(side):].strip()
     if not side:
         raise PositionError("side", "no side to move after the board: write X or O "
                             "(e.g. '… X;')", number)
     if side.upper() not in SIDES:
         raise PositionError("side", f"{side!r} is not a side to move: write X (black) or O "
                             f"(white)", number)
+    if tail and not tail.startswith(";"):
+        raise PositionError("annotation", f"unexpected {tail!r} after the side to move: "
+                            f"annotations follow a ';' (e.g. '… X; G8:+18;')", number)
     turn = SIDES[side.upper()]
     pos = ObfPosition(black, white, turn, (), text)
     p, o = pos.mover
@@ -121,7 +124,7 @@ def parse_obf(line: str, number: int | None = None) -> ObfPosition:
         raise PositionError("game_over", f"neither side can move: the game is already over "
                             f"(X {nb}, O {nw}; nothing to solve)", number)
     notes: list[tuple[str, int]] = []
-    for item in ((m.group(2) or "") if m else "").split(";"):
+    for item in tail[1:].split(";"):
         item = item.strip()
         if not item:
             continue
