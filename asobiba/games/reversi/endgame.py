@@ -43,7 +43,8 @@ at load ≈ 12): 4 → 1.89 M nodes, 19.7 s; 5 → 2.14 M, 15.0 s; 6 → 2.68 M,
 7 → 3.32 M, 12.3 s; 8 → 4.38 M, 14.9 s."""
 
 TT_LIMIT = 1_000_000
-"""The transposition table is emptied when it reaches this many positions (≈ 190 MB: 190 bytes a position, measured)."""
+"""The transposition table is emptied when it reaches this many positions (≈ 190 MB: 190
+bytes a position, measured)."""
 
 PARITY_BONUS = 64
 """Move ordering: a move into a quadrant with an odd number of empties counts as one reply
