@@ -22,8 +22,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, SupportsInt
 
-import numpy as np
-from pettingzoo import AECEnv
+try:  # the rl extra; without it, say so
+    import numpy as np
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as _exc:
+    from ._extra import missing_rl_extra
+
+    raise missing_rl_extra(_exc) from _exc
 
 from ..core import IllegalMoveError
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue

@@ -41,8 +41,13 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import numpy as np
-import pyspiel
+try:  # the rl extra; without it, say so
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as _exc:
+    from ._extra import missing_rl_extra
+
+    raise missing_rl_extra(_exc) from _exc
 
 from ..core import Game, Move, Option, State
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue

@@ -13,9 +13,14 @@ from __future__ import annotations
 
 from typing import SupportsInt
 
-import gymnasium
-import numpy as np
-from numpy.typing import NDArray
+try:  # the rl extra; without it, say so
+    import gymnasium
+    import numpy as np
+    from numpy.typing import NDArray
+except ModuleNotFoundError as _exc:
+    from ._extra import missing_rl_extra
+
+    raise missing_rl_extra(_exc) from _exc
 
 from ..core import Bot, Game, RandomBot
 from ..core.jsontypes import JSONObject, OptionValue
