@@ -185,6 +185,14 @@ class _Spec:
         self.game, self.options, self.seeds = game, options, seeds
         self.codec: Codec[Move] = codec_for(game, options)
         self.num_players = game.num_seats(options)
+        self._root: _Node | None = None
+
+    def root(self) -> _Node:
+        """The start, shared by every state of this game (nodes are immutable): pyspiel
+        builds a new initial state for every clone and every deserialized state."""
+        if self._root is None:
+            self._root = _Node.root(self)
+        return self._root
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Spec:
         return self
@@ -291,7 +299,7 @@ class _Node:
 
 
 def _replay(spec: _Spec, actions: list[int]) -> _Node:
-    node = _Node.root(spec)
+    node = spec.root()
     for a in actions:
         node = node.child(a)
     return node
@@ -390,7 +398,7 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
 class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: AsobibaSpielGame) -> None:
         super().__init__(game)
-        self.node = _Node.root(game.spec)
+        self.node = game.spec.root()
 
     @property
     def inner(self) -> State | None:
