@@ -465,7 +465,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         async def send(message: JSONObject) -> None:
             await websocket.send_text(dumps(message))
 
-        conn = Conn(send, send_text=websocket.send_text)
+        conn = Conn(send, send_text=websocket.send_text,
+                    address=str(websocket.scope.get("state", {}).get("client_ip") or "?"))
         room.conns.add(conn)
         fairplay.note_presence(room)
         await hub().broadcast(room)
@@ -506,7 +507,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                         await websocket.send_text(dumps({"type": "ack", "id": ref}))
                 except ClientError as exc:
                     await websocket.send_text(dumps({"type": "error", "code": exc.code,
-                                                     "message": exc.message, "id": ref}))
+                                                     "message": exc.message, "id": ref,
+                                                     **getattr(exc, "params", {})}))
         except (WebSocketDisconnect, _CLOSED):  # gone, or gone while its ack was on the way
             pass
         finally:
@@ -568,8 +570,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                             msg: JSONObject) -> None:
         from . import table
 
-        if kind == "history":
-            await conn.send(table.history(room, conn))
+        if kind == "history":  # a page of it, within the byte budgets
+            await table.send_history(room, conn, msg, limits, conn.address)
         elif kind == "abort":
             await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
         elif kind == "hint":

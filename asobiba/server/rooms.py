@@ -95,6 +95,9 @@ class Conn:
     ack_in_update: bool = False
     """Said in its hello: the update that shows this connection's move carries the move's
     acknowledgement (``"ack": id``) instead of a separate ``ack`` message after it."""
+    address: str = "?"
+    """The client's address (``limits.client_ip``): the per-address byte budget of
+    ``history`` (server.table) is counted by it."""
 
     @property
     def seats(self) -> set[int]:

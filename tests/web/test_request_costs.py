@@ -1,0 +1,197 @@
+"""No request costs more than it is allowed to (issue 25 item 5; docs/fair-play.md, "Abuse
+limits"): the WebSocket ``history`` of a long room, ``/api/replay`` and ``/api/review``.
+
+The flood test is the attack an outside tester ran on the old code: one spectator of a
+640-ply Memory Matrix room sending ``history`` at the message rate the server allows (10 a
+second). The old code rebuilt every past view of the room (1.1 MB of JSON here) for each
+message on the event loop, and the moves of every other room waited behind it (measured by
+the tester: another room's acknowledgement p50 from 2.2 ms to 5,225 ms). Its assertion is a
+ratio to a quiet run in the same test, never a wall-clock threshold.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+import statistics
+import threading
+import time
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from asobiba.games import get
+from asobiba.server import app as app_module
+from asobiba.server import table
+
+from .helpers import Pacer, create_room, is_update, make_client, read_until, receive_json
+from .test_server import HUMAN
+
+MASK = "/".join(["#" * 26] * 26)
+LONG_OPTIONS = {"players": 8, "shape": "custom", "mask": MASK}
+LONG_PLIES = 640
+
+
+def long_moves(seed: int = 7) -> list[tuple[int, str]]:
+    """640 legal moves of an 8-player Memory Matrix game on a 26×26 board (random play)."""
+    game = get("memory_matrix")
+    state = game.new_game(game.validate_options(LONG_OPTIONS), seed)
+    rng = random.Random(1)
+    moves: list[tuple[int, str]] = []
+    while len(moves) < LONG_PLIES:
+        assert not state.is_over, "the playout ended before 640 plies"
+        seat = state.acting_seats[0]
+        move = rng.choice(list(state.legal_moves(seat)))
+        moves.append((seat, state.move_text(move, seat)))
+        state = state.play(move, seat)
+    return moves
+
+
+def long_room(client: TestClient, seed: int = 7) -> str:
+    """A room of 8 people 640 plies into its game, made through the hub (its opening is
+    replayed and stored as a real room's moves are)."""
+    hub = client.app.state.holder["hub"]  # type: ignore[attr-defined]
+    game = get("memory_matrix")
+    room, _keys = client.portal.call(functools.partial(
+        hub.create, game, game.validate_options(LONG_OPTIONS), [HUMAN] * 8, seed=seed,
+        opening=long_moves(seed)))
+    return str(room.id)
+
+
+class Player:
+    """Both seats of a Reversi room on one connection, playing the first legal move and
+    timing each move's acknowledgement (sent to the acknowledgement received)."""
+
+    def __init__(self, client: TestClient) -> None:
+        self.client = client
+        self.acks: list[float] = []
+        self.n = 0
+        self._open()
+
+    def _open(self) -> None:
+        room = create_room(self.client, "reversi", [HUMAN, HUMAN])
+        self.ctx = self.client.websocket_connect(f"/ws/{room['room']}")
+        self.ws = self.ctx.__enter__()
+        self.ws.send_json({"type": "hello", "id": "hello", "ack_in_update": True,
+                           "seats": room["keys"]})
+        self.last = read_until(self.ws, lambda m: is_update(m) and len(m["views"]) == 2)
+        read_until(self.ws, lambda m: m.get("id") == "hello")
+        self.pacer = Pacer()
+
+    def close(self) -> None:
+        self.ctx.__exit__(None, None, None)
+
+    def move(self) -> None:
+        if self.last["room"]["status"] != "active":
+            self.close()
+            self._open()
+        ply = self.last["room"]["ply"]
+        seat, view = next((v["seat"], v["view"]) for v in self.last["views"]
+                          if v["seat"] in v["view"]["acting"])
+        self.n += 1
+        ref = f"m{self.n}"
+        self.pacer.wait()
+        sent = time.perf_counter()
+        self.ws.send_json({"type": "move", "seat": seat, "move": view["legal_moves"][0],
+                           "ply": ply, "id": ref})
+        self.last = read_until(self.ws, lambda m: m.get("ack") == ref or (
+            m.get("type") == "ack" and m.get("id") == ref) or m.get("type") == "error")
+        self.acks.append(time.perf_counter() - sent)
+        assert self.last.get("type") != "error", self.last
+        if not is_update(self.last):
+            self.last = read_until(self.ws, lambda m: is_update(m) and m["room"]["ply"] > ply)
+
+
+def p99(samples: list[float]) -> float:
+    return statistics.quantiles(samples, n=100, method="inclusive")[98]
+
+
+class Flood(threading.Thread):
+    """One spectator sending ``history`` at the allowed message rate, over every range of the
+    room, reading every answer; counts the bytes of the pages it got and the refusals."""
+
+    def __init__(self, client: TestClient, room_id: str) -> None:
+        super().__init__(daemon=True)
+        self.client, self.room_id = client, room_id
+        self.stop = threading.Event()
+        self.pages = self.refused = self.bytes = 0
+        self.error: BaseException | None = None
+        self.began = self.ended = 0.0
+
+    def run(self) -> None:
+        self.began = time.monotonic()
+        try:
+            with self.client.websocket_connect(f"/ws/{self.room_id}") as ws:
+                read_until(ws, is_update)
+                pacer, start, n = Pacer(), 0, 0
+                while not self.stop.is_set():
+                    pacer.wait()
+                    n += 1
+                    ws.send_json({"type": "history", "from": start, "id": n})
+                    while True:  # the answer to this request (updates of the room may come)
+                        msg = receive_json(ws)
+                        if msg.get("type") == "history" or msg.get("id") == n:
+                            break
+                    if msg.get("type") == "history":
+                        self.pages += 1
+                        self.bytes += len(json.dumps(msg, separators=(",", ":"),
+                                                 ensure_ascii=False).encode())
+                        start = msg.get("next") or 0  # (the old code: no pages)
+                    else:
+                        assert msg["code"] == "too_fast", msg
+                        self.refused += 1
+        except BaseException as exc:  # noqa: BLE001 - reported by the test
+            self.error = exc
+        self.ended = time.monotonic()
+
+
+def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any) -> None:
+    """Quiet run, then the same number of moves while a spectator floods ``history`` in a
+    640-ply room: the flooded acknowledgement p99 stays within max(3 × quiet p99, quiet p99 +
+    50 ms). Why that bound: the quiet p99 on a loaded 2-core machine is a few ms to a few tens
+    of ms and swings by a factor of ~2 between runs, so a pure ratio would be flaky where the
+    absolute slack is tiny, and 50 ms absolute is the issue's own target for the p99; the old
+    code blows through it by two orders of magnitude (every ack waits for a full rebuild of a
+    1.1 MB history on the event loop, several per second). Fails on the old code (see the
+    commit message), passes here."""
+    samples = 80
+    with make_client(tmp_path) as client:
+        room_id = long_room(client)
+        player = Player(client)
+        try:
+            for _ in range(10):  # warm-up: first moves pay for imports and caches
+                player.move()
+            player.acks.clear()
+            for _ in range(samples):
+                player.move()
+            quiet = list(player.acks)
+            player.acks.clear()
+            flood = Flood(client, room_id)
+            flood.start()
+            try:
+                while flood.pages < 3 and flood.error is None and flood.is_alive():
+                    time.sleep(0.05)  # the flood is running before the clock starts
+                for _ in range(samples):
+                    player.move()
+            finally:
+                flood.stop.set()
+                flood.join(120)
+            flooded = list(player.acks)
+        finally:
+            player.close()
+    assert flood.error is None, flood.error
+    q, f = p99(quiet), p99(flooded)
+    print(f"ack p99 quiet {q * 1000:.1f} ms, flooded {f * 1000:.1f} ms; flood: {flood.pages} "
+          f"pages, {flood.refused} refused, {flood.bytes} bytes")
+    assert flood.pages >= 3, "the spectator was served (the flood is real)"
+    assert f <= max(3 * q, q + 0.05), (
+        f"another room's acks slowed under a history flood: p99 {q * 1000:.1f} ms quiet, "
+        f"{f * 1000:.1f} ms flooded")
+    # the bytes the spectator got are within its connection's budget (burst + rate × time,
+    # plus one page of overdraft): counted, not timed
+    lasted = flood.ended - flood.began
+    budget = table.HISTORY_CONN_BURST + table.HISTORY_CONN_RATE * lasted \
+        + table.HISTORY_PAGE_BYTES * 2
+    assert flood.bytes <= budget
+    assert app_module.RATE == 10  # the flood ran at the allowed message rate
