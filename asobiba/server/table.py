@@ -49,6 +49,13 @@ HISTORY_PAGE_PLIES = 64
 HISTORY_PAGE_BYTES = 64 * 1024
 """Bytes of views in one page of ``history`` at most (a page always holds one position, so a
 page is at most this plus one position's views: a few KB in every game)."""
+HISTORY_BUILD_CPU = 0.002
+"""CPU seconds (the event loop's thread) one page may spend building views not yet cached:
+past that the page ends early (it holds at least one position). A first pass over a long
+room's history costs the room's other connections at most this much at a time."""
+HISTORY_MIN_CHARGE = 16 * 1024
+"""Bytes a page costs at least in the byte budgets, however small: the budget counts
+requests too (a page cut short by HISTORY_BUILD_CPU is not cheaper to ask for)."""
 
 
 class _HistoryCache:
@@ -107,8 +114,8 @@ def history_page(room: Room, conn: Conn, msg: JSONObject) -> str:
 
     ``from`` (default 0) is the first position (0 = the start, k = after the k-th move),
     ``to`` (default: as far as a page goes) one past the last wanted. A page stops at
-    :data:`HISTORY_PAGE_PLIES` positions or :data:`HISTORY_PAGE_BYTES` bytes of views,
-    whichever comes first; ``next`` says where the following page starts (null: this page
+    :data:`HISTORY_PAGE_PLIES` positions, :data:`HISTORY_PAGE_BYTES` bytes of views or
+    :data:`HISTORY_BUILD_CPU` seconds of building, whichever comes first; ``next`` says where the following page starts (null: this page
     reaches the current position). Each seat gets only what it has already seen
     (``view(seat)`` of every position so far); a spectator the public view."""
     positions = len(room.states)
@@ -119,8 +126,10 @@ def history_page(room: Room, conn: Conn, msg: JSONObject) -> str:
     seats: list[int | None] = list(sorted(conn.seats)) or [None]
     frags = [_fragments(room, s) for s in seats]
     pages: list[list[str]] = [[] for _ in seats]
-    size, end = 0, start
+    size, end, began = 0, start, time.thread_time()
     while end < stop and end - start < HISTORY_PAGE_PLIES:
+        if end > start and time.thread_time() - began >= HISTORY_BUILD_CPU:
+            break
         texts = [_view_text(room, f, s, end) for f, s in zip(frags, seats, strict=True)]
         grown = size + sum(len(t) + 1 for t in texts)
         if end > start and grown > HISTORY_PAGE_BYTES:
@@ -158,7 +167,7 @@ async def send_history(room: Room, conn: Conn, msg: JSONObject, limits: Limits,
                       f"per connection and {limits.history_bytes.rate // 1024} KiB a second "
                       "per address; ask again later", retry_after=round(wait + 0.05, 2))
     text = history_page(room, conn, msg)
-    size = len(text.encode())
+    size = max(len(text.encode()), HISTORY_MIN_CHARGE)
     mine.spend(size)
     limits.history_bytes.spend(address, size)
     if conn.send_text is not None:

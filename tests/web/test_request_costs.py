@@ -12,20 +12,28 @@ ratio to a quiet run in the same test, never a wall-clock threshold.
 from __future__ import annotations
 
 import functools
-import json
 import random
+import re
 import statistics
 import threading
 import time
 from typing import Any
 
+import anyio
 from starlette.testclient import TestClient
 
 from asobiba.games import get
 from asobiba.server import app as app_module
 from asobiba.server import table
 
-from .helpers import Pacer, create_room, is_update, make_client, read_until, receive_json
+from .helpers import (
+    RECEIVE_TIMEOUT,
+    Pacer,
+    create_room,
+    is_update,
+    make_client,
+    read_until,
+)
 from .test_server import HUMAN
 
 MASK = "/".join(["#" * 26] * 26)
@@ -103,6 +111,18 @@ class Player:
             self.last = read_until(self.ws, lambda m: is_update(m) and m["room"]["ply"] > ply)
 
 
+def receive_text(ws: Any, timeout: float = RECEIVE_TIMEOUT) -> str:
+    """The next message's text as sent (a bounded wait, as helpers.receive_json)."""
+
+    async def bounded() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    message = ws.portal.call(bounded)
+    ws._raise_on_close(message)
+    return str(message["text"])
+
+
 def p99(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=100, method="inclusive")[98]
 
@@ -115,6 +135,7 @@ class Flood(threading.Thread):
         super().__init__(daemon=True)
         self.client, self.room_id = client, room_id
         self.stop = threading.Event()
+        self.active = threading.Event()  # flooding while set; idle (connected) otherwise
         self.pages = self.refused = self.bytes = 0
         self.error: BaseException | None = None
         self.began = self.ended = 0.0
@@ -126,20 +147,24 @@ class Flood(threading.Thread):
                 read_until(ws, is_update)
                 pacer, start, n = Pacer(), 0, 0
                 while not self.stop.is_set():
+                    if not self.active.wait(0.1):
+                        continue
                     pacer.wait()
                     n += 1
                     ws.send_json({"type": "history", "from": start, "id": n})
                     while True:  # the answer to this request (updates of the room may come)
-                        msg = receive_json(ws)
-                        if msg.get("type") == "history" or msg.get("id") == n:
+                        # raw text, not parsed: this thread shares the interpreter with the
+                        # player whose acks are timed, and must cost it as little as it can
+                        text = receive_text(ws)
+                        if text.startswith(('{"type":"history"', '{"type":"error"')):
                             break
-                    if msg.get("type") == "history":
+                    if text.startswith('{"type":"history"'):
                         self.pages += 1
-                        self.bytes += len(json.dumps(msg, separators=(",", ":"),
-                                                 ensure_ascii=False).encode())
-                        start = msg.get("next") or 0  # (the old code: no pages)
+                        self.bytes += len(text.encode())
+                        got = re.search(r'"next":(\d+)', text[:200])
+                        start = int(got.group(1)) if got else 0  # (the old code: no pages)
                     else:
-                        assert msg["code"] == "too_fast", msg
+                        assert '"code":"too_fast"' in text, text[:300]
                         self.refused += 1
         except BaseException as exc:  # noqa: BLE001 - reported by the test
             self.error = exc
@@ -147,38 +172,45 @@ class Flood(threading.Thread):
 
 
 def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any) -> None:
-    """Quiet run, then the same number of moves while a spectator floods ``history`` in a
-    640-ply room: the flooded acknowledgement p99 stays within max(3 × quiet p99, quiet p99 +
+    """Blocks of moves in another room, quiet and while a spectator floods ``history`` of a
+    640-ply room in turn: the flooded acknowledgement p99 stays within max(3 × quiet p99, quiet p99 +
     50 ms). Why that bound: the quiet p99 on a loaded 2-core machine is a few ms to a few tens
     of ms and swings by a factor of ~2 between runs, so a pure ratio would be flaky where the
     absolute slack is tiny, and 50 ms absolute is the issue's own target for the p99; the old
     code blows through it by two orders of magnitude (every ack waits for a full rebuild of a
     1.1 MB history on the event loop, several per second). Fails on the old code (see the
     commit message), passes here."""
-    samples = 80
+    blocks, per_block = 4, 20
+    quiet: list[float] = []
+    flooded: list[float] = []
     with make_client(tmp_path) as client:
         room_id = long_room(client)
         player = Player(client)
+        flood = Flood(client, room_id)
+        flood.start()
         try:
             for _ in range(10):  # warm-up: first moves pay for imports and caches
                 player.move()
-            player.acks.clear()
-            for _ in range(samples):
-                player.move()
-            quiet = list(player.acks)
-            player.acks.clear()
-            flood = Flood(client, room_id)
-            flood.start()
-            try:
-                while flood.pages < 3 and flood.error is None and flood.is_alive():
-                    time.sleep(0.05)  # the flood is running before the clock starts
-                for _ in range(samples):
+            # quiet and flooded blocks in turn: a load swing of the machine (other
+            # people's tests) falls on both alike
+            for _ in range(blocks):
+                player.acks.clear()
+                for _ in range(per_block):
                     player.move()
-            finally:
-                flood.stop.set()
-                flood.join(120)
-            flooded = list(player.acks)
+                quiet += player.acks
+                player.acks.clear()
+                flood.active.set()
+                served = flood.pages + flood.refused
+                while flood.pages + flood.refused < served + 2 and flood.error is None:
+                    time.sleep(0.02)  # the flood is running before the moves are timed
+                for _ in range(per_block):
+                    player.move()
+                flooded += player.acks
+                flood.active.clear()
         finally:
+            flood.stop.set()
+            flood.active.set()
+            flood.join(120)
             player.close()
     assert flood.error is None, flood.error
     q, f = p99(quiet), p99(flooded)
