@@ -57,6 +57,12 @@ RULES: dict[str, Rule] = {
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""
 
+MAX_RECORD_BYTES = 2_000_000
+"""The largest record ``/api/replay`` and ``/api/review`` take (413 ``too_large``)."""
+MAX_RECORD_PLIES = 2_000
+"""The most moves in a record they take (413 ``too_long``): three times the longest game
+the platform's largest board allows (Memory Matrix on 26×26 cells, ~700 plies)."""
+
 # Bytes of ``history`` pages (the WebSocket message) a second, and the burst, per connection
 # and per address: a page costs what it weighs, so a long room's history is no cheaper to
 # flood than a short one's (docs/fair-play.md, "Abuse limits": the cost model).

@@ -227,3 +227,56 @@ def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any) -> None:
         + table.HISTORY_PAGE_BYTES * 2
     assert flood.bytes <= budget
     assert app_module.RATE == 10  # the flood ran at the allowed message rate
+
+
+def long_record(plies: int = LONG_PLIES) -> str:
+    from asobiba.core.record import MoveEntry, Record, SeatInfo
+
+    game = get("memory_matrix")
+    return Record(game="memory_matrix", options=game.validate_options(LONG_OPTIONS), seed=7,
+                  moves=tuple(MoveEntry(s, m) for s, m in long_moves()[:plies]),
+                  seats=tuple(SeatInfo() for _ in range(8)),
+                  rules_version=game.rules_version).dumps()
+
+
+def test_rule_a_review_stops_at_its_cpu_budget_with_a_partial_answer(
+        tmp_path: Any, monkeypatch: Any) -> None:
+    """The tester's record: 640 plies of an 8-player Memory Matrix game on 26×26 cells. One
+    move's search alone ran 25.8 s of CPU there (greedy replies of 7 rivals to each of its
+    moves), and the old review looked at its deadline only between moves: 26.2 s against a
+    4 s budget. Here the wall deadline is put out of reach (120 s) so only the CPU budget can
+    end the review: it must stop at 0.5 CPU seconds (plus at most one move of the evaluator's
+    loop) and say it is partial. The CPU seconds are the server's own count of the review
+    thread's time (``time.thread_time``): what it burnt, whatever the machine's load. The
+    old code answers with no ``partial`` and, having no CPU budget, runs on for minutes."""
+    from asobiba.server import progression_routes as pr
+
+    monkeypatch.setattr(pr, "REVIEW_CPU", 0.5)
+    monkeypatch.setattr(pr, "REVIEW_WALL", 120.0)
+    monkeypatch.setattr(pr, "REVIEW_BUDGET", 300.0)
+    with make_client(tmp_path) as client:
+        res = client.post("/api/review", content=long_record(),
+                          headers={"content-type": "application/json"})
+    assert res.status_code == 200, res.text
+    review = res.json()["review"]
+    assert review["partial"] is True and review["complete"] is False
+    assert review["cut"] == "cpu"
+    assert review["plies"] == LONG_PLIES and 0 <= review["analysed_plies"] < LONG_PLIES
+    assert review["analysed_plies"] == len(review["moves"])
+    assert 0.5 <= review["cpu_seconds"] <= 0.5 + 1.0, review["cpu_seconds"]
+
+
+def test_rule_a_record_over_the_move_limit_is_refused_with_a_code(tmp_path: Any) -> None:
+    """More moves than MAX_RECORD_PLIES: 413 ``too_long`` from both routes, before any move
+    is replayed (the moves here are not even legal: the count is checked first)."""
+    from asobiba.core.record import MoveEntry, Record
+    from asobiba.server.limits import MAX_RECORD_PLIES
+
+    text = Record(game="reversi", options={}, seed=1,
+                  moves=tuple(MoveEntry(i % 2, "pass") for i in range(MAX_RECORD_PLIES + 1))
+                  ).dumps()
+    with make_client(tmp_path) as client:
+        for path in ("/api/replay", "/api/review"):
+            res = client.post(path, content=text, headers={"content-type": "application/json"})
+            assert res.status_code == 413, (path, res.text)
+            assert res.json()["error"]["code"] == "too_long", (path, res.text)
