@@ -133,10 +133,14 @@ function receive(msg) {
     else if (last) draw();
   } else if (msg.type === "history") {
     historyAsked = null;
+    let filled = 0;
     for (const h of msg.views) {
       const list = seen.get(seenKey(h.seat)) || [];
       h.views.forEach((v, i) => {
-        if (list[msg.from + i] === undefined) list[msg.from + i] = v;
+        if (list[msg.from + i] === undefined) {
+          list[msg.from + i] = v;
+          filled++;
+        }
       });
       seen.set(seenKey(h.seat), list);
     }
@@ -144,7 +148,7 @@ function receive(msg) {
       stepAt = historyWant;
       historyWant = null;
     }
-    askHistory();
+    if (filled) askHistory(); // (a page that filled nothing: wait for the next update)
     if (last) draw();
   } else if (msg.type === "ack") {
     if (helloPending !== null && msg.id === helloPending) {
@@ -177,10 +181,12 @@ function remember(seat, ply, view) {
   askHistory();
 }
 
-/** The first position some held seat has no view of, or null. */
+/** The first position some seat shown now has no view of, or null (only the seats of the
+ * last update: the server's history pages hold exactly those). */
 function firstHole() {
   let hole = null;
-  for (const list of seen.values()) {
+  const keys = last ? last.views.map((v) => seenKey(v.seat)) : [];
+  for (const list of keys.map((k) => seen.get(k) || [])) {
     for (let i = 0; i < list.length && (hole === null || i < hole); i++) {
       if (list[i] === undefined) {
         hole = i;
