@@ -402,7 +402,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         page at a time (``?start=``; at most REPLAY_PAGE_BYTES of steps). The work runs in a
         worker thread within a CPU budget (REPLAY_CPU) and a time budget, so a big record
         never holds up the event loop (moves and WebSockets of every room)."""
-        await limited(limits, "replay", _ip(request))
+        start = int(request.query_params.get("start") or 0)  # checked: api_schema
+        # a record's first page, or a next one (a long record is read in several)
+        await limited(limits, "replay" if start == 0 else "replay_page", _ip(request))
         body = await request.body()
         if len(body) > MAX_RECORD:
             raise ClientError("too_large", f"a record may be at most {MAX_RECORD} bytes")
@@ -410,7 +412,6 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             parse_json(body)  # depth and number limits before the record parser sees it
         except BadJSON as exc:
             raise ClientError("bad_record", str(exc)) from None
-        start = int(request.query_params.get("start") or 0)  # checked: api_schema
 
         def work() -> str:
             budget = WorkBudget(REPLAY_CPU)

@@ -49,6 +49,7 @@ RULES: dict[str, Rule] = {
     "guest": Rule(20, 600.0),
     "room": Rule(30, 60.0),
     "replay": Rule(20, 60.0),
+    "replay_page": Rule(60, 60.0),  # the next pages of a long record (?start= > 0)
     "review": Rule(6, 60.0),
     "feedback": Rule(30, 60.0),
     "ws": Rule(60, 60.0),  # new WebSocket connections per address

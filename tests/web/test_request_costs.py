@@ -12,6 +12,7 @@ ratio to a quiet run in the same test, never a wall-clock threshold.
 from __future__ import annotations
 
 import functools
+import json
 import random
 import re
 import statistics
@@ -280,3 +281,41 @@ def test_rule_a_record_over_the_move_limit_is_refused_with_a_code(tmp_path: Any)
             res = client.post(path, content=text, headers={"content-type": "application/json"})
             assert res.status_code == 413, (path, res.text)
             assert res.json()["error"]["code"] == "too_long", (path, res.text)
+
+
+def test_rule_a_replay_answer_is_a_bounded_page_and_the_pages_make_the_whole_replay(
+        tmp_path: Any) -> None:
+    """The tester's record (19.7 KB, 640 plies, 8 seats) made the old /api/replay answer
+    16.4 MB: every seat's view after every move at once. An answer is now at most
+    REPLAY_PAGE_BYTES of steps (plus one step, the record and the game's description); the
+    pages, followed by ``next``, hold every step exactly once, each the same views the
+    game gives (the spectator's, then each seat's)."""
+    from asobiba.core.record import Record
+
+    text = long_record()
+    states = Record.loads(text).replay(get)
+    steps: list[dict[str, Any]] = []
+    sizes: list[int] = []
+    with make_client(tmp_path) as client:
+        start: int | None = 0
+        while start is not None:
+            res = client.post("/api/replay" + (f"?start={start}" if start else ""),
+                              content=text, headers={"content-type": "application/json"})
+            assert res.status_code == 200, res.text
+            page = res.json()
+            assert page["start"] == start == len(steps) and page["plies"] == LONG_PLIES
+            assert page["end"] == start + len(page["steps"]) and page["steps"]
+            steps += page["steps"]
+            sizes.append(len(res.content))
+            start = page["next"]
+        bad = client.post(f"/api/replay?start={LONG_PLIES + 1}", content=text,
+                          headers={"content-type": "application/json"})
+        assert bad.status_code == 400 and bad.json()["error"]["code"] == "bad_range"
+    assert len(steps) == LONG_PLIES + 1 and len(sizes) > 1
+    one_step = max(len(json.dumps(s, separators=(",", ":"))) for s in steps)
+    overhead = len(text) + 20_000  # the record itself and the game's description
+    assert max(sizes) <= app_module.REPLAY_PAGE_BYTES + one_step + overhead, sizes
+    for k in (0, 1, 333, LONG_PLIES):
+        want = [states[k].view(None)] + [states[k].view(s) for s in range(8)]
+        assert json.loads(json.dumps(want)) == steps[k]["views"]
+        assert (steps[k]["move"] or {}).get("move") == (None if k == 0 else long_moves()[k - 1][1])
