@@ -319,3 +319,128 @@ def test_rule_a_replay_answer_is_a_bounded_page_and_the_pages_make_the_whole_rep
         want = [states[k].view(None)] + [states[k].view(s) for s in range(8)]
         assert json.loads(json.dumps(want)) == steps[k]["views"]
         assert (steps[k]["move"] or {}).get("move") == (None if k == 0 else long_moves()[k - 1][1])
+
+
+def bare_room(plies: int = LONG_PLIES) -> Any:
+    """The long room as the hub holds it, without a server (for the page rules)."""
+    from asobiba.server.db import MoveData, RoomData, SeatData
+    from asobiba.server.rooms import Room
+
+    game = get("memory_matrix")
+    data = RoomData(
+        id="long", game=game.id, rules_version=game.rules_version,
+        options=game.validate_options(LONG_OPTIONS), seed=7, casual=True, hotseat=False,
+        clock=None, status="active", result=None, rematch_of=None, rematch_id=None,
+        created="", seats=[SeatData(i, "human", None, "", "h") for i in range(8)],
+        moves=[MoveData(i, s, m, "") for i, (s, m) in enumerate(long_moves()[:plies])],
+        match_set=None, set_index=0)
+    return Room(data, game)
+
+
+def test_rule_history_pages_are_bounded_and_each_view_is_serialised_once(
+        monkeypatch: Any) -> None:
+    """Following ``next`` from 0 gives every position's public view once, in pages of at
+    most HISTORY_PAGE_BYTES (+ one position); the second pass over the same pages builds no
+    view again (the JSON writer is called once per page for the head, never for a view)."""
+    from asobiba.server.rooms import ClientError, Conn
+
+    room, conn = bare_room(), Conn(send=None)  # type: ignore[arg-type]
+    calls = [0]
+    real = table.dumps
+
+    def counting(obj: object) -> str:
+        calls[0] += 1
+        return real(obj)
+
+    monkeypatch.setattr(table, "dumps", counting)
+    passes: list[list[dict[str, Any]]] = []
+    for _ in range(2):
+        calls[0], got, pages, start = 0, [], 0, 0
+        while start is not None:
+            text = table.history_page(room, conn, {"from": start})
+            page = json.loads(text)
+            assert page["from"] == start == len(got) and page["positions"] == LONG_PLIES + 1
+            (entry,) = page["views"]
+            assert entry["seat"] is None and len(entry["views"]) == page["to"] - start
+            assert len(entry["views"]) <= table.HISTORY_PAGE_PLIES
+            assert len(text) <= table.HISTORY_PAGE_BYTES + 4096, len(text)
+            got += entry["views"]
+            pages += 1
+            start = page["next"]
+        passes.append(got)
+        built = calls[0] - pages * 2  # the head and each seat's number: two writes a page
+        assert built == (LONG_PLIES + 1 if len(passes) == 1 else 0), (len(passes), built)
+    want = [{k: v for k, v in st.view(None).items() if k != "legal_moves"}
+            for st in room.states]
+    assert passes[0] == passes[1] == json.loads(json.dumps(want))
+    page = table.history(room, conn, {"from": 10, "to": 12})
+    assert (page["from"], page["to"], page["next"]) == (10, 12, 12)
+    assert len(page["views"][0]["views"]) == 2
+    for bad in (-1, LONG_PLIES + 2, "3", True, 1.5):
+        try:
+            table.history_page(room, conn, {"from": bad})
+        except ClientError as exc:
+            assert exc.code == "bad_range"
+        else:
+            raise AssertionError(f"from={bad!r} was accepted")
+
+
+def test_rule_history_after_an_undo_is_never_a_cached_view_of_the_undone_game() -> None:
+    """An undo (or a reload that rewrote the moves) bumps the room's ``history`` count: the
+    cache starts anew, and a replaced move's position shows the new move."""
+    from asobiba.server.rooms import Conn
+
+    room, conn = bare_room(20), Conn(send=None)  # type: ignore[arg-type]
+    before = table.history(room, conn, {"from": 20})["views"][0]["views"][0]
+    # take the last move back and play another one in its place, as Hub.request_undo does
+    del room.moves[19:]
+    del room.states[20:]
+    room.history += 1
+    state = room.states[-1]
+    seat = state.acting_seats[0]
+    other = next(m for m in state.legal_moves(seat)
+                 if state.move_text(m, seat) != long_moves()[19][1])
+    room.states.append(state.play(other, seat))
+    after = table.history(room, conn, {"from": 20})["views"][0]["views"][0]
+    assert after["last_move"] != before["last_move"] or after != before
+    assert after == {k: v for k, v in json.loads(json.dumps(room.states[20].view(None))).items()
+                     if k != "legal_moves"}
+
+
+def test_rule_history_is_refused_past_the_connections_byte_budget_with_retry_after() -> None:
+    """Pages go out until the connection's bucket (1 MiB burst) is in debt; the next request
+    is refused ``too_fast`` with ``retry_after`` (seconds), nothing built or sent. Counted in
+    bytes: what was sent is at most the burst plus one page."""
+    import asyncio
+
+    from asobiba.server.limits import Limits
+    from asobiba.server.rooms import Conn
+
+    room = bare_room()
+    sent: list[str] = []
+
+    async def send_text(text: str) -> None:
+        sent.append(text)
+
+    conn = Conn(send=None, send_text=send_text)  # type: ignore[arg-type]
+    limits = Limits()
+
+    async def flood() -> table.TooFast:
+        start = 0
+        for _ in range(1000):
+            try:
+                await table.send_history(room, conn, {"from": start}, limits, "10.0.0.1")
+            except table.TooFast as exc:
+                return exc
+            start = json.loads(sent[-1])["next"] or 0
+        raise AssertionError("never refused")
+
+    began = time.monotonic()
+    refusal = asyncio.run(flood())
+    took = time.monotonic() - began
+    assert refusal.code == "too_fast" and refusal.params["retry_after"] > 0
+    total = sum(max(len(t.encode()), table.HISTORY_MIN_CHARGE) for t in sent)
+    # the bucket refilled at its rate while this ran (however long the machine took)
+    assert total <= table.HISTORY_CONN_BURST + table.HISTORY_PAGE_BYTES + 4096 \
+        + table.HISTORY_CONN_RATE * took, (total, took)
+    assert len(sent) >= table.HISTORY_CONN_BURST // (table.HISTORY_PAGE_BYTES + 4096)
