@@ -122,9 +122,17 @@ class WorkBudget:
         return self.cut
 
     def check(self) -> None:
-        reason = self.exhausted()
-        if reason is not None:
-            raise OutOfBudget(reason)
+        """What :func:`checkpoint` asks, inside a step: like :meth:`exhausted`, except that
+        the deadline is read here only on the real clock — a test's injected wall clock
+        counts the readings between steps, and searches read the time at their own pace."""
+        if self.cut is None:
+            if self.cpu is not None and self.spent() >= self.cpu:
+                self.cut = "cpu"
+            elif (self.deadline is not None and self.wall_clock is time.monotonic
+                  and time.monotonic() >= self.deadline):
+                self.cut = "wall"
+        if self.cut is not None:
+            raise OutOfBudget(self.cut)
 
     @contextmanager
     def active(self) -> Iterator[WorkBudget]:
