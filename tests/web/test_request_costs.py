@@ -444,3 +444,28 @@ def test_rule_history_is_refused_past_the_connections_byte_budget_with_retry_aft
     assert total <= table.HISTORY_CONN_BURST + table.HISTORY_PAGE_BYTES + 4096 \
         + table.HISTORY_CONN_RATE * took, (total, took)
     assert len(sent) >= table.HISTORY_CONN_BURST // (table.HISTORY_PAGE_BYTES + 4096)
+
+
+def test_rule_a_bot_after_an_undo_is_given_the_views_of_the_game_as_it_now_is() -> None:
+    """``Room.views_for`` (what a bot's seat has seen) kept its cache across an undo: the
+    moves taken back and played differently left the old positions' views in it, so a bot
+    was handed a view of a position that no longer existed (found while caching history by
+    the same ``history`` count). Now the cache starts anew when the moves are rewritten."""
+    from asobiba.server.db import MoveData, RoomData, SeatData
+    from asobiba.server.rooms import Room
+
+    game = get("reversi")
+    data = RoomData(
+        id="r", game="reversi", rules_version=game.rules_version,
+        options=game.validate_options({}), seed=1, casual=True, hotseat=False, clock=None,
+        status="active", result=None, rematch_of=None, rematch_id=None, created="",
+        seats=[SeatData(0, "human", None, "", "h"), SeatData(1, "bot", "1", "", None)],
+        moves=[MoveData(0, 0, "d3", ""), MoveData(1, 1, "c3", "")], match_set=None,
+        set_index=0)
+    room = Room(data, game)
+    room.views_for(1)
+    del room.moves[0:]  # both moves taken back (Hub.request_undo) ...
+    del room.states[1:]
+    room.history += 1
+    room.states.append(room.states[-1].play("c4", 0))  # ... and another first move played
+    assert room.views_for(1) == [st.view(1) for st in room.states]
