@@ -280,10 +280,13 @@ class Progression:
                                       history=states).to_json()
 
     @staticmethod
-    def review(record: Record, deadline: float | None = None) -> JSONObject | None:
-        """The record's review; with a ``deadline`` (a ``time.monotonic()`` time) it deepens
-        pass by pass and answers at the deadline with what it has (feedback.review)."""
+    def review(record: Record, deadline: float | None = None, cpu: float | None = None
+               ) -> JSONObject | None:
+        """The record's review; with a ``deadline`` (a ``time.monotonic()`` time) or ``cpu``
+        (seconds of the calling thread's CPU) it deepens pass by pass and answers when either
+        runs out with what it has, ``"partial": true`` (feedback.review)."""
         if not feedback.has_feedback(record.game, record.options):
             return None
         return feedback.review(record.game, [(m.seat, m.move) for m in record.moves],
-                               record.options, record.seed, deadline=deadline).to_json()
+                               record.options, record.seed, deadline=deadline,
+                               cpu=cpu).to_json()

@@ -45,7 +45,7 @@ from ..tables import (
     RoomRow,
     now,
 )
-from .limits import Limits
+from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
 
@@ -67,6 +67,10 @@ REVIEW_WALL = 4.0
 """Seconds from a review request's arrival to its answer: the review deepens move by move
 until then and answers with the depth each verdict reached (REVIEW_BUDGET is the backstop
 for a single search that overruns)."""
+REVIEW_CPU = float(os.environ.get("ASOBIBA_REVIEW_CPU", "4"))
+"""CPU seconds (the review thread's ``time.thread_time``) one review may spend: it then
+answers with the verdicts it has, ``"partial": true`` and the plies analysed. Cut inside a
+move's search too (``asobiba.search.budget.checkpoint``); ASOBIBA_REVIEW_CPU sets it."""
 WARM_AFTER = 1.0  # seconds after start-up before the review's imports are warmed up
 
 
@@ -538,21 +542,28 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         arrived = time.monotonic()  # the wall budget counts from here, queueing included
         await limited(request, "review")
         raw = await request.body()
-        if len(raw) > 2_000_000:
-            raise _Refused(413, "too_large", "a record may be at most 2000000 bytes")
+        if len(raw) > MAX_RECORD_BYTES:
+            raise _Refused(413, "too_large", f"a record may be at most {MAX_RECORD_BYTES} bytes")
 
         def check() -> Record:
             try:
                 parse_json(raw)
                 record = Record.loads(raw)
-                record.replay(get_game)
             except (BadJSON, RecordError, ValueError, KeyError, TypeError) as exc:
+                raise _Refused(400, "bad_record", str(exc)[:500]) from None
+            if len(record.moves) > MAX_RECORD_PLIES:  # before any replaying
+                raise _Refused(413, "too_long", f"a record may have at most "
+                               f"{MAX_RECORD_PLIES} moves, not {len(record.moves)}")
+            try:
+                record.replay(get_game)
+            except (RecordError, ValueError, KeyError, TypeError) as exc:
                 raise _Refused(400, "bad_record", str(exc)[:500]) from None
             return record
         record = await run_in_threadpool(check)
         try:
             with anyio.fail_after(REVIEW_BUDGET):
-                data = await in_engine_thread(prog.review, record, arrived + REVIEW_WALL)
+                data = await in_engine_thread(prog.review, record, arrived + REVIEW_WALL,
+                                              REVIEW_CPU)
         except TimeoutError:
             raise _Refused(503, "busy", f"the review took over {REVIEW_BUDGET:g} s: the "
                            "server is busy; try again later (your record is fine)") from None

@@ -113,6 +113,9 @@ class Conn:
     ack_in_update: bool = False
     """Said in its hello: the update that shows this connection's move carries the move's
     acknowledgement (``"ack": id``) instead of a separate ``ack`` message after it."""
+    address: str = "?"
+    """The client's address (``limits.client_ip``): the per-address byte budget of
+    ``history`` (server.table) is counted by it."""
 
     @property
     def seats(self) -> set[int]:
@@ -157,6 +160,7 @@ class Room:
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
         self._views: dict[int, list[JSONObject]] = {}
+        self._views_epoch = 0  # the ``history`` count ``_views`` was made at
         self.match_set: SetData | None = data.match_set
         self.set_index = data.set_index
         self.next_offers: set[int] = set()
@@ -183,6 +187,9 @@ class Room:
 
     def views_for(self, seat: int) -> list[JSONObject]:
         """Every view ``seat`` has received, in order (what a bot in it has observed)."""
+        if self._views_epoch != self.history:  # moves taken back or replaced since
+            self._views.clear()
+            self._views_epoch = self.history
         cache = self._views.setdefault(seat, [])
         del cache[len(self.states):]
         for st in self.states[len(cache):]:
