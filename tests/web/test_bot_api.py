@@ -177,17 +177,23 @@ def test_a_bot_account_is_never_rated_even_in_a_rated_room(client: TestClient) -
                        json={"seats": data["keys"][1:]}).json()["seats"] == [1]
     with client.websocket_connect(f"/ws/{data['room']}") as ws:
         ws.send_json({"type": "hello", "seats": data["keys"]})
+        # both sides move (a game ended before that is aborted, unrated for everyone)
+        ws.send_json({"type": "move", "seat": 0, "move": "d3", "ply": 0})
+        ws.send_json({"type": "move", "seat": 1, "move": "c5", "ply": 1})
         ws.send_json({"type": "resign", "seat": 1})
         for _ in range(50):
             msg = ws.receive_json()
+            assert msg.get("type") != "error", msg
             if msg.get("type") == "update" and msg["room"]["status"] == "finished":
                 break
+        assert msg["room"]["ply"] == 2
     for _ in range(200):
         progress = client.get(f"/api/rooms/{data['room']}/progress").json()
         if progress["recorded"]:
             break
         time.sleep(0.05)
     assert progress["recorded"], progress
+    assert not any(c.get("rated") for c in progress["result"].get("ratings", [])), progress
     login(client, "sneakybot")
     page = client.get("/api/players/me").json()
     assert page["title"] == "BOT"
