@@ -19,8 +19,9 @@ import pytest
 
 from asobiba.core import Record
 from asobiba.games import get
+from asobiba.server.services import RedisServer
 
-from .scale_helpers import ROOT, WAIT, Client, Web, eventually, free_port
+from .scale_helpers import ROOT, WAIT, Client, Web, eventually, free_port, web_pair
 
 ENGINE = Path(__file__).parent / "fixtures" / "tiny_engine.py"
 PASSWORD = "correct horse battery 9"
@@ -81,6 +82,28 @@ def room_of(out: str) -> str:
     raise AssertionError(f"no room in the client's output:\n{out}")
 
 
+def play_as_person(web: Web, ch: dict[str, Any]) -> dict[str, Any]:
+    """Seat 0 of the challenge's room, played by a WebSocket client (its first legal move
+    each turn) until the game ends; the last update. The bot must have moved in it."""
+    c = Client(web, ch["room"], [{"seat": 0, "key": ch["key"]}])
+    try:
+        c.wait_ply(0)
+        assert c.last is not None
+        while c.last["room"]["status"] == "active":
+            legal = c.legal(0)
+            if legal:
+                reply = c.request({"type": "move", "seat": 0, "move": legal[0],
+                                   "ply": c.ply()})
+                assert reply["type"] == "ack" or reply.get("code") == "stale", reply
+            else:  # the bot's turn: its move comes in an update
+                c.until(lambda m: m.get("type") == "update")
+        assert c.last["room"]["status"] == "finished"
+        assert any(m[0] == 1 for m in c.last["room"]["moves"])  # the bot played
+        return c.last
+    finally:
+        c.close()
+
+
 def test_a_bot_plays_the_server_cpu_to_the_end_through_asobiba_connect(
         web: Web, tmp_path: Path) -> None:
     _, token = bot_account(web, "tinybot1")
@@ -114,24 +137,9 @@ def test_a_person_plays_a_bot_it_challenged(web: Web, tmp_path: Path) -> None:
         ch = made.json()
         eventually(lambda: person.get(f"/api/challenge/{ch['challenge']}/status").json()
                    ["status"] == "accepted", "the bot accepts the challenge")
-        c = Client(web, ch["room"], [{"seat": 0, "key": ch["key"]}])
-        try:
-            c.wait_ply(0)
-            while True:
-                update = c.until(lambda m: m.get("type") == "update")
-                if update["room"]["status"] != "active":
-                    break
-                legal = c.legal(0)
-                if legal:
-                    reply = c.request({"type": "move", "seat": 0, "move": legal[0],
-                                       "ply": c.ply()})
-                    assert reply["type"] == "ack" or reply.get("code") == "stale", reply
-            assert update["room"]["status"] == "finished"
-            names = [s["name"] for s in update["room"]["seats"]]
-            assert names == ["hanako", "BOT tinybot2"]
-            assert any(m[0] == 1 for m in update["room"]["moves"])  # the bot played
-        finally:
-            c.close()
+        update = play_as_person(web, ch)
+        names = [s["name"] for s in update["room"]["seats"]]
+        assert names == ["hanako", "BOT tinybot2"]
         finish(proc)
         # the BOT account is marked on its player page
         me = account.get("/api/account").json()["player"]
@@ -171,3 +179,27 @@ def test_the_engine_is_shown_exactly_its_seats_view_in_algo(web: Web, tmp_path: 
         assert moves == view["legal_moves"]
     # the check can tell: the other seat's views (its own hidden cards) differ from all shown
     assert not any(v in theirs for v in shown)
+
+
+def test_a_person_at_one_process_plays_a_bot_at_another_with_redis(
+        pg_url: str, redis_server: RedisServer, tmp_path: Path) -> None:
+    """Scaled mode: the challenge is made at B, accepted and played by the bot at A (its
+    event and game streams, its moves), the person plays at B; the moves cross by the bus."""
+    with web_pair(pg_url, redis_server.url, tmp_path, {}) as (a, b):
+        _, token = bot_account(a, "redisbot")
+        proc = connect(a, token, tmp_path)
+        try:
+            made = httpx2.post(f"{b.http}/api/challenge/redisbot",
+                               json={"game": "reversi", "seat": 0}, timeout=WAIT)
+            assert made.status_code == 201, made.text
+            ch = made.json()
+            eventually(lambda: httpx2.get(f"{b.http}/api/challenge/{ch['challenge']}/status",
+                                          timeout=WAIT).json()["status"] == "accepted",
+                       "the bot accepts the challenge")
+            update = play_as_person(b, ch)
+            assert update["room"]["seats"][1]["name"] == "BOT redisbot"
+            finish(proc)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.communicate()
