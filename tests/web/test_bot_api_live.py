@@ -38,9 +38,9 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Web]:
         server.stop()
 
 
-def bot_account(web: Web, name: str) -> tuple[httpx2.Client, str]:
+def bot_account(web: Web | str, name: str) -> tuple[httpx2.Client, str]:
     """A registered account upgraded to BOT, and a bot:play token of it."""
-    c = httpx2.Client(base_url=web.http, timeout=WAIT)
+    c = httpx2.Client(base_url=web if isinstance(web, str) else web.http, timeout=WAIT)
     assert c.post("/api/account/register", json={"name": name, "password": PASSWORD}
                   ).status_code == 201
     up = c.post("/api/bot/account/upgrade")
@@ -50,8 +50,9 @@ def bot_account(web: Web, name: str) -> tuple[httpx2.Client, str]:
     return c, str(made.json()["token"])
 
 
-def connect(web: Web, token: str, tmp: Path, *args: str,
+def connect(web: Web | str, token: str, tmp: Path, *args: str,
             log: Path | None = None) -> subprocess.Popen[str]:
+    """``asobiba connect`` with the tiny engine, for one game, at ``web`` (or a URL)."""
     env = {"PYTHONUNBUFFERED": "1"}
     if log is not None:
         env["TINY_ENGINE_LOG"] = str(log)
@@ -59,7 +60,8 @@ def connect(web: Web, token: str, tmp: Path, *args: str,
 
     return subprocess.Popen(
         [sys.executable, "-m", "asobiba.cli.main", "connect", "--token", token,
-         "--engine", f"{sys.executable} {ENGINE}", "--server", web.http, "--games", "1",
+         "--engine", f"{sys.executable} {ENGINE}", "--server",
+         web if isinstance(web, str) else web.http, "--games", "1",
          *args], cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT, text=True)
 
