@@ -34,6 +34,7 @@ from typing import IO
 from ..core.jsontypes import JSONDecoded, JSONObject
 
 RETRIES = 3  # refused moves in a row before the client resigns the game for the engine
+RECONNECTS = 5  # times a game's stream is opened again when it ends before the game
 
 
 class ApiError(Exception):
@@ -190,7 +191,12 @@ def run(server: str, token: str, engine_cmd: str, games: int = 0, ai_game: str |
 
     def game_thread(room: str) -> None:
         try:
-            final = play_game(client, engine_cmd, room, log)
+            final = None
+            for _ in range(RECONNECTS):  # a stream cut mid-game: pick the game up again
+                final = play_game(client, engine_cmd, room, log)
+                if final is not None:
+                    break
+                log(f"{room}: the game stream ended early; reconnecting")
             log(f"{room}: over: {json.dumps(final and final.get('result'))}")
         except Exception as exc:  # noqa: BLE001 - one game's failure is reported, not fatal
             log(f"{room}: stopped: {exc}")

@@ -342,6 +342,12 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
                                    for _ in range(2)]
         seats[bot_seat]["name"] = f"{BOT_MARK} {me['name']}"
         seats[1 - bot_seat]["name"] = str(row["challenger"])[:40]
+        held = {bot_seat: pid}
+        if row["challenger_id"] is not None:
+            held[1 - bot_seat] = int(row["challenger_id"])
+        # the seats are bound before the room exists: once it does, the event stream may
+        # announce it and the bot's game stream must find its seat
+        await run_in_threadpool(_bind, row["room_id"], held)
         try:
             await hub().create(game, json.loads(row["options"]), seats, casual=True,
                                room_id=row["room_id"],
@@ -350,14 +356,12 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         except BaseException:
             def undo() -> None:
                 with engine.begin() as conn:
+                    conn.execute(delete(SEAT_PLAYERS).where(
+                        SEAT_PLAYERS.c.room_id == row["room_id"]))
                     conn.execute(update(BOT_CHALLENGES).where(BOT_CHALLENGES.c.id == cid)
                                  .values(status="created"))
             await run_in_threadpool(undo)
             raise
-        held = {bot_seat: pid}
-        if row["challenger_id"] is not None:
-            held[1 - bot_seat] = int(row["challenger_id"])
-        await run_in_threadpool(_bind, row["room_id"], held)
         return JSONResponse({"challenge": cid, "room": row["room_id"],
                              "url": f"/r/{row['room_id']}", "seat": bot_seat,
                              "status": "accepted"})
