@@ -205,3 +205,28 @@ def test_a_person_at_one_process_plays_a_bot_at_another_with_redis(
             if proc.poll() is None:
                 proc.kill()
                 proc.communicate()
+
+
+def test_the_event_stream_announces_challenges_game_starts_and_finishes(web: Web) -> None:
+    """Read the NDJSON event stream itself (the stdlib client's reader): a person's
+    challenge arrives as ``challenge``; a game against the CPU as ``gameStart`` and, once
+    the bot resigns it, ``gameFinish``; a declined challenge is not announced again."""
+    from asobiba.cli.connect import BotClient
+
+    _, token = bot_account(web, "streambot")
+    client = BotClient(web.http, token)
+    events = client.stream("/api/bot/stream/event")
+    made = httpx2.post(f"{web.http}/api/challenge/streambot", json={"game": "reversi"},
+                       timeout=WAIT).json()
+    first = next(events)
+    assert first["type"] == "challenge" and first["challenge"]["id"] == made["challenge"]
+    assert first["challenge"]["seat"] == 1 and first["challenge"]["game"] == "reversi"
+    client.call("POST", f"/api/bot/challenge/{made['challenge']}/decline",
+                {"reason": "later"})
+    game = client.call("POST", "/api/bot/challenge/ai", {"game": "reversi", "level": "1"})
+    start = next(events)
+    assert start["type"] == "gameStart" and start["game"]["room"] == game["room"]
+    client.call("POST", f"/api/bot/game/{game['room']}/resign")
+    finish_event = next(events)
+    assert finish_event == {"type": "gameFinish", "game": {"room": game["room"]}}
+    events.close()  # the connection is closed; the server's stream ends with it
