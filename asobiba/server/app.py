@@ -29,6 +29,7 @@ from ..games import available, get
 from ..progression.matches import MatchFormat
 from ..search.budget import WorkBudget
 from . import api_schema, fairplay, shared
+from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
@@ -649,6 +650,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
+        *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]

@@ -58,6 +58,11 @@ RULES: dict[str, Rule] = {
     # opened, per address — only an account's first attempt a day counts anyway
     "daily_answer": Rule(10, 600.0),
     "daily_play": Rule(20, 600.0),
+    # the Bot API (server/bot_api.py, docs/bot-api.md)
+    "token": Rule(10, 600.0),  # API tokens made, per account
+    "bot_api": Rule(600, 60.0),  # Bot API requests, per token
+    "bot_auth": Rule(30, 60.0),  # requests with a missing or unknown token, per address
+    "challenge": Rule(20, 60.0),  # challenges to BOT accounts, per address
 }
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""

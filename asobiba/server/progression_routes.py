@@ -370,7 +370,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         is_daily = ctx is not None and ctx["kind"] == "daily"
         # a daily challenge starts from a set position: its result clears (or not) the day
         # and is kept in the history, but it is not a rated game
-        res = prog.record_game(players, record, rated=not casual and not is_daily,
+        from .bot_api import bot_accounts  # a BOT account's games are never rated
+
+        res = prog.record_game(players, record, rated=not casual and not is_daily
+                               and not bot_accounts(engine, players),
                                context=ctx["kind"] if ctx else "casual" if casual else "rated")
         if ctx and is_daily:
             res["daily"] = report_daily(ctx, room, outcome)
@@ -582,6 +585,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             page = await run_in_threadpool(prog.player_page, pid)
         except ProgressionError:
             raise _Refused(404, "no_player", "there is no such player") from None
+        from .bot_api import BOT_MARK, bot_accounts  # a BOT account is marked (bot-api.md)
+
+        page["title"] = BOT_MARK if await run_in_threadpool(bot_accounts, engine, [pid]) \
+            else None
         return JSONResponse(page)
 
     async def leaderboards(request: Request) -> Response:
