@@ -334,7 +334,7 @@ def bare_room(plies: int = LONG_PLIES) -> Any:
         created="", seats=[SeatData(i, "human", None, "", "h") for i in range(8)],
         moves=[MoveData(i, s, m, "") for i, (s, m) in enumerate(long_moves()[:plies])],
         match_set=None, set_index=0)
-    return Room(data, game)
+    return Room(data, game, cpu_seed=1)
 
 
 def test_rule_history_pages_are_bounded_and_each_view_is_serialised_once(
@@ -462,7 +462,7 @@ def test_rule_a_bot_after_an_undo_is_given_the_views_of_the_game_as_it_now_is() 
         seats=[SeatData(0, "human", None, "", "h"), SeatData(1, "bot", "1", "", None)],
         moves=[MoveData(0, 0, "d3", ""), MoveData(1, 1, "c3", "")], match_set=None,
         set_index=0)
-    room = Room(data, game)
+    room = Room(data, game, cpu_seed=1)
     room.views_for(1)
     del room.moves[0:]  # both moves taken back (Hub.request_undo) ...
     del room.states[1:]
