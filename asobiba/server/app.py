@@ -173,7 +173,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                today: Callable[[], date] | None = None,
                daily_key: bytes | None = None, trust_proxy: bool = False,
                limits: Limits | None = None, redis_url: str | None = None,
-               abandon_after: float | None = None, sweep_every: float | None = None
+               abandon_after: float | None = None, sweep_every: float | None = None,
+               proxy_ips: list[str] | None = None, allowed_hosts: list[str] | None = None
                ) -> Starlette:
     """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
     ``claim_after``: seconds a person must be gone before the others may claim the game.
@@ -182,7 +183,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     With it, it is one of any number of identical web processes on a shared database:
     committed changes are announced on Redis and bot moves are queued there for
     ``asobiba worker`` processes (see docs/web.md, "Running at scale").
-    ``abandon_after`` / ``sweep_every``: the retention sweep (:mod:`.retention`)."""
+    ``abandon_after`` / ``sweep_every``: the retention sweep (:mod:`.retention`).
+    ``trust_proxy`` / ``proxy_ips``: ``X-Forwarded-For`` from those proxies only (default
+    loopback); ``allowed_hosts``: the ``Host`` names answered (default
+    ``security.LOCAL_HOSTS``; docs/fair-play.md, "Transport and browser defences")."""
     from . import retention
     policy = fairplay.Policy(claim_after)
     if limits is None and redis_url:  # one count for every web process (docs/fair-play.md)
@@ -621,6 +625,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     routes = api_schema.bind(routes)
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, trust_proxy=trust_proxy,
+                                           proxy_ips=proxy_ips, allowed_hosts=allowed_hosts,
                                            default_limit=MAX_BODY,
                                            body_limits={"/api/replay": MAX_RECORD,
                                                         "/api/review": MAX_RECORD})],
