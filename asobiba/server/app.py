@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..core.jsontypes import JSONDecoded, JSONObject
+from ..core.text import TextError, display_name
 from ..games import available, get
 from ..progression.matches import MatchFormat
 from . import api_schema, fairplay, shared
@@ -35,7 +36,7 @@ from .limits import Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub, Room
-from .security import BadJSON, Guard, parse_json
+from .security import BadJSON, Guard, json_text_error, parse_json
 from .wire import dumps
 
 if TYPE_CHECKING:
@@ -61,11 +62,14 @@ BACKGROUND_AFTER = 1.0  # seconds after the socket listens before the background
 REPLAY_BUDGET = float(os.environ.get("ASOBIBA_REPLAY_BUDGET", "20"))
 
 
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None
-           ) -> JSONResponse:
-    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}``."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
-                        headers=headers)
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None,
+           args: dict[str, str] | None = None) -> JSONResponse:
+    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}`` (and
+    ``"args"`` where a refusal has them, e.g. ``bad_text``'s ``where`` and ``char``)."""
+    error: JSONObject = {"code": code, "message": message}
+    if args:
+        error["args"] = dict(args)
+    return JSONResponse({"error": error}, status_code=status, headers=headers)
 
 
 async def _json_body(request: Request, limit: int = MAX_BODY) -> JSONDecoded:
@@ -130,13 +134,15 @@ def _seat_specs(game: Game, n: int, raw: object) -> list[JSONObject]:
         if not isinstance(name, str) or len(name) > MAX_NAME:
             raise ClientError("bad_seats", f"seat {i}: name must be text of at most "
                               f"{MAX_NAME} characters")
+        # shown to everyone in the room: no line breaks, control or bidi characters
+        name = display_name(name, MAX_NAME)
         level = None
         if spec["kind"] == "bot":
             level = str(spec.get("level") or (levels[0] if levels else ""))
             if level not in levels:
                 raise ClientError("bad_level", f"seat {i}: bot level {level!r} does not exist; "
                                   f"levels: {', '.join(levels) or 'none'}")
-        out.append({"kind": spec["kind"], "level": level, "name": name.strip()})
+        out.append({"kind": spec["kind"], "level": level, "name": name})
     return out
 
 
@@ -494,6 +500,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     if len(raw) > MAX_MESSAGE:
                         raise ClientError("too_large",
                                           f"a message may be at most {MAX_MESSAGE} characters")
+                    bad = json_text_error(raw, "message")
+                    if bad is not None:  # before anything reads it (docs/fair-play.md)
+                        raise ClientError(bad.code, str(bad))
                     try:
                         msg = parse_json(raw)
                     except BadJSON as exc:
@@ -589,7 +598,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     async def asobiba_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, AsobibaError)
-        return _error(exc.status, exc.code, str(exc))
+        return _error(exc.status, exc.code, str(exc),
+                      args=exc.args_json if isinstance(exc, TextError) else None)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         """Our fault, said as ours (never blamed on the request); logged with its trace."""

@@ -16,6 +16,9 @@
   before reading; a chunked body is read only up to the limit (413 ``too_large``).
 * **Security headers** on every response: a CSP without inline script, ``frame-ancestors
   'none'``, ``Referrer-Policy``, ``X-Content-Type-Options``.
+* **No control characters** (:mod:`asobiba.core.text`): a path or query holding one
+  (``%00``, CR, LF, …), or a JSON body with one in any string, is refused (400
+  ``bad_text``, with ``args`` naming where and which) before any route or database sees it.
 * The client's address (:func:`limits.client_ip`: ``X-Forwarded-For`` only with
   ``--trust-proxy`` and only from the listed proxies) is put in
   ``scope["state"]["client_ip"]`` for the rate limits.
@@ -28,13 +31,14 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from typing import NoReturn
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ..core.jsontypes import JSONDecoded
+from ..core.text import TextError, bad_char
 from .limits import LOOPBACK, client_ip, forwarded_scheme
 
 SECURITY_HEADERS = [
@@ -118,8 +122,62 @@ def parse_json(raw: bytes | str, empty: JSONDecoded = None) -> JSONDecoded:
         raise BadJSON(f"the body is not valid JSON ({str(exc)[:80]})") from None
 
 
-def error_body(code: str, message: str) -> bytes:
-    return json.dumps({"error": {"code": code, "message": message}}).encode()
+def error_body(code: str, message: str, args: dict[str, str] | None = None) -> bytes:
+    error: dict[str, object] = {"code": code, "message": message}
+    if args:
+        error["args"] = args
+    return json.dumps({"error": error}).encode()
+
+
+def _strings(value: JSONDecoded) -> Iterator[str]:
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            yield k
+            yield from _strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _strings(v)
+
+
+def json_text_error(raw: bytes | str, where: str = "body") -> TextError | None:
+    """A control character (or unpaired surrogate) in JSON text, literal or escaped
+    (``\\u0000``), as the refusal to give; None when there is none — or when the text is not
+    JSON at all (the reader that parses it says why). One scan of the text unless it holds
+    ``\\u`` escapes; then its strings are looked at after decoding (a ``\\ud83d\\ude00``
+    pair is one character, an unpaired half is refused)."""
+    try:
+        text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+    except UnicodeDecodeError:
+        return None
+    ch = bad_char(text)
+    if ch is not None:
+        return TextError(where, ch)
+    if "\\u" not in text:
+        return None
+    try:
+        value = parse_json(text, empty={})
+    except BadJSON:
+        return None
+    for s in _strings(value):
+        ch = bad_char(s)
+        if ch is not None:
+            return TextError(where, ch)
+    return None
+
+
+def url_text_error(scope: Scope) -> TextError | None:
+    """A control character (tab, CR and LF included) in the path or the decoded query."""
+    ch = bad_char(scope.get("path", ""), url=True)
+    if ch is not None:
+        return TextError("path", ch)
+    query = (scope.get("query_string") or b"").decode("latin-1")
+    if query:
+        ch = bad_char(unquote(query.replace("+", " ")), url=True)
+        if ch is not None:
+            return TextError("query", ch)
+    return None
 
 
 def default_allowed_hosts(host: str, port: int) -> list[str]:
@@ -200,7 +258,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
         if not host_allowed(_header(scope, b"host"), self.allowed_hosts):
-            await self._refuse_host(scope, send)
+            await self._refuse_ws_or_http(scope, send, 400, "bad_host",
+                                          "this server does not answer to that host name")
+            return
+        bad = url_text_error(scope)
+        if bad is not None:
+            await self._refuse_ws_or_http(scope, send, 400, bad.code, str(bad), bad.args_json)
             return
         scope.setdefault("state", {})["client_ip"] = client_ip(scope, self.proxies)
         scheme = forwarded_scheme(scope, self.proxies)
@@ -250,6 +313,10 @@ class Guard:
             await self._refuse(send_with_headers, 415, "bad_content_type",
                                "send the body as JSON with Content-Type: application/json")
             return
+        bad = json_text_error(bytes(body)) if body else None
+        if bad is not None:
+            await self._refuse(send_with_headers, 400, bad.code, str(bad), bad.args_json)
+            return
         sent = False
 
         async def replay() -> Message:
@@ -262,24 +329,26 @@ class Guard:
         await self.app(scope, replay, send_with_headers)
 
     @staticmethod
-    async def _refuse_host(scope: Scope, send: Send) -> None:
-        """400 ``bad_host``; for a WebSocket as an HTTP answer to its handshake where the
-        server can send one (ASGI's denial response), else a close before accepting."""
-        code, message = "bad_host", "this server does not answer to that host name"
+    async def _refuse_ws_or_http(scope: Scope, send: Send, status: int, code: str,
+                                 message: str, args: dict[str, str] | None = None) -> None:
+        """The refusal as an HTTP answer — for a WebSocket, the answer to its handshake
+        where the server can send one (ASGI's denial response), else a close before
+        accepting (4000 + status)."""
         if scope["type"] == "http":
-            await Guard._refuse(send, 400, code, message)
+            await Guard._refuse(send, status, code, message, args)
         elif "websocket.http.response" in (scope.get("extensions") or {}):
-            payload = error_body(code, message)
-            await send({"type": "websocket.http.response.start", "status": 400, "headers": [
+            payload = error_body(code, message, args)
+            await send({"type": "websocket.http.response.start", "status": status, "headers": [
                 (b"content-type", b"application/json"),
                 (b"content-length", str(len(payload)).encode())]})
             await send({"type": "websocket.http.response.body", "body": payload})
         else:
-            await send({"type": "websocket.close", "code": 4400, "reason": code})
+            await send({"type": "websocket.close", "code": 4000 + status, "reason": code})
 
     @staticmethod
-    async def _refuse(send: Send, status: int, code: str, message: str) -> None:
-        payload = error_body(code, message)
+    async def _refuse(send: Send, status: int, code: str, message: str,
+                      args: dict[str, str] | None = None) -> None:
+        payload = error_body(code, message, args)
         await send({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(payload)).encode())]})
@@ -287,4 +356,5 @@ class Guard:
 
 
 __all__ = ["LOCAL_HOSTS", "SECURITY_HEADERS", "BadJSON", "Guard", "default_allowed_hosts",
-           "error_body", "host_allowed", "parse_hosts", "parse_json"]
+           "error_body", "host_allowed", "json_text_error", "parse_hosts", "parse_json",
+           "url_text_error"]
