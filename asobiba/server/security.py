@@ -30,6 +30,7 @@ and integer size are bounded, so hostile JSON is a 400, never a 500.
 from __future__ import annotations
 
 import json
+import re
 import socket
 from collections.abc import Collection, Iterable, Iterator
 from typing import NoReturn
@@ -141,6 +142,10 @@ def _strings(value: JSONDecoded) -> Iterator[str]:
             yield from _strings(v)
 
 
+_ESCAPED_CONTROL = re.compile(r"(?<!\\)(?:\\\\)*\\u(00[01][0-9a-fA-F]|007[fF]|00[89][0-9a-fA-F])")
+"""A ``\\u`` escape of a control character, after an even number of backslashes."""
+
+
 def json_text_error(raw: bytes | str, where: str = "body") -> TextError | None:
     """A control character (or unpaired surrogate) in JSON text, literal or escaped
     (``\\u0000``), as the refusal to give; None when there is none — or when the text is not
@@ -158,7 +163,10 @@ def json_text_error(raw: bytes | str, where: str = "body") -> TextError | None:
         return None
     try:
         value = parse_json(text, empty={})
-    except BadJSON:
+    except BadJSON:  # not JSON we take: still name an escaped control character first
+        for found in _ESCAPED_CONTROL.finditer(text):
+            if int(found.group(1), 16) not in (0x09, 0x0A, 0x0D):
+                return TextError(where, chr(int(found.group(1), 16)))
         return None
     for s in _strings(value):
         ch = bad_char(s)
