@@ -34,7 +34,11 @@ def real(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     proxy trusted."""
     srv = Server(tmp_path_factory.mktemp("hosts"),
                  env={"ASOBIBA_LIMIT_SCALE": "1", "ASOBIBA_TRUST_PROXY": "",
-                      "ASOBIBA_PROXY_IPS": "", "ASOBIBA_ALLOWED_HOSTS": ""}).start()
+                      "ASOBIBA_PROXY_IPS": "", "ASOBIBA_ALLOWED_HOSTS": "",
+                      "ASOBIBA_WS_PER_ADDRESS": "3"}).start()
+    with httpx2.Client(base_url=srv.url, timeout=60) as http:  # before the room limit's test
+        srv.room = http.post(  # type: ignore[attr-defined]
+            "/api/rooms", json={"game": "reversi", "seats": PEOPLE}).json()["room"]
     yield srv
     srv.stop()
 
@@ -57,7 +61,31 @@ def test_rule_forwarded_for_through_uvicorn_buys_no_extra_rooms(real: Server) ->
         codes = [http.post("/api/rooms", json={"game": "reversi", "seats": PEOPLE},
                            headers={"x-forwarded-for": f"10.2.{i}.{i + 1}"}).status_code
                  for i in range(34)]
-    assert codes.count(201) == 30 and codes[30:] == [429] * 4, codes
+    # 30 a minute from one address; the fixture made one of them
+    assert codes.count(201) == 29 and codes[29:] == [429] * 5, codes
+
+
+def test_rule_forwarded_for_through_uvicorn_buys_no_extra_websockets(real: Server) -> None:
+    """Three open WebSockets per address here (ASOBIBA_WS_PER_ADDRESS): a fourth with yet
+    another X-Forwarded-For is still the fourth from 127.0.0.1."""
+    from websockets.exceptions import InvalidStatus
+    from websockets.sync.client import connect
+
+    url = f"ws://127.0.0.1:{real.port}/ws/{real.room}"  # type: ignore[attr-defined]
+    opened = []
+    try:
+        for i in range(3):
+            ws = connect(url, additional_headers={"x-forwarded-for": f"10.4.0.{i + 1}"},
+                         open_timeout=60, legacy=True)
+            opened.append(ws)
+            assert '"update"' in str(ws.recv(timeout=60))
+        with pytest.raises(InvalidStatus) as refused:
+            connect(url, additional_headers={"x-forwarded-for": "10.4.0.9"}, open_timeout=60,
+                    legacy=True)
+        assert refused.value.response.status_code == 403
+    finally:
+        for ws in opened:
+            ws.close()
 
 
 def test_rule_a_forged_host_is_refused_over_http(real: Server) -> None:
