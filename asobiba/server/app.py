@@ -502,7 +502,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                                           f"a message may be at most {MAX_MESSAGE} characters")
                     bad = json_text_error(raw, "message")
                     if bad is not None:  # before anything reads it (docs/fair-play.md)
-                        raise ClientError(bad.code, str(bad))
+                        raise ClientError(bad.code, str(bad), args=bad.args_json)
                     try:
                         msg = parse_json(raw)
                     except BadJSON as exc:
@@ -518,8 +518,11 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     if ref is not None and not acked:
                         await websocket.send_text(dumps({"type": "ack", "id": ref}))
                 except ClientError as exc:
-                    await websocket.send_text(dumps({"type": "error", "code": exc.code,
-                                                     "message": exc.message, "id": ref}))
+                    error: JSONObject = {"type": "error", "code": exc.code,
+                                         "message": exc.message, "id": ref}
+                    if exc.details:
+                        error["args"] = dict(exc.details)
+                    await websocket.send_text(dumps(error))
         except (WebSocketDisconnect, _CLOSED):  # gone, or gone while its ack was on the way
             pass
         finally:
@@ -594,7 +597,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)
-        return _error(exc.status, exc.code, exc.message)
+        return _error(exc.status, exc.code, exc.message, args=exc.details)
 
     async def asobiba_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, AsobibaError)

@@ -88,6 +88,7 @@ def test_rule_a_nul_in_a_websocket_path_or_message_is_answered_with_a_code(
         ws.send_text('{"type": "hello", "seats": [{"seat": 0, "key": "a\\u0000"}]}')
         answer = ws.receive_json()
         assert answer["type"] == "error" and answer["code"] == "bad_text", answer
+        assert answer["args"] == {"where": "message", "char": "U+0000"}
         ws.send_text('{"type": "move", "seat": 0, "move": "d3\\u0000", "id": 1}')
         assert ws.receive_json()["code"] == "bad_text"
         # the connection is still good
