@@ -47,6 +47,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
         proxy_ips = parse_hosts(os.environ["ASOBIBA_PROXY_IPS"])
     if allowed_hosts is None and os.environ.get("ASOBIBA_ALLOWED_HOSTS"):
         allowed_hosts = parse_hosts(os.environ["ASOBIBA_ALLOWED_HOSTS"])
+    allowed_hosts = allowed_hosts or default_allowed_hosts(host, port)
 
     try:
         app = create_app(
@@ -60,7 +61,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             # --trust-proxy, or ASOBIBA_TRUST_PROXY=1 (e.g. the load generator's servers)
             trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
             proxy_ips=proxy_ips,
-            allowed_hosts=allowed_hosts or default_allowed_hosts(host, port),
+            allowed_hosts=allowed_hosts,
             limits=Limits(store=limit_store(redis_url),
                           scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1")),
                           # open WebSockets per address (default limits.WS_CONCURRENT)
@@ -78,6 +79,9 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     fanout = f"; fan-out and bot queue on {redis_url.split('@')[-1]}" if redis_url else ""
     print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where}{fanout})",
           flush=True)
+    if host in ("0.0.0.0", "::"):  # other machines reach it by names it cannot guess
+        print(f"answering the host names {', '.join(allowed_hosts)}; others are refused "
+              "(--allowed-hosts adds more)", flush=True)
     # no permessage-deflate: the messages are small (a move's update is about a kilobyte)
     # and compressing each one cost the server more CPU than anything else per send
     # (docs/benchmarks.md, "Per-move CPU")
