@@ -128,3 +128,27 @@ def test_rule_the_store_refuses_what_postgresql_cannot_hold(db_url: str) -> None
     assert err.value.code == "bad_text" and err.value.char == "U+0000"
     assert store.load_room("t1") is None
     store.close()
+
+
+@pytest.mark.parametrize("text,char", [
+    (r'"a\u0000"', "U+0000"), (r'"a\\u0000"', None), (r'"a\\\u0000"', "U+0000"),
+    (r'"tab\u0009lf\u000a cr\u000D"', None), (r'"\u007f"', "U+007F"), (r'"\u0085"', "U+0085"),
+    (r'"\u00e9\u540d"', None), (r'"\ud83d\ude00"', None), (r'"\ud83d"', "U+D83D"),
+    (r'"\ude00"', "U+DE00"), (r'"\ud83dx"', "U+D83D"), (r'"\\ud83d\ude00"', "U+DE00"),
+    (r'"\\ud83d\\ude00"', None), ('"a\x1bb"', "U+001B"), ('"\x9b"', "U+009B"),
+])
+def test_control_characters_are_found_in_json_text_literal_or_escaped(
+        text: str, char: str | None) -> None:
+    from asobiba.server.security import json_text_error
+
+    found = json_text_error(text.encode("utf-8", "surrogatepass"))
+    assert (found.char if found else None) == char
+
+
+def test_rule_a_big_body_is_checked_too(client: TestClient) -> None:
+    """Over 64 KB the body is scanned in a worker thread; the answer is the same."""
+    moves = ",".join('{"seat": 0, "move": "d3"}' for _ in range(4000))
+    body = ('{"game": "reversi", "moves": [' + moves + '], "note": "x\\u0000"}').encode()
+    assert len(body) > 64_000
+    res = client.post("/api/replay", content=body, headers={"content-type": "application/json"})
+    assert refused(res, "body"), res.text[:200]
