@@ -474,10 +474,23 @@ class Daily(_Answer):
     date: str
     challenge: dict[str, Any]
     calendar: dict[str, Any] | list[Any] | None
+    practice: bool | None = None
+    """Signed in, today: whether today's attempt is used (a new one is practice)."""
 
 
 class Events(_Answer):
     events: list[dict[str, Any]]
+
+
+class DailyAnswered(Events):
+    practice: bool
+    """Not the day's first answers: graded, but they count for nothing."""
+
+
+class DailyRoomCreated(RoomCreated):
+    practice: bool
+    """Not the day's first daily room: its result counts for nothing."""
+    attempt: int
 
 
 class Ladder(_Answer):
@@ -619,8 +632,8 @@ OPS: dict[tuple[str, str], Op] = {
     ("GET", "/api/players/{player}"): Op({200: PlayerPage}),
     ("GET", "/api/leaderboards/{game}"): Op({200: Leaderboards}),
     ("GET", "/api/daily/{game}"): Op({200: Daily}, query=DailyQuery),
-    ("POST", "/api/daily/{game}/answer"): Op({200: Events}, body=DailyAnswers),
-    ("POST", "/api/daily/{game}/play"): Op({201: RoomCreated}),
+    ("POST", "/api/daily/{game}/answer"): Op({200: DailyAnswered}, body=DailyAnswers),
+    ("POST", "/api/daily/{game}/play"): Op({201: DailyRoomCreated}),
     ("GET", "/api/ladder/{game}"): Op({200: Ladder}),
     ("POST", "/api/ladder/{game}/exam"): Op({200: Ladder}),
     ("POST", "/api/ladder/{game}/leave"): Op({200: Events}),

@@ -277,6 +277,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
         tasks.append(asyncio.get_running_loop().create_task(background()))
         tasks.append(asyncio.get_running_loop().create_task(shared.refresh(hub())))
+        if bus is not None:  # Redis away: rooms read from the database instead (docs/web.md)
+            tasks.append(asyncio.get_running_loop().create_task(hub().poll_while_away()))
+        if jobs is not None:  # a bot turn whose job was lost is queued again (docs/web.md)
+            from .jobs import SWEEP_SLACK
+
+            tasks.append(asyncio.get_running_loop().create_task(
+                hub().sweep_bots(bot_time_limit + SWEEP_SLACK)))
         keep_alive = getattr(limits.store, "keep_alive", None)
         if keep_alive is not None:  # the per-address WebSocket counts shared in Redis
 

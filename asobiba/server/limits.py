@@ -55,6 +55,10 @@ RULES: dict[str, Rule] = {
     "feedback": Rule(30, 60.0),
     "ws": Rule(60, 60.0),  # new WebSocket connections per address
     "print": Rule(20, 60.0),  # PDFs rendered (not served from the cache) per address
+    # daily challenges: answers graded (each one tells how many were right) and rooms
+    # opened, per address — only an account's first attempt a day counts anyway
+    "daily_answer": Rule(10, 600.0),
+    "daily_play": Rule(20, 600.0),
 }
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""
