@@ -8,15 +8,24 @@ PORT ?= 8000
 
 NODE_STAMP := node_modules/.installed
 
-.PHONY: run test bench lock browser-deps node-deps lint-js clean
+.PHONY: run test bench lock browser-deps icu-deps node-deps lint-js clean
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 
-$(STAMP): pyproject.toml constraints.txt Makefile | $(BIN)/python
+$(STAMP): pyproject.toml constraints.txt Makefile | $(BIN)/python icu-deps
 	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,postgres,scale,rl]'
 	touch $(STAMP)
+
+## PyICU (account names' UTS #39 skeletons) is built against the system's ICU: Debian's
+## libicu-dev, pkg-config and a C++ compiler
+icu-deps:
+	@if ! pkg-config --exists icu-uc 2>/dev/null || ! command -v g++ >/dev/null; then \
+	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -q && \
+	  DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -q libicu-dev pkg-config g++; \
+	fi
 
 ## make lock: resolve pyproject.toml's ranges afresh in a throwaway virtualenv and write the
 ## result to constraints.txt (the versions every install then gets); run make test after it

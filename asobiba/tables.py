@@ -126,12 +126,18 @@ class PlayerRow(Base):
     __tablename__ = "prog_players"
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     name: Mapped[str] = mapped_column(String(120), unique=True)
+    # a person's name's look-alike key (progression.names.skeleton): one account per
+    # skeleton, by this unique index — "аdmin" (Cyrillic а) or "ＡＤＭＩＮ" is "admin"'s;
+    # NULL for guests, bots and puzzles (their names are made by the server)
+    skeleton: Mapped[str | None] = mapped_column(String(200), nullable=True)
     kind: Mapped[str] = mapped_column(String(8))  # human | guest | bot | puzzle
     password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
     game: Mapped[str | None] = mapped_column(String(40), nullable=True)  # bots, puzzles
     level: Mapped[str | None] = mapped_column(String(40), nullable=True)  # bots
     created: Mapped[str] = mapped_column(String(40), default=utcnow)
     last_seen: Mapped[str] = mapped_column(String(40), default=utcnow)
+
+    __table_args__ = (Index("ix_prog_players_skeleton", "skeleton", unique=True),)
 
 
 class SessionRow(Base):

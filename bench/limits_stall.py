@@ -101,10 +101,12 @@ def pct(values: list[float], q: float) -> float:
 async def run_variant(name: str, limits: Limits, redis_url: str, rooms: int, clients: int,
                       workdir: Path) -> dict[str, float]:
     app = create_app(str(workdir), db_url=f"sqlite:///{workdir / 'a.db'}",
-                     redis_url=redis_url, limits=limits, bot_processes=0)
+                     redis_url=redis_url, limits=limits, bot_processes=0,
+                     trust_proxy=True)  # its clients' X-Forwarded-For, from 127.0.0.1
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port,
-                                           log_level="warning", lifespan="on"))
+                                           log_level="warning", lifespan="on",
+                                           proxy_headers=False))
     serving = asyncio.create_task(server.serve())
     while not server.started:
         await asyncio.sleep(0.05)

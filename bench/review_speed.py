@@ -46,8 +46,8 @@ def timed(client: TestClient, path: str, body: str) -> tuple[float, float, int]:
 def main() -> None:
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 3
     print(f"load average before: {os.getloadavg()}")
-    with TestClient(create_app(tempfile.mkdtemp(), bot_processes=0,
-                               limits=Limits(scale=1000))) as client:
+    with TestClient(create_app(tempfile.mkdtemp(), bot_processes=0, limits=Limits(scale=1000),
+                               allowed_hosts=["testserver"])) as client:
         for seed in range(repeats):
             rec = random_record("reversi", seed, 60)
             body = rec.dumps()

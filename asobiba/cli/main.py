@@ -580,6 +580,13 @@ def serve(
     trust_proxy: Annotated[bool, typer.Option(
         "--trust-proxy", help="behind a reverse proxy: take client addresses from "
         "X-Forwarded-For (never without one: clients could pose as any address)")] = False,
+    proxy_ips: Annotated[str | None, typer.Option(
+        "--proxy-ips", help="with --trust-proxy: the proxies' addresses, comma-separated "
+        "(default 127.0.0.1,::1); X-Forwarded-For from any other peer is ignored")] = None,
+    allowed_hosts: Annotated[str | None, typer.Option(
+        "--allowed-hosts", help="the Host names answered, comma-separated (name or "
+        "name:port; default: --host and localhost/127.0.0.1/[::1] with --port); others get "
+        "400 bad_host (DNS rebinding)")] = None,
     redis: Annotated[str | None, typer.Option(
         help="redis://HOST:PORT/N: run as one of many web processes (bots: asobiba worker)")
     ] = None,
@@ -589,8 +596,12 @@ def serve(
         server = importlib.import_module("asobiba.server")
     except ModuleNotFoundError as exc:
         _fail(f"the web server is not available: {exc}")
+    from ..server.security import parse_hosts
+
     server.run(host=host, port=port, data_dir=data_dir, db_url=db, redis_url=redis,
-               trust_proxy=trust_proxy)
+               trust_proxy=trust_proxy,
+               proxy_ips=parse_hosts(proxy_ips) if proxy_ips else None,
+               allowed_hosts=parse_hosts(allowed_hosts) if allowed_hosts else None)
 
 
 @app.command()

@@ -16,11 +16,13 @@ from datetime import timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from sqlalchemy import delete, select
+from sqlalchemy import delete, or_, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..tables import now, stamp
-from .errors import AccountError, AuthError
+from . import names
+from .errors import AccountError, AuthError, NameTakenError
 from .models import PlayerRow, SessionRow, utcnow
 
 DEFAULT_HASHER = PasswordHasher()
@@ -43,20 +45,39 @@ class PlayerInfo:
 
 
 def _check_name_form(name: str) -> str:
-    """The name's form (no database): refused before any work, the same for every name."""
-    if not isinstance(name, str) or not NAME_RE.match(name):
+    """The name's form (no database): refused before any work, the same for every name.
+    Returns the name as it is stored: in NFKC (``ＡＤＭＩＮ`` is ``ADMIN``)."""
+    if not isinstance(name, str) or not NAME_RE.match(name := names.normal(name)):
         raise AccountError(
             "a name is 3–24 letters, digits, '_', '-' or '.', starting with a letter or digit"
         )
-    if name.lower().startswith(RESERVED_PREFIXES):
+    if name.casefold().startswith(RESERVED_PREFIXES):
         raise AccountError(f"names starting with {', '.join(RESERVED_PREFIXES)} are reserved")
     return name
 
 
 def _check_name_free(session: Session, name: str) -> None:
-    taken = session.scalar(select(PlayerRow.id).where(PlayerRow.name == name))
+    """Nobody has this name, or one that looks like it (the same skeleton: "аdmin" with a
+    Cyrillic а, "ADMIN", "adm1n" beside "admin"). The unique index on the skeleton is the
+    race-free check (:func:`_flush_name`); this one gives the person a clear answer."""
+    key = names.skeleton(name)
+    taken = session.scalar(select(PlayerRow.name).where(
+        or_(PlayerRow.name == name, PlayerRow.skeleton == key)))
+    if taken == name:
+        raise NameTakenError(f"the name {name!r} is already taken", name=name, existing=name)
     if taken is not None:
-        raise AccountError(f"the name {name!r} is already taken")
+        raise NameTakenError(f"the name {name!r} looks too much like {taken!r}, which is "
+                             "taken", name=name, existing=taken)
+
+
+def _flush_name(session: Session, name: str) -> None:
+    """Write the new name; another request that took it (or a look-alike) in the meantime
+    hits the unique indexes, and this one is refused like any taken name."""
+    try:
+        session.flush()
+    except IntegrityError:
+        raise NameTakenError(f"the name {name!r} (or one that looks like it) was taken "
+                             "just now", name=name, existing="") from None
 
 
 def _new_password_hash(session: Session, name: str, password: str,
@@ -65,7 +86,7 @@ def _new_password_hash(session: Session, name: str, password: str,
     (form checks, zxcvbn, one argon2 hash, one name lookup) whether or not the name is
     taken, so the answer's timing does not tell (docs/fair-play.md: that a name is taken is
     said in words, as usernames are public; the time taken says nothing more)."""
-    _check_name_form(name)
+    name = _check_name_form(name)
     _check_password(password, name)
     password_hash = hasher.hash(password)
     _check_name_free(session, name)
@@ -116,9 +137,11 @@ def register(session: Session, name: str, password: str,
              hasher: PasswordHasher = DEFAULT_HASHER) -> PlayerInfo:
     """A new account (flushed, not committed: the caller owns the transaction)."""
     password_hash = _new_password_hash(session, name, password, hasher)
-    row = PlayerRow(name=name, kind="human", password_hash=password_hash)
+    name = names.normal(name)
+    row = PlayerRow(name=name, skeleton=names.skeleton(name), kind="human",
+                    password_hash=password_hash)
     session.add(row)
-    session.flush()
+    _flush_name(session, name)
     return PlayerInfo.of(row)
 
 
@@ -138,8 +161,10 @@ def claim_guest(session: Session, guest_id: int, name: str, password: str,
     if row is None or row.kind != "guest":
         raise AccountError(f"player {guest_id} is not a guest")
     password_hash = _new_password_hash(session, name, password, hasher)
+    name = names.normal(name)
     row.name, row.kind, row.password_hash = name, "human", password_hash
-    session.flush()
+    row.skeleton = names.skeleton(name)
+    _flush_name(session, name)
     return PlayerInfo.of(row)
 
 
@@ -171,6 +196,7 @@ def renew_sessions(session: Session, player_id: int) -> str:
 def login(session: Session, name: str, password: str,
           hasher: PasswordHasher = DEFAULT_HASHER) -> tuple[PlayerInfo, str]:
     """Check the password; return the player and a new session token."""
+    name = names.normal(name) if isinstance(name, str) else ""
     row = session.scalar(select(PlayerRow).where(PlayerRow.name == name))
     # same message and the same argon2 work for an unknown name and a wrong password: no
     # probing for names by the answer or its time

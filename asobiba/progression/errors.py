@@ -19,6 +19,17 @@ class AccountError(ProgressionError):
     code: ClassVar[str] = "bad_account"
 
 
+class NameTakenError(AccountError):
+    """The name, or one that looks like it (the same UTS #39 skeleton), has an owner.
+    ``existing``: the owner's name as stored."""
+
+    code: ClassVar[str] = "name_taken"
+
+    def __init__(self, message: str, *, name: str, existing: str) -> None:
+        super().__init__(message)
+        self.name, self.existing = name, existing
+
+
 class AuthError(ProgressionError):
     """Wrong name/password, or an unknown/expired session token."""
 

@@ -30,12 +30,24 @@ def limit_store(redis_url: str | None) -> LimitStore | None:
 
 def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
         db_url: str | None = None, redis_url: str | None = None,
-        trust_proxy: bool = False) -> None:
+        trust_proxy: bool = False, proxy_ips: list[str] | None = None,
+        allowed_hosts: list[str] | None = None) -> None:
     """Serve until interrupted. SQLite at ``<data_dir>/asobiba.db`` unless ``db_url``
     (any SQLAlchemy URL, e.g. ``postgresql+psycopg://user@host/asobiba``) is given.
     ``trust_proxy``: take the client's address from ``X-Forwarded-For`` (only behind a
-    reverse proxy that sets it; otherwise clients could pose as any address)."""
+    reverse proxy that sets it; otherwise clients could pose as any address), and only from
+    the peers ``proxy_ips`` (default: this machine's loopback addresses). ``allowed_hosts``:
+    the ``Host`` names answered (default: ``host:port`` and the loopback names with the port;
+    ``ASOBIBA_ALLOWED_HOSTS`` or ``ASOBIBA_PROXY_IPS``, comma-separated, when not given)."""
     import uvicorn
+
+    from .security import default_allowed_hosts, parse_hosts
+
+    if proxy_ips is None and os.environ.get("ASOBIBA_PROXY_IPS"):
+        proxy_ips = parse_hosts(os.environ["ASOBIBA_PROXY_IPS"])
+    if allowed_hosts is None and os.environ.get("ASOBIBA_ALLOWED_HOSTS"):
+        allowed_hosts = parse_hosts(os.environ["ASOBIBA_ALLOWED_HOSTS"])
+    allowed_hosts = allowed_hosts or default_allowed_hosts(host, port)
 
     try:
         app = create_app(
@@ -48,6 +60,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
             if os.environ.get("ASOBIBA_DAILY_KEY") else None,
             # --trust-proxy, or ASOBIBA_TRUST_PROXY=1 (e.g. the load generator's servers)
             trust_proxy=trust_proxy or os.environ.get("ASOBIBA_TRUST_PROXY") == "1",
+            proxy_ips=proxy_ips,
+            allowed_hosts=allowed_hosts,
             limits=Limits(store=limit_store(redis_url),
                           scale=float(os.environ.get("ASOBIBA_LIMIT_SCALE", "1")),
                           # open WebSockets per address (default limits.WS_CONCURRENT)
@@ -65,12 +79,20 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     fanout = f"; fan-out and bot queue on {redis_url.split('@')[-1]}" if redis_url else ""
     print(f"asobiba serving on http://{shown}:{port}/  (games stored in {where}{fanout})",
           flush=True)
+    if host in ("0.0.0.0", "::"):  # other machines reach it by names it cannot guess
+        print(f"answering the host names {', '.join(allowed_hosts)}; others are refused "
+              "(--allowed-hosts adds more)", flush=True)
     # no permessage-deflate: the messages are small (a move's update is about a kilobyte)
     # and compressing each one cost the server more CPU than anything else per send
     # (docs/benchmarks.md, "Per-move CPU")
+    # proxy_headers=False: uvicorn would otherwise rewrite the client's address (and scheme)
+    # from X-Forwarded-For whenever the peer is 127.0.0.1 — every request through a local
+    # port forward, or any local process, could pose as any address. The Guard reads the
+    # header itself, only with --trust-proxy and only from --proxy-ips (limits.client_ip).
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=65_536,
                             ws_ping_interval=20, ws_ping_timeout=20,
-                            ws_per_message_deflate=False)
+                            ws_per_message_deflate=False, proxy_headers=False,
+                            forwarded_allow_ips="")
     _listening_server(config).run()
 
 

@@ -264,6 +264,9 @@ class PrintQuery(PaperQuery):
 class ErrorDetail(BaseModel):
     code: str
     message: str
+    args: dict[str, str] | None = Field(
+        None, description="what the refusal is about, where the code has arguments "
+        "(bad_text: where, char)")
 
 
 class ErrorResponse(BaseModel):

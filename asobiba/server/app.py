@@ -25,6 +25,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..core.jsontypes import JSONDecoded, JSONObject
+from ..core.text import TextError, display_name
 from ..games import available, get
 from ..progression.matches import MatchFormat
 from ..search.budget import WorkBudget
@@ -37,7 +38,7 @@ from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub, Room
-from .security import BadJSON, Guard, parse_json
+from .security import BadJSON, Guard, json_text_error, parse_json
 from .wire import dumps
 
 if TYPE_CHECKING:
@@ -67,11 +68,14 @@ REPLAY_PAGE_BYTES = 512 * 1024
 """A replay answer's steps weigh about this at most (one step more at worst)."""
 
 
-def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None
-           ) -> JSONResponse:
-    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}``."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status,
-                        headers=headers)
+def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None,
+           args: dict[str, str] | None = None) -> JSONResponse:
+    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}`` (and
+    ``"args"`` where a refusal has them, e.g. ``bad_text``'s ``where`` and ``char``)."""
+    error: JSONObject = {"code": code, "message": message}
+    if args:
+        error["args"] = dict(args)
+    return JSONResponse({"error": error}, status_code=status, headers=headers)
 
 
 async def _json_body(request: Request, limit: int = MAX_BODY) -> JSONDecoded:
@@ -136,13 +140,15 @@ def _seat_specs(game: Game, n: int, raw: object) -> list[JSONObject]:
         if not isinstance(name, str) or len(name) > MAX_NAME:
             raise ClientError("bad_seats", f"seat {i}: name must be text of at most "
                               f"{MAX_NAME} characters")
+        # shown to everyone in the room: no line breaks, control or bidi characters
+        name = display_name(name, MAX_NAME)
         level = None
         if spec["kind"] == "bot":
             level = str(spec.get("level") or (levels[0] if levels else ""))
             if level not in levels:
                 raise ClientError("bad_level", f"seat {i}: bot level {level!r} does not exist; "
                                   f"levels: {', '.join(levels) or 'none'}")
-        out.append({"kind": spec["kind"], "level": level, "name": name.strip()})
+        out.append({"kind": spec["kind"], "level": level, "name": name})
     return out
 
 
@@ -179,7 +185,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                today: Callable[[], date] | None = None,
                daily_key: bytes | None = None, trust_proxy: bool = False,
                limits: Limits | None = None, redis_url: str | None = None,
-               abandon_after: float | None = None, sweep_every: float | None = None
+               abandon_after: float | None = None, sweep_every: float | None = None,
+               proxy_ips: list[str] | None = None, allowed_hosts: list[str] | None = None
                ) -> Starlette:
     """The web app. ``db_url`` defaults to SQLite at ``<data_dir>/asobiba.db``;
     ``claim_after``: seconds a person must be gone before the others may claim the game.
@@ -188,7 +195,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     With it, it is one of any number of identical web processes on a shared database:
     committed changes are announced on Redis and bot moves are queued there for
     ``asobiba worker`` processes (see docs/web.md, "Running at scale").
-    ``abandon_after`` / ``sweep_every``: the retention sweep (:mod:`.retention`)."""
+    ``abandon_after`` / ``sweep_every``: the retention sweep (:mod:`.retention`).
+    ``trust_proxy`` / ``proxy_ips``: ``X-Forwarded-For`` from those proxies only (default
+    loopback); ``allowed_hosts``: the ``Host`` names answered (default
+    ``security.LOCAL_HOSTS``; docs/fair-play.md, "Transport and browser defences")."""
     from . import retention
     policy = fairplay.Policy(claim_after)
     if limits is None and redis_url:  # one count for every web process (docs/fair-play.md)
@@ -525,6 +535,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     if len(raw) > MAX_MESSAGE:
                         raise ClientError("too_large",
                                           f"a message may be at most {MAX_MESSAGE} characters")
+                    bad = json_text_error(raw, "message")
+                    if bad is not None:  # before anything reads it (docs/fair-play.md)
+                        raise ClientError(bad.code, str(bad), args=bad.args_json)
                     try:
                         msg = parse_json(raw)
                     except BadJSON as exc:
@@ -540,9 +553,12 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     if ref is not None and not acked:
                         await websocket.send_text(dumps({"type": "ack", "id": ref}))
                 except ClientError as exc:
-                    await websocket.send_text(dumps({"type": "error", "code": exc.code,
-                                                     "message": exc.message, "id": ref,
-                                                     **getattr(exc, "params", {})}))
+                    error: JSONObject = {"type": "error", "code": exc.code,
+                                         "message": exc.message, "id": ref,
+                                         **getattr(exc, "params", {})}
+                    if exc.details:
+                        error["args"] = dict(exc.details)
+                    await websocket.send_text(dumps(error))
         except (WebSocketDisconnect, _CLOSED):  # gone, or gone while its ack was on the way
             pass
         finally:
@@ -617,11 +633,12 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)
-        return _error(exc.status, exc.code, exc.message)
+        return _error(exc.status, exc.code, exc.message, args=exc.details)
 
     async def asobiba_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, AsobibaError)
-        return _error(exc.status, exc.code, str(exc))
+        return _error(exc.status, exc.code, str(exc),
+                      args=exc.args_json if isinstance(exc, TextError) else None)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         """Our fault, said as ours (never blamed on the request); logged with its trace."""
@@ -658,6 +675,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     routes = api_schema.bind(routes)
     app = Starlette(routes=routes, lifespan=lifespan,
                     middleware=[Middleware(Guard, trust_proxy=trust_proxy,
+                                           proxy_ips=proxy_ips, allowed_hosts=allowed_hosts,
                                            default_limit=MAX_BODY,
                                            body_limits={"/api/replay": MAX_RECORD,
                                                         "/api/review": MAX_RECORD})],

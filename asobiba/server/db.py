@@ -21,6 +21,7 @@ import contextlib
 import enum
 import json
 import queue
+import re
 import secrets
 import sys
 import threading
@@ -42,6 +43,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from ..core.jsontypes import JSONObject
+from ..core.text import TextError
 
 # the tables live with every other table of the platform (one metadata; docs/web.md)
 from ..tables import (  # noqa: F401 - re-exported: the store's tables and its clock
@@ -131,6 +133,31 @@ def _sqlite_begin(conn: Connection) -> None:
     conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+"""What PostgreSQL cannot store in text (NUL; an unpaired surrogate is not UTF-8)."""
+
+
+def _refuse_unstorable(conn: Connection, cursor: object, statement: str, parameters: object,
+                       context: object, executemany: bool) -> None:
+    """The store's own guard, on both databases alike: a NUL or an unpaired surrogate in any
+    parameter is refused (400 ``bad_text``) before the database sees it — PostgreSQL failed
+    with a DataError (a 500) and SQLite stored it. The web's Guard refuses such requests
+    first; this is the line nothing passes (docs/fair-play.md)."""
+    rows = parameters if executemany and isinstance(parameters, (list, tuple)) else [parameters]
+    for row in rows:
+        if isinstance(row, dict):
+            values: Sequence[object] = list(row.values())
+        elif isinstance(row, (list, tuple)):
+            values = row
+        else:
+            continue
+        for value in values:
+            if isinstance(value, str):
+                found = _UNSTORABLE.search(value)
+                if found:
+                    raise TextError("stored text", found.group())
+
+
 def make_engine(url: str) -> Engine:
     if url.startswith("sqlite"):
         # the driver's own transaction handling cannot nest (SAVEPOINT) and runs a
@@ -142,6 +169,7 @@ def make_engine(url: str) -> Engine:
         event.listen(engine, "begin", _sqlite_begin)
     else:
         engine = create_engine(url, pool_pre_ping=True)
+    event.listen(engine, "before_cursor_execute", _refuse_unstorable)
     return engine
 
 

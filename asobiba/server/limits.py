@@ -6,9 +6,10 @@ in-memory one serves a single process, and a shared store (e.g. Redis, for sever
 processes) plugs in by implementing the same one method. The scale helper's room-creation
 limit and every HTTP and WebSocket limit go through here.
 
-The client's address comes from :func:`client_ip`: the socket's peer, or the last
-``X-Forwarded-For`` entry only when the server runs with ``--trust-proxy`` (otherwise anyone
-could claim any address and dodge every per-address limit, or lock others out).
+The client's address comes from :func:`client_ip`: the socket's peer, or the
+``X-Forwarded-For`` entry our proxy added only when the server runs with ``--trust-proxy``
+and the peer is one of the listed proxies (otherwise anyone could claim any address and
+dodge every per-address limit, or lock others out).
 """
 
 from __future__ import annotations
@@ -16,13 +17,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import ipaddress
 import itertools
 import os
 import secrets
 import threading
 import time
 from collections import defaultdict, deque
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol, TypeVar, TypeVarTuple
@@ -245,20 +247,54 @@ class Limits:
             del self.open_ws[ip]
 
 
-def client_ip(scope: Scope, trust_proxy: bool) -> str:
-    """The client's address: the peer, or behind a trusted proxy the last address it added
-    to ``X-Forwarded-For`` (earlier entries were written by the client and prove nothing)."""
-    if trust_proxy:
-        for name, value in scope.get("headers") or ():
-            if name == b"x-forwarded-for":
-                last = value.decode("latin-1").split(",")[-1].strip()
-                if last:
-                    return last[:64]
+LOOPBACK: tuple[str, ...] = ("127.0.0.1", "::1")
+"""The proxies trusted by ``--trust-proxy`` without ``--proxy-ips``: one on this machine."""
+
+
+def _forwarded(scope: Scope, name: bytes) -> list[str]:
+    """Every comma-separated entry of header ``name`` (all its copies, in order)."""
+    return [part.strip() for k, v in scope.get("headers") or () if k == name
+            for part in v.decode("latin-1").split(",")]
+
+
+def _peer(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else "?"
 
 
-__all__ = ["RULES", "ByteBucket", "ByteBuckets", "LimitStore", "Limits", "MemoryStore", "Rule", "client_ip"]
+def client_ip(scope: Scope, proxies: Collection[str] = ()) -> str:
+    """The client's address: the socket's peer — or, when that peer is one of ``proxies``
+    (``--trust-proxy``, ``--proxy-ips``), the rightmost ``X-Forwarded-For`` entry that is
+    not itself one of them (the address our own proxies saw; entries left of it were
+    written by the client and prove nothing). Without trusted proxies the header is never
+    read: anyone could claim any address and dodge every per-address limit."""
+    peer = _peer(scope)
+    if not proxies or peer not in proxies:
+        return peer
+    for entry in reversed(_forwarded(scope, b"x-forwarded-for")):
+        if entry in proxies:
+            continue
+        try:
+            return str(ipaddress.ip_address(entry))
+        except ValueError:
+            return peer  # not an address: the proxy did not write it
+    return peer
+
+
+def forwarded_scheme(scope: Scope, proxies: Collection[str] = ()) -> str:
+    """``http`` or ``https``: the request's own scheme, or the ``X-Forwarded-Proto`` a
+    trusted proxy sent (a proxy that ends TLS talks plain HTTP to us)."""
+    scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"),
+                                                 scope.get("scheme", "http"))
+    if proxies and _peer(scope) in proxies:
+        told = _forwarded(scope, b"x-forwarded-proto")
+        if told and told[-1].lower() in ("http", "https"):
+            return told[-1].lower()
+    return str(scheme)
+
+
+__all__ = ["LOOPBACK", "RULES", "ByteBucket", "ByteBuckets", "LimitStore", "Limits",
+           "MemoryStore", "Rule", "client_ip", "forwarded_scheme"]
 
 
 _SLIDING_WINDOW = """

@@ -36,6 +36,7 @@ from ..progression.accounts import password_weakness
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
+from ..progression.names import normal as normal_name
 from ..tables import (
     DAILY_ROOMS,
     LADDER_SETS,
@@ -257,7 +258,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         # per (address, name) — someone elsewhere cannot lock the owner out — and per
         # address over all names
         await limited(request, "login_ip")
-        await limited(request, "login", name.casefold())
+        # the name as it is looked up (NFKC): "ｖｉｃｔｉｍ" is "victim"'s count, not a new one
+        await limited(request, "login", normal_name(name).casefold())
         player, token = await run_in_threadpool(prog.login, name, password)
         old = request.cookies.get(COOKIE)
         if old:  # a new session id at login: whatever session the browser had ends

@@ -51,11 +51,13 @@ BOT_RETRY = 2.0  # seconds before a bot turn that failed unexpectedly is tried a
 class ClientError(Exception):
     """A request refused with a reason the person can read; nothing was changed."""
 
-    def __init__(self, code: str, message: str, status: int | None = None) -> None:
+    def __init__(self, code: str, message: str, status: int | None = None,
+                 args: dict[str, str] | None = None) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status or (413 if code == "too_large" else 400)
+        self.details = args  # the code's arguments, if it has any (e.g. bad_text)
 
 
 def new_key() -> str:

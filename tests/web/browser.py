@@ -39,8 +39,9 @@ class Server:
     """``asobiba.server.run`` in a subprocess; ``stop()`` kills it like a crash would."""
 
     def __init__(self, data_dir: Path, port: int | None = None,
-                 env: dict[str, str] | None = None) -> None:
+                 env: dict[str, str] | None = None, db_url: str | None = None) -> None:
         self.data_dir = data_dir
+        self.db_url = db_url  # None: SQLite in data_dir
         self.port = port or free_port()
         self.env = env or {}  # more settings of the server process (ASOBIBA_...)
         self.proc: subprocess.Popen[str] | None = None
@@ -54,7 +55,7 @@ class Server:
         env = {**os.environ, "ASOBIBA_BOT_DELAY": "0", "ASOBIBA_BOT_PROCESSES": "1",
                "PYTHONUNBUFFERED": "1", "ASOBIBA_LIMIT_SCALE": "100", **self.env}
         code = ("from asobiba.server import run; "
-                f"run('127.0.0.1', {self.port}, {str(self.data_dir)!r}, None)")
+                f"run('127.0.0.1', {self.port}, {str(self.data_dir)!r}, {self.db_url!r})")
         self.proc = subprocess.Popen([sys.executable, "-c", code], cwd=ROOT, env=env,
                                      stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                      text=True, start_new_session=True)

@@ -56,7 +56,9 @@ def test_rule_x_forwarded_for_is_ignored_without_trust_proxy(client: TestClient)
 
 def test_rule_login_limit_is_per_address_and_name_so_the_owner_is_not_locked_out(
         tmp_path: Any) -> None:
-    with TestClient(create_app(str(tmp_path), bot_processes=0, trust_proxy=True)) as c:
+    # Starlette's test client connects as the peer "testclient": here the trusted proxy
+    with TestClient(create_app(str(tmp_path), bot_processes=0, trust_proxy=True,
+                               proxy_ips=["testclient"])) as c:
         assert c.post("/api/account/register", json={"name": "owner", "password": PASSWORD},
                       headers={"x-forwarded-for": "10.0.0.2"}).status_code == 201
         c.cookies.clear()
@@ -185,8 +187,8 @@ def sent_before_answer(tmp_path: Any) -> int:
     srv = Server(tmp_path / "stream").start()
     try:
         with socket.create_connection(("127.0.0.1", srv.port), timeout=60) as sock:
-            sock.sendall(b"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                         b"Content-Type: application/json\r\n"
+            sock.sendall(f"POST /api/rooms HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\n".encode()
+                         + b"Content-Type: application/json\r\n"
                          b"Transfer-Encoding: chunked\r\n\r\n")
             chunk = b"10000\r\n" + b" " * 65_536 + b"\r\n"
             sent = 0

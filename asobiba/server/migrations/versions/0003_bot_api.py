@@ -4,7 +4,7 @@ the accounts upgraded to BOT accounts, and the challenges to them.
 Only new tables: no existing row changes.
 
 Revision ID: 0003
-Revises: 0001 (after a merge with 0002_name_skeletons: 0002 — one line, ``down_revision``)
+Revises: 0002
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0003"
-down_revision = "0001"
+down_revision = "0002"
 branch_labels = None
 depends_on = None
 
