@@ -272,3 +272,9 @@ DAILY_ROOMS = Table(
     Column("day", String(10), nullable=False),  # the challenge's date, 2026-11-29
 )
 """Rooms playing a daily challenge: which day's challenge (the result clears that day)."""
+ACCOUNT_SETTINGS = Table(
+    "web_account_settings", Base.metadata,
+    Column("player_id", Integer, primary_key=True),
+    Column("settings", Text, nullable=False),  # a small JSON object (api_schema.Settings)
+)
+"""A signed-in player's settings (the settings page, issue 27 item 5): one JSON object."""

@@ -614,6 +614,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         page_route("/", "index.html"),
         page_route("/r/{room}", "room.html"),
         page_route("/replay", "replay.html"),
+        page_route("/settings", "settings.html"),
         Route("/api/openapi.json", openapi),
         Route("/api/games", games),
         Route("/api/rooms", create_room, methods=["POST"]),

@@ -37,6 +37,7 @@ from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
 from ..tables import DAILY_ROOMS, LADDER_SETS, ROOM_CONTEXT, ROOM_RATINGS, SEAT_PLAYERS, now
+from .account_settings import settings_routes
 from .limits import Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
@@ -745,6 +746,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         Route("/api/account/login", h(login), methods=["POST"]),
         Route("/api/account/guest", h(guest), methods=["POST"]),
         Route("/api/account/logout", h(logout), methods=["POST"]),
+        *settings_routes(engine, need_player, h),
         Route("/api/players/{player}", h(player_page)),
         Route("/api/leaderboards/{game}", h(leaderboards)),
         Route("/api/daily/{game}", h(daily)),
