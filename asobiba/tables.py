@@ -311,3 +311,9 @@ BOT_CHALLENGES = Table(
     Column("created", String(40), nullable=False),
 )
 """Challenges to BOT accounts (and their games against the server's CPU, accepted at once)."""
+ACCOUNT_SETTINGS = Table(
+    "web_account_settings", Base.metadata,
+    Column("player_id", Integer, primary_key=True),
+    Column("settings", Text, nullable=False),  # a small JSON object (api_schema.Settings)
+)
+"""A signed-in player's settings (the settings page, issue 27 item 5): one JSON object."""

@@ -130,6 +130,28 @@ class Credentials(_Model):
     password: str = Field(min_length=1, max_length=1024)
 
 
+class SettingsValues(BaseModel):
+    """A person's settings (the settings page, issue 27 item 5; js/settings.js keeps the same
+    table of choices): each a fixed choice, no other key."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+    lang: Literal["auto", "en", "ja"] = "auto"
+    theme: Literal["system", "light", "dark"] = "system"
+    board: Literal["classic", "wood", "contrast"] = "classic"
+    coords: Literal["on", "off"] = "on"
+    sound: Literal["off", "on"] = "off"
+    tone: Literal["chime", "bell", "wood"] = "chime"
+    notify: Literal["off", "on"] = "off"
+    feedback: Literal["auto", "on", "off"] = "auto"
+    confirm: Literal["off", "on"] = "off"
+    anim: Literal["normal", "fast", "off"] = "normal"
+
+
+class SettingsBody(_Model):
+    codes: ClassVar[dict[str, str]] = {"": "bad_settings"}
+    settings: SettingsValues
+
+
 class TutorialMove(_Model):
     move: str = Field(min_length=1, max_length=64)
 
@@ -471,6 +493,10 @@ class Account(_Answer):
     player: Player | None
 
 
+class AccountSettings(_Answer):
+    settings: dict[str, str]
+
+
 class PlayerPage(_Answer):
     player: Player
     ratings: list[dict[str, Any]]
@@ -625,7 +651,7 @@ PATHS: dict[str, type[_Params]] = {
 OPS: dict[tuple[str, str], Op] = {
     **{("GET", page): Op({200: PAGE}) for page in (
         "/", "/r/{room}", "/replay", "/tutorial/{game}", "/account", "/player/{player}",
-        "/leaderboard/{game}", "/daily/{game}", "/ladder/{game}")},
+        "/leaderboard/{game}", "/daily/{game}", "/ladder/{game}", "/settings")},
     ("GET", "/api/openapi.json"): Op({200: Document}),
     ("GET", "/api/games"): Op({200: Games}),
     ("POST", "/api/rooms"): Op({201: RoomCreated}, body=CreateRoom),
@@ -648,6 +674,8 @@ OPS: dict[tuple[str, str], Op] = {
     ("POST", "/api/account/login"): Op({200: Account}, body=Credentials),
     ("POST", "/api/account/guest"): Op({201: Account}),
     ("POST", "/api/account/logout"): Op({200: Account}),
+    ("GET", "/api/account/settings"): Op({200: AccountSettings}),
+    ("PUT", "/api/account/settings"): Op({200: AccountSettings}, body=SettingsBody),
     ("GET", "/api/players/{player}"): Op({200: PlayerPage}),
     ("GET", "/api/leaderboards/{game}"): Op({200: Leaderboards}),
     ("GET", "/api/daily/{game}"): Op({200: Daily}, query=DailyQuery),

@@ -29,7 +29,7 @@ from ..core.text import TextError, display_name
 from ..games import available, get
 from ..progression.matches import MatchFormat
 from ..search.budget import WorkBudget
-from . import api_schema, fairplay, shared
+from . import api_schema, error_pages, fairplay, shared
 from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import check_clock
@@ -643,6 +643,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     async def server_error(request: Request, exc: Exception) -> Response:
         """Our fault, said as ours (never blamed on the request); logged with its trace."""
         log.error("server error on %s %s", request.method, request.url.path, exc_info=exc)
+        if error_pages.wants_page(request):  # a person's page: said in HTML, in their language
+            return error_pages.error_page(request, 500)
         return _error(500, "server_error", "the server failed on this request; it is not "
                       "your input's fault — try again later")
 
@@ -650,12 +652,15 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         status = getattr(exc, "status_code", 404)
         if status == 405:
             return _error(405, "method_not_allowed", f"{request.method} is not allowed here")
+        if status == 404 and error_pages.wants_page(request):  # a person's browser: a page
+            return error_pages.error_page(request, 404)
         return _error(status, "not_found", f"nothing at {request.url.path}")
 
     routes = [
         page_route("/", "index.html"),
         page_route("/r/{room}", "room.html"),
         page_route("/replay", "replay.html"),
+        page_route("/settings", "settings.html"),
         Route("/api/openapi.json", openapi),
         Route("/api/games", games),
         Route("/api/rooms", create_room, methods=["POST"]),

@@ -46,6 +46,7 @@ from ..tables import (
     RoomRow,
     now,
 )
+from .account_settings import settings_routes
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
@@ -812,6 +813,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         Route("/api/account/login", h(login), methods=["POST"]),
         Route("/api/account/guest", h(guest), methods=["POST"]),
         Route("/api/account/logout", h(logout), methods=["POST"]),
+        *settings_routes(engine, need_player, h),
         Route("/api/players/{player}", h(player_page)),
         Route("/api/leaderboards/{game}", h(leaderboards)),
         Route("/api/daily/{game}", h(daily)),

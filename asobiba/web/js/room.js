@@ -3,6 +3,7 @@
 import { applyStatic, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
 import { roomProgress } from "./room_progress.js";
+import { confirmMove } from "./settings.js";
 import { drawSet } from "./room_set.js";
 import { restoreFocus, watchFocus } from "./focus.js";
 import { drawRules } from "./rules_panel.js";
@@ -275,6 +276,7 @@ function ctxBase() {
 
 function play(text) {
   if (!last || last.room.status !== "active") return;
+  if (!confirmMove(renderer && renderer.moveLabel ? renderer.moveLabel(text, ctxBase()) : text)) return; // the "confirm each move" setting
   // In simultaneous games another seat may move first; the ply guard would refuse ours.
   const guard = last.room.simultaneous ? {} : { ply: last.room.ply };
   send({ type: "move", seat: shownSeat, move: text, ...guard });

@@ -4,6 +4,7 @@
 // and an exam game that is left before its end fails the exam (seed §9).
 import { pick, t } from "./i18n.js";
 import { api, el, loadKeys, saveKeys } from "./util.js";
+import { feedbackAllowed } from "./settings.js";
 
 const state = {
   room: null, game: null, player: null, context: null, shown: false,
@@ -69,6 +70,8 @@ function askFeedback(msg) {
   // every game: hidden-information games are judged on the server from this seat's views
   // only, and a running game's feedback needs the mover's seat key
   if (state.noFeedback || !room.casual || !msg.you.length) return;
+  // the person's setting (js/settings.js): by default none in a game between people
+  if (!feedbackAllowed(room)) return;
   badge(); // its line is kept from the start, so the board and move list never shift under a click
   if (state.inflight) return; // one question at a time; the answer asks again for the latest
   let ply = -1;

@@ -1,0 +1,65 @@
+"""A signed-in player's settings on the server (issue 27 item 5): ``GET`` and ``PUT
+/api/account/settings``, one JSON object per player in ``web_account_settings``. The body is
+checked by :class:`api_schema.SettingsBody` before the route reads it (a bad value, an
+unknown key or a non-object is a 400 ``bad_settings`` naming the field; nothing changes).
+A guest account has settings too; no session is a 401 ``not_signed_in``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Engine
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from ..core.jsontypes import JSONObject
+from ..tables import ACCOUNT_SETTINGS
+from .api_schema import SettingsValues
+from .security import parse_json
+
+Endpoint = Callable[[Request], Awaitable[Response]]
+
+
+def settings_routes(engine: Engine, need_player: Callable[[Request], Awaitable[JSONObject]],
+                    wrap: Callable[[Endpoint], Endpoint]) -> list[Route]:
+    """The two routes; ``need_player`` refuses a request without a session, ``wrap`` turns
+    the progression layer's refusals into responses."""
+    ACCOUNT_SETTINGS.metadata.create_all(engine, tables=[ACCOUNT_SETTINGS])
+
+    def load(player_id: int) -> dict[str, str]:
+        with engine.connect() as conn:
+            raw = conn.execute(select(ACCOUNT_SETTINGS.c.settings)
+                               .where(ACCOUNT_SETTINGS.c.player_id == player_id)).scalar()
+        if raw is None:
+            return {}
+        # stored by store() only, after validation; re-checked so an old row with a value
+        # no longer offered reads as the defaults, never as an error
+        try:
+            return SettingsValues.model_validate(json.loads(raw)).model_dump()
+        except ValueError:
+            return {}
+
+    def store(player_id: int, values: dict[str, str]) -> None:
+        with engine.begin() as conn:
+            conn.execute(delete(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.c.player_id == player_id))
+            conn.execute(insert(ACCOUNT_SETTINGS).values(player_id=player_id,
+                                                         settings=json.dumps(values)))
+
+    async def get_settings(request: Request) -> Response:
+        player = await need_player(request)
+        return JSONResponse({"settings": await run_in_threadpool(load, int(str(player["id"])))})
+
+    async def put_settings(request: Request) -> Response:
+        player = await need_player(request)
+        body = parse_json(await request.body(), empty={})  # checked: api_schema.SettingsBody
+        assert isinstance(body, dict)
+        values = SettingsValues.model_validate(body["settings"]).model_dump()
+        await run_in_threadpool(store, int(str(player["id"])), values)
+        return JSONResponse({"settings": values})
+
+    return [Route("/api/account/settings", wrap(get_settings)),
+            Route("/api/account/settings", wrap(put_settings), methods=["PUT"])]
