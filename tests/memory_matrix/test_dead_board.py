@@ -212,3 +212,28 @@ def test_records_of_versions_1_and_2_that_played_a_dead_board_out_still_replay(
                                      {**old_options, "start_pieces": pieces}))[-1]
     assert final.is_over and final.outcome is not None
     assert final.outcome.scores == stored.scores and final.outcome.ranks == stored.ranks
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 2, "start_pieces": 1},
+                                     {"players": 3, "white_any_time": True}])
+def test_bot_games_are_the_old_games_cut_at_the_dead_board(options: dict) -> None:
+    """The bots look ahead on the played-out model (rules.model_of), so a bot game under
+    rules version 3 is move for move the version-2 game up to the dead board, and ends with
+    the same result: arena figures (docs/benchmarks.md) stay as measured."""
+    cut = 0
+    for seed in range(8):
+        n = GAME.num_seats(GAME.validate_options(options))
+        levels = ["1", "1", "2", "3"][:n]
+        new = play_game(GAME, [MemoryBot(lv, seed=seed * 10 + k) for k, lv in
+                               enumerate(levels)], options, seed=seed)
+        old = play_game(GAME, [MemoryBot(lv, seed=seed * 10 + k) for k, lv in
+                               enumerate(levels)], {**options, "end_at_dead_board": False},
+                        seed=seed)
+        new_moves = [(m.seat, m.move) for m in new.moves]
+        old_moves = [(m.seat, m.move) for m in old.moves]
+        assert old_moves[:len(new_moves)] == new_moves
+        a, b = new.states[-1].outcome, old.states[-1].outcome
+        assert a is not None and b is not None
+        assert a.scores == b.scores and a.ranks == b.ranks
+        cut += len(old_moves) > len(new_moves)
+    assert cut >= 1  # some games died early, and were cut
