@@ -93,7 +93,7 @@ export default {
     return parts.length ? `${who}: ${parts.join(" — ")}` : null;
   },
   soloResult(result, view, ctx) {
-    // one sheet: no one to beat — the course is complete, with its score and rating
+    // one sheet: no one to beat — the course is complete, with its score
     const me = view && view.sheets && view.sheets[0];
     const total = me ? me.score.total : result.scores[0];
     return ctx.t("solo_done", { total, n: view ? view.course.length : 12 });
