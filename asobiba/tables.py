@@ -272,3 +272,36 @@ DAILY_ROOMS = Table(
     Column("day", String(10), nullable=False),  # the challenge's date, 2026-11-29
 )
 """Rooms playing a daily challenge: which day's challenge (the result clears that day)."""
+
+# ---- the Bot API (asobiba.server.bot_api, docs/bot-api.md) ---------------------------------
+API_TOKENS = Table(
+    "web_api_tokens", Base.metadata,
+    Column("token_hash", String(64), primary_key=True),  # SHA-256 of the token: never the token
+    Column("player_id", Integer, nullable=False, index=True),
+    Column("scopes", String(200), nullable=False),  # space-separated, e.g. "bot:play"
+    Column("label", String(80), nullable=False),
+    Column("created", String(40), nullable=False),
+)
+"""Personal API tokens, each shown once to the account that made it."""
+BOT_ACCOUNTS = Table(
+    "web_bot_accounts", Base.metadata,
+    Column("player_id", Integer, primary_key=True),
+    Column("upgraded", String(40), nullable=False),
+)
+"""Accounts upgraded to BOT accounts (for good): played by a program through the Bot API."""
+BOT_CHALLENGES = Table(
+    "web_bot_challenges", Base.metadata,
+    Column("id", String(16), primary_key=True),
+    Column("bot_id", Integer, nullable=False, index=True),
+    Column("challenger_id", Integer),  # the person's account, if signed in
+    Column("challenger", String(80), nullable=False),  # the name shown (may be "")
+    Column("room_id", String(32), nullable=False),  # fixed in advance; made on accept
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),
+    Column("bot_seat", Integer, nullable=False),
+    Column("key_hash", String(64)),  # the challenger's seat key (hash)
+    Column("status", String(16), nullable=False),  # created | accepted | declined
+    Column("reason", String(40)),
+    Column("created", String(40), nullable=False),
+)
+"""Challenges to BOT accounts (and their games against the server's CPU, accepted at once)."""

@@ -608,6 +608,26 @@ def worker(
     mod.run(db, redis, processes, time_limit)
 
 
+@app.command()
+def connect(
+    token: Annotated[str, typer.Option(help="the BOT account's API token (bot:play)")],
+    engine: Annotated[str, typer.Option(help="the engine's command line (docs/bot-api.md)")],
+    server: Annotated[str, typer.Option(help="the server's address")] = "http://127.0.0.1:8000",
+    games: Annotated[int, typer.Option(help="stop after this many games (0: never)")] = 0,
+    ai: Annotated[str | None, typer.Option(help="first challenge the server's CPU to GAME")
+                  ] = None,
+    level: Annotated[str, typer.Option(help="the CPU's level for --ai")] = "1",
+    seat: Annotated[int, typer.Option(help="the BOT's seat for --ai")] = 0,
+) -> None:
+    """Play a BOT account's games with any engine program (the Bot API, docs/bot-api.md)."""
+    from .connect import ApiError, run
+
+    try:
+        run(server, token, engine, games=games, ai_game=ai, ai_level=level, ai_seat=seat)
+    except ApiError as exc:
+        _fail(str(exc))
+
+
 from .play_cmd import play  # noqa: E402  (registers the `play` command)
 
 app.command()(play)

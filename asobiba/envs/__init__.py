@@ -37,29 +37,32 @@ GYM_IDS: dict[str, str] = {
 }
 
 
-def pettingzoo_env(game_id: str, render_mode: str | None = None,
+def pettingzoo_env(game_id: str, render_mode: str | None = None, illegal_action: str = "penalty",
                    **options: OptionValue) -> AsobibaAEC:
-    """A PettingZoo AEC environment of ``game_id``; ``options`` are the game's options."""
+    """A PettingZoo AEC environment of ``game_id``; ``options`` are the game's options.
+    ``illegal_action``: ``"penalty"`` (-1 for the offender, the episode ends) or
+    ``"raise"``."""
     from .aec import pettingzoo_env as make
 
-    return make(game_id, render_mode=render_mode, **options)
+    return make(game_id, render_mode=render_mode, illegal_action=illegal_action, **options)
 
 
-def parallel_env(game_id: str, render_mode: str | None = None,
+def parallel_env(game_id: str, render_mode: str | None = None, illegal_action: str = "penalty",
                  **options: OptionValue) -> ParallelEnv[str, ObsDict, int]:
     """A PettingZoo Parallel environment of a simultaneous game (Patapata)."""
     from .aec import parallel_env as make
 
-    return make(game_id, render_mode=render_mode, **options)
+    return make(game_id, render_mode=render_mode, illegal_action=illegal_action, **options)
 
 
 def gym_env(game_id: str, opponent: str = "3", seat: int = 0, render_mode: str | None = None,
-            **options: OptionValue) -> AsobibaGym:
+            illegal_action: str = "penalty", **options: OptionValue) -> AsobibaGym:
     """A Gymnasium environment: the agent plays ``seat``, the game's CPU level ``opponent``
     every other seat."""
     from .single import AsobibaGym
 
-    return AsobibaGym(game_id, opponent=opponent, seat=seat, render_mode=render_mode, **options)
+    return AsobibaGym(game_id, opponent=opponent, seat=seat, render_mode=render_mode,
+                      illegal_action=illegal_action, **options)
 
 
 def register_gym() -> None:

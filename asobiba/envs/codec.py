@@ -24,8 +24,13 @@ from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
-import numpy as np
-from numpy.typing import ArrayLike, NDArray
+try:  # the rl extra; without it, say so
+    import numpy as np
+    from numpy.typing import ArrayLike, NDArray
+except ModuleNotFoundError as _exc:
+    from ._extra import missing_rl_extra
+
+    raise missing_rl_extra(_exc) from _exc
 
 from ..core import Game, Move, State
 from ..core.jsontypes import JSONMapping

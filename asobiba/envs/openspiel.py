@@ -1,18 +1,34 @@
-"""Every asobiba game as an OpenSpiel Python game: ``asobiba.envs.openspiel.register()`` then
-``pyspiel.load_game("asobiba_reversi")`` (or ``"asobiba_algo(players=3,seeds=100)"``).
+"""Every asobiba game as an OpenSpiel Python game. Importing this module registers the
+shipped games with pyspiel (``pyspiel.load_game("asobiba_reversi")``,
+``"asobiba_algo(players=3,seeds=100)"``); :func:`register` adds a plugged-in game.
 
-* Parameters are the game's options (an option whose default depends on others is given
-  as ``""`` / ``-1``, meaning "the game's default"), plus ``seeds`` for games with chance.
+* **Parameters** are the game's options, typed so that OpenSpiel's own string form
+  round-trips (``load_game(str(game)) == game``): integers and integer choices are ints,
+  text choices strings, yes/no options bools. An option whose default is decided by the
+  game (Algo ``hand``/``sets``, Memory Matrix ``start_pieces``/``white_any_time``) is an
+  int where ``-1`` means "the game's default" (and ``0``/``1`` are no/yes for a yes/no
+  option). A choice mixing text and numbers (Patapata ``course``: dice, 1, 2, 3) is an int:
+  the numbers as themselves, the text choices ``0``, ``-2``, ``-3``… in order
+  (``course=0`` is dice). Games with chance add ``seeds``.
 * **Chance.** asobiba draws all chance from the seed when a game starts (the deal, the
   layout, Patapata's dice). The OpenSpiel game opens with one explicit chance node choosing
   the seed uniformly among ``seeds`` values; the rest of the game is then deterministic, and
   what a player does not see of the seed's consequences stays out of its information state.
-* **Imperfect information.** Observation strings and tensors are built from
-  ``view(player)`` only, with the same encoding as the PettingZoo environments. The
-  information-state string is the player's sequence of views since the start (perfect
-  recall by construction); the information-state tensor is the current view's encoding
-  (not perfect recall for Memory Matrix, whose views forget which colour a flipped piece
-  showed — use the string where that matters).
+* **Information states.** Built from ``view(player)`` only. The observation string is the
+  current view as JSON; the information-state string is short and perfect-recall: in a
+  perfect-information game the action history; otherwise the number of views the seat has
+  had and a 128-bit BLAKE2b chain over them (each link hashes the previous link and the
+  next view as canonical JSON), so two histories the seat cannot tell apart give the same
+  string, and two it can tell apart differ (barring a hash collision). The tensors are the
+  current view's encoding (not perfect recall for Memory Matrix, whose views forget which
+  colour a flipped piece showed — use the string where that matters).
+* **Pickling and serialization**: games and states pickle, and
+  ``pyspiel.serialize_game_and_state`` round-trips; a state's Python side is its game
+  options, seed and actions, replayed on load.
+* **Undo**: not available. OpenSpiel's Python-game bridge has no hook for ``UndoAction``
+  (the action history lives on the C++ side, which Python cannot shorten); use
+  ``state.clone()`` or ``state.child(action)``, which share the immutable asobiba states
+  and cost one node each.
 * **Patapata** is simultaneous; here the seats still working on a task take turns in seat
   order, each seeing only what its view shows (others' sheets as the task was uncovered).
 * Returns are the environments' rewards (``2 * points - 1``; solo Patapata: the score).
@@ -20,14 +36,21 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-import numpy as np
-import pyspiel
+try:  # the rl extra; without it, say so
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as _exc:
+    from ._extra import missing_rl_extra
 
-from ..core import Game, Move, State
-from ..core.jsontypes import JSONMapping, JSONObject
+    raise missing_rl_extra(_exc) from _exc
+
+from ..core import Game, Move, Option, State
+from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
 from ..games import GAME_IDS, get
 from .codec import Codec, codec_for
 from .session import rewards_of
@@ -35,98 +58,285 @@ from .session import rewards_of
 DEFAULT_SEEDS = 1000
 MAX_GAME_LENGTH = {"reversi": 130, "flipflop": 1000, "reverstargo": 200,
                    "memory_matrix": 400, "algo": 2000, "patapata": 12 * 8}
+DIGEST_BYTES = 16
+
+ParamValue = int | str | bool
+
+
+# ---- parameters ---------------------------------------------------------------------------
+def _parsed_type(value: OptionValue) -> type:
+    """The type OpenSpiel's string parser (GameParameterFromString) gives ``str(value)``."""
+    if isinstance(value, bool):
+        return bool
+    if isinstance(value, int):
+        return int
+    text = str(value)
+    if text in ("true", "True", "false", "False"):
+        return bool
+    if text and all(c in "+-0123456789" for c in text):
+        return int
+    if text and all(c in "+-0123456789." for c in text):
+        return float
+    return str
+
+
+@dataclass(frozen=True)
+class _Param:
+    """How one game option is an OpenSpiel parameter: its default and the maps both ways."""
+
+    name: str
+    default: ParamValue
+    to_option: dict[ParamValue, OptionValue]  # empty: the value is the option as it is
+    nullable: bool
+
+    def option(self, value: ParamValue) -> tuple[bool, OptionValue]:
+        """(given?, option value): a default sentinel means "leave it to the game"."""
+        if self.nullable and value in (-1, ""):
+            return False, None
+        if self.to_option:
+            if value not in self.to_option:
+                allowed = ", ".join(f"{k} ({v})" if k != v else str(k)
+                                    for k, v in self.to_option.items())
+                from ..core import OptionError
+
+                raise OptionError(f"option '{self.name}': {value!r} is not allowed; "
+                                  f"allowed values: {allowed}", option=self.name)
+            return True, self.to_option[value]
+        return True, value
+
+    def value(self, option: OptionValue) -> ParamValue:
+        """The parameter value of a (validated) option value."""
+        if option is None:
+            return self.default
+        for k, v in self.to_option.items():
+            if v == option:
+                return k
+        assert isinstance(option, int | str | bool)
+        return option
+
+
+def _param(opt: Option) -> _Param:
+    if opt.kind == "bool":
+        if opt.nullable and opt.default is None:
+            return _Param(opt.name, -1, {0: False, 1: True}, True)
+        return _Param(opt.name, bool(opt.default), {}, False)
+    if opt.kind == "int":
+        default = -1 if opt.default is None else opt.default
+        assert isinstance(default, int)
+        return _Param(opt.name, default, {}, opt.default is None)
+    if opt.kind == "choice":
+        kinds = {_parsed_type(c) for c in opt.choices}
+        if kinds == {str}:
+            mapping: dict[ParamValue, OptionValue] = {str(c): c for c in opt.choices}
+            sentinel: ParamValue = ""
+        elif kinds == {int}:
+            mapping = {int(str(c)): c for c in opt.choices}
+            sentinel = -1
+        else:  # text and numbers mixed: numbers as themselves, text 0, -2, -3, ...
+            mapping, free = {}, 0
+            for c in opt.choices:
+                if _parsed_type(c) is int:
+                    mapping[int(str(c))] = c
+            for c in opt.choices:
+                if _parsed_type(c) is not int:
+                    while free in mapping or free == -1:
+                        free -= 1
+                    mapping[free] = c
+            sentinel = -1
+        if opt.default is None:
+            return _Param(opt.name, sentinel, mapping, True)
+        default = next(k for k, v in mapping.items() if v == opt.default)
+        return _Param(opt.name, default, mapping, False)
+    # free text
+    return _Param(opt.name, "" if opt.default is None else str(opt.default), {},
+                  opt.default is None)
+
+
+def _params(game: Game) -> dict[str, _Param]:
+    return {opt.name: _param(opt) for opt in game.options}
 
 
 def _spec(game: Game) -> JSONObject:
-    spec: JSONObject = {}
-    for opt in game.options:
-        default = opt.default
-        if default is None:
-            default = -1 if opt.kind == "int" else ""
-        elif opt.kind == "choice":
-            default = str(default)
-        spec[opt.name] = default
+    spec: JSONObject = {name: p.default for name, p in _params(game).items()}
     if game.chance:
         spec["seeds"] = DEFAULT_SEEDS
     return spec
 
 
-def _options(game: Game, params: JSONObject) -> JSONObject:
+def _options(game: Game, params: JSONMapping) -> JSONObject:
     out: JSONObject = {}
-    for opt in game.options:
-        if opt.name not in params:
-            continue
-        value = params[opt.name]
-        if value in ("", -1) and opt.default is None:
-            continue
-        out[opt.name] = value
+    for name, p in _params(game).items():
+        if name in params:
+            value = params[name]
+            assert isinstance(value, int | str | bool)
+            given, option = p.option(value)
+            if given:
+                out[name] = option
     return game.validate_options(out)
 
 
-class _Observer:
-    """PyObserver: the codec's encoding of ``view(player)``."""
+# ---- what a game instance fixes -----------------------------------------------------------
+class _Spec:
+    """What a game instance fixes (asobiba game, options, codec, seed count). Shared by all
+    states: pyspiel clones Python states with ``copy.deepcopy``, and this never changes;
+    pickled as (game id, options, seeds)."""
 
-    def __init__(self, codec: Codec[Move], perfect_recall: bool) -> None:
-        self.codec = codec
+    def __init__(self, game: Game, options: JSONObject, seeds: int) -> None:
+        self.game, self.options, self.seeds = game, options, seeds
+        self.codec: Codec[Move] = codec_for(game, options)
+        self.num_players = game.num_seats(options)
+        self._root: _Node | None = None
+
+    def root(self) -> _Node:
+        """The start, shared by every state of this game (nodes are immutable): pyspiel
+        builds a new initial state for every clone and every deserialized state."""
+        if self._root is None:
+            self._root = _Node.root(self)
+        return self._root
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Spec:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[str, JSONObject, int]]:
+        return _spec_of, (self.game.id, self.options, self.seeds)
+
+
+def _spec_of(game_id: str, options: JSONObject, seeds: int) -> _Spec:
+    return _Spec(get(game_id), options, seeds)
+
+
+class _Node:
+    """One position: the asobiba state (``None`` before the seed is drawn), the node before
+    it and the action that led here. Immutable apart from caches, so clones share nodes.
+    Pickled as (spec, actions from the start), replayed on load."""
+
+    __slots__ = ("spec", "parent", "action", "inner", "_legal", "_sorted", "_texts", "_keys")
+
+    def __init__(self, spec: _Spec, parent: _Node | None, action: int | None,
+                 inner: State | None) -> None:
+        self.spec, self.parent, self.action, self.inner = spec, parent, action, inner
+        self._legal: dict[int, Move] | None = None
+        self._sorted: list[int] | None = None
+        self._texts: dict[int, str] = {}  # seat -> view as canonical JSON
+        self._keys: dict[int, bytes] = {}  # seat -> digest of the seat's views so far
+
+    @staticmethod
+    def root(spec: _Spec) -> _Node:
+        if spec.game.chance:
+            return _Node(spec, None, None, None)
+        return _Node(spec, None, None, spec.game.new_game(spec.options, 0))
+
+    def legal(self) -> dict[int, Move]:
+        if self._legal is None:
+            inner = self.inner
+            assert inner is not None and inner.to_move is not None
+            self._legal = self.spec.codec.legal_actions(inner, inner.to_move)
+        return self._legal
+
+    def sorted_actions(self) -> list[int]:
+        if self._sorted is None:
+            self._sorted = sorted(self.legal())
+        return self._sorted
+
+    def child(self, action: int) -> _Node:
+        inner = self.inner
+        if inner is None:
+            return _Node(self.spec, self, action,
+                         self.spec.game.new_game(self.spec.options, action))
+        move = self.legal().get(action)
+        if move is None:
+            raise pyspiel.SpielError(f"action {action} is not legal here; legal actions: "
+                                     f"{self.sorted_actions()}")
+        return _Node(self.spec, self, action, inner.child(move, inner.to_move))
+
+    def actions(self) -> list[int]:
+        out, node = [], self
+        while node.parent is not None:
+            assert node.action is not None
+            out.append(node.action)
+            node = node.parent
+        return out[::-1]
+
+    def view_text(self, seat: int) -> str:
+        """The seat's view as canonical JSON, computed once per node and seat."""
+        text = self._texts.get(seat)
+        if text is None:
+            assert self.inner is not None
+            text = self._texts[seat] = json.dumps(
+                self.inner.view(seat), sort_keys=True, ensure_ascii=False,
+                separators=(",", ":"))
+        return text
+
+    def digest(self, seat: int) -> bytes:
+        """BLAKE2b chain over the seat's views from the first one to this node's (b"" before
+        the seed). Walks back to the nearest node that has it, without recursion."""
+        pending, node = [], self
+        while node.inner is not None and seat not in node._keys:
+            pending.append(node)
+            if node.parent is None:
+                break
+            node = node.parent
+        key = node._keys.get(seat, b"") if node.inner is not None else b""
+        for n in reversed(pending):
+            key = n._keys[seat] = hashlib.blake2b(
+                key + n.view_text(seat).encode(), digest_size=DIGEST_BYTES).digest()
+        return key
+
+    def views(self) -> int:
+        """How many views each seat has had (nodes since the seed was drawn)."""
+        count = 0
+        node: _Node | None = self
+        while node is not None and node.inner is not None:
+            count += 1
+            node = node.parent
+        return count
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _Node:
+        return self
+
+    def __reduce__(self) -> tuple[object, tuple[_Spec, list[int]]]:
+        return _replay, (self.spec, self.actions())
+
+
+def _replay(spec: _Spec, actions: list[int]) -> _Node:
+    node = spec.root()
+    for a in actions:
+        node = node.child(a)
+    return node
+
+
+# ---- observers ------------------------------------------------------------------------------
+class _Observer:
+    """PyObserver: the codec's encoding of ``view(player)``; strings as described above."""
+
+    def __init__(self, spec: _Spec, perfect_recall: bool) -> None:
+        self.spec = spec
         self.perfect_recall = perfect_recall
+        codec = spec.codec
         self.tensor = np.zeros(codec.obs_size, np.float32)
         self.dict = {f.name: self.tensor[sl] for f, sl in
                      zip(codec.fields, codec.offsets().values())}
 
     def set_from(self, state: AsobibaSpielState, player: int) -> None:
-        if state.inner is None:
+        inner = state.node.inner
+        if inner is None:
             self.tensor[:] = 0
             return
-        self.tensor[:] = self.codec.observe(state.inner.view(player))
+        self.tensor[:] = self.spec.codec.observe(inner.view(player))
 
     def string_from(self, state: AsobibaSpielState, player: int) -> str:
-        if state.inner is None:
+        node = state.node
+        if node.inner is None:
             return "(seed not drawn yet)"
-        if self.perfect_recall:
-            return "\n".join(_cached_text(s, texts, player)
-                             for s, texts in zip(state.history, state.node.texts))
-        return _cached_text(state.inner, state.node.texts[-1], player)
+        if not self.perfect_recall:
+            return node.view_text(player)
+        if self.spec.game.perfect_information:
+            return "actions: " + " ".join(map(str, node.actions()))
+        return (f"seat {player}, {node.views()} views, "
+                f"chain {node.digest(player).hex()}")
 
 
-def _cached_text(state: State, texts: dict[int, str], player: int) -> str:
-    """A view's text, computed once per state and seat (states are immutable)."""
-    text = texts.get(player)
-    if text is None:
-        text = texts[player] = _view_text(state, player)
-    return text
-
-
-def _view_text(state: State, player: int) -> str:
-    return json.dumps(state.view(player), sort_keys=True, ensure_ascii=False,
-                      separators=(",", ":"))
-
-
-class _Spec:
-    """What a game instance fixes (asobiba game, options, codec, seed count). Shared by all
-    states: pyspiel clones Python states with ``copy.deepcopy``, and this never changes."""
-
-    def __init__(self, game: Game, options: JSONObject, codec: Codec[Move], seeds: int) -> None:
-        self.game, self.options, self.codec, self.seeds = game, options, codec, seeds
-        self.num_players = game.num_seats(options)
-
-    def __deepcopy__(self, memo: dict[int, object]) -> _Spec:
-        return self
-
-
-class _Node:
-    """The asobiba state and the states before it. Immutable, so clones share it."""
-
-    __slots__ = ("inner", "history", "texts")
-
-    def __init__(self, inner: State | None, history: tuple[State, ...],
-                 texts: tuple[dict[int, str], ...] = ()) -> None:
-        self.inner, self.history = inner, history
-        self.texts = texts  # per state of the history: seat -> view text, filled lazily
-
-    def __deepcopy__(self, memo: dict[int, object]) -> _Node:
-        return self
-
-
+# ---- game and state --------------------------------------------------------------------------
 class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
     game: Game
     game_type: pyspiel.GameType
@@ -135,13 +345,18 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
         game = self.game
         params = {**_spec(game), **(params or {})}
         options = _options(game, params)
-        codec = codec_for(game, options)
-        seeds = int(params.get("seeds", 1))
-        n = game.num_seats(options)
+        seeds = params.get("seeds", 1)
+        assert isinstance(seeds, int)
+        if game.chance and seeds < 1:
+            from ..core import OptionError
+
+            raise OptionError(f"seeds must be at least 1, not {seeds}", option="seeds")
+        spec = _Spec(game, options, seeds)
+        n = spec.num_players
         solo = n == 1
         zero_sum = self.game_type.utility == pyspiel.GameType.Utility.ZERO_SUM
         info = pyspiel.GameInfo(
-            num_distinct_actions=codec.num_actions,
+            num_distinct_actions=spec.codec.num_actions,
             max_chance_outcomes=seeds if game.chance else 0,
             num_players=n,
             min_utility=0.0 if solo else -1.0,
@@ -151,85 +366,95 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
         )
         # pybind11: the base must be initialised before Python attributes are set
         super().__init__(self.game_type, info, params)
-        self.spec = _Spec(game, options, codec, seeds)
+        self._spec = spec
+
+    @property
+    def spec(self) -> _Spec:
+        """What this instance fixes. An unpickled game is rebuilt by pyspiel on the C++ side
+        without this Python attribute: then it is made again from the parameters."""
+        spec: _Spec | None = self.__dict__.get("_spec")
+        if spec is None:
+            params = self.get_parameters()
+            seeds = params.get("seeds", 1)
+            assert isinstance(seeds, int)
+            spec = self._spec = _Spec(self.game, _options(self.game, params), seeds)
+        return spec
 
     def new_initial_state(self) -> AsobibaSpielState:
         return AsobibaSpielState(self)
 
     def make_py_observer(self, iig_obs_type: pyspiel.IIGObservationType | None = None,
-                         params: JSONMapping | None = None) -> _Observer:
-        perfect_recall = bool(iig_obs_type.perfect_recall) if iig_obs_type else False
-        return _Observer(self.spec.codec, perfect_recall)
+                         params: JSONMapping | None = None) -> _Observer | None:
+        if params:
+            raise ValueError(f"observation parameters are not supported; given {params}")
+        if iig_obs_type is None:
+            return _Observer(self.spec, False)
+        if (iig_obs_type.public_info
+                and iig_obs_type.private_info == pyspiel.PrivateInfoType.SINGLE_PLAYER):
+            return _Observer(self.spec, bool(iig_obs_type.perfect_recall))
+        return None  # public-only or private-only factored observations: not provided
 
 
 class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
     def __init__(self, game: AsobibaSpielGame) -> None:
         super().__init__(game)
-        self.spec = game.spec
-        self.node = _Node(None, ())
-        if not self.spec.game.chance:
-            self._start(0)
+        self.node = game.spec.root()
 
     @property
     def inner(self) -> State | None:
+        """The asobiba state (``None`` before the seed is drawn). Secrets included: for
+        the environment and debugging, never for a player."""
         return self.node.inner
-
-    @property
-    def history(self) -> tuple[State, ...]:
-        return self.node.history
-
-    def _start(self, seed: int) -> None:
-        inner = self.spec.game.new_game(self.spec.options, seed)
-        self.node = _Node(inner, (inner,), ({},))
 
     def current_player(self) -> int:
         inner = self.node.inner
         if inner is None:
             return int(pyspiel.PlayerId.CHANCE)
-        if inner.is_over:
+        seat = inner.to_move
+        if seat is None:
             return int(pyspiel.PlayerId.TERMINAL)
-        return int(inner.to_move)  # type: ignore[arg-type]
+        return int(seat)
 
     def _legal_actions(self, player: int) -> list[int]:
-        assert self.node.inner is not None
-        return sorted(self.spec.codec.legal_actions(self.node.inner, player))
+        return list(self.node.sorted_actions())
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self.spec.seeds
-        return [(s, p) for s in range(self.spec.seeds)]
+        seeds = self.node.spec.seeds
+        p = 1.0 / seeds
+        return [(s, p) for s in range(seeds)]
 
     def _apply_action(self, action: int) -> None:
-        inner = self.node.inner
-        if inner is None:
-            self._start(int(action))
-            return
-        seat = inner.to_move
-        assert seat is not None
-        move = self.spec.codec.legal_actions(inner, seat)[int(action)]
-        child = inner.child(move, seat)
-        self.node = _Node(child, self.node.history + (child,), self.node.texts + ({},))
+        self.node = self.node.child(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        inner = self.node.inner
-        if player == pyspiel.PlayerId.CHANCE or inner is None:
+        node = self.node
+        if player == pyspiel.PlayerId.CHANCE or node.inner is None:
             return f"seed {action}"
-        move = self.spec.codec.legal_actions(inner, player).get(int(action))
-        return f"action {action}" if move is None else inner.move_text(move, player)
+        move = node.legal().get(int(action)) if player == node.inner.to_move else None
+        return f"action {action}" if move is None else node.inner.move_text(move, player)
 
     def is_terminal(self) -> bool:
-        return self.node.inner is not None and self.node.inner.is_over
+        inner = self.node.inner
+        return inner is not None and inner.is_over
 
     def returns(self) -> list[float]:
-        n = self.spec.num_players
+        spec = self.node.spec
         inner = self.node.inner
-        if inner is None or not inner.is_over:
-            return [0.0] * n
-        return rewards_of(inner.outcome, n)  # type: ignore[arg-type]
+        if inner is None or inner.outcome is None:
+            return [0.0] * spec.num_players
+        return rewards_of(inner.outcome, spec.num_players)
+
+    def undo_action(self, player: int, action: int) -> None:
+        raise NotImplementedError(
+            "undo_action is not available for OpenSpiel Python games: pyspiel keeps the "
+            "action history on the C++ side and gives Python no way to shorten it; use "
+            "state.clone() before applying, or state.child(action)")
 
     def __str__(self) -> str:
-        if self.node.inner is None:
+        inner = self.node.inner
+        if inner is None:
             return "(seed not drawn yet)"
-        return json.dumps(self.node.inner.to_json(), sort_keys=True, ensure_ascii=False)
+        return json.dumps(inner.to_json(), sort_keys=True, ensure_ascii=False)
 
 
 def _game_type(game: Game) -> pyspiel.GameType:
@@ -261,15 +486,24 @@ _REGISTERED: dict[str, type[AsobibaSpielGame]] = {}
 
 def register(game_ids: Sequence[str] | None = None) -> list[str]:
     """Register the shipped asobiba games (or ``game_ids``, e.g. a plugged-in game) with
-    pyspiel; idempotent; returns the short names (``asobiba_<id>``)."""
+    pyspiel; idempotent; returns the short names (``asobiba_<id>``). Importing this module
+    registers the shipped games already."""
     names = []
     for gid in (GAME_IDS if game_ids is None else game_ids):
         game = get(gid)
         name = f"asobiba_{gid}"
         if gid not in _REGISTERED:
             gtype = _game_type(game)
-            cls = type(f"Asobiba_{gid}", (AsobibaSpielGame,), {"game": game, "game_type": gtype})
+            cls_name = f"Asobiba_{gid}"
+            cls = type(cls_name, (AsobibaSpielGame,), {
+                "game": game, "game_type": gtype, "__module__": __name__,
+                "__qualname__": cls_name})
+            # pickle finds a game's class by module and name
+            globals()[cls_name] = cls
             pyspiel.register_game(gtype, cls)
             _REGISTERED[gid] = cls
         names.append(name)
     return names
+
+
+register()

@@ -3,18 +3,24 @@ others (``asobiba.envs.gym_env`` or ``gymnasium.make("asobiba/Reversi-v0", oppon
 
 Observations and actions are those of the PettingZoo environment (one seat's view only).
 The opponents are real asobiba bots fed their own seats' views, as in every asobiba game.
-An action outside the mask ends the episode as a loss (reward -1; 0 in solo Patapata) with
-``info["illegal_action"] = True`` and the game unchanged — the usual RL convention; the
-PettingZoo environment raises instead.
+An action outside the mask is handled as ``illegal_action`` says: ``"penalty"`` (the
+default, the usual RL convention and PettingZoo classic's) ends the episode with reward -1
+and ``info["illegal_action"] = True``, the game unchanged; ``"raise"`` raises
+:class:`~asobiba.core.IllegalMoveError` and changes nothing.
 """
 
 from __future__ import annotations
 
 from typing import SupportsInt
 
-import gymnasium
-import numpy as np
-from numpy.typing import NDArray
+try:  # the rl extra; without it, say so
+    import gymnasium
+    import numpy as np
+    from numpy.typing import NDArray
+except ModuleNotFoundError as _exc:
+    from ._extra import missing_rl_extra
+
+    raise missing_rl_extra(_exc) from _exc
 
 from ..core import Bot, Game, RandomBot
 from ..core.jsontypes import JSONObject, OptionValue
@@ -38,7 +44,11 @@ class AsobibaGym(gymnasium.Env[ObsDict, SupportsInt]):
     metadata = {"render_modes": ["ansi"]}
 
     def __init__(self, game_id: str, opponent: str = "3", seat: int = 0,
-                 render_mode: str | None = None, **options: OptionValue) -> None:
+                 render_mode: str | None = None, illegal_action: str = "penalty",
+                 **options: OptionValue) -> None:
+        from .aec import check_illegal_action
+
+        self.illegal_action = check_illegal_action(illegal_action)
         self.session = Session(game_id, options)
         n = self.session.num_seats
         if not 0 <= seat < n:
@@ -92,8 +102,9 @@ class AsobibaGym(gymnasium.Env[ObsDict, SupportsInt]):
         if s.over:
             raise RuntimeError("the episode is over; call reset()")
         if int(action) not in s.legal():
-            lose = 0.0 if s.num_seats == 1 else -1.0
-            return s.observe(self.seat), lose, True, False, {"illegal_action": True}
+            if self.illegal_action == "raise":
+                s.step(int(action))  # raises IllegalMoveError, changes nothing
+            return s.observe(self.seat), -1.0, True, False, {"illegal_action": True}
         s.step(int(action))
         for other, bot in self._bots.items():
             bot.observe(s.state.view(other))

@@ -12,8 +12,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
-from numpy.typing import NDArray
+try:  # the rl extra; without it, say so
+    import numpy as np
+    from numpy.typing import NDArray
+except ModuleNotFoundError as _exc:
+    from ._extra import missing_rl_extra
+
+    raise missing_rl_extra(_exc) from _exc
 
 from ..core import IllegalMoveError
 from ..core.jsontypes import OptionValue

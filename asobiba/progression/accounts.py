@@ -160,6 +160,14 @@ def new_session(session: Session, player_id: int) -> str:
     return _new_token(session, player_id)
 
 
+def renew_sessions(session: Session, player_id: int) -> str:
+    """End every session of the player and return a new one: when a guest becomes an
+    account, a token made before (perhaps planted in the browser by someone else: session
+    fixation) must not be logged in as the account."""
+    session.execute(delete(SessionRow).where(SessionRow.player_id == player_id))
+    return _new_token(session, player_id)
+
+
 def login(session: Session, name: str, password: str,
           hasher: PasswordHasher = DEFAULT_HASHER) -> tuple[PlayerInfo, str]:
     """Check the password; return the player and a new session token."""

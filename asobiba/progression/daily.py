@@ -229,24 +229,37 @@ def _today() -> date:
 
 
 def record_attempt(session: Session, player_id: int, game_id: str, day: date,
-                   outcome: Outcome, today: date | None = None, secret: bytes = b""
-                   ) -> list[JSONObject]:
-    """A finished attempt at ``day``'s challenge. Returns events: cleared, trophy, rating."""
+                   outcome: Outcome, today: date | None = None, secret: bytes = b"",
+                   scoring: bool | None = None) -> list[JSONObject]:
+    """A finished attempt at ``day``'s challenge. Returns events: cleared, trophy, rating —
+    or, for any attempt after the day's first, one ``practice`` event (the day counts once
+    per account: a later attempt neither clears the day nor moves a rating; it says how it
+    went, ``cleared`` and ``score``). ``scoring`` says whether this is the day's first
+    attempt when the caller knows better than the count of finished attempts (a daily room:
+    the first one *opened* scores, even if a later one finishes first); None: the first
+    recorded attempt scores (answers)."""
     today = today or _today()
     if day != today:
         raise DailyError(f"only today's challenge ({today.isoformat()}) can be cleared, "
                          f"not {day.isoformat()}'s")
     ch = challenge(game_id, day, secret)
-    row = session.get(DailyRow, (player_id, game_id, day.isoformat()))
+    # the row is locked (PostgreSQL: FOR UPDATE) so that two attempts finishing together
+    # cannot both read ``attempts == 0``; a missing row is inserted, and a second insert of
+    # the same key fails and is retried by the caller (``Progression._run_retrying``)
+    row = session.get(DailyRow, (player_id, game_id, day.isoformat()), with_for_update=True)
     if row is None:
         row = DailyRow(player_id=player_id, game=game_id, day=day.isoformat(), attempts=0,
                        cleared=False)
         session.add(row)
-    first = row.attempts == 0
+    first = row.attempts == 0 if scoring is None else scoring
     row.attempts += 1
     won = ch.cleared_by(outcome)
     events: list[JSONObject] = []
-    if ch.kind in PUZZLE_KINDS and first:
+    if not first:
+        session.flush()
+        return [{"type": "practice", "day": day.isoformat(), "attempt": row.attempts,
+                 "cleared": won, "score": float(outcome.scores[ch.player_seat])}]
+    if ch.kind in PUZZLE_KINDS:
         puzzle = accounts.puzzle_player(session, game_id, day.isoformat())
         rated = ratings.record_result(
             session, game_id, [player_id, puzzle.id],
@@ -266,6 +279,13 @@ def record_attempt(session: Session, player_id: int, game_id: str, day: date,
             events.append({"type": "trophy", "period": period})
     session.flush()
     return events
+
+
+def attempted(session: Session, player_id: int, game_id: str, day: date) -> int:
+    """How many attempts at ``day``'s challenge the player has recorded (0: the next one
+    scores)."""
+    row = session.get(DailyRow, (player_id, game_id, day.isoformat()))
+    return 0 if row is None else row.attempts
 
 
 def _cleared_days(session: Session, player_id: int, game_id: str, year: int, month: int

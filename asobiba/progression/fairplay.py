@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from itertools import combinations
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from ..core import Record
@@ -27,9 +27,15 @@ day are stored unrated (lichess reviews such pairs by hand; we cap them mechanic
 list them for an operator as well)."""
 
 
+NOT_PEOPLE = ("bot", "puzzle")
+"""Kinds of player that are not a person: a game with one in it never moves the people's
+ratings (the CPU's strength is not a person's; lichess never rates games against its
+computer opponent and keeps BOT accounts off its leaderboards)."""
+
+
 @dataclass(frozen=True)
 class Unrated:
-    code: str  # aborted | guest | pair_limit
+    code: str  # aborted | guest | cpu | pair_limit
     message: str
 
     def to_json(self) -> dict[str, str]:
@@ -59,9 +65,30 @@ def pair_games_today(session: Session, a: int, b: int, now: datetime | None = No
     return int(session.scalar(q) or 0)
 
 
+def lock_people(session: Session, players: Sequence[int]) -> None:
+    """Take the write lock of every person of a game before its pair limit is counted, held
+    until the transaction that records the game commits: two games of one pair finishing at
+    once are then counted and recorded one after the other, never both from the same count.
+
+    PostgreSQL: ``SELECT … ORDER BY id FOR UPDATE`` on the people's ``prog_players`` rows
+    (always in id order, so two games never wait for each other in a circle). SQLite locks
+    the whole database for a writer: a no-op ``UPDATE`` of those rows takes that lock now
+    (the server's engine already began with ``BEGIN IMMEDIATE``; this covers any other)."""
+    ids = sorted(set(players))
+    if session.get_bind().dialect.name == "sqlite":
+        session.execute(update(PlayerRow).where(PlayerRow.id.in_(ids), PlayerRow.kind == "human")
+                        .values(last_seen=PlayerRow.last_seen)
+                        .execution_options(synchronize_session=False))
+    else:
+        session.execute(select(PlayerRow.id).where(PlayerRow.id.in_(ids),
+                                                   PlayerRow.kind == "human")
+                        .order_by(PlayerRow.id).with_for_update())
+
+
 def unrated_reason(session: Session, players: Sequence[int], record: Record,
                    now: datetime | None = None) -> Unrated | None:
-    """Why this game must not move ratings (None: it may)."""
+    """Why this game must not move ratings (None: it may). The caller holds
+    :func:`lock_people` (the pair limit's count is only true under it)."""
     rows = [session.get(PlayerRow, p) for p in players]
     if aborted(record, len(players)):
         return Unrated("aborted", "the game ended before every side had moved: it is "
@@ -69,6 +96,9 @@ def unrated_reason(session: Session, players: Sequence[int], record: Record,
     if any(r is not None and r.kind == "guest" for r in rows):
         return Unrated("guest", "guest accounts play casual games only; register to play "
                        "rated games")
+    if any(r is not None and r.kind in NOT_PEOPLE for r in rows):
+        return Unrated("cpu", "games against the CPU are not rated: ratings measure play "
+                       "between people (the game still counts for the ladder)")
     people = sorted({p for p, r in zip(players, rows, strict=True)
                      if r is not None and r.kind == "human"})
     for a, b in combinations(people, 2):

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from ..core import AnyEvaluator, Evaluator, State, Thresholds, UnknownGameError, ViewEvaluator
 from ..core.jsontypes import JSONMapping, JSONObject
 from ..games import get as get_game
+from ..search.budget import OutOfBudget, WorkBudget, checkpoint
 
 QUALITIES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
@@ -78,7 +79,11 @@ def values_for(evaluator: AnyEvaluator, history: Sequence[State], seat: int,
     """Move values for ``seat`` to move in ``history[-1]``. A view evaluator gets only the
     seat's views of ``history`` (which must start at the start of the game)."""
     if isinstance(evaluator, ViewEvaluator) and sees_views(evaluator):
-        views = [st.view(seat) for st in history]
+        views = []
+        for i, st in enumerate(history):
+            if i % 64 == 63:
+                checkpoint()  # a long game's views alone are a good share of a second
+            views.append(st.view(seat))
         return evaluator.values_from_views(views, played)
     if not isinstance(evaluator, Evaluator):
         raise TypeError(f"{type(evaluator).__name__} is neither kind of evaluator")
@@ -167,12 +172,20 @@ class Review:
     complete: bool = True
     """False when the deadline came first: some verdicts are shallower than ``depth``, or the
     last moves have none."""
+    cut: str | None = None
+    """What ended an incomplete review: ``"cpu"`` (its CPU budget) or ``"wall"`` (its
+    deadline)."""
+    cpu_seconds: float | None = None
+    """CPU seconds the review's thread spent on it (with a budget)."""
 
     def to_json(self) -> JSONObject:
         return {"game": self.game, "moves": [m.to_json() for m in self.moves],
                 "turning_points": self.turning_points,
                 "counts": {str(k): v for k, v in self.counts.items()},
-                "plies": self.plies, "depth": self.depth, "complete": self.complete}
+                "plies": self.plies, "depth": self.depth, "complete": self.complete,
+                "partial": not self.complete, "analysed_plies": len(self.moves),
+                "cut": self.cut, "cpu_seconds": None if self.cpu_seconds is None
+                else round(self.cpu_seconds, 3)}
 
 
 def _depths(evaluator: AnyEvaluator) -> list[tuple[int | None, AnyEvaluator]]:
@@ -192,25 +205,30 @@ def _depths(evaluator: AnyEvaluator) -> list[tuple[int | None, AnyEvaluator]]:
 def review(game_id: str, moves: Sequence[tuple[int, str]], options: JSONMapping | None = None,
            seed: int = 0, evaluator: AnyEvaluator | None = None, *,
            deadline: float | None = None,
-           clock: Callable[[], float] = time.monotonic) -> Review:
+           clock: Callable[[], float] = time.monotonic,
+           cpu: float | None = None) -> Review:
     """Feedback on every move of a game, and its turning points (ply numbers from 1). Each
     move is judged by what its mover knew then (its views up to the move), even when the
-    finished record shows more. With a ``deadline`` (a ``clock()`` time), the review deepens
-    pass by pass and returns at the deadline with the verdicts it has (see the module)."""
+    finished record shows more. With a ``deadline`` (a ``clock()`` time) or ``cpu`` (seconds
+    of this thread's CPU: :class:`~asobiba.search.budget.WorkBudget`), the review deepens
+    pass by pass and returns when either runs out with the verdicts it has (see the module)
+    — cut between moves, and inside a move's search at its evaluator's checkpoints."""
+    work = None if deadline is None and cpu is None else \
+        WorkBudget(cpu, deadline, wall_clock=clock)
     game = get_game(game_id)
     states = game.replay(list(moves), options, seed)
     evaluator = evaluator or evaluator_for(game_id, states[0].options)
     if evaluator is None:
         raise NotImplementedError(f"{game_id} has no move feedback for these options yet")
     th = thresholds_for(game_id, states[0].options)
-    passes = _depths(evaluator) if deadline is not None else \
+    passes = _depths(evaluator) if work is not None else \
         [(getattr(evaluator, "depth", None), evaluator)]
     full = passes[-1][0]
     out = Review(game_id, plies=len(moves), depth=full if isinstance(full, int) else None)
     verdicts: dict[int, MoveFeedback] = {}
     for _depth, ev in passes:
         for ply, ((seat, text), state) in enumerate(zip(moves, states, strict=False), 1):
-            if deadline is not None and clock() >= deadline:
+            if work is not None and work.exhausted():
                 out.complete = False
                 break
             if len(state.legal_moves(seat)) <= 1:
@@ -218,10 +236,21 @@ def review(game_id: str, moves: Sequence[tuple[int, str]], options: JSONMapping 
                     verdicts[ply] = MoveFeedback(ply, seat, text, "best", text, 0.0, 0.0,
                                                  math.nan, math.nan, 0)
                 continue
-            verdicts[ply] = move_feedback(state, text, ply, ev, seat=seat,
-                                          history=states[:ply])
+            if work is None:
+                verdicts[ply] = move_feedback(state, text, ply, ev, seat=seat,
+                                              history=states[:ply])
+                continue
+            try:
+                with work.active():  # a checkpoint in the search cuts this very move
+                    verdicts[ply] = move_feedback(state, text, ply, ev, seat=seat,
+                                                  history=states[:ply])
+            except OutOfBudget:
+                out.complete = False  # this move keeps its shallower verdict, if any
+                break
         if not out.complete:
             break
+    if work is not None:
+        out.cut, out.cpu_seconds = work.cut, work.spent()
     for ply in sorted(verdicts):  # the first pass runs in order: the plies are a prefix
         fb = verdicts[ply]
         if fb.chance_before >= 0.5 > fb.chance_after and \

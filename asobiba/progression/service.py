@@ -8,6 +8,8 @@ input changes nothing). Every method returns plain JSON-ready data.
 
 from __future__ import annotations
 
+import random
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date
@@ -15,7 +17,7 @@ from typing import TypeVar
 
 from argon2 import PasswordHasher
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session
 
 from ..core import Outcome, Record
@@ -27,6 +29,11 @@ from .matches import Match
 from .models import create_all
 
 T = TypeVar("T")
+
+RETRIES = 10
+"""Attempts of a transaction that lost a race (a unique key another transaction inserted
+first, a PostgreSQL deadlock or serialization failure, SQLite's "database is locked"): it is
+run again from the start, never dropped."""
 
 
 class Progression:
@@ -73,6 +80,18 @@ class Progression:
         with self.session() as s:
             return fn(s)
 
+    def _run_retrying(self, fn: Callable[[Session], T]) -> T:
+        """:meth:`_run`, again (after a short random wait) when the transaction lost a race
+        with another one; everything it did was rolled back, so running it again is safe."""
+        for attempt in range(RETRIES):
+            try:
+                return self._run(fn)
+            except (IntegrityError, OperationalError):
+                if attempt == RETRIES - 1:
+                    raise
+                time.sleep(random.uniform(0.0, 0.005 * 2 ** min(attempt, 6)))
+        raise AssertionError("unreachable")
+
     # ---- accounts --------------------------------------------------------------------------
     def register(self, name: str, password: str) -> tuple[JSONObject, str]:
         """A new account, logged in: (player, session token)."""
@@ -93,10 +112,14 @@ class Progression:
             return vars(p), token
         return self._run(go)
 
-    def claim_guest(self, token: str, name: str, password: str) -> JSONObject:
-        def go(s: Session) -> JSONObject:
+    def claim_guest(self, token: str, name: str, password: str) -> tuple[JSONObject, str]:
+        """The guest of ``token`` becomes an account (keeping its history): (player, a new
+        session token). Every session of the guest ends, ``token`` too: a guest cookie
+        planted in someone's browser must not become their account (session fixation)."""
+        def go(s: Session) -> tuple[JSONObject, str]:
             g = accounts.player_for_token(s, token)
-            return vars(accounts.claim_guest(s, g.id, name, password, self.hasher))
+            p = accounts.claim_guest(s, g.id, name, password, self.hasher)
+            return vars(p), accounts.renew_sessions(s, p.id)
         return self._run(go)
 
     def whoami(self, token: str) -> JSONObject:
@@ -106,30 +129,41 @@ class Progression:
         self._run(lambda s: accounts.logout(s, token))
 
     def bot_id(self, game_id: str, level: str) -> int:
-        return self._run(lambda s: accounts.bot_player(s, game_id, level).id)
+        # two first games against a level at once both create it: the loser of the race
+        # finds the winner's row on its retry
+        return self._run_retrying(lambda s: accounts.bot_player(s, game_id, level).id)
 
     # ---- games, ratings, pages --------------------------------------------------------------
     def record_game(self, players: Sequence[int], record: Record, *, rated: bool = True,
                     context: str = "casual", match_id: str | None = None) -> JSONObject:
-        """Store a finished game (players by seat) and rate it; returns the rating changes."""
+        """Store a finished game (players by seat) and rate it; returns the rating changes.
+
+        Counting the pair limit and recording happen in one transaction under the people's
+        locks (:func:`fairplay.lock_people`); a transaction that loses a race is run again
+        (:meth:`_run_retrying`), so every game is stored, in both histories."""
         if record.result is None:
             raise ProgressionError("the record has no result: the game is not over")
         outcome: Outcome = record.result
 
         def go(s: Session) -> JSONObject:
-            # the fair-play policy is asked inside the same transaction as the rating, so
-            # two games finishing at once cannot both slip under the daily pair limit check
-            why = fairplay.unrated_reason(s, players, record) if rated else None
+            why = None
+            if rated:
+                fairplay.lock_people(s, players)
+                why = fairplay.unrated_reason(s, players, record)
+            # the reason is the stored context — except that a ladder, exam or match game
+            # against the CPU keeps saying what it was
+            ctx = context if why is None or (why.code == "cpu" and context != "rated") \
+                else why.code
             res = ratings.record_result(
                 s, record.game, players, outcome, options=record.options, seed=record.seed,
                 record=record.to_json(), rated=rated and why is None,
-                context=why.code if why else context, match_id=match_id)
+                context=ctx, match_id=match_id)
             out = {"game_row_id": res.game_row_id, "pool": res.pool, "rated": res.rated,
                    "changes": [vars(c) for c in res.changes]}
             if why is not None:
                 out["unrated"] = why.to_json()
             return out
-        return self._run(go)
+        return self._run_retrying(go)
 
     def suspicious_pairs(self, days: int = 7, min_games: int = 4) -> list[JSONObject]:
         """Pairs of accounts an operator should look at (``asobiba admin pairs``)."""
@@ -194,10 +228,18 @@ class Progression:
         return daily.challenge(game_id, day, self.daily_secret)
 
     def daily_result(self, player_id: int, game_id: str, day: date, outcome: Outcome,
-                     today: date | None = None) -> list[JSONObject]:
+                     today: date | None = None, scoring: bool | None = None
+                     ) -> list[JSONObject]:
+        """A finished attempt; only the day's first counts (``daily.record_attempt``)."""
         key = self.daily_secret
-        return self._run(lambda s: daily.record_attempt(s, player_id, game_id, day, outcome,
-                                                        today, key))
+        # two first attempts at once (two tabs answering together) race to insert the day's
+        # row: the loser is rolled back and run again, and then finds the row (practice)
+        return self._run_retrying(lambda s: daily.record_attempt(s, player_id, game_id, day,
+                                                                 outcome, today, key, scoring))
+
+    def daily_attempts(self, player_id: int, game_id: str, day: date) -> int:
+        """Attempts at ``day``'s challenge recorded for the player (0: the next one scores)."""
+        return self._run(lambda s: daily.attempted(s, player_id, game_id, day))
 
     def daily_answer(self, player_id: int, game_id: str, day: date, answers: Sequence[str],
                      today: date | None = None) -> list[JSONObject]:
@@ -238,10 +280,13 @@ class Progression:
                                       history=states).to_json()
 
     @staticmethod
-    def review(record: Record, deadline: float | None = None) -> JSONObject | None:
-        """The record's review; with a ``deadline`` (a ``time.monotonic()`` time) it deepens
-        pass by pass and answers at the deadline with what it has (feedback.review)."""
+    def review(record: Record, deadline: float | None = None, cpu: float | None = None
+               ) -> JSONObject | None:
+        """The record's review; with a ``deadline`` (a ``time.monotonic()`` time) or ``cpu``
+        (seconds of the calling thread's CPU) it deepens pass by pass and answers when either
+        runs out with what it has, ``"partial": true`` (feedback.review)."""
         if not feedback.has_feedback(record.game, record.options):
             return None
         return feedback.review(record.game, [(m.seat, m.move) for m in record.moves],
-                               record.options, record.seed, deadline=deadline).to_json()
+                               record.options, record.seed, deadline=deadline,
+                               cpu=cpu).to_json()

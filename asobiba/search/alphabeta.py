@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from .adapter import Adapter, M, P
+from .budget import checkpoint
 
 INF = float("inf")
 EXACT, LOWER, UPPER = 0, 1, 2
@@ -137,6 +138,7 @@ class AlphaBeta(Generic[P, M]):
         self.checks += 1
         if self.nodes > self._node_limit or self.clock() > self._deadline:
             raise OutOfBudget
+        checkpoint()  # the work budget of a request running this search (a review), if any
 
     def _mate_in(self, value: float, ply: int) -> float:
         """A won/lost value found ``ply`` plies below the root: nearer wins score more."""

@@ -8,6 +8,9 @@ the limit at first, then as much as the latest moves actually needed between the
 deadline and their answer (twice that) and 6% per process waiting for each core (the load
 average), never more than three quarters of the limit. A quiet machine keeps most of the
 limit for search; a loaded one stops earlier.
+
+:class:`WorkBudget` is the other kind of budget: what a request's work (a review) may cost in
+CPU seconds, cut cooperatively wherever the work calls :func:`checkpoint`.
 """
 
 from __future__ import annotations
@@ -15,7 +18,9 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 BASE_RESERVE = 0.2
 """Share of the limit kept back before anything has been measured."""
@@ -69,3 +74,79 @@ class MoveClock:
         """The answer is ready: remember how long after the search's deadline it was."""
         deadline = started + self.budget()
         self.late.append(max(0.0, self.clock() - deadline))
+
+
+# ---- a budget of work: CPU seconds of the running thread (and a wall-clock deadline) -------
+class OutOfBudget(Exception):
+    """Raised by :func:`checkpoint` inside work whose :class:`WorkBudget` ran out; the work's
+    owner catches it and answers with what it has (``reason``: ``"cpu"`` or ``"wall"``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(f"out of {reason} budget")
+        self.reason = reason
+
+
+_CURRENT: ContextVar[WorkBudget | None] = ContextVar("asobiba_work_budget", default=None)
+
+
+class WorkBudget:
+    """How much one request's work may cost: ``cpu`` seconds of the thread running it
+    (``time.thread_time``: what the work itself burns, not the time it waited for a core on
+    a loaded machine, nor other threads' work) and optionally a ``deadline`` on the wall
+    clock (``time.monotonic``: when the person must have an answer). Made in the thread that
+    does the work. Loops of the work ask :meth:`exhausted` between steps; code deep inside a
+    search calls :func:`checkpoint`, which raises :class:`OutOfBudget` while the budget is
+    :meth:`active` — so a single step that would run for seconds is cut too."""
+
+    def __init__(self, cpu: float | None, deadline: float | None = None,
+                 cpu_clock: Callable[[], float] = time.thread_time,
+                 wall_clock: Callable[[], float] = time.monotonic) -> None:
+        self.cpu, self.deadline = cpu, deadline
+        self.cpu_clock, self.wall_clock = cpu_clock, wall_clock
+        self.started = cpu_clock()
+        self.cut: str | None = None
+        """Why the work was cut (``"cpu"``, ``"wall"``), once it was."""
+
+    def spent(self) -> float:
+        """CPU seconds of this thread since the budget was made."""
+        return self.cpu_clock() - self.started
+
+    def exhausted(self) -> str | None:
+        """``"cpu"`` or ``"wall"`` when that budget is used up (remembered in :attr:`cut`),
+        else None."""
+        if self.cut is None:
+            if self.cpu is not None and self.spent() >= self.cpu:
+                self.cut = "cpu"
+            elif self.deadline is not None and self.wall_clock() >= self.deadline:
+                self.cut = "wall"
+        return self.cut
+
+    def check(self) -> None:
+        """What :func:`checkpoint` asks, inside a step: like :meth:`exhausted`, except that
+        the deadline is read here only on the real clock — a test's injected wall clock
+        counts the readings between steps, and searches read the time at their own pace."""
+        if self.cut is None:
+            if self.cpu is not None and self.spent() >= self.cpu:
+                self.cut = "cpu"
+            elif (self.deadline is not None and self.wall_clock is time.monotonic
+                  and time.monotonic() >= self.deadline):
+                self.cut = "wall"
+        if self.cut is not None:
+            raise OutOfBudget(self.cut)
+
+    @contextmanager
+    def active(self) -> Iterator[WorkBudget]:
+        """Make this the budget :func:`checkpoint` checks, in this thread, for the block."""
+        token = _CURRENT.set(self)
+        try:
+            yield self
+        finally:
+            _CURRENT.reset(token)
+
+
+def checkpoint() -> None:
+    """Raise :class:`OutOfBudget` if the work running here has an active budget that ran
+    out; nothing otherwise (a bot's search, a test: no budget, no cost beyond one lookup)."""
+    budget = _CURRENT.get()
+    if budget is not None:
+        budget.check()

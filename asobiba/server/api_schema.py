@@ -231,6 +231,13 @@ class RecordQuery(_Params):
     codes: ClassVar[dict[str, str]] = {"format": "bad_format"}
 
 
+class ReplayQuery(_Params):
+    start: int = Field(0, ge=0, le=2_000)
+    """The first step of the page (0: the start position); ``next`` in an answer says where
+    the following page starts."""
+    codes: ClassVar[dict[str, str]] = {"start": "bad_range"}
+
+
 class DailyQuery(_Params):
     date: str | None = Field(None, pattern=r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
     codes: ClassVar[dict[str, str]] = {"date": "bad_date"}
@@ -383,7 +390,13 @@ class ReplayStep(_Answer):
 class Replay(_Answer):
     record: Record
     steps: list[ReplayStep]
+    """Steps ``start`` to ``end`` − 1 of ``plies`` + 1 (a page of at most 512 KiB)."""
     game: GameInfo
+    plies: int
+    start: int
+    end: int
+    next: int | None
+    """Where the next page starts (``?start=``); null: this page reaches the last step."""
 
 
 class SeekInfo(_Answer):
@@ -471,10 +484,23 @@ class Daily(_Answer):
     date: str
     challenge: dict[str, Any]
     calendar: dict[str, Any] | list[Any] | None
+    practice: bool | None = None
+    """Signed in, today: whether today's attempt is used (a new one is practice)."""
 
 
 class Events(_Answer):
     events: list[dict[str, Any]]
+
+
+class DailyAnswered(Events):
+    practice: bool
+    """Not the day's first answers: graded, but they count for nothing."""
+
+
+class DailyRoomCreated(RoomCreated):
+    practice: bool
+    """Not the day's first daily room: its result counts for nothing."""
+    attempt: int
 
 
 class Ladder(_Answer):
@@ -528,6 +554,12 @@ class ReviewBody(_Answer):
     complete: bool
     """False when the time budget ran out first (shallower verdicts, or none for the last
     moves): the review answers within its budget with what it has."""
+    partial: bool
+    """``not complete``: the review was cut by its CPU budget or its deadline (``cut``)."""
+    analysed_plies: int
+    """Moves with a verdict (the first ones)."""
+    cut: Literal["cpu", "wall"] | None
+    cpu_seconds: float | None
 
 
 class Review(_Answer):
@@ -600,7 +632,7 @@ OPS: dict[tuple[str, str], Op] = {
         {200: (Record, Media("text/plain", "the record in the asked notation"))},
         query=RecordQuery),
     ("GET", "/api/formats/{game}"): Op({200: Formats}),
-    ("POST", "/api/replay"): Op({200: Replay}, body=GameRecord),
+    ("POST", "/api/replay"): Op({200: Replay}, body=GameRecord, query=ReplayQuery),
     ("GET", "/api/seeks"): Op({200: Lobby}),
     ("POST", "/api/seeks"): Op({201: SeekOpened}, body=SeekOpen),
     ("POST", "/api/seeks/quick"): Op({201: Paired}, body=QuickPair),
@@ -616,8 +648,8 @@ OPS: dict[tuple[str, str], Op] = {
     ("GET", "/api/players/{player}"): Op({200: PlayerPage}),
     ("GET", "/api/leaderboards/{game}"): Op({200: Leaderboards}),
     ("GET", "/api/daily/{game}"): Op({200: Daily}, query=DailyQuery),
-    ("POST", "/api/daily/{game}/answer"): Op({200: Events}, body=DailyAnswers),
-    ("POST", "/api/daily/{game}/play"): Op({201: RoomCreated}),
+    ("POST", "/api/daily/{game}/answer"): Op({200: DailyAnswered}, body=DailyAnswers),
+    ("POST", "/api/daily/{game}/play"): Op({201: DailyRoomCreated}),
     ("GET", "/api/ladder/{game}"): Op({200: Ladder}),
     ("POST", "/api/ladder/{game}/exam"): Op({200: Ladder}),
     ("POST", "/api/ladder/{game}/leave"): Op({200: Events}),

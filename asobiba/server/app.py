@@ -27,11 +27,13 @@ from ..core import AsobibaError, Game, OptionError, Record, RecordError
 from ..core.jsontypes import JSONDecoded, JSONObject
 from ..games import available, get
 from ..progression.matches import MatchFormat
+from ..search.budget import WorkBudget
 from . import api_schema, fairplay, shared
+from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import check_clock
 from .db import Store
-from .limits import Limits
+from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub, Room
@@ -53,12 +55,16 @@ _CLOSED: type[Exception] = getattr(starlette.websockets, "WebSocketDisconnected"
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 MAX_MESSAGE = 8_192
 MAX_BODY = 64_000
-MAX_RECORD = 2_000_000
+MAX_RECORD = MAX_RECORD_BYTES
 MAX_NAME = 40
 RATE, BURST = 10, 30  # messages per second per connection, and the burst allowed
 BACKGROUND_AFTER = 1.0  # seconds after the socket listens before the background start-up
 # seconds of work a replay may take before it is refused (503); ASOBIBA_REPLAY_BUDGET sets it
 REPLAY_BUDGET = float(os.environ.get("ASOBIBA_REPLAY_BUDGET", "20"))
+REPLAY_CPU = float(os.environ.get("ASOBIBA_REPLAY_CPU", "2"))
+"""CPU seconds (the worker thread's) a replay page may spend on views: it then ends early."""
+REPLAY_PAGE_BYTES = 512 * 1024
+"""A replay answer's steps weigh about this at most (one step more at worst)."""
 
 
 def _error(status: int, code: str, message: str, headers: dict[str, str] | None = None
@@ -267,6 +273,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
         tasks.append(asyncio.get_running_loop().create_task(background()))
         tasks.append(asyncio.get_running_loop().create_task(shared.refresh(hub())))
+        if bus is not None:  # Redis away: rooms read from the database instead (docs/web.md)
+            tasks.append(asyncio.get_running_loop().create_task(hub().poll_while_away()))
+        if jobs is not None:  # a bot turn whose job was lost is queued again (docs/web.md)
+            from .jobs import SWEEP_SLACK
+
+            tasks.append(asyncio.get_running_loop().create_task(
+                hub().sweep_bots(bot_time_limit + SWEEP_SLACK)))
         keep_alive = getattr(limits.store, "keep_alive", None)
         if keep_alive is not None:  # the per-address WebSocket counts shared in Redis
 
@@ -393,10 +406,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             for f in formats_for(game.id).values()]})
 
     async def replay(request: Request) -> Response:
-        """Replay a record (uploaded or stored) into every seat's view after every move.
-        The work runs in a worker thread within a time budget, so a big record never
-        holds up the event loop (moves and WebSockets of every room)."""
-        await limited(limits, "replay", _ip(request))
+        """Replay a record (uploaded or stored) into every seat's view after each move, a
+        page at a time (``?start=``; at most REPLAY_PAGE_BYTES of steps). The work runs in a
+        worker thread within a CPU budget (REPLAY_CPU) and a time budget, so a big record
+        never holds up the event loop (moves and WebSockets of every room)."""
+        start = int(request.query_params.get("start") or 0)  # checked: api_schema
+        # a record's first page, or a next one (a long record is read in several)
+        await limited(limits, "replay" if start == 0 else "replay_page", _ip(request))
         body = await request.body()
         if len(body) > MAX_RECORD:
             raise ClientError("too_large", f"a record may be at most {MAX_RECORD} bytes")
@@ -405,25 +421,43 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         except BadJSON as exc:
             raise ClientError("bad_record", str(exc)) from None
 
-        def work() -> JSONObject:
+        def work() -> str:
+            budget = WorkBudget(REPLAY_CPU)
             try:
                 record = Record.loads(body)
+            except (RecordError, ValueError, KeyError, TypeError) as exc:
+                raise ClientError("bad_record", str(exc)[:500]) from None
+            if len(record.moves) > MAX_RECORD_PLIES:
+                raise ClientError("too_long", f"a record may have at most {MAX_RECORD_PLIES} "
+                                  f"moves, not {len(record.moves)}", status=413)
+            if start > len(record.moves):
+                raise ClientError("bad_range", f"'start' must be a step from 0 to "
+                                  f"{len(record.moves)}, not {start}")
+            try:
                 states = record.replay(lambda gid: _game(gid))
             except ClientError as exc:
                 raise ClientError("bad_record", exc.message) from None
             except (RecordError, ValueError, KeyError, TypeError) as exc:
                 raise ClientError("bad_record", str(exc)[:500]) from None
             n = states[0].num_seats
-            steps = []
-            for i, state in enumerate(states):
-                move = record.moves[i - 1] if i else None
-                steps.append({
-                    "move": move.to_json() if move else None,
-                    "views": [state.view(None)] + [state.view(s) for s in range(n)],
-                })
-            return {"record": record.to_json(), "steps": steps,
-                    "game": get(record.game).describe()}
-        return JSONResponse(await budgeted(work, REPLAY_BUDGET, "replaying this record"))
+            steps: list[str] = []  # each step's JSON text, made once
+            size, end = 0, start
+            while end < len(states):
+                if end > start and (size >= REPLAY_PAGE_BYTES or budget.exhausted()):
+                    break  # the page ends here; ``next`` says where the following one starts
+                state, move = states[end], record.moves[end - 1] if end else None
+                step: JSONObject = {"move": move.to_json() if move else None,
+                                    "views": [state.view(None)] +
+                                             [state.view(s) for s in range(n)]}
+                steps.append(dumps(step))
+                size += len(steps[-1])
+                end += 1
+            head = dumps({"record": record.to_json(), "game": get(record.game).describe(),
+                          "plies": len(record.moves), "start": start, "end": end,
+                          "next": end if end < len(states) else None})
+            return f'{head[:-1]},"steps":[{",".join(steps)}]}}'
+        text = await budgeted(work, REPLAY_BUDGET, "replaying this record")
+        return Response(text, media_type="application/json")
 
     document: JSONObject = {}
 
@@ -465,7 +499,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         async def send(message: JSONObject) -> None:
             await websocket.send_text(dumps(message))
 
-        conn = Conn(send, send_text=websocket.send_text)
+        conn = Conn(send, send_text=websocket.send_text,
+                    address=str(websocket.scope.get("state", {}).get("client_ip") or "?"))
         room.conns.add(conn)
         fairplay.note_presence(room)
         await hub().broadcast(room)
@@ -506,7 +541,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                         await websocket.send_text(dumps({"type": "ack", "id": ref}))
                 except ClientError as exc:
                     await websocket.send_text(dumps({"type": "error", "code": exc.code,
-                                                     "message": exc.message, "id": ref}))
+                                                     "message": exc.message, "id": ref,
+                                                     **getattr(exc, "params", {})}))
         except (WebSocketDisconnect, _CLOSED):  # gone, or gone while its ack was on the way
             pass
         finally:
@@ -568,8 +604,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                             msg: JSONObject) -> None:
         from . import table
 
-        if kind == "history":
-            await conn.send(table.history(room, conn))
+        if kind == "history":  # a page of it, within the byte budgets
+            await table.send_history(room, conn, msg, limits, conn.address)
         elif kind == "abort":
             await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
         elif kind == "hint":
@@ -614,6 +650,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
+        *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]

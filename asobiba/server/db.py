@@ -21,6 +21,7 @@ import contextlib
 import enum
 import json
 import queue
+import secrets
 import sys
 import threading
 from collections.abc import Sequence
@@ -50,6 +51,7 @@ from ..tables import (  # noqa: F401 - re-exported: the store's tables and its c
     RecordRow,
     RoomRow,
     SeatRow,
+    SecretRow,
     SetRoomRow,
     stamp,
     utcnow,
@@ -470,6 +472,17 @@ class Store:
                 match_set=match_set, set_index=set_index,
             )
 
+    def room_heads(self, room_ids: Sequence[str]) -> dict[str, tuple[str, int]]:
+        """(status, moves stored) of each room: how a web process that missed the bus's
+        news (Redis away) sees cheaply which of its rooms changed elsewhere."""
+        ids = list(room_ids)
+        with Session(self.engine) as s:
+            counts = {str(r[0]): int(r[1]) for r in s.execute(
+                select(MoveRow.room_id, func.count()).where(MoveRow.room_id.in_(ids))
+                .group_by(MoveRow.room_id)).all()}
+            return {str(r[0]): (str(r[1]), counts.get(str(r[0]), 0)) for r in s.execute(
+                select(RoomRow.id, RoomRow.status).where(RoomRow.id.in_(ids))).all()}
+
     def active_room_ids(self) -> Sequence[str]:
         with Session(self.engine) as s:
             return list(s.scalars(select(RoomRow.id).where(RoomRow.status == "active")))
@@ -478,6 +491,24 @@ class Store:
         with Session(self.engine) as s:
             row = s.get(RecordRow, room_id)
             return row.record if row else None
+
+    def secret(self, name: str) -> bytes:
+        """The server secret ``name`` (32 random bytes, hex in ``prog_secrets``), created on
+        first use and the same for every process on this database (a process that loses
+        the race to create it reads the winner's). Never sent to anyone."""
+        from sqlalchemy.exc import IntegrityError
+
+        for _ in range(3):
+            with Session(self.engine) as s:
+                row = s.get(SecretRow, name)
+                if row is not None:
+                    return bytes.fromhex(row.value)
+            try:
+                with Session(self.engine) as s, s.begin():
+                    s.add(SecretRow(name=name, value=secrets.token_hex(32)))
+            except IntegrityError:  # created by another process meanwhile: read it
+                pass
+        raise RuntimeError(f"the server secret {name!r} could not be created")
 
     def recent_finished(self, limit: int = 20) -> list[JSONObject]:
         with Session(self.engine) as s:

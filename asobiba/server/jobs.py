@@ -12,7 +12,16 @@ a job names the room, seat and ply it is for, and the move is stored only if the
 stands at that ply (the database's per-room check), so a repeated job changes nothing.
 
 A job is enqueued at most once per (room, seat, ply): a ``SET NX`` marker guards ``XADD``, so
-every process that sees a bot to move may enqueue without doubling it.
+every process that sees a bot to move may enqueue without doubling it. The marker and the
+entry are written by one Lua script (atomically: a marker set by a call whose ``XADD`` then
+failed left the turn marked as queued with no job, for a day), and the marker holds the
+entry's id, so that :meth:`RedisJobs.requeue` can tell a job still in the stream from one that
+was lost (Redis restarted, a stream cut short) and add it again.
+
+Faults (docs/web.md, "Faults"): a call that fails raises :class:`QueueUnavailable` and the
+caller retries until the job is queued (:meth:`.rooms.Hub.schedule_bots`); a worker whose
+group vanished (Redis restarted without its data: ``NOGROUP``) creates it again and goes on,
+and backs off (0.25 s doubling to 5 s) while Redis is away.
 """
 
 from __future__ import annotations
@@ -29,6 +38,7 @@ from .tasks import cancel_and_wait, check_cancelled
 
 if TYPE_CHECKING:
     from redis.asyncio import Redis
+    from redis.commands.core import AsyncScript
 
 log = logging.getLogger("asobiba.server.jobs")
 
@@ -37,6 +47,55 @@ GROUP = "bot-workers"
 CLAIM_IDLE = 5.0   # seconds without a heartbeat before a job is taken from its worker
 HEARTBEAT = 1.0
 MARKER_TTL = 24 * 3600
+BACKOFF_FIRST = 0.25  # seconds before the first new try after a failed Redis call
+BACKOFF_MAX = 5.0
+WORKER_BACKOFF_MAX = 2.0
+"""A worker waits at most this between its tries while Redis is away (there are few workers;
+the web processes' queuing retries are woken when Redis is back instead)."""
+IN_PLACE_RETRIES = (0.0, 0.5, 1.0)
+"""Waits before each try of a job by the worker holding it, before it is left pending."""
+SWEEP_SLACK = 20.0
+"""A bot turn waiting longer than the bot time limit plus this is looked at by the web
+processes' sweeper (:meth:`.rooms.Hub.sweep_bots`): is its job still queued?"""
+
+# KEYS: marker, stream; ARGV: room, seat, ply, ttl. 1: queued now, 0: queued before
+_ENQUEUE = """
+if redis.call('SET', KEYS[1], '-', 'NX', 'EX', ARGV[4]) then
+  local id = redis.call('XADD', KEYS[2], '*', 'room', ARGV[1], 'seat', ARGV[2], 'ply', ARGV[3])
+  redis.call('SET', KEYS[1], id, 'EX', ARGV[4])
+  return 1
+end
+return 0
+"""
+# the same, but queued again unless the entry the marker names is still in the stream
+# (waiting, or held by a worker: a dead worker's job is taken over by XAUTOCLAIM instead)
+_REQUEUE = """
+local id = redis.call('GET', KEYS[1])
+if id and id ~= '-' and #redis.call('XRANGE', KEYS[2], id, id) > 0 then
+  return 0
+end
+local new = redis.call('XADD', KEYS[2], '*', 'room', ARGV[1], 'seat', ARGV[2], 'ply', ARGV[3])
+redis.call('SET', KEYS[1], new, 'EX', ARGV[4])
+return 1
+"""
+
+
+class QueueUnavailable(Exception):
+    """The job could not be queued (Redis away): try again later."""
+
+
+def marker(room_id: str, seat: int, ply: int, after: str = "") -> str:
+    """The key saying the job of (room, seat, ply) is queued. ``after`` names the position
+    (the time stamp of the move before ``ply``, the same at every process): after an undo the
+    same ply comes again in a new position, and its job must be queued again (keyed by the
+    ply alone, the marker of the undone turn said "queued" for a day: the bot never moved)."""
+    key = f"asobiba:bot-job:{room_id}:{seat}:{ply}"
+    return f"{key}:{after}" if after else key
+
+
+def backoff(delay: float, most: float = BACKOFF_MAX) -> float:
+    """The next wait after ``delay`` (doubling, at most ``most``)."""
+    return min(most, delay * 2)
 
 
 def _client(url: str) -> Redis:
@@ -54,28 +113,45 @@ class RedisJobs:
     def __init__(self, url: str) -> None:
         self.url = url
         self._redis: Redis | None = None
+        self._scripts: dict[str, AsyncScript] = {}
         self.failed = 0
+        """Calls that failed (Redis away); each is tried again by its caller."""
+        self.requeued = 0
+        """Jobs queued again by the sweeper because theirs was no longer in the stream."""
 
     def _r(self) -> Redis:
         if self._redis is None:
             self._redis = _client(self.url)
         return self._redis
 
-    async def enqueue(self, room_id: str, seat: int, ply: int) -> bool:
-        """Queue the move of ``seat`` at ``ply``; False if it was queued already (or Redis
-        is away: then the rooms are re-examined when it is back, see ``Hub.resync_all``)."""
+    async def enqueue(self, room_id: str, seat: int, ply: int, after: str = "") -> bool:
+        """Queue the move of ``seat`` at ``ply``; False if it was queued already.
+        :class:`QueueUnavailable` if Redis is away (nothing was queued: try again)."""
+        return await self._script(_ENQUEUE, room_id, seat, ply, after)
+
+    async def requeue(self, room_id: str, seat: int, ply: int, after: str = "") -> bool:
+        """Queue the move again unless its job is still in the stream (the sweeper of turns
+        waiting past their deadline: a job lost with Redis's data). True if queued now. A
+        job for a ply already played is a no-op at the worker (:meth:`.rooms.Hub.bot_job`)."""
+        queued = await self._script(_REQUEUE, room_id, seat, ply, after)
+        if queued:
+            self.requeued += 1
+        return queued
+
+    async def _script(self, source: str, room_id: str, seat: int, ply: int,
+                      after: str) -> bool:
         r = self._r()
         try:
-            if not await r.set(f"asobiba:bot-job:{room_id}:{seat}:{ply}", 1, nx=True,
-                               ex=MARKER_TTL):
-                return False
-            await r.xadd(STREAM, {"room": room_id, "seat": seat, "ply": ply})
-            return True
-        except Exception:  # noqa: BLE001 - Redis away: the resync after it returns requeues
+            # EVALSHA, loading the script again after a restart emptied Redis's cache
+            script = self._scripts.get(source)
+            if script is None:
+                script = self._scripts[source] = r.register_script(source)
+            return bool(await script(keys=[marker(room_id, seat, ply, after), STREAM],
+                                     args=[room_id, seat, ply, MARKER_TTL]))
+        except Exception as exc:  # noqa: BLE001 - Redis away: the caller tries again
             self.failed += 1
-            log.warning("could not queue the bot move of room %s (Redis unavailable)",
-                        room_id)
-            return False
+            raise QueueUnavailable(f"could not queue the bot move of room {room_id} "
+                                   f"(Redis unavailable: {exc})") from None
 
     async def close(self) -> None:
         if self._redis is not None:
@@ -104,6 +180,9 @@ class Consumer:
         self._running: set[str] = set()
         self.done = 0
         self.reclaimed = 0
+        self.regrouped = 0
+        """Times the consumer group was found gone (NOGROUP: Redis lost its data) and made
+        again."""
 
     async def _ensure_group(self) -> None:
         try:
@@ -122,7 +201,7 @@ class Consumer:
                 await self._ensure_group()
                 break
             except Exception:  # noqa: BLE001 - Redis not up yet
-                await asyncio.sleep(0.5)
+                await asyncio.sleep(BACKOFF_FIRST)
         tasks = [asyncio.create_task(self._loop(i)) for i in range(self.slots)]
         tasks.append(asyncio.create_task(self._heartbeat()))
         try:
@@ -131,6 +210,20 @@ class Consumer:
             await cancel_and_wait(tasks)
 
     async def _next(self, index: int) -> tuple[str, dict[str, str]] | None:
+        try:
+            return await self._take(index)
+        except Exception as exc:
+            if "NOGROUP" not in str(exc):
+                raise
+        # Redis restarted without its data: the stream and its group are gone, and the web
+        # processes' next XADD makes the stream alone. Made again from id 0, the group is
+        # handed every job queued meanwhile (before this, every read failed for good)
+        await self._ensure_group()
+        self.regrouped += 1
+        print("the job group was gone (Redis lost its data); made it again", flush=True)
+        return None
+
+    async def _take(self, index: int) -> tuple[str, dict[str, str]] | None:
         # first a job whose worker died (pending, untouched for CLAIM_IDLE), then a new one
         if index == 0:
             claimed = await self.redis.xautoclaim(STREAM, GROUP, self.name,
@@ -151,24 +244,39 @@ class Consumer:
         return None
 
     async def _loop(self, index: int) -> None:
+        delay = BACKOFF_FIRST
         while True:
             check_cancelled()
             try:
                 job = await self._next(index)
             except asyncio.CancelledError:
                 raise
-            except Exception:  # noqa: BLE001 - Redis away: wait for it
-                await asyncio.sleep(0.5)
+            except Exception:  # noqa: BLE001 - Redis away: wait for it, a little longer
+                await asyncio.sleep(delay)  # each time (the client reconnects by itself)
+                delay = backoff(delay, WORKER_BACKOFF_MAX)
                 continue
+            delay = BACKOFF_FIRST
             if job is None:
                 continue
             entry_id, fields = job
             self._running.add(entry_id)
+            ok = False
             try:
-                ok = await self.handle(fields["room"], int(fields["seat"]), int(fields["ply"]))
-            except Exception:  # noqa: BLE001 - leave it pending: another try later
-                log.exception("bot job %s failed; it will be retried", entry_id)
-                ok = False
+                # a job whose move could not be stored (the database restarting: the first
+                # write on a connection it dropped fails) is tried again here at once, then
+                # after 0.5 s and 1 s (held: the heartbeat goes on); then left pending for
+                # whoever takes it next. (Left pending at once, it waited CLAIM_IDLE.)
+                for wait in IN_PLACE_RETRIES:
+                    if wait:
+                        await asyncio.sleep(wait)
+                    try:
+                        ok = await self.handle(fields["room"], int(fields["seat"]),
+                                               int(fields["ply"]))
+                    except Exception:  # noqa: BLE001 - leave it pending: another try later
+                        log.exception("bot job %s failed; it will be retried", entry_id)
+                        ok = False
+                    if ok:
+                        break
             finally:
                 self._running.discard(entry_id)
             if ok:

@@ -49,13 +49,82 @@ RULES: dict[str, Rule] = {
     "guest": Rule(20, 600.0),
     "room": Rule(30, 60.0),
     "replay": Rule(20, 60.0),
+    "replay_page": Rule(60, 60.0),  # the next pages of a long record (?start= > 0)
     "review": Rule(6, 60.0),
     "feedback": Rule(30, 60.0),
     "ws": Rule(60, 60.0),  # new WebSocket connections per address
     "print": Rule(20, 60.0),  # PDFs rendered (not served from the cache) per address
+    # daily challenges: answers graded (each one tells how many were right) and rooms
+    # opened, per address — only an account's first attempt a day counts anyway
+    "daily_answer": Rule(10, 600.0),
+    "daily_play": Rule(20, 600.0),
+    # the Bot API (server/bot_api.py, docs/bot-api.md)
+    "token": Rule(10, 600.0),  # API tokens made, per account
+    "bot_api": Rule(600, 60.0),  # Bot API requests, per token
+    "bot_auth": Rule(30, 60.0),  # requests with a missing or unknown token, per address
+    "challenge": Rule(20, 60.0),  # challenges to BOT accounts, per address
 }
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""
+
+MAX_RECORD_BYTES = 2_000_000
+"""The largest record ``/api/replay`` and ``/api/review`` take (413 ``too_large``)."""
+MAX_RECORD_PLIES = 2_000
+"""The most moves in a record they take (413 ``too_long``): three times the longest game
+the platform's largest board allows (Memory Matrix on 26×26 cells, ~700 plies)."""
+
+# Bytes of ``history`` pages (the WebSocket message) a second, and the burst, per connection
+# and per address: a page costs what it weighs, so a long room's history is no cheaper to
+# flood than a short one's (docs/fair-play.md, "Abuse limits": the cost model).
+HISTORY_CONN_RATE, HISTORY_CONN_BURST = 256 * 1024, 1024 * 1024
+HISTORY_ADDRESS_RATE, HISTORY_ADDRESS_BURST = 1024 * 1024, 4 * 1024 * 1024
+
+
+class ByteBucket:
+    """A token bucket of bytes: ``rate`` a second, at most ``burst`` saved up. A request is
+    served while the bucket is not in debt (:meth:`wait` is 0) and then pays what it sent
+    (:meth:`spend`, which may go below zero): the size of an answer is known only once it is
+    built, and building it must not be the price of finding out it is refused."""
+
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens, self.at = burst, now
+
+    def wait(self, now: float) -> float:
+        """Seconds until a request may be served (0: now)."""
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        return 0.0 if self.tokens > 0 else -self.tokens / self.rate + 1e-3
+
+    def spend(self, n: int) -> None:
+        self.tokens -= n
+
+
+class ByteBuckets:
+    """One :class:`ByteBucket` per key (an address), in this process; full ones are dropped
+    (a full bucket is the same as none)."""
+
+    def __init__(self, rate: int, burst: int) -> None:
+        self.rate, self.burst = rate, burst
+        self._buckets: dict[str, ByteBucket] = {}
+        self._swept = 0.0
+
+    def _bucket(self, key: str, now: float) -> ByteBucket:
+        if now - self._swept > 60:
+            self._swept = now
+            for k in [k for k, b in self._buckets.items() if b.wait(now) == 0
+                      and b.tokens >= b.burst]:
+                del self._buckets[k]
+        got = self._buckets.get(key)
+        if got is None:
+            got = self._buckets[key] = ByteBucket(self.rate, self.burst, now)
+        return got
+
+    def wait(self, key: str, now: float) -> float:
+        return self._bucket(key, now).wait(now)
+
+    def spend(self, key: str, n: int) -> None:
+        self._bucket(key, time.monotonic()).spend(n)
 
 
 class LimitStore(Protocol):
@@ -104,6 +173,9 @@ class Limits:
         self.rules = {name: Rule(max(1, round(r.tries * scale)), r.window)
                       for name, r in (RULES if rules is None else rules).items()}
         self.open_ws: dict[str, int] = defaultdict(int)
+        self.history_bytes = ByteBuckets(round(HISTORY_ADDRESS_RATE * scale),
+                                         round(HISTORY_ADDRESS_BURST * scale))
+        """``history`` bytes per address (in this process: a connection is served by one)."""
 
     def hit(self, rule: str, *key: str) -> bool:
         r = self.rules[rule]
@@ -186,7 +258,7 @@ def client_ip(scope: Scope, trust_proxy: bool) -> str:
     return str(client[0]) if client else "?"
 
 
-__all__ = ["RULES", "LimitStore", "Limits", "MemoryStore", "Rule", "client_ip"]
+__all__ = ["RULES", "ByteBucket", "ByteBuckets", "LimitStore", "Limits", "MemoryStore", "Rule", "client_ip"]
 
 
 _SLIDING_WINDOW = """

@@ -36,8 +36,16 @@ from ..progression.accounts import password_weakness
 from ..progression.errors import AuthError, ProgressionError
 from ..progression.ladder_data import ladder_options
 from ..progression.matches import Match, format_vs_cpu, replays_the_deal, tiebreak_for
-from ..tables import DAILY_ROOMS, LADDER_SETS, ROOM_CONTEXT, ROOM_RATINGS, SEAT_PLAYERS, now
-from .limits import Limits
+from ..tables import (
+    DAILY_ROOMS,
+    LADDER_SETS,
+    ROOM_CONTEXT,
+    ROOM_RATINGS,
+    SEAT_PLAYERS,
+    RoomRow,
+    now,
+)
+from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
 
@@ -59,6 +67,10 @@ REVIEW_WALL = 4.0
 """Seconds from a review request's arrival to its answer: the review deepens move by move
 until then and answers with the depth each verdict reached (REVIEW_BUDGET is the backstop
 for a single search that overruns)."""
+REVIEW_CPU = float(os.environ.get("ASOBIBA_REVIEW_CPU", "4"))
+"""CPU seconds (the review thread's ``time.thread_time``) one review may spend: it then
+answers with the verdicts it has, ``"partial": true`` and the plies analysed. Cut inside a
+move's search too (``asobiba.search.budget.checkpoint``); ASOBIBA_REVIEW_CPU sets it."""
 WARM_AFTER = 1.0  # seconds after start-up before the review's imports are warmed up
 
 
@@ -230,8 +242,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         token = request.cookies.get(COOKIE) or ""
         guest = await current(request)
         if guest and guest.get("kind") == "guest":
-            # a guest who registers keeps their history, ratings and ladder (and session)
-            player = await run_in_threadpool(prog.claim_guest, token, name, password)
+            # a guest who registers keeps their history, ratings and ladder — under a new
+            # session: the guest's token (which someone may have planted) stops working
+            player, token = await run_in_threadpool(prog.claim_guest, token, name, password)
         else:
             player, token = await run_in_threadpool(prog.register, name, password)
         response = JSONResponse({"player": public(player)}, status_code=201)
@@ -246,6 +259,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         await limited(request, "login_ip")
         await limited(request, "login", name.casefold())
         player, token = await run_in_threadpool(prog.login, name, password)
+        old = request.cookies.get(COOKIE)
+        if old:  # a new session id at login: whatever session the browser had ends
+            await run_in_threadpool(prog.logout, old)
         response = JSONResponse({"player": public(player)})
         set_cookie(response, request, token)
         return response
@@ -354,7 +370,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         is_daily = ctx is not None and ctx["kind"] == "daily"
         # a daily challenge starts from a set position: its result clears (or not) the day
         # and is kept in the history, but it is not a rated game
-        res = prog.record_game(players, record, rated=not casual and not is_daily,
+        from .bot_api import bot_accounts  # a BOT account's games are never rated
+
+        res = prog.record_game(players, record, rated=not casual and not is_daily
+                               and not bot_accounts(engine, players),
                                context=ctx["kind"] if ctx else "casual" if casual else "rated")
         if ctx and is_daily:
             res["daily"] = report_daily(ctx, room, outcome)
@@ -374,11 +393,32 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         with engine.connect() as conn:
             day = conn.execute(select(DAILY_ROOMS.c.day)
                                .where(DAILY_ROOMS.c.room_id == room.id)).scalar()
+        pid, game = int(ctx["player_id"]), str(ctx["game"])
+        # the day counts once: the first daily room the player opened that day scores
+        first = daily_rooms(pid, game, str(day))[:1] == [room.id]
         try:
-            return prog.daily_result(int(ctx["player_id"]), str(ctx["game"]),
-                                     date.fromisoformat(str(day)), outcome, today())
+            return prog.daily_result(pid, game, date.fromisoformat(str(day)), outcome, today(),
+                                     scoring=first)
         except ProgressionError as exc:  # e.g. finished after midnight: another day now
             return [{"type": "not_counted", "reason": str(exc)}]
+
+    def daily_rooms(player_id: int, game: str, day: str) -> list[str]:
+        """The daily rooms ``player_id`` opened for ``game``'s challenge of ``day``, first
+        opened first (creation time, then id): the first is the day's scoring attempt."""
+        with engine.connect() as conn:
+            return list(conn.execute(
+                select(DAILY_ROOMS.c.room_id)
+                .join(ROOM_CONTEXT, ROOM_CONTEXT.c.room_id == DAILY_ROOMS.c.room_id)
+                .join(RoomRow, RoomRow.id == DAILY_ROOMS.c.room_id)
+                .where(ROOM_CONTEXT.c.player_id == player_id, ROOM_CONTEXT.c.game == game,
+                       ROOM_CONTEXT.c.kind == "daily", DAILY_ROOMS.c.day == day)
+                .order_by(RoomRow.created, RoomRow.id)).scalars())
+
+    def daily_used(player_id: int, game: str, day: date) -> bool:
+        """Whether the player's attempt that counts for ``day`` is taken (a daily room
+        opened, or answers given): every later one is practice."""
+        return bool(daily_rooms(player_id, game, day.isoformat())
+                    or prog.daily_attempts(player_id, game, day))
 
     def report_ladder(ctx: JSONObject, room: Room, outcome: Outcome) -> list[JSONObject]:
         """A ladder game counts for the player's ladder; an exam game goes to the exam."""
@@ -505,21 +545,28 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         arrived = time.monotonic()  # the wall budget counts from here, queueing included
         await limited(request, "review")
         raw = await request.body()
-        if len(raw) > 2_000_000:
-            raise _Refused(413, "too_large", "a record may be at most 2000000 bytes")
+        if len(raw) > MAX_RECORD_BYTES:
+            raise _Refused(413, "too_large", f"a record may be at most {MAX_RECORD_BYTES} bytes")
 
         def check() -> Record:
             try:
                 parse_json(raw)
                 record = Record.loads(raw)
-                record.replay(get_game)
             except (BadJSON, RecordError, ValueError, KeyError, TypeError) as exc:
+                raise _Refused(400, "bad_record", str(exc)[:500]) from None
+            if len(record.moves) > MAX_RECORD_PLIES:  # before any replaying
+                raise _Refused(413, "too_long", f"a record may have at most "
+                               f"{MAX_RECORD_PLIES} moves, not {len(record.moves)}")
+            try:
+                record.replay(get_game)
+            except (RecordError, ValueError, KeyError, TypeError) as exc:
                 raise _Refused(400, "bad_record", str(exc)[:500]) from None
             return record
         record = await run_in_threadpool(check)
         try:
             with anyio.fail_after(REVIEW_BUDGET):
-                data = await in_engine_thread(prog.review, record, arrived + REVIEW_WALL)
+                data = await in_engine_thread(prog.review, record, arrived + REVIEW_WALL,
+                                              REVIEW_CPU)
         except TimeoutError:
             raise _Refused(503, "busy", f"the review took over {REVIEW_BUDGET:g} s: the "
                            "server is busy; try again later (your record is fine)") from None
@@ -538,14 +585,19 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             page = await run_in_threadpool(prog.player_page, pid)
         except ProgressionError:
             raise _Refused(404, "no_player", "there is no such player") from None
+        from .bot_api import BOT_MARK, bot_accounts  # a BOT account is marked (bot-api.md)
+
+        page["title"] = BOT_MARK if await run_in_threadpool(bot_accounts, engine, [pid]) \
+            else None
         return JSONResponse(page)
 
     async def leaderboards(request: Request) -> Response:
-        """Every rated pool of a game, provisional ratings included (and marked)."""
+        """Every rated pool of a game: its established people (ratings.leaderboard: no
+        bot, no provisional rating, enough games against enough established opponents)."""
         game = _game_id(request)
 
         def load() -> JSONObject:
-            return {pool: prog.leaderboard(pool, 50, include_provisional=True)
+            return {pool: prog.leaderboard(pool, 50)
                     for pool in prog.leaderboards(game, 1)}
         return JSONResponse({"game": game, "pools": await run_in_threadpool(load)})
 
@@ -574,14 +626,20 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             raise _Refused(404, "no_daily", str(exc)) from None
         player = await current(request)
         calendar = None
+        practice = None
         if player:
             calendar = await run_in_threadpool(prog.daily_calendar, int(player["id"]), game,
                                                day.year, day.month)
+            if day == today():  # whether a new attempt today would only be practice
+                practice = await run_in_threadpool(daily_used, int(player["id"]), game, day)
         return JSONResponse({"date": day.isoformat(), "challenge": challenge,
-                             "calendar": calendar})
+                             "calendar": calendar, "practice": practice})
 
     async def daily_answer(request: Request) -> Response:
+        """Graded answers to today's puzzle. The day counts once per account: the first
+        answers score; later ones are practice (said so: ``practice`` and the event)."""
         game = _game_id(request)
+        await limited(request, "daily_answer")
         player = await need_player(request)
         answers = (await _body(request)).get("answers")
         if not isinstance(answers, list) or not all(isinstance(a, str) and len(a) < 16
@@ -590,7 +648,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         day = today()
         events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, day,
                                          answers, day)
-        return JSONResponse({"events": events})
+        return JSONResponse({"events": events,
+                             "practice": any(e.get("type") == "practice" for e in events)})
 
     async def daily_play(request: Request) -> Response:
         """Play today's challenge in a room: an opponent challenge with the day's seed,
@@ -598,6 +657,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         other; a puzzle course (Patapata) alone on the day's dice. Not rated; the finished
         game goes to the day's calendar (a puzzle clears it at the target score)."""
         game = _game_id(request)
+        await limited(request, "daily_play")
         player = await need_player(request)
         day = today()  # the day record_attempt counts as today
         try:
@@ -605,15 +665,23 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         except (KeyError, ValueError) as exc:
             raise _Refused(404, "no_daily", str(exc)) from None
         if ch.kind == "puzzle":  # a solo course (Patapata): the day's dice, no CPU seat
-            return await open_room(game, player, "daily", "", ch.player_seat, None, None,
-                                   seed=ch.seed, options=dict(ch.options), opening=[],
-                                   day=day)
-        if ch.kind != "opponent" or ch.bot_level is None:
+            res = await open_room(game, player, "daily", "", ch.player_seat, None, None,
+                                  seed=ch.seed, options=dict(ch.options), opening=[],
+                                  day=day)
+        elif ch.kind != "opponent" or ch.bot_level is None:
             raise _Refused(400, "not_playable", f"the {game} challenge is a {ch.kind}, "
                            "not a game")
-        return await open_room(game, player, "daily", ch.bot_level, ch.player_seat, None,
-                               None, seed=ch.seed, options=dict(ch.options),
-                               opening=list(ch.opening), day=day)
+        else:
+            # the day's deal and opening (ch.seed: the same for everyone); the CPU's choices
+            # come from the room's own secret seed (Hub: cpu_seed), new for every attempt
+            res = await open_room(game, player, "daily", ch.bot_level, ch.player_seat, None,
+                                  None, seed=ch.seed, options=dict(ch.options),
+                                  opening=list(ch.opening), day=day)
+        out = json.loads(bytes(res.body))
+        mine = await run_in_threadpool(daily_rooms, int(player["id"]), game, day.isoformat())
+        out["practice"] = mine[:1] != [out["room"]]  # the day's first room alone scores
+        out["attempt"] = mine.index(out["room"]) + 1 if out["room"] in mine else len(mine)
+        return JSONResponse(out, status_code=res.status_code)
 
     # ---- ladder ------------------------------------------------------------------------------
     async def ladder(request: Request) -> Response:
@@ -686,6 +754,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             raise _Refused(409, "set_over", "the set is over")
         res = await open_room(game_id, player, "ladder", str(ctx["level"]), slot.seat_of_a,
                               ctx["tier"], match,
+                              # the deal, where it hides nothing; the CPU gets the new
+                              # room's own secret seed (rooms.cpu_seed), never game 1's
                               seed=room.data.seed if replays_the_deal(room.game) else None)
         new_room = json.loads(bytes(res.body))["room"]
 

@@ -8,6 +8,7 @@ acknowledged or sent. Each connection receives only ``view(seat)`` for the seats
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import hmac
 import logging
@@ -78,6 +79,23 @@ def rematch_room_id(room_id: str) -> str:
     return hashlib.sha256(f"rematch:{room_id}".encode()).hexdigest()[:10]
 
 
+CPU_SECRET = "cpu"
+"""The name of the server secret (``prog_secrets``) that seeds every room's CPU."""
+
+
+def cpu_seed(key: bytes, room_id: str) -> int:
+    """The seed of the CPU's choices in room ``room_id``: an HMAC of the room's id under the
+    server's CPU secret. Each room (each daily attempt, each game of a set) gets its own,
+    unknown to anyone until the room's record shows it once the game is over — and one
+    room's seed says nothing about another's. The room's own ``seed`` deals (it may be a
+    daily challenge's or a set's earlier game's, both public in time); the CPU's choices
+    were derived from it before, so anyone who knew it predicted them (issue 25 item 4;
+    docs/fair-play.md, "The CPU's seed")."""
+    mac = hmac.new(key, f"asobiba-cpu|{room_id}".encode(), "sha256")
+    # 48 bits, as a room's own seed: exact in JavaScript, and within the API's bounded ints
+    return int.from_bytes(mac.digest()[:6], "big")
+
+
 @dataclass(eq=False)
 class Conn:
     """One WebSocket connection: the seats it proved keys for, and how to send to it."""
@@ -95,6 +113,9 @@ class Conn:
     ack_in_update: bool = False
     """Said in its hello: the update that shows this connection's move carries the move's
     acknowledgement (``"ack": id``) instead of a separate ``ack`` message after it."""
+    address: str = "?"
+    """The client's address (``limits.client_ip``): the per-address byte budget of
+    ``history`` (server.table) is counted by it."""
 
     @property
     def seats(self) -> set[int]:
@@ -105,9 +126,12 @@ class Room:
     """A live room. States are rebuilt by replaying the stored moves, so the store is the
     truth and this object is a cache of it plus the connections."""
 
-    def __init__(self, data: RoomData, game: Game) -> None:
+    def __init__(self, data: RoomData, game: Game, cpu_seed: int) -> None:
         self.id = data.id
         self.data = data
+        self.cpu_seed = cpu_seed
+        """What seeds the CPU's choices in this room (:func:`cpu_seed`): secret until the
+        game is over, then in its record (``extra.cpu_seed``) so its moves can be checked."""
         self.game = game
         self.seats = data.seats
         self.moves: list[MoveData] = list(data.moves)
@@ -136,6 +160,7 @@ class Room:
         self.notes: list[str] = []
         self.flag_task: asyncio.Task[None] | None = None
         self._views: dict[int, list[JSONObject]] = {}
+        self._views_epoch = 0  # the ``history`` count ``_views`` was made at
         self.match_set: SetData | None = data.match_set
         self.set_index = data.set_index
         self.next_offers: set[int] = set()
@@ -162,6 +187,9 @@ class Room:
 
     def views_for(self, seat: int) -> list[JSONObject]:
         """Every view ``seat`` has received, in order (what a bot in it has observed)."""
+        if self._views_epoch != self.history:  # moves taken back or replaced since
+            self._views.clear()
+            self._views_epoch = self.history
         cache = self._views.setdefault(seat, [])
         del cache[len(self.states):]
         for st in self.states[len(cache):]:
@@ -249,13 +277,16 @@ class Room:
 
     def record(self, extra: JSONObject | None = None) -> Record:
         state = self.state
+        # the seed the CPU actually used (rooms with a CPU seat), so its moves can be checked
+        cpu: JSONObject = ({"cpu_seed": self.cpu_seed}
+                           if any(s.kind == "bot" for s in self.seats) else {})
         return Record(
             game=self.game.id, options=dict(self.options), seed=self.data.seed,
             moves=tuple(MoveEntry(m.seat, m.text) for m in self.moves),
             seats=tuple(SeatInfo(s.kind, s.name, s.level) for s in self.seats),
             result=state.outcome, rules_version=self.game.rules_version,
             started=self.data.created, finished=utcnow(),
-            extra={"room": self.id, **(extra or {})},
+            extra={"room": self.id, **cpu, **(extra or {})},
         )
 
     def public_moves(self, start: int = 0) -> list[list[int | str | None]]:
@@ -391,9 +422,26 @@ class Hub:
         """The rooms being loaded from the store now, each by one task that every request
         for it awaits (different rooms load side by side)."""
         self._missed: set[str] = set()
+        self._queueing: set[tuple[str, int, int]] = set()
+        """Bot turns (room, seat, ply) whose job this process is queuing (or retrying)."""
+        self._redis_back = asyncio.Event()
+        """Set (and replaced) when the bus is back after a gap: the queuing retries wake."""
         """Rooms another process sent an event for while they were loading here."""
         self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
+        self._cpu_key: bytes | None = None
+
+    def cpu_key(self) -> bytes:
+        """The server's CPU secret (read from the store once per process; a small query)."""
+        if self._cpu_key is None:
+            self._cpu_key = self.store.secret(CPU_SECRET)
+        return self._cpu_key
+
+    async def _ensure_cpu_key(self) -> bytes:
+        """:meth:`cpu_key` without blocking the event loop on its first read."""
+        if self._cpu_key is None:
+            self._cpu_key = await asyncio.to_thread(self.store.secret, CPU_SECRET)
+        return self._cpu_key
 
     def _finished(self, room: Room) -> None:
         if self.on_finish is not None:
@@ -464,7 +512,7 @@ class Hub:
             created=utcnow(), seats=seat_rows, moves=moves,
             match_set=match_set, set_index=set_index,
         )
-        room = Room(data, game)
+        room = Room(data, game, cpu_seed(await self._ensure_cpu_key(), room_id))
         if room.state.is_over:
             raise ClientError("bad_opening", "the opening ends the game; nothing is left "
                               "to play")
@@ -504,6 +552,7 @@ class Hub:
             data = await asyncio.to_thread(self.store.load_room, room_id)
             if data is None:
                 return None
+            await self._ensure_cpu_key()
             room = self._build(data)
             self.rooms[room_id] = room
             if room_id in self._missed:  # (forgotten in ``finally``)
@@ -539,7 +588,7 @@ class Hub:
                               f"{data.rules_version}; the server now plays version "
                               f"{game.rules_version}")
         try:
-            return Room(data, game)
+            return Room(data, game, cpu_seed(self.cpu_key(), data.id))
         except AsobibaError as exc:
             raise ClientError("cannot_resume", f"this game cannot be resumed: {exc}") from None
 
@@ -807,13 +856,77 @@ class Hub:
             return
         if self.jobs is not None:  # scaled: a bot worker makes the move (queued once)
             for seat in room.state.acting_seats:
-                if room.seats[seat].kind == "bot":
-                    self._spawn(self.jobs.enqueue(room.id, seat, len(room.moves)))
+                key = (room.id, seat, len(room.moves))
+                if room.seats[seat].kind == "bot" and key not in self._queueing:
+                    self._queueing.add(key)
+                    self._spawn(self._queue_bot(room, seat, len(room.moves)))
             return
         for seat in room.state.acting_seats:
             if room.seats[seat].kind == "bot" and seat not in room.bot_tasks:
                 room.bot_tasks[seat] = asyncio.get_running_loop().create_task(
                     self._bot_turn(room, seat, room.version, len(room.moves)))
+
+    async def _queue_bot(self, room: Room, seat: int, ply: int) -> None:
+        """Queue the bot job of ``seat`` at ``ply``, trying again (0.25 s doubling to 5 s)
+        while Redis is away, until it is queued or the room no longer waits for it. (Once,
+        a failed call was only logged: the turn waited for a web process's restart.)"""
+        from .jobs import BACKOFF_FIRST, QueueUnavailable, backoff
+        from .tasks import check_cancelled
+
+        assert self.jobs is not None
+        after = room.moves[ply - 1].at if ply else ""  # the position (undo: .jobs.marker)
+        delay = BACKOFF_FIRST
+        try:
+            while room.status == "active" and len(room.moves) == ply:
+                check_cancelled()  # a Redis call that swallowed the stop (.tasks)
+                try:
+                    await self.jobs.enqueue(room.id, seat, ply, after)
+                    return
+                except QueueUnavailable as exc:
+                    if delay == BACKOFF_FIRST:
+                        log.warning("%s; trying again", exc)
+                back = self._redis_back
+                with contextlib.suppress(TimeoutError):  # Redis back: at once
+                    await asyncio.wait_for(back.wait(), delay)
+                delay = backoff(delay)
+        finally:
+            self._queueing.discard((room.id, seat, ply))
+
+    async def sweep_bots(self, deadline: float, every: float = 2.0) -> None:
+        """Scaled mode, in each web process: a bot turn of a held room still waiting
+        ``deadline`` seconds after this process first saw it is queued again if its job is
+        no longer in the stream (lost with Redis's data; :meth:`.jobs.RedisJobs.requeue`),
+        then again each further ``deadline``. A job for a ply played meanwhile (this copy of
+        the room was behind) is a no-op at the worker, which tells the processes to reload."""
+        from .jobs import QueueUnavailable
+        from .tasks import check_cancelled
+
+        assert self.jobs is not None
+        waiting: dict[tuple[str, int, int], float] = {}
+        while True:
+            check_cancelled()
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            seen: dict[tuple[str, int, int], float] = {}
+            for room in list(self.rooms.values()):
+                if room.status != "active":
+                    continue
+                for seat in room.state.acting_seats:
+                    if room.seats[seat].kind != "bot":
+                        continue
+                    key = (room.id, seat, len(room.moves))
+                    seen[key] = since = waiting.get(key, now)
+                    if now - since < deadline:
+                        continue
+                    seen[key] = now  # the next look a deadline later
+                    try:
+                        after = room.moves[-1].at if room.moves else ""
+                        if await self.jobs.requeue(*key, after):
+                            log.warning("bot turn %s waited %.0f s and its job was gone: "
+                                        "queued again", key, now - since)
+                    except QueueUnavailable:
+                        pass  # Redis away: the resync when it is back queues it
+            waiting = seen
 
     async def _bot_turn(self, room: Room, seat: int, version: int, ply: int) -> None:
 
@@ -852,7 +965,7 @@ class Hub:
 
         views = room.views_for(seat)
         level = room.seats[seat].level or ""
-        seed = derive_seed(room.data.seed, "bot", seat, ply) >> 1
+        seed = derive_seed(room.cpu_seed, "bot", seat, ply) >> 1  # never the dealing seed
         picked: Pick | None = None
         failure: Fallback | None = None
         detail = ""
@@ -865,7 +978,7 @@ class Hub:
             log.exception("bot crashed in room %s", room.id)
             failure, detail = "crash", type(exc).__name__
         return settle(room.state, seat, picked, failure=failure, detail=detail,
-                      fallback=Rng(room.data.seed, "fallback", seat, ply))
+                      fallback=Rng(room.cpu_seed, "fallback", seat, ply))
 
     async def bot_job(self, room_id: str, seat: int, ply: int) -> bool:
         """A bot worker's job: make the move of ``seat`` at ``ply`` if the room still waits
@@ -875,6 +988,7 @@ class Hub:
         data = await asyncio.to_thread(self.store.load_room, room_id)
         if data is None:
             return True
+        await self._ensure_cpu_key()
         room = self._build(data)
         if (room.status != "active" or len(room.moves) != ply
                 or seat not in room.state.acting_seats or room.seats[seat].kind != "bot"):
@@ -1003,6 +1117,8 @@ class Hub:
     async def resync_all(self) -> None:
         """After a gap in the bus (Redis restarted): reload every held room from the store,
         tell its connections, and queue any bot move that may have been lost."""
+        self._redis_back.set()  # the bot jobs waiting to be queued try again now
+        self._redis_back = asyncio.Event()
         for room in list(self.rooms.values()):
             try:
                 async with room.lock:
@@ -1012,6 +1128,41 @@ class Hub:
                 self.schedule_bots(room)
             except Exception:  # noqa: BLE001 - one room must not stop the others
                 log.exception("could not resync room %s", room.id)
+
+    async def poll_while_away(self, every: float = 1.0, batch: int = 500) -> None:
+        """While the bus is away (Redis down), read from the store, every ``every`` seconds,
+        the head (status, moves stored) of each active room held here with a connection,
+        and bring those that changed elsewhere up to date: a room whose players sit at two
+        processes goes on during the outage (each move committed to the database as
+        always) instead of freezing until Redis is back. Nothing is read while the bus is
+        up; when it comes back, :meth:`resync_all` reloads everything as before."""
+        connected = getattr(self.bus, "connected", None)
+        if connected is None:
+            return
+        while True:
+            await asyncio.sleep(every)
+            if connected.is_set():
+                continue
+            rooms = [r for r in self.rooms.values() if r.status == "active" and r.conns]
+            for start in range(0, len(rooms), batch):
+                part = {r.id: r for r in rooms[start:start + batch]}
+                try:
+                    heads = await asyncio.to_thread(self.store.room_heads, list(part))
+                except Exception:  # noqa: BLE001 - the database away too: next time
+                    log.warning("could not poll the rooms while Redis is away")
+                    break
+                for rid, (status, plies) in heads.items():
+                    room = part[rid]
+                    if (status, plies) == (room.status, len(room.moves)):
+                        continue
+                    try:
+                        async with room.lock:
+                            await self._reload(room)
+                        self.arm_clock(room)
+                        await self.broadcast(room)
+                        self.schedule_bots(room)
+                    except Exception:  # noqa: BLE001 - one room must not stop the others
+                        log.exception("could not poll room %s", rid)
 
     def _cancel_bots(self, room: Room) -> None:
         for task in room.bot_tasks.values():
@@ -1202,6 +1353,8 @@ class Hub:
                 hashes[where[s.seat]] = s.key_hash
         match = room.set_match()
         assert match is not None
+        # the deal may be replayed (it hides nothing there); the CPU's choices never are:
+        # the new room has its own secret CPU seed (cpu_seed), whatever its dealing seed
         same = match.format.reverse and replays_the_deal(room.game)
         try:
             await self.create(room.game, dict(room.options), seats, casual=room.data.casual,

@@ -6,13 +6,17 @@ hub and the room and uses only their public pieces, so it can move onto a bus un
 
 from __future__ import annotations
 
+import json
+import time
 from weakref import WeakKeyDictionary
 
 from asobiba.core.protocol import Outcome
 
 from ..core.jsontypes import JSONObject
 from . import shared
+from .limits import HISTORY_CONN_BURST, HISTORY_CONN_RATE, ByteBucket, Limits
 from .rooms import ClientError, Conn, Hub, Room
+from .wire import dumps
 
 # room → (the ply the offers were made at, the seats offering): a move withdraws every offer
 _draws: WeakKeyDictionary[Room, tuple[int, set[int]]] = WeakKeyDictionary()
@@ -40,20 +44,148 @@ def draw_offers(room: Room) -> set[int]:
     return offers if ply == len(room.moves) and room.status == "active" else set()
 
 
-def history(room: Room, conn: Conn) -> JSONObject:
-    """Every view the connection's seats have received, in order — only what each seat has
-    already seen (``views_for``); a spectator gets the public view of every position."""
-    seats = sorted(conn.seats)
+HISTORY_PAGE_PLIES = 64
+"""Positions in one page of ``history`` at most."""
+HISTORY_PAGE_BYTES = 64 * 1024
+"""Bytes of views in one page of ``history`` at most (a page always holds one position, so a
+page is at most this plus one position's views: a few KB in every game)."""
+HISTORY_BUILD_CPU = 0.002
+"""CPU seconds (the event loop's thread) one page may spend building views not yet cached:
+past that the page ends early (it holds at least one position). A first pass over a long
+room's history costs the room's other connections at most this much at a time."""
+HISTORY_MIN_CHARGE = 16 * 1024
+"""Bytes a page costs at least in the byte budgets, however small: the budget counts
+requests too (a page cut short by HISTORY_BUILD_CPU is not cheaper to ask for)."""
 
-    def lean(view: JSONObject) -> JSONObject:
-        # a past position is looked at, never played from: its legal moves are dead weight
-        return {k: v for k, v in view.items() if k != "legal_moves"}
 
-    if seats:
-        views = [{"seat": s, "views": [lean(v) for v in room.views_for(s)]} for s in seats]
+class _HistoryCache:
+    """A room's past views as JSON text, per seat kind (a seat number, None for spectators),
+    built lazily — only the positions a page asks for — and kept: a position's view never
+    changes once the position exists, so each is serialised once for all the connections of
+    its kind. ``epoch`` is the room's ``history`` count: an undo or a reload that rewrote the
+    moves makes a new cache."""
+
+    def __init__(self, epoch: int) -> None:
+        self.epoch = epoch
+        self.views: dict[int | None, list[str | None]] = {}
+
+
+# room → its history cache (dropped with the room)
+_histories: WeakKeyDictionary[Room, _HistoryCache] = WeakKeyDictionary()
+
+
+def _lean(view: JSONObject) -> JSONObject:
+    # a past position is looked at, never played from: its legal moves are dead weight
+    return {k: v for k, v in view.items() if k != "legal_moves"}
+
+
+def _fragments(room: Room, seat: int | None) -> list[str | None]:
+    """The cached view texts of ``seat``'s kind, one slot per position (None: not built)."""
+    cache = _histories.get(room)
+    if cache is None or cache.epoch != room.history:
+        cache = _histories[room] = _HistoryCache(room.history)
+    frags = cache.views.setdefault(seat, [])
+    n = len(room.states)
+    if len(frags) > n:  # moves taken back without a new epoch: never show a stale view
+        del frags[n:]
+    frags.extend([None] * (n - len(frags)))
+    return frags
+
+
+def _view_text(room: Room, frags: list[str | None], seat: int | None, ply: int) -> str:
+    text = frags[ply]
+    if text is None:
+        text = frags[ply] = dumps(_lean(room.states[ply].view(seat)))
+    return text
+
+
+def _ply_field(msg: JSONObject, name: str, default: int | None, positions: int) -> int | None:
+    value = msg.get(name, default)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= positions:
+        raise ClientError("bad_range", f"'{name}' must be a ply from 0 to {positions}, not "
+                          f"{value!r}")
+    return value
+
+
+def history_page(room: Room, conn: Conn, msg: JSONObject) -> str:
+    """One page of the views the connection's seats have seen, as the message text.
+
+    ``from`` (default 0) is the first position (0 = the start, k = after the k-th move),
+    ``to`` (default: as far as a page goes) one past the last wanted. A page stops at
+    :data:`HISTORY_PAGE_PLIES` positions, :data:`HISTORY_PAGE_BYTES` bytes of views or
+    :data:`HISTORY_BUILD_CPU` seconds of building, whichever comes first; ``next`` says where the following page starts (null: this page
+    reaches the current position). Each seat gets only what it has already seen
+    (``view(seat)`` of every position so far); a spectator the public view."""
+    positions = len(room.states)
+    start = _ply_field(msg, "from", 0, positions)
+    stop = _ply_field(msg, "to", None, positions)
+    assert start is not None
+    stop = positions if stop is None else max(stop, start)
+    seats: list[int | None] = list(sorted(conn.seats)) or [None]
+    frags = [_fragments(room, s) for s in seats]
+    pages: list[list[str]] = [[] for _ in seats]
+    size, end, began = 0, start, time.thread_time()
+    while end < stop and end - start < HISTORY_PAGE_PLIES:
+        if end > start and time.thread_time() - began >= HISTORY_BUILD_CPU:
+            break
+        texts = [_view_text(room, f, s, end) for f, s in zip(frags, seats, strict=True)]
+        grown = size + sum(len(t) + 1 for t in texts)
+        if end > start and grown > HISTORY_PAGE_BYTES:
+            break
+        for page, text in zip(pages, texts, strict=True):
+            page.append(text)
+        size, end = grown, end + 1
+    head = dumps({"type": "history", "from": start, "to": end,
+                  "next": end if end < positions else None, "positions": positions})
+    body = ",".join(f'{{"seat":{dumps(s)},"views":[{",".join(page)}]}}'
+                    for s, page in zip(seats, pages, strict=True))
+    return f'{head[:-1]},"views":[{body}]}}'
+
+
+def history(room: Room, conn: Conn, msg: JSONObject | None = None) -> JSONObject:
+    """:func:`history_page` as a message object (tests, callers that want the data)."""
+    page = json.loads(history_page(room, conn, msg or {}))
+    assert isinstance(page, dict)
+    return page
+
+
+async def send_history(room: Room, conn: Conn, msg: JSONObject, limits: Limits,
+                       address: str) -> None:
+    """Answer a ``history`` message within the byte budgets (limits.ByteBucket): the
+    connection's and its address's. A page is sent only while both are out of debt; its
+    bytes are then spent (so one page may overdraw, by at most a page). Over budget, the
+    request is refused with ``too_fast`` and ``retry_after`` (seconds) — nothing built."""
+    now = time.monotonic()
+    mine = _conn_buckets.get(conn)
+    if mine is None:
+        mine = _conn_buckets[conn] = ByteBucket(HISTORY_CONN_RATE, HISTORY_CONN_BURST, now)
+    wait = max(mine.wait(now), limits.history_bytes.wait(address, now))
+    if wait > 0:
+        raise TooFast(f"history is sent at most {HISTORY_CONN_RATE // 1024} KiB a second "
+                      f"per connection and {limits.history_bytes.rate // 1024} KiB a second "
+                      "per address; ask again later", retry_after=round(wait + 0.05, 2))
+    text = history_page(room, conn, msg)
+    size = max(len(text.encode()), HISTORY_MIN_CHARGE)
+    mine.spend(size)
+    limits.history_bytes.spend(address, size)
+    if conn.send_text is not None:
+        await conn.send_text(text)
     else:
-        views = [{"seat": None, "views": [lean(st.view(None)) for st in room.states]}]
-    return {"type": "history", "views": views}
+        await conn.send(history(room, conn, msg))
+
+
+class TooFast(ClientError):
+    """``too_fast`` with the seconds after which the same request will be served."""
+
+    def __init__(self, message: str, retry_after: float) -> None:
+        super().__init__("too_fast", message, status=429)
+        self.params: JSONObject = {"retry_after": retry_after}
+
+
+# connection → its history byte bucket (dropped with the connection)
+_conn_buckets: WeakKeyDictionary[Conn, ByteBucket] = WeakKeyDictionary()
 
 
 def can_abort(room: Room) -> bool:

@@ -109,3 +109,49 @@ def test_every_cpu_level_of_every_game_can_be_the_opponent() -> None:
             obs, info = env.reset(seed=1)
             assert obs["action_mask"].any(), (game_id, level)
             assert env.level == level
+
+
+def test_illegal_action_raises_when_asked() -> None:
+    from asobiba.core import IllegalMoveError
+
+    env = gym_env("reversi", opponent="random", illegal_action="raise")
+    obs, _ = env.reset(seed=0)
+    before = env.session.state.to_json()
+    with pytest.raises(IllegalMoveError, match="not legal"):
+        env.step(int(np.flatnonzero(obs["action_mask"] == 0)[0]))
+    assert env.session.state.to_json() == before
+    with pytest.raises(ValueError, match="penalty, raise"):
+        gym_env("reversi", illegal_action="lose")
+
+
+def test_illegal_action_penalty_is_minus_one_even_alone() -> None:
+    env = gym_env("patapata", opponent="random")
+    obs, _ = env.reset(seed=0)
+    _, reward, done, _, info = env.step(len(obs["action_mask"]))  # out of range
+    assert (reward, done, info) == (-1.0, True, {"illegal_action": True})
+
+
+def test_gymnasium_make_with_only_gymnasium_imported() -> None:
+    """A fresh interpreter that imports only gymnasium: ``module:id`` makes Gymnasium import
+    the registering module itself. (Gymnasium 1.x has no plugin entry points — removed in
+    1.0 — so a bare ``asobiba/Reversi-v0`` cannot find a package nobody imported.)"""
+    import subprocess
+    import sys
+
+    code = ("import sys, gymnasium\n"
+            "assert not any(m.startswith('asobiba') for m in sys.modules)\n"
+            "env = gymnasium.make('asobiba.envs:asobiba/Reversi-v0', opponent='random')\n"
+            "obs, _ = env.reset(seed=0)\n"
+            "print(int(obs['action_mask'].sum()))\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=True)
+    assert out.stdout.strip() == "4"
+
+
+def test_gymnasium_still_has_no_plugin_hook() -> None:
+    """If a Gymnasium release brings entry-point discovery back, register through it (and
+    this test says so)."""
+    import gymnasium.envs.registration as registration
+
+    assert not hasattr(registration, "load_plugin_envs")
+    assert not hasattr(registration, "load_env_plugins")

@@ -9,7 +9,7 @@ from pettingzoo.test import api_test, seed_test
 
 from asobiba.core import IllegalMoveError
 from asobiba.envs import pettingzoo_env
-from asobiba.games import GAME_IDS
+from asobiba.games import GAME_IDS, get
 
 from .cases import CASES, case_id
 
@@ -77,8 +77,8 @@ def test_same_seed_same_game_other_seed_other_deal() -> None:
     assert not all(others)
 
 
-def test_illegal_action_raises_and_changes_nothing() -> None:
-    env = pettingzoo_env("reversi")
+def test_illegal_action_raises_and_changes_nothing_when_asked() -> None:
+    env = pettingzoo_env("reversi", illegal_action="raise")
     env.reset(seed=0)
     before = env.session.state.to_json()
     mask = env.observe("player_0")["action_mask"]
@@ -87,6 +87,56 @@ def test_illegal_action_raises_and_changes_nothing() -> None:
         env.step(illegal)
     assert env.session.state.to_json() == before
     assert env.agent_selection == "player_0"
+
+
+@pytest.mark.parametrize("game, opts", [("reversi", {}), ("algo", {"players": 3}),
+                                         ("patapata", {"players": 1})])
+def test_illegal_action_is_a_penalty_by_default(game: str, opts: dict) -> None:
+    """As PettingZoo's classic environments: the offender -1, everyone else 0, the episode
+    over, the move not played."""
+    env = pettingzoo_env(game, **opts)
+    env.reset(seed=0)
+    offender = env.agent_selection
+    before = env.session.state.to_json()
+    mask = env.observe(offender)["action_mask"]
+    illegal = np.flatnonzero(mask == 0)
+    env.step(int(illegal[0]) if len(illegal) else len(mask))  # solo Patapata: all legal
+    assert env.session.state.to_json() == before
+    assert all(env.terminations.values())
+    rewards = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        assert term
+        rewards[agent] = reward
+        assert info == ({"illegal_action": True} if agent == offender else {})
+        env.step(None)
+    assert rewards == {a: (-1.0 if a == offender else 0.0) for a in env.possible_agents}
+    assert env.agents == []
+
+
+def test_a_none_action_from_a_live_agent_is_illegal_too() -> None:
+    env = pettingzoo_env("flipflop")
+    env.reset(seed=0)
+    env.step(None)
+    assert env.rewards == {"player_0": -1.0, "player_1": 0.0}
+
+
+def test_unknown_illegal_action_mode_is_refused() -> None:
+    with pytest.raises(ValueError, match="penalty, raise"):
+        pettingzoo_env("reversi", illegal_action="ignore")
+
+
+def test_patapata_illegal_action_ends_the_episode_at_the_end_of_the_cycle() -> None:
+    from asobiba.envs import parallel_env
+
+    env = parallel_env("patapata", players=3)
+    obs, _ = env.reset(seed=2)
+    actions = {a: int(np.flatnonzero(obs[a]["action_mask"])[0]) for a in env.agents}
+    actions["player_1"] = int(np.flatnonzero(obs["player_1"]["action_mask"] == 0)[0])
+    obs, rewards, terms, truncs, infos = env.step(actions)
+    assert rewards == {"player_0": 0.0, "player_1": -1.0, "player_2": 0.0}
+    assert all(terms.values()) and env.agents == []
+    assert infos["player_1"] == {"illegal_action": True}
 
 
 def test_reversi_action_numbers_are_squares() -> None:
@@ -134,6 +184,29 @@ def test_patapata_simultaneous_seats_take_turns() -> None:
     assert order == ["player_0", "player_1"] * 3
 
 
+PLAYER_COUNTS = [(g, n) for g in ("memory_matrix", "algo", "patapata")
+                 for n in range(get(g).min_seats, get(g).max_seats + 1)]
+
+
+@pytest.mark.parametrize("game, players", PLAYER_COUNTS, ids=lambda v: str(v))
+def test_pettingzoo_tests_at_every_player_count(game: str, players: int) -> None:
+    opts = {"players": players}
+    api_test(pettingzoo_env(game, **opts), num_cycles=10)
+    seed_test(lambda: pettingzoo_env(game, **opts), num_cycles=10)
+
+
+@pytest.mark.parametrize("players", range(1, 9))
+def test_patapata_parallel_seed_test_at_every_player_count(players: int) -> None:
+    """PettingZoo's own parallel_seed_test samples actions without the mask: an illegal
+    one ends the episode with a penalty (the default), deterministically. (The Parallel
+    API test itself runs at 1 and 3 players below: Patapata's masks are slow to build.)"""
+    from pettingzoo.test import parallel_seed_test
+
+    from asobiba.envs import parallel_env
+
+    parallel_seed_test(lambda: parallel_env("patapata", players=players), num_cycles=5)
+
+
 @pytest.mark.parametrize("players", [1, 3])
 def test_patapata_parallel_api(players: int) -> None:
     from pettingzoo.test import parallel_api_test
@@ -141,8 +214,8 @@ def test_patapata_parallel_api(players: int) -> None:
     from asobiba.envs import parallel_env
 
     parallel_api_test(parallel_env("patapata", players=players), num_cycles=30)
-    # determinism per seed (PettingZoo's parallel_seed_test samples actions without the
-    # mask, which this environment refuses; the same check, sampling with the mask)
+    # determinism per seed over whole episodes, sampling with the mask (PettingZoo's
+    # parallel_seed_test samples without it, so its episodes end at the first illegal action)
     runs = []
     for _ in range(2):
         env = parallel_env("patapata", players=players)

@@ -3,7 +3,7 @@ solved game, not just printed."""
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import subprocess
 import sys
 from collections import defaultdict
@@ -15,12 +15,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _example():
-    path = ROOT / "examples" / "flipflop_qlearning.py"
-    spec = importlib.util.spec_from_file_location("flipflop_qlearning", path)
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    # shipped in the package (asobiba/examples), so an installed wheel has it too
+    return importlib.import_module("asobiba.examples.flipflop_qlearning")
 
 
 def test_q_learning_reaches_the_solved_value_of_flipflop_3x3() -> None:
@@ -44,7 +40,7 @@ def test_the_solver_check_catches_a_policy_that_has_not_learned() -> None:
 
 
 def test_the_script_runs_and_says_its_check_passed() -> None:
-    out = subprocess.run([sys.executable, str(ROOT / "examples" / "flipflop_qlearning.py"),
+    out = subprocess.run([sys.executable, "-m", "asobiba.examples.flipflop_qlearning",
                           "--episodes", "300", "--every", "100"],
                          capture_output=True, text=True, timeout=600, cwd=ROOT)
     assert out.returncode == 0, out.stdout + out.stderr

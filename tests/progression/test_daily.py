@@ -82,11 +82,12 @@ def test_full_month_earns_a_trophy_once(session, hasher) -> None:
     for d in range(1, 29):  # February 2026 has 28 days
         day = date(2026, 2, d)
         ch = challenge("flipflop", day)
-        if d == 10:  # a loss first, then the win
-            lose = Outcome.from_scores((0, 1) if ch.player_seat == 0 else (1, 0))
-            assert daily.record_attempt(session, pid, "flipflop", day, lose, today=day) == []
         ev = daily.record_attempt(session, pid, "flipflop", day, _win(ch), today=day)
         trophies += [e for e in ev if e["type"] == "trophy"]
+        if d == 10:  # a later attempt that day is practice: a loss takes nothing back
+            lose = Outcome.from_scores((0, 1) if ch.player_seat == 0 else (1, 0))
+            again = daily.record_attempt(session, pid, "flipflop", day, lose, today=day)
+            assert [(e["type"], e["cleared"]) for e in again] == [("practice", False)]
         cal = daily.month_calendar(session, pid, "flipflop", 2026, 2)
         assert cal["trophy"] == (d == 28)
     assert trophies == [{"type": "trophy", "period": "2026-02"}]
@@ -102,7 +103,8 @@ def test_puzzle_first_attempt_is_rated_against_the_puzzle(session, hasher) -> No
     rating = [e for e in ev if e["type"] == "rating"][0]
     assert rating["pool"] == "patapata:puzzle" and rating["after"] > rating["before"]
     ev2 = daily.record_attempt(session, pid, "patapata", DAY, solved, today=DAY)
-    assert ev2 == []  # already cleared, second attempt not rated
+    # the second attempt is practice: not rated, said so
+    assert [(e["type"], e["attempt"]) for e in ev2] == [("practice", 2)]
     puzzle = accounts.puzzle_player(session, "patapata", DAY.isoformat())
     assert ratings.current_rating(session, puzzle.id, "patapata:puzzle")["rating"] < 1500
 
@@ -142,7 +144,9 @@ def test_tsume_algo_daily_shows_no_hidden_number_and_grades_answers(session, has
     ev = daily.record_attempt(session, pid, "algo", DAY, wrong, today=DAY)
     assert [e["type"] for e in ev] == ["rating"] and ev[0]["after"] < ev[0]["before"]
     ev = daily.record_attempt(session, pid, "algo", DAY, ch.grade(right), today=DAY)
-    assert [e["type"] for e in ev] == ["cleared"]  # cleared on a retry, rated only once
+    # the day counts once: the right answers of a retry are practice (rated once, not cleared)
+    assert [(e["type"], e["cleared"]) for e in ev] == [("practice", True)]
+    assert daily.month_calendar(session, pid, "algo", DAY.year, DAY.month)["cleared"] == []
 
 
 def test_tsume_algo_gets_harder_through_the_week() -> None:

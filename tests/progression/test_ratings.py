@@ -106,19 +106,60 @@ def test_hotseat_game_is_stored_but_not_rated(session, hasher) -> None:
     assert ratings.player_page(session, a)["stats"]["reversi"]["games"] == 2
 
 
-def test_leaderboard_hides_provisional_until_asked(session, hasher) -> None:
-    a, b = _players(session, hasher, 2)
-    for i in range(30):
-        score = (24, 40) if i % 3 == 2 else (40, 24)
-        ratings.record_result(session, "reversi", [a, b], Outcome.from_scores(score))
+def test_leaderboard_lists_established_people_with_enough_established_opponents(
+        session, hasher) -> None:
+    ps = _players(session, hasher, 4)
+    # a round-robin of four people until every rating is established
+    for i in range(8):
+        for x, y in ((0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)):
+            score = (24, 40) if (i + x + y) % 3 == 2 else (40, 24)
+            ratings.record_result(session, "reversi", [ps[x], ps[y]],
+                                  Outcome.from_scores(score))
     board = ratings.leaderboard(session, "reversi")
-    assert [row["name"] for row in board] == ["player0", "player1"]
-    assert all(not row["provisional"] for row in board)
-    c = accounts.register(session, "player2", "correct horse", hasher).id
-    ratings.record_result(session, "reversi", [c, a], Outcome.from_scores((40, 24)))
-    assert "player2" not in [r["name"] for r in ratings.leaderboard(session, "reversi")]
-    assert "player2" in [r["name"] for r in
-                         ratings.leaderboard(session, "reversi", include_provisional=True)]
+    assert {row["name"] for row in board} == {f"player{i}" for i in range(4)}
+    assert all(not row["provisional"] and row["games"] >= ratings.LEADERBOARD_GAMES
+               for row in board)
+    # established, but only ever against two people: not listed
+    e = accounts.register(session, "player4", "correct horse", hasher).id
+    for i in range(20):
+        score = (24, 40) if i % 3 == 2 else (40, 24)
+        ratings.record_result(session, "reversi", [e, ps[i % 2]], Outcome.from_scores(score))
+    assert not ratings.current_rating(session, e, "reversi")["provisional"]
+    assert "player4" not in [r["name"] for r in ratings.leaderboard(session, "reversi")]
+    ratings.record_result(session, "reversi", [e, ps[2]], Outcome.from_scores((40, 24)))
+    assert "player4" in [r["name"] for r in ratings.leaderboard(session, "reversi")]
+    # a new player: provisional, listed only when asked (marked)
+    c = accounts.register(session, "player5", "correct horse", hasher).id
+    ratings.record_result(session, "reversi", [c, ps[0]], Outcome.from_scores((40, 24)))
+    assert "player5" not in [r["name"] for r in ratings.leaderboard(session, "reversi")]
+    asked = {r["name"]: r for r in ratings.leaderboard(session, "reversi",
+                                                       include_provisional=True)}
+    assert asked["player5"]["provisional"]
+
+
+def test_a_provisional_opponent_moves_a_rating_by_a_tenth(session, hasher) -> None:
+    """The damping, exactly: the same game against a fresh and an established person."""
+    a, fresh, est = _players(session, hasher, 3)
+    row = ratings.RatingRow(player_id=est, pool="reversi", system="glicko2", rating=1500.0,
+                            deviation=60.0, volatility=0.06, provisional=False, games=40)
+    session.add(row)
+    session.flush()
+    win = Outcome.from_scores((40, 24))
+    first = ratings.record_result(session, "reversi", [a, fresh], win).changes[0]
+    from asobiba.progression import glicko2
+    full = glicko2.rate_pair(glicko2.Glicko2Rating.new(), glicko2.Glicko2Rating.new(), 1.0)[0]
+    assert first.after - 1500 == pytest.approx(
+        ratings.PROVISIONAL_OPPONENT_WEIGHT * (full.rating - 1500))
+    # the fresh account's own change is not damped: its opponent was a new account too...
+    # but against an established person it is the full Glicko-2 change
+    g = accounts.register(session, "newcomer", "correct horse", hasher).id
+    vs_est = ratings.record_result(session, "reversi", [g, est], win).changes
+    full = glicko2.rate_pair(glicko2.Glicko2Rating.new(),
+                             glicko2.Glicko2Rating(1500.0, 60.0, 0.06), 1.0)
+    assert vs_est[0].after == pytest.approx(full[0].rating)
+    # ...and the established person's loss to the newcomer is damped
+    assert 1500 - vs_est[1].after == pytest.approx(
+        ratings.PROVISIONAL_OPPONENT_WEIGHT * (1500 - full[1].rating))
 
 
 def test_player_page_counts_results_per_game(session, hasher) -> None:

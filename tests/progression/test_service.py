@@ -12,7 +12,7 @@ from asobiba.games import get
 from asobiba.play.runner import play_game
 from asobiba.progression import AccountError, Progression
 from asobiba.progression.calibrate import calibrate_bots
-from asobiba.progression.errors import LadderError
+from asobiba.progression.errors import AuthError, LadderError
 
 
 @pytest.fixture
@@ -26,12 +26,21 @@ def test_register_play_rate_and_show_the_player_page(prog: Progression) -> None:
     bot = prog.bot_id("reversi", "1")
     game = get("reversi")
     result = play_game(game, [game.make_bot("3", 1), game.make_bot("1", 2)], {}, 0)
-    out = prog.record_game([me["id"], bot], result.record)
+    # against the CPU: stored and counted, never rated (docs/fair-play.md)
+    out = prog.record_game([me["id"], bot], result.record, context="ladder")
+    assert not out["rated"] and out["unrated"]["code"] == "cpu" and out["changes"] == []
+    page = prog.player_page(me["id"])
+    assert page["stats"]["reversi"]["games"] == 1 and page["ratings"] == []
+    assert page["history"][0]["context"] == "ladder"
+    # against a person: rated
+    you, _ = prog.register("taro", "a long password")
+    out = prog.record_game([me["id"], you["id"]], result.record)
     assert out["rated"] and out["pool"] == "reversi"
     page = prog.player_page(me["id"])
-    assert page["stats"]["reversi"]["games"] == 1 and page["ratings"][0]["provisional"]
+    assert page["stats"]["reversi"]["games"] == 2 and page["ratings"][0]["provisional"]
     board = prog.leaderboard("reversi", include_provisional=True)
-    assert {row["name"] for row in board} == {"hanako", "bot:reversi:1"}
+    assert {row["name"] for row in board} == {"hanako", "taro"}
+    assert prog.leaderboard("reversi") == []  # provisional: not on the public board
 
 
 def test_a_failed_call_changes_nothing(prog: Progression) -> None:
@@ -49,8 +58,10 @@ def test_guest_then_claim_keeps_the_history(prog: Progression) -> None:
     game = get("reversi")
     result = play_game(game, [game.make_bot("2", 1), game.make_bot("random", 2)], {}, 3)
     prog.record_game([g["id"], other["id"]], result.record)
-    claimed = prog.claim_guest(token, "jiro", "a long password")
-    assert claimed["id"] == g["id"]
+    claimed, new_token = prog.claim_guest(token, "jiro", "a long password")
+    assert claimed["id"] == g["id"] and prog.whoami(new_token)["name"] == "jiro"
+    with pytest.raises(AuthError):  # the guest's token is not the account's (fixation)
+        prog.whoami(token)
     assert prog.player_page(g["id"])["stats"]["reversi"]["games"] == 1
 
 

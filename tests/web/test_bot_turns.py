@@ -33,7 +33,7 @@ class QueuedJobs:
     def __init__(self) -> None:
         self.jobs: list[tuple[str, int, int]] = []
 
-    async def enqueue(self, room_id: str, seat: int, ply: int) -> bool:
+    async def enqueue(self, room_id: str, seat: int, ply: int, after: str = "") -> bool:
         self.jobs.append((room_id, seat, ply))
         return True
 
@@ -41,11 +41,12 @@ class QueuedJobs:
         return None
 
 
-def expected_first_move(seed: int) -> str:
-    """What the level-2 Reversi bot of seat 0 picks at ply 0 of a room with this seed, made
-    here by the server's own bot entry point with the seed the server derives."""
+def expected_first_move(seed: int, cpu_seed: int) -> str:
+    """What the level-2 Reversi bot of seat 0 picks at ply 0 of a room dealt with ``seed``
+    whose CPU seed (``Room.cpu_seed``, from the server's secret) is ``cpu_seed``, made here by
+    the server's own bot entry point with the seed the server derives."""
     state = get("reversi").new_game({}, seed)
-    return choose_move("reversi", "2", derive_seed(seed, "bot", 0, 0) >> 1, 0,
+    return choose_move("reversi", "2", derive_seed(cpu_seed, "bot", 0, 0) >> 1, 0,
                        dict(state.options), [state.view(0)])
 
 
@@ -63,17 +64,17 @@ def test_embedded_bot_turn_plays_the_bots_pick_through_the_runner_step(
     pool = BotPool(processes=0, time_limit=120.0)
     hub = Hub(store, pool, get)
 
-    async def scenario() -> tuple[str, int, list[str]]:
+    async def scenario() -> tuple[str, int, int, list[str]]:
         room, _keys = await hub.create(get("reversi"), {}, SEATS, seed=77)
         await until(lambda: len(room.moves) == 1 and not room.bot_tasks, "the bot turn")
-        return room.moves[0].text, room.data.seed, list(room.notes)
+        return room.moves[0].text, room.data.seed, room.cpu_seed, list(room.notes)
 
     try:
-        text, seed, notes = asyncio.run(scenario())
+        text, seed, cpu, notes = asyncio.run(scenario())
     finally:
         pool.shutdown()
         store.close()
-    assert text == expected_first_move(seed)
+    assert text == expected_first_move(seed, cpu)
     assert not any("random legal move" in n for n in notes)
 
 
@@ -96,18 +97,18 @@ def test_rule_embedded_bot_overrunning_its_limit_plays_the_seeded_fallback(
     pool = BotPool(processes=0, time_limit=0.3)
     hub = Hub(store, pool, get)
 
-    async def scenario() -> tuple[str, list[str], int]:
+    async def scenario() -> tuple[str, list[str], int, int]:
         room, _keys = await hub.create(get("reversi"), {}, SEATS, seed=78)
         await until(lambda: len(room.moves) == 1 and not room.bot_tasks, "the bot turn")
-        return room.moves[0].text, list(room.notes), room.data.seed
+        return room.moves[0].text, list(room.notes), room.data.seed, room.cpu_seed
 
     try:
-        text, notes, seed = asyncio.run(scenario())
+        text, notes, seed, cpu = asyncio.run(scenario())
     finally:
         pool.shutdown()
         store.close()
     legal = get("reversi").new_game({}, seed).legal_moves(0).texts()
-    assert text == legal[Rng(seed, "fallback", 0, 0).below(len(legal))]
+    assert text == legal[Rng(cpu, "fallback", 0, 0).below(len(legal))]
     assert any("the bot in seat 0 timed out" in n for n in notes), notes
 
 
@@ -123,8 +124,11 @@ def test_worker_bot_job_plays_the_bots_pick_through_the_runner_step(tmp_path: Pa
     web = Hub(web_store, web_pool, get, jobs=queued)
     worker = Hub(worker_store, worker_pool, get, jobs=worker_queue, clocks=False)
 
+    cpu: list[int] = []
+
     async def scenario() -> tuple[str, bool, bool, int]:
         room, _keys = await web.create(get("reversi"), {}, SEATS, seed=79)
+        cpu.append(room.cpu_seed)
         await until(lambda: queued.jobs == [(room.id, 0, 0)], "the queued job")
         done = await worker.bot_job(room.id, 0, 0)
         again = await worker.bot_job(room.id, 0, 0)  # delivered twice: a no-op
@@ -141,7 +145,8 @@ def test_worker_bot_job_plays_the_bots_pick_through_the_runner_step(tmp_path: Pa
         web_store.close()
         worker_store.close()
     assert done and again and n == 1
-    assert text == expected_first_move(79)
+    # the worker derives the same CPU seed from the database's secret as the web process
+    assert text == expected_first_move(79, cpu[0])
 
 
 def test_rule_a_job_found_done_already_tells_the_web_processes_to_reload(

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from argon2 import PasswordHasher
 from starlette.testclient import TestClient
 
 from asobiba.progression.fairplay import PAIR_RATED_PER_DAY
@@ -259,3 +260,167 @@ def test_rule_leaving_before_moving_aborts(client: TestClient) -> None:
     result = wait_recorded(client, room["room"])
     assert result["rated"] is False and result["unrated"]["code"] == "aborted"
     assert rating(client, a) == rating(client, b) == 1500.0
+
+
+# ---- issue 25: ratings measure play between people -----------------------------------------
+
+CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
+"""argon2 for accounts made straight in the service (the tests check rules, not hardness)."""
+
+def vs_cpu(client: TestClient, token: str, level: str = "1") -> dict[str, Any]:
+    """A rated (not casual) Reversi room: ``token``'s account in seat 0, the CPU in seat 1."""
+    client.cookies.clear()
+    room = client.post("/api/rooms", json={"game": "reversi", "casual": False, "seats": [
+        {"kind": "human"}, {"kind": "bot", "level": level}]}).json()
+    res = as_(client, token).post(f"/api/rooms/{room['room']}/claim",
+                                  json={"seats": room["keys"]})
+    assert res.status_code == 200 and res.json()["seats"] == [0], res.text
+    return room
+
+
+def move_then_resign(client: TestClient, room: dict[str, Any],
+                     between: Any = None) -> None:
+    """Seat 0 (the person) moves, waits for the CPU's answer, calls ``between()``, resigns."""
+    with client.websocket_connect(f"/ws/{room['room']}") as ws:
+        send_json(ws, {"type": "hello", "seats": room["keys"], "id": "h"})
+        msg = read_until(ws, lambda m: is_update(m) and m["you"] == [0])
+        send_json(ws, {"type": "move", "seat": 0, "ply": 0, "id": "m0",
+                       "move": msg["views"][0]["view"]["legal_moves"][0]})
+        read_until(ws, lambda m: is_update(m) and m["room"]["ply"] >= 2)
+        if between is not None:
+            between()
+        send_json(ws, {"type": "resign", "seat": 0, "id": "r"})
+        read_until(ws, lambda m: is_update(m) and m["room"]["status"] == "finished")
+
+
+def test_rule_games_against_the_cpu_are_never_rated(client: TestClient) -> None:
+    """Attack (old code): losing once to Lv.1 cost 242 points, and ten wins took an account
+    to #1 of the leaderboard, CPUs listed beside people."""
+    me = account(client, "cpu_farmer")
+    room = vs_cpu(client, me)
+    move_then_resign(client, room)
+    result = wait_recorded(client, room["room"])
+    assert result["rated"] is False and result["unrated"]["code"] == "cpu", result
+    assert result["changes"] == []
+    page = as_(client, me).get("/api/players/me").json()
+    assert page["ratings"] == [] and page["stats"]["reversi"]["loss"] == 1  # kept, unrated
+    assert rating(client, me) == 1500.0
+    boards = client.get("/api/leaderboards/reversi").json()["pools"]
+    assert all(row["kind"] == "human" for rows in boards.values() for row in rows)
+
+
+def test_rule_wins_against_the_cpu_give_no_rating_and_no_leaderboard_place(
+        tmp_path: Any) -> None:
+    """The same attack with wins (ten over Lv.1 took 1500 → 2166 and #1 in 47 s), at the
+    service every path records through."""
+    from sqlalchemy import create_engine
+
+    from asobiba.games import get
+    from asobiba.play.runner import play_game
+    from asobiba.progression import Progression
+
+    prog = Progression(create_engine(f"sqlite:///{tmp_path / 'p.db'}"), CHEAP)
+    me, _ = prog.register("farmer", "a long password 9")
+    bot = prog.bot_id("reversi", "1")
+    game = get("reversi")
+    for seed in range(10):
+        rec = play_game(game, [game.make_bot("3", seed), game.make_bot("1", seed)], {},
+                        seed).record
+        assert rec.result is not None
+        # the account in the winning seat (the tester beat Lv.1 ten times)
+        out = prog.record_game([me["id"], bot] if rec.result.ranks[0] == 1 else
+                               [bot, me["id"]], rec)
+        assert out["rated"] is False and out["unrated"]["code"] == "cpu"
+    page = prog.player_page(me["id"])
+    assert page["ratings"] == [] and page["stats"]["reversi"]["games"] == 10
+    assert page["stats"]["reversi"]["win"] >= 9  # a draw is possible, a loss is not here
+    assert prog.leaderboard("reversi") == []
+    assert prog.leaderboard("reversi", include_provisional=True) == []
+
+
+def test_rule_fresh_accounts_are_no_source_of_rating(tmp_path: Any) -> None:
+    """Attack (old code): 15 rated wins against 5 fresh accounts in one day — within the pair
+    limit, 3 each — took 1500 → 2161. Bound: a new account gains under 150 (measured 122),
+    an established one under 15 (measured 7), and neither reaches a leaderboard."""
+    from sqlalchemy import create_engine
+
+    from asobiba.games import get
+    from asobiba.play.runner import play_game
+    from asobiba.progression import Progression
+    from asobiba.progression.models import RatingRow
+
+    engine = create_engine(f"sqlite:///{tmp_path / 'p.db'}")
+    prog = Progression(engine, CHEAP)
+    game = get("reversi")
+    rec = next(r for seed in range(20) if (r := play_game(
+        game, [game.make_bot("3", seed), game.make_bot("1", seed)], {}, seed).record
+    ).result is not None and r.result.ranks == (1, 2))  # seat 0 won
+    for who, established in (("fresh", False), ("veteran", True)):
+        me, _ = prog.register(who, "a long password 9")
+        if established:  # an account with a settled rating (deviation 60)
+            with prog.session() as s:
+                s.add(RatingRow(player_id=me["id"], pool="reversi", system="glicko2",
+                                rating=1500.0, deviation=60.0, volatility=0.06,
+                                provisional=False, games=50))
+        sybils = [prog.register(f"{who}_sybil{i}", "a long password 9")[0]["id"]
+                  for i in range(5)]
+        for _ in range(PAIR_RATED_PER_DAY):
+            for s_id in sybils:
+                assert prog.record_game([me["id"], s_id], rec)["rated"] is True
+        gain = prog.player_page(me["id"])["ratings"][0]["rating"] - 1500.0
+        print(f"{who}: 15 wins against 5 fresh accounts gained {gain:.1f}")
+        assert 0 < gain < (15 if established else 150), (who, gain)
+        assert who not in [r["name"] for r in prog.leaderboard("reversi")]
+    engine.dispose()
+
+
+def test_rule_a_guest_game_stays_casual_after_the_guest_registers(client: TestClient) -> None:
+    """Attack (old code): a guest starts a ladder game, registers mid-game and loses: the
+    game was recorded rated (1500 → 1258). Rated-ness is fixed when the room is opened and
+    its seat claimed; the ladder still counts the game."""
+    g = guest(client)
+    room = as_(client, g).post("/api/ladder/reversi/play", json={"tier": "lv1"}).json()
+    assert [k["seat"] for k in room["keys"]] == [0]
+
+    def register_now() -> None:
+        res = as_(client, g).post("/api/account/register",
+                                  json={"name": "latecomer", "password": "a long password 9"})
+        assert res.status_code == 201 and res.json()["player"]["kind"] == "human"
+        token = res.cookies[COOKIE]
+        assert token != g
+        client.cookies.clear()
+        client.cookies.set(COOKIE, token)
+        registered.append(token)
+    registered: list[str] = []
+    client.cookies.clear()
+    move_then_resign(client, room, register_now)
+    result = wait_recorded(client, room["room"])
+    assert result["rated"] is False, result
+    assert result["ladder"] is not None  # the ladder got the game (a loss: no events)
+    page = as_(client, registered[0]).get("/api/players/me").json()
+    assert page["player"]["name"] == "latecomer" and page["ratings"] == []
+    assert page["stats"]["reversi"]["loss"] == 1
+
+
+def test_rule_a_planted_guest_session_does_not_become_the_account(client: TestClient) -> None:
+    """Attack (old code): session fixation — a guest cookie planted in a victim's browser
+    was, once the victim registered, logged in as the victim's account."""
+    planted = guest(client)  # the attacker's guest session...
+    victim = as_(client, planted)  # ...set in the victim's browser
+    res = victim.post("/api/account/register", json={"name": "victim",
+                                                     "password": "a long password 9"})
+    assert res.status_code == 201
+    fresh = res.cookies[COOKIE]
+    assert fresh and fresh != planted, "a new session id at registration"
+    assert as_(client, fresh).get("/api/account").json()["player"]["name"] == "victim"
+    assert as_(client, planted).get("/api/account").json()["player"] is None
+    # at login too: the browser's old session (planted or not) ends; the new one works
+    planted = guest(client)
+    res = as_(client, planted).post("/api/account/login",
+                                    json={"name": "victim", "password": "a long password 9"})
+    assert res.status_code == 200 and res.cookies[COOKIE] != planted
+    assert as_(client, planted).get("/api/account").json()["player"] is None
+    assert as_(client, res.cookies[COOKIE]).get("/api/account").json()["player"][
+        "name"] == "victim"
+    # the session that registered was a different id and still works (it was not planted)
+    assert as_(client, fresh).get("/api/account").json()["player"]["name"] == "victim"

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from sqlalchemy import create_engine
 
+from asobiba.core import Outcome
 from asobiba.progression import Progression
 
 from .browser import Server, click_a_move, english_left, open_context, wait_turn
@@ -55,6 +56,15 @@ def start_game(page: Any, base: str, casual: bool) -> None:
     page.wait_for_selector("body[data-connected=true][data-progress=ready]", timeout=WAIT)
 
 
+def _player_id(prog: Progression, name: str) -> int:
+    from sqlalchemy import select
+
+    from asobiba.progression.models import PlayerRow
+
+    with prog.session() as s:
+        return int(s.scalar(select(PlayerRow.id).where(PlayerRow.name == name)) or 0)
+
+
 def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Server) -> None:
     register(page, server.url, "hanako")
     cookies = {c["name"]: c for c in page.context.cookies()}
@@ -66,8 +76,9 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     assert wait_turn(page) == "turn"
     page.click("#resign")
     page.wait_for_selector("body[data-status=finished]", timeout=WAIT)
-    page.wait_for_selector("#progress-panel [data-rating-seat='0']", timeout=WAIT)
-    assert "1500 →" in page.inner_text("#progress-panel")
+    # a game against the CPU is recorded, never rated (docs/fair-play.md), and says why
+    page.wait_for_selector("#progress-panel [data-unrated=cpu]", timeout=WAIT)
+    assert "not rated" in page.inner_text("#progress-panel")
     page.click("#progress-panel a[href^='/player/']")
     ready(page)
     assert "hanako" in page.inner_text("#page-title")
@@ -76,6 +87,21 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     # issue 15: the CPU is named by its level, never by the store's "bot:reversi:random"
     assert "bot:" not in page.inner_text("#history-table")
     assert "CPU (" in page.inner_text("#history-table")
+    assert page.locator("#rating-chart svg circle").count() == 0
+    # a rated game against a person (recorded as a finished room would be)
+    from asobiba.games import get
+    from asobiba.play.runner import play_game
+    from asobiba.progression import ratings
+
+    prog = Progression(create_engine(f"sqlite:///{server.data_dir / 'asobiba.db'}"))
+    me = _player_id(prog, "hanako")
+    game = get("reversi")
+    rec = play_game(game, [game.make_bot("random", 1), game.make_bot("random", 2)], {}, 5).record
+    # (names of their own: the server, and so its accounts, is shared by this module's tests)
+    rival, _ = prog.register("rival25", "a long password")
+    assert prog.record_game([me, rival["id"]], rec)["rated"]
+    page.reload()
+    ready(page)
     # issue 15 item 6: the rating history, drawn as SVG (one point per rated game)
     chart = page.locator("#rating-chart svg[role=img]")
     assert chart.count() == 1
@@ -83,10 +109,20 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     assert "Reversi" in chart.get_attribute("aria-label")
     rating = page.locator("#ratings [data-pool=reversi]")
     assert rating.get_attribute("data-provisional") == "true" and rating.inner_text().endswith("?")
+    # the leaderboard lists established people only: four who played each other enough
+    people = [prog.register(f"regular25_{i}", "a long password")[0]["id"] for i in range(4)]
+    with prog.session() as s:
+        for i in range(8):
+            for x, y in ((0, 1), (2, 3), (0, 2), (1, 3), (0, 3), (1, 2)):
+                won = (i + x + y) % 3 != 2
+                ratings.record_result(s, "reversi", [people[x], people[y]],
+                                      Outcome.from_scores((40, 24) if won else (24, 40)))
     page.goto(f"{server.url}/leaderboard/reversi")
     ready(page)
-    row = page.locator("table[data-pool=reversi] tr", has_text="hanako")
-    assert row.count() == 1 and row.locator(".provisional").count() == 1
+    table = page.locator("table[data-pool=reversi]")
+    assert table.locator("tbody tr").count() == 4
+    assert "regular25_0" in table.inner_text() and "hanako" not in table.inner_text()
+    assert "CPU" not in table.inner_text() and table.locator(".provisional").count() == 0
     # sign out: the page says so, and a wrong password is refused with its message
     page.goto(f"{server.url}/account")
     ready(page)

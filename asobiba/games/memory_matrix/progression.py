@@ -46,6 +46,7 @@ class MemoryMatrixEvaluator:
 
     def values_from_views(self, views: Sequence[JSONMapping],
                           played: str | None = None) -> dict[str, float]:
+        from ...search.budget import checkpoint
         from . import rules
         from .bots import look_ahead, paranoid
 
@@ -58,6 +59,7 @@ class MemoryMatrixEvaluator:
         inf = float("inf")
         out = {}
         for move in rules.legal_moves(cfg, pos):
+            checkpoint()  # a review's CPU budget cuts here (one move's search at most)
             child = rules.apply(cfg, pos, move)[0]
             if cfg.players == 2:
                 value = paranoid(cfg, child, depth - 1, -inf, inf, seat, w)

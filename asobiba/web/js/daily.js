@@ -9,7 +9,7 @@ const game = gameFromPath();
 let data = null;
 let player = null;
 let month = null; // [year, month] shown in the calendar
-let verdict = null;
+let verdict = null; // [i18n key, params] of the last answers' verdict
 
 function tt(renderer, key, params) {
   return t(key, params, renderer && renderer.game);
@@ -84,12 +84,14 @@ async function drawChallenge() {
     const ctx = { lang: lang(), t: (k, p) => tt(renderer, k, p), room: null, seat: ch.player_seat, view: ch.view, prev: null, legal: new Set(), play: () => {} };
     board.replaceChildren(renderer.render(ch.view, ctx));
     if (ch.kind === "opponent" || ch.kind === "puzzle") { // the challenge shown is always today's
-      const button = el("button", { type: "button", class: "primary", id: "play-daily" }, t("daily.play"));
+      // a day counts once per account: after the first attempt, the button says practice
+      const button = el("button", { type: "button", class: "primary", id: "play-daily", "data-practice": String(Boolean(data.practice)) }, t(data.practice ? "daily.play_practice" : "daily.play"));
       button.addEventListener("click", () => playToday().catch(showError));
       parts.push(player ? button : el("p", {}, el("a", { href: "/account" }, t("daily.sign_in"))));
     }
   }
-  if (verdict) parts.push(el("p", { id: "verdict", class: "status", role: "status" }, t(verdict)));
+  if (player && data.practice) parts.push(el("p", { id: "practice", class: "status" }, t("daily.practice_note")));
+  if (verdict) parts.push(el("p", { id: "verdict", class: "status", role: "status", "data-verdict": verdict[0] }, t(verdict[0], verdict[1])));
   document.getElementById("challenge").replaceChildren(...parts);
 }
 
@@ -104,10 +106,12 @@ async function submit(e) {
   e.preventDefault();
   const answers = data.challenge.puzzle.questions.map((_, i) => document.getElementById(`answer-${i}`).value.trim());
   try {
-    await post(`/api/daily/${encodeURIComponent(game)}/answer`, { answers });
+    const res = await post(`/api/daily/${encodeURIComponent(game)}/answer`, { answers });
     await load(null);
     month = [Number(data.date.slice(0, 4)), Number(data.date.slice(5, 7))];
-    verdict = data.calendar && data.calendar.cleared.length && (new Set(data.calendar.cleared).has(Number(data.date.slice(8))) || new Set(data.calendar.cleared).has(data.date)) ? "daily.cleared" : "daily.not_cleared";
+    const practice = (res.events || []).find((ev) => ev.type === "practice");
+    if (practice) verdict = ["daily.practice_answers", { n: practice.score, total: answers.length }];
+    else verdict = [data.calendar && data.calendar.cleared.length && (new Set(data.calendar.cleared).has(Number(data.date.slice(8))) || new Set(data.calendar.cleared).has(data.date)) ? "daily.cleared" : "daily.not_cleared", {}];
     showError(null);
   } catch (err) {
     showError(err);

@@ -1,5 +1,5 @@
-// Leaderboards of a game: every rated pool (one-on-one, multi-player, teams, puzzles), bots
-// included as anchors, provisional ratings shown and marked.
+// Leaderboards of a game: every rated pool (one-on-one, multi-player, teams, puzzles); the
+// server lists established people only (no CPU, no provisional rating: docs/fair-play.md).
 import { t } from "./i18n.js";
 import { api, el } from "./util.js";
 import { gameFromPath, gameTitle, page, rating } from "./progress.js";

@@ -49,8 +49,10 @@ async function poolTitle(pool) {
 
 async function draw() {
   const data = await api(`/api/players/${encodeURIComponent(who)}`);
-  document.getElementById("page-title").textContent = t("player.title", { name: data.player.name });
-  document.title = `${data.player.name} — ${t("app.name")}`;
+  // a BOT account (docs/bot-api.md) carries its title wherever its name is shown
+  const shown = data.title ? `${data.title} ${data.player.name}` : data.player.name;
+  document.getElementById("page-title").textContent = t("player.title", { name: shown });
+  document.title = `${shown} — ${t("app.name")}`;
   document.body.dataset.player = String(data.player.id);
   const ratings = await Promise.all(data.ratings.map(async (r) => [await poolTitle(r.pool), el("span", { class: r.provisional ? "provisional" : "", "data-pool": r.pool, "data-provisional": String(r.provisional), title: r.provisional ? t("player.provisional") : "" }, rating(r)), r.provisional ? t("player.provisional") : "", String(r.games)]));
   document.getElementById("ratings").replaceChildren(ratings.length ? table([t("player.pool"), t("player.rating"), "", t("player.games")], ratings) : el("p", {}, t("player.none")));

@@ -50,9 +50,43 @@ function failure(answer) {
   return code === "bad_record" || answer.status === 400 ? t("replay.error", { msg }) : msg;
 }
 
+/** One page of steps from ``start`` (the server answers at most ~512 KiB at a time and says
+ * where the next page starts); the steps are kept by index in ``steps``. */
+async function askPage(text, start) {
+  const answer = await ask(start ? `/api/replay?start=${start}` : "/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  if (answer.ok && answer.body && Array.isArray(answer.body.steps)) {
+    const steps = data && text === recordText ? data.steps : new Array(answer.body.plies + 1);
+    answer.body.steps.forEach((step, i) => {
+      steps[answer.body.start + i] = step;
+    });
+    answer.body.steps = steps;
+    pageLength = Math.max(1, answer.body.end - answer.body.start);
+  }
+  return answer;
+}
+
+let pageLength = 1; // steps in the last page the server sent
+let asking = null; // the step whose page is on its way
+let drawnAt = 0; // the step last drawn: asking for one before it, the page ends at it
+
+/** Show step ``i``, asking for its page first when this page does not hold it yet (going
+ * back, a page that ends at ``i``). */
+async function need(i) {
+  if (data.steps[i] || asking !== null) return;
+  asking = i;
+  const start = i < drawnAt ? Math.max(0, i - pageLength + 1) : i;
+  const answer = await askPage(recordText, start);
+  asking = null;
+  if (!answer.ok) {
+    document.getElementById("status").textContent = failure(answer);
+    return;
+  }
+  draw();
+}
+
 async function load(text) {
   document.getElementById("status").textContent = t("replay.loading");
-  const answer = await ask("/api/replay", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+  const answer = await askPage(text, 0);
   const body = answer.body;
   if (!answer.ok || !body) {
     document.getElementById("status").textContent = failure(answer);
@@ -63,6 +97,11 @@ async function load(text) {
   data = body;
   renderer = await loadRenderer(data.record.game);
   index = data.steps.length - 1;
+  if (!data.steps[index]) {
+    drawnAt = Infinity; // the last step: its page ends there
+    await need(index);
+    if (!data.steps[index]) index = body.end - 1; // the last page did not come: the first one
+  }
   const slider = document.getElementById("slider");
   slider.max = String(data.steps.length - 1);
   document.body.dataset.status = "loaded";
@@ -79,7 +118,7 @@ async function load(text) {
 
 function drawPerspective() {
   const sel = document.getElementById("perspective");
-  const n = data.steps[0].views.length - 1;
+  const n = data.steps.find(Boolean).views.length - 1;
   const opts = [el("option", { value: 0 }, t("replay.spectator"))];
   for (let s = 0; s < n; s++) opts.push(el("option", { value: s + 1 }, seatName(s)));
   sel.replaceChildren(...opts);
@@ -89,6 +128,12 @@ function drawPerspective() {
 function draw() {
   if (!data) return;
   const step = data.steps[index];
+  if (!step) {
+    document.getElementById("status").textContent = t("replay.loading");
+    void need(index);
+    return;
+  }
+  drawnAt = index;
   const view = step.views[perspective];
   const ctx = { lang: lang(), t: tt, seat: perspective ? perspective - 1 : null, view, legal: new Set(), play: () => {}, replay: true };
   document.getElementById("board").replaceChildren(renderer.render(view, ctx));

@@ -22,8 +22,9 @@ let rematch = null;
 let setNext = null; // the set's next room, once the server gave this browser its keys there
 let setAsked = false; // this page asked for the set's next game: go there when it exists
 // ---- the move list: every position a seat has seen, so a player can step back and forth
-const seen = new Map(); // "s0" / "spec" → views by ply (index 0 = the start)
-let historyAsked = false;
+const seen = new Map(); // "s0" / "spec" → views by ply (index 0 = the start; holes: not yet had)
+let historyAsked = null; // the id of the history page asked for and not yet answered
+let historyWant = null; // a ply the person stepped to before its page arrived
 let syncAsked = false; // a gap in the moves: the whole room was asked for once
 // the id of a hello not yet answered: until it is, an update shows the room as a spectator
 // sees it (the server sends one on connect), so the page waits rather than flash that view
@@ -102,6 +103,13 @@ function receive(msg) {
     if (helloPending !== null && msg.views.some((v) => claimed.has(v.seat))) helloPending = null;
     if (helloPending === null) shown();
   } else if (msg.type === "error") {
+    if (historyAsked !== null && msg.id === historyAsked) {
+      // the history is sent within a byte budget: ask again when the server says, quietly
+      const wait = msg.code === "too_fast" && typeof msg.retry_after === "number" ? msg.retry_after : null;
+      if (wait === null) historyAsked = null;
+      else setTimeout(() => { historyAsked = null; askHistory(); }, wait * 1000);
+      return;
+    }
     if (helloPending !== null && msg.id === helloPending) {
       helloPending = null; // a key was refused: the page shows what this connection may see
       if (last) shown();
@@ -124,8 +132,23 @@ function receive(msg) {
     if (setAsked) location.href = `/r/${encodeURIComponent(msg.room)}`;
     else if (last) draw();
   } else if (msg.type === "history") {
-    historyAsked = false;
-    for (const h of msg.views) seen.set(seenKey(h.seat), h.views);
+    historyAsked = null;
+    let filled = 0;
+    for (const h of msg.views) {
+      const list = seen.get(seenKey(h.seat)) || [];
+      h.views.forEach((v, i) => {
+        if (list[msg.from + i] === undefined) {
+          list[msg.from + i] = v;
+          filled++;
+        }
+      });
+      seen.set(seenKey(h.seat), list);
+    }
+    if (historyWant !== null && seenAt(shownSeat, historyWant) !== undefined) {
+      stepAt = historyWant;
+      historyWant = null;
+    }
+    if (filled) askHistory(); // (a page that filled nothing: wait for the next update)
     if (last) draw();
   } else if (msg.type === "ack") {
     if (helloPending !== null && msg.id === helloPending) {
@@ -147,18 +170,42 @@ function seenKey(seat) {
   return seat === null || seat === undefined ? "spec" : `s${seat}`;
 }
 
-/** Keep each view this page receives by ply; a gap (a reload, a missed update) asks the
- * server once for the seat's whole history (views_for: only what the seat has seen). */
+/** Keep each view this page receives by ply; a gap (a reload, a missed update) is filled
+ * page by page from the server's ``history`` (views_for: only what the seat has seen). */
 function remember(seat, ply, view) {
   const key = seenKey(seat);
   const list = seen.get(key) || [];
   if (list.length > ply) list.length = ply; // an undo took moves back
-  if (list.length === ply) list.push(view);
-  else if (!historyAsked) {
-    historyAsked = true;
-    send({ type: "history" });
-  }
+  list[ply] = view;
   seen.set(key, list);
+  askHistory();
+}
+
+/** The first position some seat shown now has no view of, or null (only the seats of the
+ * last update: the server's history pages hold exactly those). */
+function firstHole() {
+  let hole = null;
+  const keys = last ? last.views.map((v) => seenKey(v.seat)) : [];
+  for (const list of keys.map((k) => seen.get(k) || [])) {
+    for (let i = 0; i < list.length && (hole === null || i < hole); i++) {
+      if (list[i] === undefined) {
+        hole = i;
+        break;
+      }
+    }
+  }
+  return hole;
+}
+
+/** Ask for the next page of history this page lacks (one page at a time: the server sends
+ * history within a byte budget; a wanted ply first). */
+function askHistory() {
+  if (historyAsked !== null) return;
+  const want = historyWant !== null && seenAt(shownSeat, historyWant) === undefined ? historyWant : null;
+  const from = want !== null ? want : firstHole();
+  if (from === null) return;
+  send({ type: "history", from });
+  historyAsked = msgId;
 }
 
 function seenAt(seat, ply) {
@@ -314,7 +361,14 @@ function drawStepping(stepping, review) {
 
 function stepTo(ply) {
   const max = last ? last.room.ply : 0;
-  stepAt = ply === null || ply >= max ? null : Math.max(0, ply);
+  const target = ply === null || ply >= max ? null : Math.max(0, ply);
+  if (target !== null && seenAt(shownSeat, target) === undefined) {
+    historyWant = target; // shown when its page arrives
+    askHistory();
+    return;
+  }
+  historyWant = null;
+  stepAt = target;
   draw();
 }
 

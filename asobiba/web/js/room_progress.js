@@ -145,7 +145,10 @@ function drawPanel(result) {
   if (result === "none") {
     if (!state.player) lines.push(el("p", {}, el("a", { href: "/account" }, t("room.sign_in_hint"))));
     else lines.push(el("p", {}, t("room.not_rated")));
-  } else if (!result.rated) lines.push(el("p", {}, t("room.not_rated")));
+  } else if (!result.rated) {
+    const code = result.unrated ? result.unrated.code : "";
+    lines.push(el("p", code ? { "data-unrated": code } : {}, code === "cpu" ? t("room.unrated_cpu") : t("room.not_rated")));
+  }
   else {
     for (const c of result.changes) {
       if (c.before === null || c.after === null || Math.round(c.before) === Math.round(c.after) && state.last.room.seats[c.seat].kind === "bot") continue;
@@ -158,10 +161,10 @@ function drawPanel(result) {
     if (ev.type === "set_continues") lines.push(el("button", { type: "button", id: "set-next", class: "primary", onclick: nextOfSet }, t("ladder.next_game")));
   }
   for (const ev of (result && result.daily) || []) {
-    const text = ev.type === "cleared" ? t("daily.cleared") : ev.type === "trophy" ? t("daily.trophy") : ev.reason || ev.type;
+    const text = ev.type === "cleared" ? t("daily.cleared") : ev.type === "trophy" ? t("daily.trophy") : ev.type === "practice" ? t(ev.cleared ? "daily.practice_game" : "daily.practice_game_lost") : ev.reason || ev.type;
     lines.push(el("p", { "data-event": ev.type }, text));
   }
-  if (result && result.daily && !result.daily.some((ev) => ev.type === "cleared" || ev.type === "not_counted")) lines.push(el("p", { "data-event": "not_cleared" }, t("daily.game_not_cleared")));
+  if (result && result.daily && !result.daily.some((ev) => ev.type === "cleared" || ev.type === "not_counted" || ev.type === "practice")) lines.push(el("p", { "data-event": "not_cleared" }, t("daily.game_not_cleared")));
   if (state.player) lines.push(el("p", {}, el("a", { href: `/player/${state.player.id}` }, t("acct.my_page"))));
   if (result && result.daily) lines.push(el("p", {}, el("a", { href: `/daily/${encodeURIComponent(state.game)}` }, t("nav.daily"))));
   else if (state.context) lines.push(el("p", {}, el("a", { href: `/ladder/${encodeURIComponent(state.game)}` }, t("nav.ladder"))));

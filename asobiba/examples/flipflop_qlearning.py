@@ -9,8 +9,8 @@ its observation vector and action mask. Every ``--every`` episodes the greedy po
 rises to 1.0, the solved value. At the end every move of the greedy policy along its games
 is checked with the solver: each must keep the position won.
 
-    python examples/flipflop_qlearning.py            # about 10-30 s on one core
-    python examples/flipflop_qlearning.py --episodes 300 --seed 1 --every 20
+    python -m asobiba.examples.flipflop_qlearning            # about 10-30 s on one core
+    python -m asobiba.examples.flipflop_qlearning --episodes 300 --seed 1 --every 20
 """
 
 from __future__ import annotations
@@ -20,12 +20,15 @@ import time
 from collections import defaultdict
 
 import numpy as np
+from numpy.typing import NDArray
 
 from asobiba.envs import gym_env
 from asobiba.games.flipflop.solver3 import LOSS, WIN, value_of
 
+QTable = dict[bytes, NDArray[np.float64]]
 
-def greedy(q: dict[bytes, np.ndarray], obs: dict[str, np.ndarray]) -> int:
+
+def greedy(q: QTable, obs: dict[str, NDArray[np.float32] | NDArray[np.int8]]) -> int:
     legal = np.flatnonzero(obs["action_mask"])
     values = q[obs["observation"].tobytes()][legal]
     return int(legal[int(np.argmax(values))])
@@ -57,10 +60,10 @@ def evaluate(env, q, games: int, seed: int, check: bool = False) -> tuple[float,
 
 def train(episodes: int = 300, seed: int = 0, every: int = 10, eval_games: int = 10,
           alpha: float = 0.5, gamma: float = 0.95, epsilon: float = 0.2,
-          verbose: bool = True) -> dict:
+          verbose: bool = True) -> dict[str, object]:
     env = gym_env("flipflop", opponent="5")  # the agent is White (seat 0)
-    n = env.action_space.n
-    q: dict[bytes, np.ndarray] = defaultdict(lambda: np.zeros(n))
+    n = env.session.codec.num_actions
+    q: QTable = defaultdict(lambda: np.zeros(n))
     rng = np.random.default_rng(seed)
     curve = [(0, evaluate(env, q, eval_games, 10_000)[0])]
     if verbose:
