@@ -30,7 +30,9 @@ def walk(options: dict, seed: int, steps: int = 400) -> list[AlgoState]:
 
 
 def may_know(s: AlgoState, seat: int | None, owner: int, sid: int, up: bool) -> bool:
-    return up or (seat is not None and (seat == owner or sid in s.seen[seat]))
+    """During play: face up, own, or shown; after the game every card is shown to all
+    (docs/rules/algo.md § 8; tests/algo/test_end_reveal.py)."""
+    return up or s.is_over or (seat is not None and (seat == owner or sid in s.seen[seat]))
 
 
 @pytest.mark.parametrize("options", VARIANTS)
@@ -46,10 +48,11 @@ def test_views_never_carry_another_seats_hidden_number(options: dict) -> None:
                     for (sid, _, up), vs in zip(row, vrow, strict=True):
                         assert ("number" in vs) == may_know(s, seat, owner, sid, up)
                 if view["hand"] is not None:
-                    assert ("number" in view["hand"]) == (seat == s.turn)
+                    assert ("number" in view["hand"]) == (seat == s.turn or s.is_over)
                 if view["placing"] is not None:
                     owner, _, up = s.placing  # type: ignore[misc]
-                    assert ("number" in view["placing"]) == (up or seat == owner)
+                    assert ("number" in view["placing"]) == (up or seat == owner
+                                                             or s.is_over)
                 for e in view["log"]:
                     if e["event"] == "insert":
                         assert ("number" in e) == e["up"]

@@ -72,7 +72,10 @@ def test_determinization_matches_view_and_public_counts() -> None:
 
 
 @pytest.mark.parametrize("level", list(LEVELS))
-@pytest.mark.parametrize(("options", "first"), [({}, 20), ({"players": 2}, 52)])
+# (the bots look ahead on dead boards played out, ``rules.model_of``; random two-player play
+# kills the board early, so the endgame positions are played on as rules version 2 did)
+@pytest.mark.parametrize(("options", "first"), [({}, 20), ({"players": 2, "end_at_dead_board":
+                                                            False}, 52)])
 def test_bot_same_move_whatever_lies_under_unseen_whites(level: str, options: dict,
                                                          first: int) -> None:
     """4 players mid-game, and 2 players within the top level's exact endgame."""
@@ -188,7 +191,9 @@ def test_fast_greedy_is_the_child_evaluation(options: dict) -> None:
                Weights(0.3, 0.5, 0.5, shared=2.0)]
     checked = 0
     for seed in range(3):
-        for state in random_states(options, seed=seed, plies=200):
+        # bot internals run on the bots' model (dead boards played out: rules.model_of)
+        for state in random_states({**options, "end_at_dead_board": False}, seed=seed,
+                                   plies=200):
             if state.is_over or len(state.legal_moves()) < 2:
                 continue
             for w in weights:
@@ -212,8 +217,9 @@ def _minimax(cfg, pos, seat, w):  # noqa: ANN001, ANN202
 
 
 def _endgames(options: dict, empties: int, seeds: range):  # noqa: ANN202
-    for seed in seeds:
-        for state in random_states(options, seed=seed, plies=200):
+    for seed in seeds:  # the bots' model: dead boards played out (rules.model_of)
+        for state in random_states({**options, "end_at_dead_board": False}, seed=seed,
+                                   plies=200):
             free = (state.cfg.geometry.valid & ~state.pos.occ).bit_count()
             if not state.is_over and free == empties:
                 yield seed, state

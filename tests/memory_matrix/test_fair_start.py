@@ -87,7 +87,7 @@ def test_a_record_of_rules_version_1_still_replays_as_it_was_played():
     assert replayed[-1].to_json() == state.to_json()
     # a version this build never had is refused with a clear error
     data["rules_version"] = 0
-    with pytest.raises(RecordError, match="rules version 0; this build plays version 2"):
+    with pytest.raises(RecordError, match="rules version 0; this build plays version 3"):
         replay_record(Record.from_json(data))
 
 

@@ -462,7 +462,11 @@ class AlgoState(State[AlgoMove]):
 
     # ---- views -----------------------------------------------------------------------------
     def knows(self, seat: int | None, owner: int, sid: int, up: bool) -> bool:
-        return up or (seat is not None and (seat == owner or sid in self.seen[seat]))
+        """Whether ``seat`` (None: a spectator) may see the number of card ``sid``: a card
+        face up, its owner's own card, a card shown to it — and every card once the game is
+        over (the table turns every row face up at the end: docs/rules/algo.md, "End")."""
+        return (up or self.phase == OVER
+                or (seat is not None and (seat == owner or sid in self.seen[seat])))
 
     def _slot_view(self, seat: int | None, owner: int, slot: Slot) -> JSONObject:
         sid, card, up = slot
@@ -472,6 +476,8 @@ class AlgoState(State[AlgoMove]):
             out["number"] = card // self.colours
         if seat is not None and sid in self.seen[seat]:
             out["seen"] = True
+        if self.phase == OVER and not up:
+            out["revealed"] = True  # face down when the game ended, shown to all after it
         if self.fails[sid]:
             out["not"] = [v for v in range(12) if self.fails[sid] >> v & 1]
         if sid == self.held:
@@ -499,14 +505,17 @@ class AlgoState(State[AlgoMove]):
                 c + b for c, b in zip(self.chips, self.bonus, strict=True)],
             "log": [self._log_view(e) for e in self.log],
         }
+        if self.phase == OVER:
+            # the rest of the pile is shown too: nothing stays secret after the game
+            view["pile"]["cards"] = [card_name(k, c) for k in pile]
         if self.hand >= 0:
             view["hand"] = {"colour": COLOUR_LETTERS[self.hand % c]}
-            if seat == self.turn:
+            if seat == self.turn or self.phase == OVER:
                 view["hand"]["number"] = self.hand // c
         if self.placing is not None:
             owner, card, up = self.placing
             view["placing"] = {"seat": owner, "colour": COLOUR_LETTERS[card % c], "up": up}
-            if up or seat == owner:
+            if up or seat == owner or self.phase == OVER:
                 view["placing"]["number"] = card // c
         if seat is not None and self.setup[seat]:
             view["my_setup"] = [card_name(k, c) for k in self.setup[seat]]

@@ -427,7 +427,7 @@ class MemoryBot(Bot):
         from .game import config_from_raw
 
         super().reset(seat, options)
-        self.cfg = config_from_raw(options)
+        self.cfg = rules.model_of(config_from_raw(options))
         self.memory = Memory(self.spec.forget, self.spec.capacity,
                              Rng(self.seed, "forget", self.level))
 

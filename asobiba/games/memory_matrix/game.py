@@ -27,7 +27,8 @@ def config_for(options: JSONMapping) -> Config:
     any_time = options["white_any_time"]
     if any_time is None:
         any_time = players == 2 and per == 1
-    return Config(geo, players, per, bool(any_time), options["lost_colour"] == "pass")
+    return Config(geo, players, per, bool(any_time), options["lost_colour"] == "pass",
+                  bool(options.get("end_at_dead_board", True)))
 
 
 def shares(geo: Geometry, colours: int) -> tuple[int, int]:
@@ -77,8 +78,12 @@ class MemoryMatrixGame(Game):
     summary = ("Multi-colour reversi for any number of players: a flipped piece shows white, "
                "and only your memory knows the colour beneath.")
     summary_ja = "何人でも遊べる多色リバーシ。裏返った駒は白になり、その下の色は記憶だけが頼り。"
-    rules_version = 2  # 2: two players start with two pieces each (issue 16 item 4)
-    legacy_options = {1: {"start_pieces": 1}}  # version 1 started every colour with one
+    # 2: two players start with two pieces each (issue 16 item 4); 3: the game ends at a
+    # dead board, no piece showing a colour (issue 27 item 1; docs/rules § 8)
+    rules_version = 3
+    # version 1 started every colour with one piece; versions 1 and 2 played dead boards out
+    legacy_options = {1: {"start_pieces": 1, "end_at_dead_board": False},
+                      2: {"end_at_dead_board": False}}
     perfect_information = False
     chance = True
     min_seats = 2
@@ -109,6 +114,12 @@ class MemoryMatrixGame(Game):
         Option("lost_colour", "white", "choice", choices=("white", "pass"),
                description="a colour with no piece face up plays white (children's rule) or "
                            "passes (adults' rule)", description_ja="色を失ったとき"),
+        Option("end_at_dead_board", True, "bool",
+               description="end the game as soon as no piece shows a colour (nothing can "
+                           "flip any more: the result is fixed, 0 for everyone); off: play "
+                           "such a board out, as rules versions 1-2 did",
+               description_ja="どのピースも色を見せなくなったら終了（もう何も裏返せず結果は"
+                              "全員0で確定）。無効にすると最後まで置き切る（ルール版1〜2）"),
         Option("memory_aid", False, "bool", casual_only=True,
                description="show each player the hidden colour of its own white pieces "
                            "(for young children; never in rated play)",

@@ -26,8 +26,9 @@ class MemoryMatrixEvaluator:
     def __init__(self, options: JSONMapping, depth: int = 3, endgame: int = 4) -> None:
         from .bots import Weights
         from .game import config_from_raw
+        from .rules import model_of
 
-        self.cfg = config_from_raw(options)
+        self.cfg = model_of(config_from_raw(options))
         self.depth = depth
         self.endgame = endgame
         self.weights = Weights(hidden=0.0, corner=1.0)

@@ -11,7 +11,7 @@ Moves are ints: ``cell << 1`` places colour up, ``cell << 1 | 1`` white side up,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from .shapes import Geometry
@@ -28,6 +28,10 @@ class Config:
     colours_per_player: int
     white_any_time: bool
     lost_colour_passes: bool
+    dead_board_ends: bool = True
+    """The game ends at a dead board (:func:`is_dead`; rules version 3). Off: played out
+    to the last piece, as rules versions 1 and 2 did (their records replay that way), and
+    as the bots still look ahead (:func:`model_of`)."""
 
     @property
     def colours(self) -> int:
@@ -227,11 +231,25 @@ def flips_of(cfg: Config, pos: Pos, move: int) -> int:
     return sandwiched_runs(cfg.geometry, cell, own, pos.occ & ~own)
 
 
+def is_dead(up: int) -> bool:
+    """A *dead board*: no piece shows a colour (``up`` is empty), so nothing can ever flip
+    again and the result is already fixed — every colour scores 0.
+
+    Proof (docs/rules/memory_matrix.md § 8). A colour move needs a piece face up in the
+    mover's colour: there is none. A white sandwich needs a run of pieces face up between
+    the new white piece and the nearest white one: there is none. So every legal move is a
+    white piece placed anywhere (or, under the adults' rule, a pass), which flips nothing
+    and puts nothing face up — the board stays dead after it, by induction to the end of
+    the game, and the final scores are all 0: a draw shared by every player."""
+    return not up
+
+
 def next_turn(cfg: Config, occ: int, up: int, ident: tuple[int, ...],
               hand: tuple[int, ...], after: int) -> int:
     """The next colour in the cycle that still holds pieces; -1 when the game is over:
-    the board is full, or (adults' rule) every colour that could still move must pass."""
-    if occ == cfg.geometry.valid:
+    the board is full, the board is dead (:func:`is_dead`; rules version 3), or (adults'
+    rule) every colour that could still move must pass."""
+    if occ == cfg.geometry.valid or (cfg.dead_board_ends and is_dead(up)):
         return -1
     n = cfg.colours
     holders = [c for c in ((after + k) % n for k in range(1, n + 1)) if hand[c] > 0]
@@ -259,6 +277,15 @@ def apply(cfg: Config, pos: Pos, move: int, flips: int | None = None) -> tuple[P
     hand = pos.hand[:colour] + (pos.hand[colour] - 1,) + pos.hand[colour + 1:]
     turn = next_turn(cfg, occ, up, ident, hand, colour)
     return Pos(occ, up, ident, pos.neutral, hand, turn), flips
+
+
+def model_of(cfg: Config) -> Config:
+    """The rules the bots and the move-feedback search look ahead with: dead boards played
+    out to the last piece, as before rules version 3. By :func:`is_dead` that changes no
+    result (a dead board ends 0 for everyone either way) and keeps the bots' evaluation —
+    tuned and measured with dead boards played out (``bots.evaluate``: a dead board is
+    "even", and level 4's contempt) — exactly as it was."""
+    return replace(cfg, dead_board_ends=False) if cfg.dead_board_ends else cfg
 
 
 def counts(cfg: Config, pos: Pos) -> list[int]:

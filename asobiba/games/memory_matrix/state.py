@@ -12,6 +12,9 @@ from . import rules
 from .palette import EMPTY, HOLE, LETTERS, NEUTRAL, PALETTE, WHITE
 from .rules import PASS, Config, Pos
 
+DEAD_BOARD = "no piece shows a colour: nothing can flip any more"
+"""The end reason of a dead board (``rules.is_dead``; a key of the web's i18n table)."""
+
 _MOVE = re.compile(r"^([a-z])([0-9]{1,2})(w?)$")
 
 
@@ -74,8 +77,12 @@ class MemoryMatrixState(State[int]):
     def _outcome(self) -> Outcome | None:
         if self.pos.turn >= 0:
             return None
-        full = self.pos.occ == self.cfg.geometry.valid
-        reason = "the board is full" if full else "no colour left can move (adults' rule)"
+        if self.pos.occ == self.cfg.geometry.valid:
+            reason = "the board is full"
+        elif self.cfg.dead_board_ends and rules.is_dead(self.pos.up):
+            reason = DEAD_BOARD
+        else:
+            reason = "no colour left can move (adults' rule)"
         return Outcome.from_scores(rules.scores(self.cfg, self.pos), reason)
 
     # ---- notation ----------------------------------------------------------------------

@@ -17,6 +17,7 @@ from ...core import Bot, BotLevel, Game, Option, Outcome, State
 from ...core.jsontypes import JSONMapping, JSONObject
 from .geometry import cell_name, switch_name, visible_mask, visible_window
 from .notation import PASS, PatapataMove, move_text, parse_move, writes_text
+from .plan import plan, step_json
 from .scoring import TABLES, Breakdown, ScoreTable, score
 from .sheet import Marks, after, clears, fits
 from .tasks import (
@@ -255,7 +256,18 @@ class PatapataState(State[PatapataMove]):
             "finished_task": sheet.finished,
             "history": list(sheet.history),
             "score": self.breakdown(seat).to_json(),
+            "plan": self._plan(sheet),
         }
+
+    def _plan(self, sheet: Sheet) -> list[JSONObject] | None:
+        """The steps that clear the current task from this sheet (``plan.plan``: turn, flaps,
+        writes), for the seat's hint; None when the task is done, the course is over or no
+        way is left (pass). Only in the seat's own view: its sheet and the public task."""
+        task = self.task
+        if task is None or sheet.finished:
+            return None
+        steps = plan(task, sheet.marks, sheet.pending, sheet.switches, sheet.rotation)
+        return None if steps is None else [step_json(m) for m in steps]
 
     def _course_view(self) -> JSONObject:
         shown = min(self.round + 1, COURSE_LENGTH)

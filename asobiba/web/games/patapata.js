@@ -48,9 +48,55 @@ export default {
     // "clear <writes>" moves are complete solutions of the task; listing them solved it.
     return moves.filter((m) => m === "pass" || m === "clear" || !m.startsWith("clear "));
   },
+  stepLabel(step, ctx) {
+    // a hint step: a code with arguments from the seat's own view (plan.py)
+    const args = { ...step.args };
+    if (args.mark) args.mark = MARK_TEXT[args.mark] || args.mark;
+    return ctx.t(`step.${step.code}`, args);
+  },
   hint(view, ctx) {
-    const sol = (view.legal_moves || []).find((m) => m.startsWith("clear "));
-    return sol ? ctx.t("hint_text", { move: this.moveLabel(sol, ctx) }) : ctx.t("no_hint");
+    // the steps that clear the task from where the sheet stands — turn, flaps, writes — so
+    // a cell outside the window comes with the flap that shows it. "Press Clear" alone
+    // tells nothing the window does not show already: that hint is free.
+    const me = view.sheets.find((s) => s.seat === ctx.seat && s.window);
+    const plan = me && me.plan;
+    if (!plan) return { text: ctx.t("no_hint", { n: view.course.number }), free: false };
+    if (plan.length === 1 && plan[0].code === "clear") return { text: ctx.t("hint_shows"), free: true, moves: ["clear"] };
+    return { text: ctx.t("hint_steps", { steps: plan.map((st) => this.stepLabel(st, ctx)).join(" → ") }), free: false, moves: plan.map((st) => st.move) };
+  },
+  historyText(view, prev, ctx) {
+    // what a move did, from the views before and after it (moves of a game with hidden
+    // information reach the page without their text): on your own sheet, the turn, flap,
+    // mark or clear; on another sheet, only what its public part shows
+    const seat = ctx.mover;
+    const now = view && view.sheets && view.sheets.find((s) => s.seat === seat);
+    const was = prev && prev.sheets && prev.sheets.find((s) => s.seat === seat);
+    if (!now || !was) return null;
+    const who = this.seatName(seat, ctx);
+    const added = now.history.slice(was.history.length);
+    if (!now.window || !was.window) {
+      if (added.length || (now.finished_task && !was.finished_task)) return ctx.t("log.done", { who });
+      return ctx.t("log.private", { who });
+    }
+    const writes = [];
+    now.marks.forEach((row, r) => [...row].forEach((m, c) => {
+      if (m !== "." && was.marks[r][c] === ".") writes.push(`${"abcdefgh"[c]}${r + 1}${m}`);
+    }));
+    const parts = [];
+    if (added.includes("pass")) parts.push(this.moveLabel("pass", ctx));
+    else if (writes.length === 1 && !added.some((h) => h === "clear")) parts.push(this.moveLabel(`write ${writes[0]}`, ctx));
+    else if (added.length) parts.push(this.moveLabel(added[added.length - 1], ctx));
+    if (!added.length) {
+      if (now.rotation !== was.rotation) parts.push(this.moveLabel(`rotate ${(now.rotation - was.rotation + 360) % 360}`, ctx));
+      for (const [name, side] of Object.entries(now.switches)) if (was.switches[name] !== side) parts.push(this.moveLabel(`switch ${name}`, ctx));
+    } else if (parts.length && !added.includes("pass") && writes.length === 1) parts.push(ctx.t("log.cleared"));
+    return parts.length ? `${who}: ${parts.join(" — ")}` : null;
+  },
+  soloResult(result, view, ctx) {
+    // one sheet: no one to beat — the course is complete, with its score
+    const me = view && view.sheets && view.sheets[0];
+    const total = me ? me.score.total : result.scores[0];
+    return ctx.t("solo_done", { total, n: view ? view.course.length : 12 });
   },
   legend(ctx) {
     return [

@@ -161,7 +161,9 @@ function draw() {
   if (r) {
     box.replaceChildren(
       el("h2", {}, t("room.result")),
-      el("p", {}, r.draw ? t("room.draw") : t("room.winner", { names: r.winners.map(seatName).join(", ") })),
+      el("p", r.scores.length === 1 ? { "data-solo": "true" } : {}, r.scores.length === 1
+        ? (renderer.soloResult ? renderer.soloResult(r, data.steps[data.steps.length - 1].views[0], { t: tt, lang: lang() }) : t("room.solo_done", { score: r.scores[0] }))
+        : r.draw ? t("room.draw") : t("room.winner", { names: r.winners.map(seatName).join(", ") })),
       el("dl", { class: "score" }, ...r.scores.flatMap((sc, i) => [el("dt", {}, seatName(i)), el("dd", {}, String(sc))])),
     );
   }
@@ -177,9 +179,24 @@ function drawWinChart() {
     box.replaceChildren();
     return;
   }
-  const points = [[0, 50]].concat(review.moves.map((m) => [m.ply, Math.round(100 * (m.seat === 0 ? m.chance_after : 1 - m.chance_after))]));
+  // a move without a chance (a forced move: nothing was searched) is a gap, not 0 % or 100 %
+  const chance = (m) => (m.chance_after === null || m.chance_after === undefined ? null : Math.round(100 * (m.seat === 0 ? m.chance_after : 1 - m.chance_after)));
+  const points = [[0, 50]].concat(review.moves.map((m) => [m.ply, chance(m)]));
   const name = seatName(0);
-  box.replaceChildren(el("h3", {}, t("review.chart")), lineChart({ series: [{ name, points }], y: [0, 100], mid: 50, format: (v) => `${Math.round(v)}%`, onPick: (x) => go(x), label: t("review.chart_label", { name, list: points.map((p) => `${p[0]}: ${p[1]}%`).join(", ") }) }));
+  const said = (p) => (p[1] === null ? t("review.no_value", { n: p[0] }) : `${p[0]}: ${p[1]}%`);
+  box.replaceChildren(el("h3", {}, t("review.chart")), lineChart({ series: [{ name, points }], y: [0, 100], mid: 50, format: (v) => `${Math.round(v)}%`, onPick: (x) => go(x), label: t("review.chart_label", { name, list: points.map(said).join(", ") }) }));
+}
+
+/** The turning points named by their moves ("move 23 (Black: d3)"), not counted. */
+function turningText() {
+  const plies = review.turning_points;
+  if (!plies.length) return t("review.no_turning");
+  const named = plies.map((ply) => {
+    const m = data.record.moves[ply - 1];
+    const label = m ? (renderer.moveLabel ? renderer.moveLabel(m.move, { t: tt, lang: lang() }) : m.move) : "";
+    return t("review.move_n", { n: ply, who: m ? seatName(m.seat) : "", move: label });
+  });
+  return t(plies.length === 1 ? "review.turning_at" : "review.turning_at_many", { list: named.join(", ") });
 }
 
 async function runReview() {
@@ -195,7 +212,7 @@ async function runReview() {
   review = answer.body.review;
   // each move is judged by what its player knew when making it (hidden cards, colours
   // and dice to come included), not by the finished record
-  box.textContent = review ? `${t("review.turning")}: ${review.turning_points.length} — ${t("review.fair")}` : t("review.none");
+  box.textContent = review ? `${turningText()} — ${t("review.fair")}` : t("review.none");
   document.body.dataset.review = review ? "done" : "none";
   draw();
 }

@@ -391,11 +391,22 @@ let hintShown = null;
 
 function hintButton(view, ctx) {
   const used = Number(((last.room.table || {}).hints || {})[String(shownSeat)] || 0);
-  const out = el("p", { id: "hint-text", class: "hint", "aria-live": "polite" }, hintShown && hintShown.ply === last.room.ply ? hintShown.text : "");
+  const kept = hintShown && hintShown.ply === last.room.ply ? hintShown : null; // a redraw keeps it
+  const out = el("p", { id: "hint-text", class: "hint", "aria-live": "polite", "data-free": kept ? String(kept.free) : null, "data-moves": kept ? kept.moves : null }, kept ? kept.text : "");
   const button = el("button", { type: "button", id: "hint", onclick: () => {
-    hintShown = { ply: last.room.ply, text: renderer.hint(view, ctx) };
+    // a hint costs a marker only when it shows something new: not when it repeats the one
+    // last shown (same seat, same words), nor when the game says it tells nothing the board
+    // does not show already ({text, free} from the renderer)
+    const got = renderer.hint(view, ctx);
+    const text = typeof got === "string" ? got : got.text;
+    const repeat = hintShown !== null && hintShown.seat === shownSeat && hintShown.base === text;
+    const free = repeat || (typeof got === "object" && got.free === true);
+    const moves = typeof got === "object" && got.moves ? got.moves.join("|") : "";
+    hintShown = { ply: last.room.ply, seat: shownSeat, base: text, text: free ? `${text} ${t("room.hint_free")}` : text, free, moves };
     out.textContent = hintShown.text;
-    send({ type: "hint", seat: shownSeat });
+    out.dataset.free = String(free);
+    out.dataset.moves = moves;
+    if (!free) send({ type: "hint", seat: shownSeat });
   } }, tt("room.hint"));
   return el("div", { class: "hint-box" }, button, el("span", { id: "hints-used", class: "badge", "data-hints": used }, tt("room.hints_used", { n: used })), out);
 }
@@ -474,8 +485,15 @@ function drawResult(seat) {
   if (r.aborted) lines.push(el("p", { class: "big" }, t("room.abort")));
   else if (r.draw) lines.push(el("p", { class: "big" }, t("room.draw")));
   else {
-    if (mine.length === 1) lines.push(el("p", { class: "big" }, r.winners.includes(mine[0]) ? t("room.you_won") : t("room.you_lost")));
-    lines.push(el("p", {}, t("room.winner", { names: r.winners.map(seatName).join(", ") })));
+    if (r.scores.length === 1) {
+      // a solo game has no one to beat: say what was done, not "You won!"
+      const finalView = last.views.length ? last.views[0].view : null;
+      const said = renderer.soloResult ? renderer.soloResult(r, finalView, ctxBase()) : t("room.solo_done", { score: r.scores[0] });
+      lines.push(el("p", { class: "big", "data-solo": "true" }, said));
+    } else {
+      if (mine.length === 1) lines.push(el("p", { class: "big" }, r.winners.includes(mine[0]) ? t("room.you_won") : t("room.you_lost")));
+      lines.push(el("p", {}, t("room.winner", { names: r.winners.map(seatName).join(", ") })));
+    }
   }
   lines.push(el("p", { class: "reason" }, reasonText(r)));
   // a resignation or a fallen flag scores 1–0 and Algo's result keys are ranks: the table
@@ -583,7 +601,7 @@ function moveText(i) {
   const ctx = ctxBase();
   if (text !== null) return `${seatName(s)}: ${renderer.moveLabel ? renderer.moveLabel(text, ctx) : text}`;
   const after = seenAt(shownSeat, i + 1);
-  const told = renderer.historyText && after ? renderer.historyText(after, seenAt(shownSeat, i), ctx) : null;
+  const told = renderer.historyText && after ? renderer.historyText(after, seenAt(shownSeat, i), { ...ctx, mover: s }) : null;
   return told || `${seatName(s)}: ·`;
 }
 
