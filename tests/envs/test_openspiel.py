@@ -58,7 +58,7 @@ EVERY_PARAMETER = [
     "asobiba_memory_matrix(players=2,colours=2,shape=6x6,start_pieces=1,layout=windmill,"
     "white_any_time=0,lost_colour=pass,memory_aid=True,seeds=7)",
     "asobiba_memory_matrix(players=3,shape=custom,mask=#####/#####/##.##/#####/#####,"
-    "white_any_time=1)",
+    "white_any_time=1,end_at_dead_board=False)",
     "asobiba_algo(players=4,mode=pair,sets=2,colours=3,jokers=True,chips=True,hand=3,first=1,"
     "aid=True,seeds=5)",
     "asobiba_patapata(players=3,course=3,scores=steep,seeds=2)",
