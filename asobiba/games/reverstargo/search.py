@@ -40,7 +40,6 @@ def _mask(prefix: str) -> int:
 
 
 A_CELLS, B_CELLS, C_CELLS, D_CELLS = (_mask(p) for p in "ABCD")
-EDGE = STONE_CELLS & ~INTERIOR  # never capturable: the wall does not enclose
 
 
 def playable_count(me: int, op: int) -> int:
