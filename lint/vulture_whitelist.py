@@ -81,29 +81,27 @@ branch_labels  # unused variable (asobiba/server/migrations/versions/0001_baseli
 depends_on  # unused variable (asobiba/server/migrations/versions/0001_baseline.py:29)
 downgrade  # unused function (asobiba/server/migrations/versions/0001_baseline.py:229)
 
-# SQLAlchemy mapped columns and the rows' dataclass fields (stored, read by the ORM)
+# Stored or descriptive fields: SQLAlchemy columns, a tutorial's check as written
 _.cleared_at  # unused attribute (asobiba/progression/daily.py:272)
 cleared_at  # unused variable (asobiba/tables.py:213)
+check_text  # unused variable (asobiba/progression/tutorials.py:85)
 
-# Counters and debugging state kept for operators, benchmarks and logs
+# Write-only state: counters/flags nothing reads yet (no metrics endpoint exposes them); left
+# because their modules are being changed by others (Redis faults, Algo) — candidates to
+# expose or remove
 _.overrode  # unused attribute (asobiba/games/algo/search.py:228)
 _.overrode  # unused attribute (asobiba/games/algo/search.py:285)
 _.overrode  # unused attribute (asobiba/games/algo/search.py:288)
 _.dropped  # unused attribute (asobiba/server/bus.py:89)
 _.dropped  # unused attribute (asobiba/server/bus.py:145)
-remote  # unused variable (asobiba/server/jobs.py:111)
 _.reclaimed  # unused attribute (asobiba/server/jobs.py:182)
 _.reclaimed  # unused attribute (asobiba/server/jobs.py:234)
 
-# Named values and helpers kept for readability, or referenced by docs/docstrings; not yet
-# reviewed one by one for removal (issue 26 item 5 follow-up)
+# Named values that document the numbering of a tuple or square, and solver3's
+# relative_children (the reference its docstring says the forward pass inlines)
 BISHOP  # unused variable (asobiba/games/flipflop/board.py:15)
 ROOK  # unused variable (asobiba/games/flipflop/board.py:15)
 HOME  # unused variable (asobiba/games/flipflop/solver3.py:29)
 relative_children  # unused function (asobiba/games/flipflop/solver3.py:84)
-_.shift  # unused method (asobiba/games/memory_matrix/shapes.py:157)
-_.row_col  # unused method (asobiba/games/memory_matrix/shapes.py:163)
 CIRCLE  # unused variable (asobiba/games/patapata/tasks.py:22)
 SQUARE  # unused variable (asobiba/games/patapata/tasks.py:22)
-Timeout  # unused variable (asobiba/games/reverstargo/search.py:166)
-check_text  # unused variable (asobiba/progression/tutorials.py:85)
