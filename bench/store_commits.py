@@ -9,7 +9,7 @@ acknowledgement does):
   (``asyncio.to_thread(store.add_move, …)``), SQLite ``synchronous=FULL`` (an fsync per
   commit);
 * now — the server's path: every move through the one writer thread's group commit
-  (``store.writer.run("add_move", …)``), ``synchronous=NORMAL`` in WAL mode.
+  (``store.writer.run(store.add_move_in, …)``), ``synchronous=NORMAL`` in WAL mode.
 
 Prints moves/s, p50/p99 commit wait, the process's CPU time and the load average, and the
 ratio. Usage: ``python bench/store_commits.py [--rooms 100 --moves 40]``.
@@ -65,7 +65,7 @@ async def run(store: Store, old: bool, rooms: int, moves: int) -> tuple[float, l
             if old:
                 await asyncio.to_thread(store.add_move, f"r{i}", move, None, None)
             else:
-                await store.writer.run("add_move", f"r{i}", move, None, None)
+                await store.writer.run(store.add_move_in, f"r{i}", move, None, None)
             waits.append(time.perf_counter() - t)
 
     t0 = time.perf_counter()

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .doc import SOLID, THIN, Document, LineStyle
+from .doc import SOLID, Document, LineStyle
 
 FILES = "abcdefghijklmnopqrstuvwxyz"
 Colour = tuple[float, float, float]
@@ -64,7 +64,3 @@ def move_sheet(doc: Document, y: float, columns: Sequence[str], lines: int,
                                   for i in range(per_block) if b * per_block + i < lines]
         doc.table(bx, y, widths, rows, row_h=row_h, size=8)
     return float(y + (per_block + 1) * row_h + 3)
-
-
-def thin_box(doc: Document, x: float, y: float, w: float, h: float) -> None:
-    doc.rect(x, y, w, h, THIN)

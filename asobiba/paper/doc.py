@@ -60,7 +60,6 @@ GRID = LineStyle("grid", 0.25, (0.45, 0.72, 0.92))  # the seed's light-blue cell
 CUT = LineStyle("cut", 0.55, (0.8, 0.1, 0.1), (0.6, 1.0))
 VALLEY = LineStyle("valley", 0.55, (0.1, 0.3, 0.7), (3.0, 2.0))
 MOUNTAIN = LineStyle("mountain", 0.55, (0.1, 0.55, 0.2), (3.0, 1.2, 0.6, 1.2))
-STYLES = {s.name: s for s in (SOLID, THIN, GRID, CUT, VALLEY, MOUNTAIN)}
 
 
 class Document:

@@ -88,13 +88,6 @@ RANKS: tuple[Rank, ...] = _ranks()
 assert len(RANKS) == 30
 
 
-def rank_by_key(key: str) -> Rank:
-    for r in RANKS:
-        if r.key == key:
-            return r
-    raise KeyError(key)
-
-
 def unlocked_tiers(rank_index: int) -> list[str]:
     """CPU tiers open at this rank (Paper opens Lv.1; each exam rank opens the next)."""
     return [r.unlocks for r in RANKS[: rank_index + 1] if r.unlocks]

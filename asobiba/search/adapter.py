@@ -7,8 +7,7 @@ transposition table and MCTS trees keep them.
 
 :class:`Adapter` is what alpha-beta needs. The optional hooks below it are looked up once
 when a searcher is built (a game that does not need one pays nothing for it).
-:class:`MCTSAdapter` is what Monte Carlo tree search needs. ``StateAdapter`` wraps any
-protocol state for games that have no faster representation.
+:class:`MCTSAdapter` is what Monte Carlo tree search needs.
 """
 
 from __future__ import annotations
@@ -16,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Protocol, TypeVar
 
-from ..core import Move, Rng, State
+from ..core import Rng
 
 P = TypeVar("P")
 M = TypeVar("M", bound=Hashable)
@@ -118,28 +117,3 @@ class EstimatesRollout(Protocol[P_contra]):
 
     def rollout_returns(self, pos: P_contra) -> Sequence[float]: ...
 
-
-class StateAdapter:
-    """MCTS directly on protocol states (slower than a game's own representation, but works
-    for every game): each seat's reward is its outcome points."""
-
-    def moves(self, pos: State) -> Sequence[Move]:
-        return pos.legal_moves()
-
-    def play(self, pos: State, move: Move) -> State:
-        return pos.child(move)
-
-    def player(self, pos: State) -> int:
-        seat = pos.to_move
-        if seat is None:
-            raise ValueError("no single seat is to move here")
-        return seat
-
-    def is_terminal(self, pos: State) -> bool:
-        return pos.is_over
-
-    def returns(self, pos: State) -> list[float]:
-        outcome = pos.outcome
-        if outcome is None:
-            raise ValueError("returns() of a game that is not over")
-        return [outcome.points(s) for s in range(len(outcome.ranks))]

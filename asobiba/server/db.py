@@ -25,11 +25,11 @@ import re
 import secrets
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, Protocol, Union, cast
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, Protocol, TypeVar, Union, cast
 
 from sqlalchemy import (
     create_engine,
@@ -552,21 +552,27 @@ class _Stop(enum.Enum):
 _STOP = _Stop.STOP  # tells the writer thread to end
 
 
-class _Write(Protocol):
-    """``Store.<name>_in``: one write, in the batch's session."""
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
 
-    def __call__(self, s: Session, /, *args: object) -> object: ...
+
+class _Write(Protocol):
+    """A ``Store.<name>_in`` method: one write, in the batch's session (its arguments were
+    checked against its own signature where it was queued, by ``submit``'s and ``run``'s
+    types; the queue only keeps them)."""
+
+    def __call__(self, s: Session, /, *args: object, **kwargs: object) -> object: ...
 
 
 _Waiter = Union[Future[object], "asyncio.Future[object]"]
 """Whoever waits for a write: a concurrent future (``submit``) or an asyncio one (``run``)."""
-_Item = tuple[_Write, tuple[object, ...], _Waiter]
+_Item = tuple[_Write, tuple[object, ...], dict[str, object], _Waiter]
 
 
 class Writer:
     """One thread that does every write of a server process, in group commits.
 
-    ``await writer.run("add_move", …)`` queues the write and resolves once its transaction
+    ``await writer.run(store.add_move_in, …)`` queues the write and resolves once its transaction
     has committed. The thread takes everything queued at that moment, runs the writes in one
     transaction and commits once: under load, fifty moves cost one commit instead of fifty
     (and on SQLite nobody waits on the file's write lock). A write refused by the room check
@@ -585,21 +591,24 @@ class Writer:
         self.batches = 0
         self.writes = 0
 
-    def submit(self, name: str, *args: object) -> Future[object]:
-        """Queue ``Store.<name>_in(session, *args)``; the future resolves after the commit."""
+    def submit(self, write: Callable[Concatenate[Session, _P], _R], *args: _P.args,
+               **kwargs: _P.kwargs) -> Future[_R]:
+        """Queue ``write(session, *args, **kwargs)`` (a ``Store.<name>_in`` method, e.g.
+        ``store.add_move_in``); the future resolves after the commit."""
         fut: Future[object] = Future()
-        self._put((getattr(self.store, f"{name}_in"), args, fut))
-        return fut
+        self._put((cast(_Write, write), args, kwargs, fut))
+        return cast("Future[_R]", fut)  # settled with write's own result
 
-    async def run(self, name: str, *args: object) -> object:
+    async def run(self, write: Callable[Concatenate[Session, _P], _R], *args: _P.args,
+                  **kwargs: _P.kwargs) -> _R:
         """``submit`` for a coroutine: the result (or the write's exception) once committed.
         An asyncio future settled from the thread directly — one wake-up of the event loop
         per batch, not a concurrent future and a chained callback per write."""
         import asyncio
 
         fut: asyncio.Future[object] = asyncio.get_running_loop().create_future()
-        self._put((getattr(self.store, f"{name}_in"), args, fut))
-        return await fut
+        self._put((cast(_Write, write), args, kwargs, fut))
+        return cast(_R, await fut)  # write's own result
 
     def _put(self, item: _Item) -> None:
         self._queue.put(item)
@@ -678,17 +687,17 @@ class Writer:
                 conn.close()
 
     def _commit(self, batch: list[_Item]) -> None:
-        live = [b for b in batch if self._live(b[2])]
+        live = [b for b in batch if self._live(b[3])]
         outcomes: list[tuple[bool, object]] = []
         try:
             add_move = self.store.add_move_in
             with self._session() as s, s.begin():
                 i = 0
                 while i < len(live):
-                    fn, args, _fut = live[i]
-                    if fn == add_move:  # a run of moves: written together, in order
+                    fn, args, kwargs, _fut = live[i]
+                    if fn == add_move and not kwargs:  # a run of moves: together, in order
                         j = i + 1
-                        while j < len(live) and live[j][0] == add_move:
+                        while j < len(live) and live[j][0] == add_move and not live[j][2]:
                             j += 1
                         for conflict in self.store.add_moves_in(
                                 s, [item[1] for item in live[i:j]]):
@@ -697,7 +706,7 @@ class Writer:
                         i = j
                         continue
                     try:
-                        outcomes.append((True, fn(s, *args)))
+                        outcomes.append((True, fn(s, *args, **kwargs)))
                     except Conflict as exc:  # raised before the write wrote anything
                         outcomes.append((False, exc))
                     i += 1
@@ -709,18 +718,18 @@ class Writer:
                     self._alone(item)
                 return
             error = sys.exc_info()[1] or RuntimeError("commit failed")
-            self._settle([(fut, False, error) for _fn, _args, fut in live])
+            self._settle([(fut, False, error) for _fn, _args, _kwargs, fut in live])
             return
         self.batches += 1
         self.writes += len(live)
-        self._settle([(fut, ok, value) for (ok, value), (_fn, _args, fut)
+        self._settle([(fut, ok, value) for (ok, value), (_fn, _args, _kwargs, fut)
                       in zip(outcomes, live)])
 
     def _alone(self, item: _Item) -> None:
-        fn, args, fut = item
+        fn, args, kwargs, fut = item
         try:
             with self._session() as s, s.begin():
-                value = fn(s, *args)
+                value = fn(s, *args, **kwargs)
         except Exception as exc:  # noqa: BLE001 - handed to its own caller
             if not isinstance(exc, Conflict):  # a refusal leaves the connection sound
                 self._drop()

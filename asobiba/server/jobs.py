@@ -108,8 +108,6 @@ def _client(url: str) -> Redis:
 class RedisJobs:
     """The web processes' side: put a bot move on the queue."""
 
-    remote = True
-
     def __init__(self, url: str) -> None:
         self.url = url
         self._redis: Redis | None = None

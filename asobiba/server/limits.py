@@ -200,9 +200,6 @@ class Limits:
         return await asyncio.get_running_loop().run_in_executor(
             executor, functools.partial(fn, *args))
 
-    def retry_after(self, rule: str) -> int:
-        return max(1, int(self.rules[rule].window))
-
     # ---- WebSocket connections open at once ----------------------------------------------------
     def ws_open(self, ip: str) -> bool:
         """Count one more open WebSocket from ``ip`` unless it has ``ws_concurrent``

@@ -62,7 +62,7 @@ async def sweep(hub: Hub, abandon_after: float) -> int:
     """One pass; the number of rooms closed."""
     held = [r.id for r in hub.rooms.values() if r.conns and r.status == "active"]
     if held:
-        await hub.store.writer.run("touch_rooms", held)
+        await hub.store.writer.run(hub.store.touch_rooms_in, held)
     cutoff = time.time() - abandon_after
     stale = await asyncio.to_thread(hub.store.unseen_since, cutoff, BATCH)
     closed = 0

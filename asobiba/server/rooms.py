@@ -518,7 +518,7 @@ class Hub:
         if room.state.is_over:
             raise ClientError("bad_opening", "the opening ends the game; nothing is left "
                               "to play")
-        await self.store.writer.run("create_room", data)
+        await self.store.writer.run(self.store.create_room_in, data)
         if match_set is not None:  # stored: now every loaded room of the set sees this one
             shared = self.sets.setdefault(match_set.id, match_set)
             shared.rooms = match_set.rooms
@@ -752,8 +752,8 @@ class Hub:
             record = room.record().dumps() if result else None
             set_state = (room.match_set.id, standing) if room.match_set and standing else None
             try:
-                await self.store.writer.run("add_move", room.id, entry, result, record,
-                                            set_state)
+                await self.store.writer.run(self.store.add_move_in, room.id, entry, result,
+                                            record, set_state)
             except Conflict:  # another process moved, undid or ended the game first
                 room.moves.pop()
                 room.states.pop()
@@ -838,8 +838,8 @@ class Hub:
         standing = room.set_after(room.state, result, forfeit=forfeit)
         set_state = (room.match_set.id, standing) if room.match_set and standing else None
         try:
-            await self.store.writer.run("finish", room.id, result, record, set_state,
-                                        len(room.moves))
+            await self.store.writer.run(self.store.finish_in, room.id, result, record,
+                                        set_state, len(room.moves))
         except Conflict:  # ended (or moved) at another process first: take what is stored
             await self._reload(room)
             return
@@ -1221,7 +1221,7 @@ class Hub:
         async with room.lock:
             self._cancel_bots(room)
             try:
-                await self.store.writer.run("truncate_moves", room.id, target,
+                await self.store.writer.run(self.store.truncate_moves_in, room.id, target,
                                             len(room.moves))
             except Conflict:  # the game moved on at another process: nothing undone
                 room.undo = None
@@ -1284,7 +1284,7 @@ class Hub:
                               key_hashes=dict(room.rematch_hashes),
                               room_id=new_id, clock=room.data.clock,
                               match=match.format if match else None)
-            await self.store.writer.run("set_rematch", room.id, new_id)
+            await self.store.writer.run(self.store.set_rematch_in, room.id, new_id)
         except Exception as exc:  # noqa: BLE001 - started at another process meanwhile?
             if await asyncio.to_thread(self.store.load_room, new_id) is None:
                 raise

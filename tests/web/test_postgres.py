@@ -7,6 +7,7 @@ own promises directly, where the two databases differ most (constraints, lengths
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -120,7 +121,7 @@ def test_rule_a_move_for_an_unknown_room_is_refused(db_url: str) -> None:
         store.add_move("ghost", MoveData(0, 0, "d3", utcnow()), None, None)
 
 
-def _batched(store: Store, writes: list[tuple[str, tuple[Any, ...]]],
+def _batched(store: Store, writes: list[tuple[Callable[..., object], tuple[Any, ...]]],
              one_batch: bool = True) -> list[object]:
     """Queue ``writes`` on the store's writer while its thread is held, so they are taken
     and committed as one batch (one group commit); each write's outcome in order (its value,
@@ -132,11 +133,10 @@ def _batched(store: Store, writes: list[tuple[str, tuple[Any, ...]]],
         holding.set()
         gate.wait(60)
 
-    store.hold_in = hold_in  # type: ignore[attr-defined]
-    first = store.writer.submit("hold")
+    first = store.writer.submit(hold_in)
     assert holding.wait(60), "the writer thread took the holding write"
     before = store.writer.batches
-    futures = [store.writer.submit(name, *args) for name, args in writes]
+    futures = [store.writer.submit(write, *args) for write, args in writes]
     gate.set()
     first.result(60)
     outcomes: list[object] = []
@@ -162,14 +162,14 @@ def test_rule_moves_of_one_group_commit_are_checked_and_written_each_as_alone(
     store.finish("b4", {"resigned": 0}, '{"r": 4}')
     result = {"scores": [1.0, 0.0], "ranks": [1, 2]}
     outcomes = _batched(store, [
-        ("add_move", ("b1", MoveData(0, 0, "d3", utcnow()), None, None)),
-        ("add_move", ("b2", MoveData(0, 1, "c5", utcnow()), None, None)),  # ply 0 is taken
-        ("add_move", ("b3", MoveData(0, 0, "f5", utcnow()), result, '{"record": 3}')),
-        ("add_move", ("b4", MoveData(0, 0, "d3", utcnow()), None, None)),  # finished room
-        ("add_move", ("ghost", MoveData(0, 0, "d3", utcnow()), None, None)),  # no such room
-        ("create_room", (a_room("b6"),)),  # another kind of write between two runs of moves
-        ("add_move", ("b6", MoveData(0, 0, "e6", utcnow()), None, None)),
-        ("add_move", ("b5", MoveData(0, 0, "c4", utcnow()), None, None)),
+        (store.add_move_in, ("b1", MoveData(0, 0, "d3", utcnow()), None, None)),
+        (store.add_move_in, ("b2", MoveData(0, 1, "c5", utcnow()), None, None)),  # ply 0 is taken
+        (store.add_move_in, ("b3", MoveData(0, 0, "f5", utcnow()), result, '{"record": 3}')),
+        (store.add_move_in, ("b4", MoveData(0, 0, "d3", utcnow()), None, None)),  # finished room
+        (store.add_move_in, ("ghost", MoveData(0, 0, "d3", utcnow()), None, None)),  # no such room
+        (store.create_room_in, (a_room("b6"),)),  # another kind of write between two runs of moves
+        (store.add_move_in, ("b6", MoveData(0, 0, "e6", utcnow()), None, None)),
+        (store.add_move_in, ("b5", MoveData(0, 0, "c4", utcnow()), None, None)),
     ])
     assert outcomes[0] is None and outcomes[2] is None and outcomes[5] is None
     assert outcomes[6] is None and outcomes[7] is None
@@ -197,8 +197,9 @@ def test_rule_two_writers_batching_the_same_rooms_each_ply_is_won_once(db_url: s
     results: dict[str, list[object]] = {}
 
     def run(name: str, store: Store, order: list[str], text: str) -> None:
-        results[name] = _batched(store, [("add_move", (r, MoveData(0, 0, text, utcnow()),
-                                                       None, None)) for r in order],
+        results[name] = _batched(store, [(store.add_move_in,
+                                          (r, MoveData(0, 0, text, utcnow()), None, None))
+                                         for r in order],
                                  one_batch=False)
 
     threads = [threading.Thread(target=run, args=("a", a, rooms, "d3")),

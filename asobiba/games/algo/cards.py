@@ -22,14 +22,6 @@ def key(number: int, colour: int, colours: int) -> int:
     return number * colours + colour
 
 
-def number_of(k: int, colours: int) -> int:
-    return k // colours
-
-
-def colour_of(k: int, colours: int) -> int:
-    return k % colours
-
-
 def card_name(k: int, colours: int) -> str:
     """``b7`` = black 7, ``w11`` = white 11, ``r0`` = red 0."""
     return f"{COLOUR_LETTERS[k % colours]}{k // colours}"

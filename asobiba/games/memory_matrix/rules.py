@@ -125,14 +125,6 @@ def colour_move_cells(geo: Geometry, pos: Pos, colour: int) -> int:
     return sandwich_cells(geo, geo.valid ^ pos.occ, own, pos.occ ^ own)
 
 
-def white_sandwich_cells(geo: Geometry, pos: Pos) -> int:
-    """White move: a run of coloured faces ends at the nearest white piece."""
-    white = pos.occ & ~pos.up
-    if not white:
-        return 0
-    return sandwich_cells(geo, geo.valid ^ pos.occ, white, pos.up)
-
-
 def _cells(bits: int) -> list[int]:
     out = []
     while bits:

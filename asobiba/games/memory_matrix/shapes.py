@@ -154,14 +154,8 @@ class Geometry:
 
         return tuple(sorted(self.cells, key=key))
 
-    def shift(self, bits: int, amount: int) -> int:
-        return (bits << amount if amount > 0 else bits >> -amount) & self.valid
-
     def name(self, i: int) -> str:
         return self.names[i]
-
-    def row_col(self, i: int) -> tuple[int, int]:
-        return divmod(i, self.stride)
 
 
 @lru_cache(maxsize=64)

@@ -49,8 +49,3 @@ def clears(task: str, marks: Marks) -> list[Clear]:
         if writes not in seen:
             seen[writes] = Clear(writes, occ)
     return list(seen.values())
-
-
-def can_show_without_writing(task: str, marks: Marks) -> bool:
-    occupied = marks[0] | marks[1] | marks[2]
-    return any(fits(o, marks) and not (o.cells & ~occupied) for o in occurrences(task))

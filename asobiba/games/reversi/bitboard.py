@@ -9,8 +9,6 @@ square just past them. Flips follow precomputed rays from the placed square.
 from __future__ import annotations
 
 FULL = (1 << 64) - 1
-NOT_A = 0xFEFEFEFEFEFEFEFE  # every square but file a
-NOT_H = 0x7F7F7F7F7F7F7F7F  # every square but file h
 INNER = 0x7E7E7E7E7E7E7E7E  # files b..g: a run may not wrap across the edge
 
 BLACK_START = (1 << 28) | (1 << 35)  # e4, d5

@@ -90,9 +90,5 @@ def bits(mask: int) -> list[int]:
     return out
 
 
-def label_of(i: int) -> str:
-    return LABELS[i]
-
-
 assert len(CELLS) == 37 and len(set(CUBES)) == 37 and all(sum(c) == 0 for c in CUBES)
 assert len(INTERIOR_CELLS) == 13, INTERIOR_CELLS

@@ -15,7 +15,6 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
 from ...search.alphabeta import AlphaBeta as Engine
-from ...search.alphabeta import OutOfBudget
 from ...search.alphabeta import SearchResult as EngineResult
 from .board import A_RING, APP_CELL_VALUE, INTERIOR, LABELS, STONE_CELLS
 from .rules import (
@@ -40,7 +39,6 @@ def _mask(prefix: str) -> int:
 
 
 A_CELLS, B_CELLS, C_CELLS, D_CELLS = (_mask(p) for p in "ABCD")
-EDGE = STONE_CELLS & ~INTERIOR  # never capturable: the wall does not enclose
 
 
 def playable_count(me: int, op: int) -> int:
@@ -162,10 +160,6 @@ def our_evaluation(node: Node, w: Weights | None = None) -> float:
 
 
 DEFAULT_WEIGHTS = Weights()
-
-
-Timeout = OutOfBudget
-"""Raised inside a search whose budget is spent (the engine's ``OutOfBudget``)."""
 
 
 class ReverStarGoAdapter:
