@@ -73,6 +73,15 @@ model_config  # unused variable (asobiba/server/api_schema.py:249)
 model_config  # unused variable (asobiba/server/api_schema.py:271)
 paired  # unused variable (asobiba/server/api_schema.py:418)
 recorded  # unused variable (asobiba/server/api_schema.py:506)
+# the settings page's fields (api_schema.Settings) and the review's partial answer, read by
+# pydantic, the OpenAPI schema and the browser
+coords
+sound
+tone
+notify
+confirm
+anim
+analysed_plies
 
 # Alembic migration module attributes and hooks, read by alembic
 revision  # unused variable (asobiba/server/migrations/versions/0001_baseline.py:26)

@@ -62,7 +62,6 @@ SCOPES = ("bot:play",)
 MAX_TOKENS = 20  # per account
 POLL = 0.5  # seconds between two looks at an event stream's challenges and games
 KEEP_ALIVE = 10.0  # seconds of silence after which a stream sends an empty line
-DECLINE_REASONS = ("generic", "later", "variant", "busy")
 BOT_MARK = "BOT"
 """The title a BOT account carries wherever it is shown (seat names, its player page)."""
 
