@@ -131,6 +131,11 @@ def check_menu(page: Any, locale: str) -> None:
     assert toggle.get_attribute("aria-expanded") == "false"
     assert page.locator("header nav").is_hidden()
     assert page.evaluate("() => document.activeElement.classList.contains('menu-toggle')")
+    toggle.click()  # open again: a tap elsewhere on the page closes it
+    assert page.locator("header nav").is_visible()
+    page.mouse.click(2, 800)  # the left page margin below the open panel: no control
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert page.locator("header nav").is_hidden()
 
 
 @pytest.mark.parametrize("locale", LOCALES)

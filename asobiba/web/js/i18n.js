@@ -1292,6 +1292,10 @@ function compactFrame() {
   header.addEventListener("focusout", (e) => {
     if (e.relatedTarget && !header.contains(e.relatedTarget)) setOpen(false, false);
   });
+  // and so does a tap anywhere else on the page
+  document.addEventListener("click", (e) => {
+    if (header.classList.contains("menu-open") && !header.contains(e.target)) setOpen(false, false);
+  });
 }
 
 if (typeof document !== "undefined") compactFrame();
