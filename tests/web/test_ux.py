@@ -398,7 +398,7 @@ def test_issue15_every_other_page_fits_a_phone(pages: Any, server: Server, path:
     page = pages("phone")
     page.goto(server.url + path)
     if path == "/replay":  # the replay viewer waits for a record; its page is drawn
-        page.wait_for_selector("#lang")
+        page.wait_for_selector("#lang", state="attached")
     else:
         page.wait_for_function("() => document.body.dataset.ready !== undefined && "
                                "document.body.dataset.ready !== 'false'")

@@ -219,6 +219,7 @@ export const STRINGS = {
     "settings.anim.normal": "Normal",
     "settings.anim.fast": "Fast",
     "settings.anim.off": "Off",
+    "nav.menu": "Menu",
     "tut.title": "{game} — tutorial",
     "tut.steps": "Steps",
     "tut.step_title": "Step {n} of {total}: {title}",
@@ -842,6 +843,7 @@ export const STRINGS = {
     "settings.anim.normal": "標準",
     "settings.anim.fast": "速い",
     "settings.anim.off": "オフ",
+    "nav.menu": "メニュー",
     "tut.title": "{game} — チュートリアル",
     "tut.steps": "ステップ",
     "tut.step_title": "ステップ {n}/{total}：{title}",
@@ -1376,3 +1378,52 @@ function buildFrame() {
 }
 
 if (typeof document !== "undefined") buildFrame();
+
+// ---- the compact header of a phone (issue 27) ----------------------------------------------
+// Under 600 px the header is one row: the brand, the page's title and a menu button; the
+// navigation (links and the language switch) opens under it. The button says whether it is
+// open (aria-expanded), the first link takes the focus when it opens, and Escape closes it
+// and gives the focus back to the button. Wider screens never see the button (CSS).
+function compactFrame() {
+  const header = document.querySelector("header.top[data-frame]");
+  const nav = header && header.querySelector("nav");
+  if (!nav || header.querySelector(".menu-toggle")) return;
+  nav.id = nav.id || "site-nav";
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "menu-toggle";
+  button.setAttribute("aria-controls", nav.id);
+  button.setAttribute("aria-expanded", "false");
+  button.setAttribute("data-i18n-attr", "aria-label:nav.menu;title:nav.menu");
+  button.setAttribute("aria-label", t("nav.menu"));
+  button.title = t("nav.menu");
+  const bars = document.createElement("span");
+  bars.className = "menu-bars";
+  bars.setAttribute("aria-hidden", "true");
+  bars.textContent = "☰";
+  button.append(bars);
+  header.insertBefore(button, nav);
+  const setOpen = (open, focus) => {
+    button.setAttribute("aria-expanded", String(open));
+    header.classList.toggle("menu-open", open);
+    if (open && focus) nav.querySelector("a:not([hidden]), button")?.focus();
+    if (!open && focus) button.focus();
+  };
+  button.addEventListener("click", () => setOpen(button.getAttribute("aria-expanded") !== "true", true));
+  header.addEventListener("keydown", (e) => {
+    if (e.key === "Escape" && header.classList.contains("menu-open")) {
+      e.preventDefault();
+      setOpen(false, true);
+    }
+  });
+  // the focus leaving the header (Tab past the last link) closes the menu
+  header.addEventListener("focusout", (e) => {
+    if (e.relatedTarget && !header.contains(e.relatedTarget)) setOpen(false, false);
+  });
+  // and so does a tap anywhere else on the page
+  document.addEventListener("click", (e) => {
+    if (header.classList.contains("menu-open") && !header.contains(e.target)) setOpen(false, false);
+  });
+}
+
+if (typeof document !== "undefined") compactFrame();
