@@ -108,8 +108,11 @@ def reverstargo_cases() -> Iterator[Case]:
 def memory_matrix_cases() -> Iterator[Case]:
     from asobiba.games.memory_matrix.bots import LEVELS, move_values
 
-    # start_pieces=1: the two-player start these answers were recorded on (rules version 1)
-    for i, s in enumerate(positions("memory_matrix", {"players": 2, "start_pieces": 1},
+    # start_pieces=1: the two-player start these answers were recorded on (rules version 1),
+    # played out past a dead board as version 1 did (version 3 ends the game there, and one
+    # position, 0 at level 3, then values its move 500 instead of 0: a terminal in reach)
+    for i, s in enumerate(positions("memory_matrix", {"players": 2, "start_pieces": 1,
+                                                      "end_at_dead_board": False},
                                     range(5), (2, 12, 20))):
         cfg, pos = s.cfg, s.pos
         seat = cfg.seat_of(pos.turn)

@@ -16,6 +16,7 @@ another. msgspec would be faster but is not used anywhere else here; pydantic al
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
@@ -806,6 +807,12 @@ def bind(routes: list[BaseRoute]) -> list[BaseRoute]:
     return out
 
 
+def openapi_path(path: str) -> str:
+    """A route's path as an OpenAPI template: OpenAPI has no Starlette convertor, so
+    ``/move/{move:path}`` is ``/move/{move}``."""
+    return re.sub(r"\{(\w+):\w+\}", r"{\1}", path)
+
+
 def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
     """The OpenAPI 3.1 document of every HTTP route in ``routes``, from :data:`OPS`
     and :data:`PATHS` (the same models that check the requests)."""
@@ -846,6 +853,7 @@ def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
     paths: dict[str, Any] = {}
     for route in http_routes(routes):
         path_params = params_of(PATHS[route.path], "path") if route.path in PATHS else []
+        template = openapi_path(route.path)
         for method in sorted((route.methods or {"GET"}) - {"HEAD"}):
             spec = OPS[(method, route.path)]
             responses: dict[str, Any] = {
@@ -854,7 +862,7 @@ def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
                 for status, answer in spec.answers.items()}
             responses.update({str(status): error for status in ERRORS})
             op: dict[str, Any] = {
-                "operationId": f"{method.lower()}_{route.path.strip('/').replace('/', '_')}"
+                "operationId": f"{method.lower()}_{template.strip('/').replace('/', '_')}"
                 .replace("{", "").replace("}", ""),
                 "summary": (route.endpoint.__doc__ or route.name or "").strip().split("\n")[0],
                 "parameters": path_params + (params_of(spec.query, "query")
@@ -864,7 +872,7 @@ def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
             if spec.body is not None:
                 op["requestBody"] = {"required": True, "content": {
                     "application/json": {"schema": ref(spec.body)}}}
-            paths.setdefault(route.path, {})[method.lower()] = op
+            paths.setdefault(template, {})[method.lower()] = op
     return {"openapi": "3.1.0",
             "info": {"title": "asobiba", "version": "1",
                      "description": "Every error is {\"error\": {\"code\", \"message\"}}; "

@@ -212,6 +212,10 @@ def test_rule_hot_seat_hides_the_previous_players_secrets_between_turns(
         browser: Any, server: Server) -> None:
     errors: list[str] = []
     context, page, _ = new_page(browser, errors)
+    # engine feedback is off by default in games between people (the settings page, issue
+    # 27); this player turned it on, so the badge's hiding between turns is what is checked
+    context.add_init_script(
+        "localStorage.setItem('asobiba.settings', JSON.stringify({feedback: 'on'}))")
     try:
         new_game(page, server.url, "algo", ["you", "you"])
         assert wait_turn(page) == "handover"

@@ -38,7 +38,9 @@ from .helpers import (
 from .test_server import HUMAN
 
 MASK = "/".join(["#" * 26] * 26)
-LONG_OPTIONS = {"players": 8, "shape": "custom", "mask": MASK}
+# played out past a dead board (the option a room may still choose): random play on this board
+# shows no colour long before 640 plies, and rules version 3 would end the game there
+LONG_OPTIONS = {"players": 8, "shape": "custom", "mask": MASK, "end_at_dead_board": False}
 LONG_PLIES = 640
 
 

@@ -25,11 +25,19 @@ depends_on = None
 def upgrade() -> None:
     from asobiba.progression.names import skeleton
 
-    op.add_column("prog_players", sa.Column("skeleton", sa.String(length=200), nullable=True))
     bind = op.get_bind()
+    # a database made by progression alone (``progression.create_all``: the CLI, or a test
+    # dealing a daily before the server's first start) has today's prog_players already,
+    # skeleton column and index included, but no alembic version: the baseline adopts it,
+    # and this revision then only fills what is missing
+    inspector = sa.inspect(bind)
+    if "skeleton" not in {c["name"] for c in inspector.get_columns("prog_players")}:
+        op.add_column("prog_players",
+                      sa.Column("skeleton", sa.String(length=200), nullable=True))
     rows = bind.execute(sa.text("SELECT id, name FROM prog_players WHERE kind = 'human' "
-                                "ORDER BY id")).all()
-    seen: set[str] = set()
+                                "AND skeleton IS NULL ORDER BY id")).all()
+    seen: set[str] = set(bind.execute(sa.text(
+        "SELECT skeleton FROM prog_players WHERE skeleton IS NOT NULL")).scalars())
     for player_id, name in rows:
         key = skeleton(name)
         if key in seen:
@@ -37,7 +45,9 @@ def upgrade() -> None:
         seen.add(key)
         bind.execute(sa.text("UPDATE prog_players SET skeleton = :k WHERE id = :i"),
                      {"k": key, "i": player_id})
-    op.create_index("ix_prog_players_skeleton", "prog_players", ["skeleton"], unique=True)
+    if "ix_prog_players_skeleton" not in {ix["name"] for ix in
+                                          sa.inspect(bind).get_indexes("prog_players")}:
+        op.create_index("ix_prog_players_skeleton", "prog_players", ["skeleton"], unique=True)
 
 
 def downgrade() -> None:
