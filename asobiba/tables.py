@@ -306,7 +306,7 @@ BOT_CHALLENGES = Table(
     Column("options", Text, nullable=False),
     Column("bot_seat", Integer, nullable=False),
     Column("key_hash", String(64)),  # the challenger's seat key (hash)
-    Column("status", String(16), nullable=False),  # created | accepted | declined
+    Column("status", String(16), nullable=False),  # created | accepting | accepted | declined
     Column("reason", String(40)),
     Column("created", String(40), nullable=False),
 )

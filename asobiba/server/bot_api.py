@@ -305,7 +305,8 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         if row is None:
             raise ClientError("no_challenge", "there is no such challenge", status=404)
         bot = await run_in_threadpool(_player_name, int(row["bot_id"]))
-        return JSONResponse({"id": row["id"], "status": row["status"], "reason": row["reason"],
+        status = "created" if row["status"] == "accepting" else row["status"]
+        return JSONResponse({"id": row["id"], "status": status, "reason": row["reason"],
                              "room": row["room_id"], "bot": bot, "game": row["game"]})
 
     def _player_name(pid: int) -> str:
@@ -334,7 +335,9 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         me = await bearer(request)
         pid = int(str(me["id"]))
         cid = request.path_params["challenge"]
-        row = await run_in_threadpool(_settle, cid, pid, "accepted", None)
+        # "accepting" until the room exists: a challenge said to be accepted has a room the
+        # person can join (the status page and event stream say "accepted" only then)
+        row = await run_in_threadpool(_settle, cid, pid, "accepting", None)
         game = get(row["game"])
         bot_seat = int(row["bot_seat"])
         seats: list[JSONObject] = [{"kind": "human", "level": None, "name": ""}
@@ -361,6 +364,12 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
                                  .values(status="created"))
             await run_in_threadpool(undo)
             raise
+
+        def accepted() -> None:
+            with engine.begin() as conn:
+                conn.execute(update(BOT_CHALLENGES).where(BOT_CHALLENGES.c.id == cid)
+                             .values(status="accepted"))
+        await run_in_threadpool(accepted)
         return JSONResponse({"challenge": cid, "room": row["room_id"],
                              "url": f"/r/{row['room_id']}", "seat": bot_seat,
                              "status": "accepted"})
