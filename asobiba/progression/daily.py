@@ -132,11 +132,14 @@ class DailyChallenge:
 def daily_seed(game_id: str, day: date, secret: bytes = b"") -> int:
     """The day's seed. On a server it is an HMAC of the game and date under the server's
     secret (kept in its database, or configured), so nobody can compute a day's deal ahead;
-    without a secret (the CLI's offline practice) it is the public ``derive_seed``."""
+    without a secret (the CLI's offline practice) it is the public ``derive_seed``.
+    48 bits, as a room's own seed: exact in JavaScript (a browser reads the record's seed as a
+    number) and within the API's bounded integers, so a daily's record replays and reviews
+    like any other (63-bit seeds had up to 19 digits, which /api/replay refuses)."""
     if not secret:
-        return derive_seed("daily", game_id, day.isoformat()) >> 1
+        return derive_seed("daily", game_id, day.isoformat()) >> 16
     mac = hmac.new(secret, f"asobiba-daily|{game_id}|{day.isoformat()}".encode(), "sha256")
-    return int.from_bytes(mac.digest()[:8], "big") >> 1
+    return int.from_bytes(mac.digest()[:6], "big")
 
 
 def commitment(seed: int) -> str:

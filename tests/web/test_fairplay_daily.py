@@ -137,3 +137,10 @@ def test_attack_a_daily_rooms_record_waits_for_the_day_to_end(
     assert res.status_code == 200
     past = client.get(f"/api/daily/reversi?date={DAY.isoformat()}").json()["challenge"]
     assert json.loads(res.text)["seed"] == past["seed"]
+    # once published, the record replays like any other: its seed is exact in a browser
+    # (JavaScript numbers) and within the API's bounded integers (63-bit daily seeds had 19
+    # digits, which /api/replay refused with 400)
+    assert 0 <= past["seed"] < 2**53
+    replay = client.post("/api/replay", content=res.text,
+                         headers={"content-type": "application/json"})
+    assert replay.status_code == 200, replay.text
