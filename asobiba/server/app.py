@@ -23,7 +23,7 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core import AsobibaError, Game, OptionError, Record, RecordError
+from ..core import AsobibaError, Game, MoveError, OptionError, Record, RecordError
 from ..core.jsontypes import JSONDecoded, JSONObject
 from ..core.text import TextError, display_name
 from ..games import available, get
@@ -637,8 +637,14 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     async def asobiba_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, AsobibaError)
-        return _error(exc.status, exc.code, str(exc),
-                      args=exc.args_json if isinstance(exc, TextError) else None)
+        args: dict[str, str] | None = None
+        if isinstance(exc, TextError):
+            args = exc.args_json
+        elif isinstance(exc, MoveError) and exc.move is not None:
+            args = {"move": exc.move}
+        elif isinstance(exc, OptionError) and exc.option is not None:
+            args = {"option": exc.option}
+        return _error(exc.status, exc.code, str(exc), args=args)
 
     async def server_error(request: Request, exc: Exception) -> Response:
         """Our fault, said as ours (never blamed on the request); logged with its trace."""

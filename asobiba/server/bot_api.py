@@ -101,7 +101,8 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         if not await limits.ahit(rule, *key):
             r = limits.rules[rule]
             raise ClientError("too_many", f"too many requests of this kind ({r.tries} per "
-                              f"{r.window:g} s); wait and try again", status=429)
+                              f"{r.window:g} s); wait and try again", status=429,
+                              args={"tries": str(r.tries), "window": f"{r.window:g}"})
 
     def ip(request: Request) -> str:
         return str(request.scope.get("state", {}).get("client_ip") or "?")
@@ -183,7 +184,8 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
                     API_TOKENS.c.player_id == me["id"])).all())
                 if count >= MAX_TOKENS:
                     raise ClientError("too_many_tokens", f"an account may hold at most "
-                                      f"{MAX_TOKENS} tokens; revoke one first", status=409)
+                                      f"{MAX_TOKENS} tokens; revoke one first", status=409,
+                                      args={"max": str(MAX_TOKENS)})
                 conn.execute(insert(API_TOKENS).values(
                     token_hash=hashed, player_id=me["id"], scopes=" ".join(sorted(
                         set(req.scopes))), label=req.label.strip(), created=utcnow()))
@@ -251,11 +253,13 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
     def _check_game(game_id: str, options: dict[str, object]) -> tuple[str, JSONObject]:
         if game_id not in available():
             raise ClientError("unknown_game", f"unknown game {game_id!r}; games here: "
-                              f"{', '.join(available())}")
+                              f"{', '.join(available())}",
+                              args={"game": game_id, "games": ", ".join(available())})
         try:
             return game_id, get(game_id).validate_options(dict(options))  # type: ignore[arg-type]
         except OptionError as exc:
-            raise ClientError("bad_options", str(exc)) from None
+            raise ClientError("bad_options", str(exc),
+                              args={"option": exc.option} if exc.option else None) from None
 
     async def challenge(request: Request) -> Response:
         """A person challenges a BOT account: the room is made when the bot accepts; its seat
@@ -266,9 +270,10 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         n = get(game_id).num_seats(options)
         if n != 2:
             raise ClientError("bad_seats", f"{game_id} with these options has {n} seats; a "
-                              "challenge is for two")
+                              "challenge is for two", args={"game": game_id, "seats": str(n)})
         if req.seat >= n:
-            raise ClientError("bad_seats", f"seat must be 0 or 1, not {req.seat}")
+            raise ClientError("bad_seats", f"seat must be 0 or 1, not {req.seat}",
+                              args={"seat": str(req.seat), "seats": str(n)})
         me = await signed_in(request)
         name = request.path_params["bot"]
 
@@ -279,7 +284,7 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
                     PlayerRow.name == name)).first()
                 if bot is None:
                     raise ClientError("no_bot", f"there is no BOT account named {name!r}",
-                                      status=404)
+                                      status=404, args={"name": name})
                 if me is not None and me["id"] == bot.id:
                     raise ClientError("self_challenge", "a BOT cannot challenge itself")
                 cid, room_id, key = secrets.token_urlsafe(9), secrets.token_urlsafe(6), \
@@ -328,7 +333,8 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
                 status=status, reason=reason)).rowcount
             if not done:
                 raise ClientError("challenge_settled", f"this challenge was "
-                                  f"{row['status']} already", status=409)
+                                  f"{row['status']} already", status=409,
+                                  args={"status": str(row["status"])})
             return row
 
     async def accept(request: Request) -> Response:
@@ -396,10 +402,13 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         game = get(game_id)
         n = game.num_seats(options)
         if req.seat >= n:
-            raise ClientError("bad_seats", f"{game_id} with these options has {n} seats")
+            raise ClientError("bad_seats", f"{game_id} with these options has {n} seats",
+                              args={"game": game_id, "seats": str(n), "seat": str(req.seat)})
         if req.level not in game.level_names():
             raise ClientError("bad_level", f"bot level {req.level!r} does not exist; levels: "
-                              f"{', '.join(game.level_names()) or 'none'}")
+                              f"{', '.join(game.level_names()) or 'none'}",
+                              args={"level": str(req.level),
+                                    "levels": ", ".join(game.level_names())})
         seats: list[JSONObject] = [{"kind": "bot", "level": req.level, "name": ""}
                                    for _ in range(n)]
         seats[req.seat] = {"kind": "human", "level": None,
@@ -567,7 +576,7 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         ply: int | None = None
         if raw_ply is not None:
             if not raw_ply.isdigit():
-                raise ClientError("bad_field", "ply must be a whole number")
+                raise ClientError("bad_field", "ply must be a whole number", args={"field": "ply"})
             ply = int(raw_ply)
         await hub().play(room, seat, request.path_params["move"], ply)
         return JSONResponse({"ok": True, "ply": len(room.moves)})

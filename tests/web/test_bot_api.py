@@ -96,6 +96,7 @@ def test_only_a_bot_accounts_token_and_only_for_its_own_seat(client: TestClient)
     # an illegal move: its code, nothing played; then the legal one is
     res = client.post(f"/api/bot/game/{room}/move/a1", headers=auth)
     assert res.status_code == 400 and res.json()["error"]["code"] == "illegal"
+    assert res.json()["error"]["args"] == {"move": "a1"}  # a code with its arguments
     assert ply(client, room) == 0
     res = client.post(f"/api/bot/game/{room}/move/d3?ply=5", headers=auth)
     assert res.json()["error"]["code"] == "stale" and ply(client, room) == 0
@@ -142,9 +143,11 @@ def test_a_declined_challenge_makes_no_room_and_is_settled_once(client: TestClie
     client.cookies.clear()
     res = client.post("/api/challenge/nosuchbot", json={"game": "reversi"})
     assert res.status_code == 404 and res.json()["error"]["code"] == "no_bot"
+    assert res.json()["error"]["args"] == {"name": "nosuchbot"}
     res = client.post("/api/challenge/pickybot", json={"game": "algo",
                                                        "options": {"players": 3}})
     assert res.status_code == 400 and res.json()["error"]["code"] == "bad_seats"
+    assert res.json()["error"]["args"] == {"game": "algo", "seats": "3"}
     ch = client.post("/api/challenge/pickybot", json={"game": "reversi", "seat": 1}).json()
     assert ch["status"] == "created" and ch["key"]
     other = bot(client, "thiefbot")  # not the challenged bot: cannot answer it
@@ -157,6 +160,7 @@ def test_a_declined_challenge_makes_no_room_and_is_settled_once(client: TestClie
     assert status["status"] == "declined" and status["reason"] == "later"
     res = client.post(f"/api/bot/challenge/{ch['challenge']}/accept", headers=auth)
     assert res.status_code == 409 and res.json()["error"]["code"] == "challenge_settled"
+    assert res.json()["error"]["args"] == {"status": "declined"}
     assert client.get(f"/api/rooms/{ch['room']}").status_code == 404
 
 
