@@ -654,6 +654,7 @@ OPS: dict[tuple[str, str], Op] = {
         "/", "/r/{room}", "/replay", "/tutorial/{game}", "/account", "/player/{player}",
         "/leaderboard/{game}", "/daily/{game}", "/ladder/{game}", "/settings")},
     ("GET", "/api/openapi.json"): Op({200: Document}),
+    ("GET", "/api/ws-schema.json"): Op({200: Document}),
     ("GET", "/api/games"): Op({200: Games}),
     ("POST", "/api/rooms"): Op({201: RoomCreated}, body=CreateRoom),
     ("POST", "/api/seats"): Op({200: Seats}, body=SeatCount),

@@ -30,6 +30,7 @@ from ..games import available, get
 from ..progression.matches import MatchFormat
 from ..search.budget import WorkBudget
 from . import api_schema, error_pages, fairplay, shared
+from . import ws_protocol as wsp
 from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import check_clock
@@ -471,6 +472,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     document: JSONObject = {}
 
+    async def ws_schema(request: Request) -> Response:
+        """The WebSocket protocol (ws_protocol): JSON Schema of every message each way."""
+        return JSONResponse(wsp.schema())
+
     async def openapi(request: Request) -> Response:
         """The OpenAPI document of every HTTP route (built once from the route table)."""
         if not document:
@@ -570,66 +575,63 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     async def dispatch(room: Room, conn: Conn, msg: JSONObject, ref: int | str | None
                        ) -> bool:
-        """Carry out one client message; True when its acknowledgement went out already
-        (a move's, in the mover's update: ``Conn.ack_in_update``)."""
-        kind = msg.get("type")
+        """Carry out one client message, parsed first into its model (ws_protocol: anything
+        else is refused with a code before a handler runs); True when its acknowledgement
+        went out already (a move's, in the mover's update: ``Conn.ack_in_update``)."""
+        parsed = wsp.parse_room(msg)
         h = hub()
-        if kind == "hello":
-            flag = msg.get("ack_in_update", False)
-            if not isinstance(flag, bool):
-                raise ClientError("bad_message", "'ack_in_update' must be true or false")
-            conn.ack_in_update = flag
-            problems = await h.hello(room, conn, msg.get("seats", []))
-            fairplay.note_presence(room)
-            shared.publish(h, room)
-            await h.broadcast(room)
-            if problems:
-                raise ClientError("bad_key", "; ".join(problems))
-        elif kind == "move":
-            seat = h.seat_for(room, conn, msg.get("seat"))
-            return await h.play(room, seat, msg.get("move"), msg.get("ply"),
-                                ack=None if ref is None else (conn, ref))
-        elif kind == "resign":
-            await h.resign(room, h.seat_for(room, conn, msg.get("seat")))
-        elif kind == "undo":
-            await h.request_undo(room, conn, h.seat_for(room, conn, msg.get("seat")))
-        elif kind == "undo_reply":
-            seat = h.seat_for(room, conn, msg.get("seat"))
-            await h.reply_undo(room, seat, bool(msg.get("accept")))
-        elif kind == "rematch":
-            if not conn.keys:
-                raise ClientError("not_your_seat", "spectators cannot offer a rematch")
-            await h.offer_rematch(room, conn)
-        elif kind == "next":
-            await h.offer_next(room, conn)
-        elif kind == "claim":
-            await fairplay.claim(h, room, conn, policy)
-        elif kind == "ping":
-            await conn.send({"type": "pong"})
-        elif kind == "sync":  # the client missed an update (a gap in moves_from): all anew
-            await h.send_full(room, conn)
-        elif kind in ("history", "abort", "draw", "hint"):
-            await table_message(h, room, conn, kind, msg)
-        else:
-            raise ClientError("unknown_type", f"unknown message type {kind!r}; types: hello, "
-                              "move, resign, undo, undo_reply, rematch, next, claim, ping, "
-                              "sync, history, abort, draw, hint")
+        match parsed:
+            case wsp.Hello():
+                conn.ack_in_update = parsed.ack_in_update
+                problems = await h.hello(room, conn, [(c.seat, c.key) for c in parsed.seats])
+                fairplay.note_presence(room)
+                shared.publish(h, room)
+                await h.broadcast(room)
+                if problems:
+                    raise ClientError("bad_key", "the key for seat(s) "
+                                      f"{', '.join(map(str, problems))} does not match; they "
+                                      "were not given to this connection",
+                                      args={"seats": ",".join(map(str, problems))})
+            case wsp.Move():
+                seat = h.seat_for(room, conn, parsed.seat)
+                return await h.play(room, seat, parsed.move, parsed.ply,
+                                    ack=None if ref is None else (conn, ref))
+            case wsp.Resign():
+                await h.resign(room, h.seat_for(room, conn, parsed.seat))
+            case wsp.Undo():
+                await h.request_undo(room, conn, h.seat_for(room, conn, parsed.seat))
+            case wsp.UndoReply():
+                await h.reply_undo(room, h.seat_for(room, conn, parsed.seat), parsed.accept)
+            case wsp.Rematch():
+                if not conn.keys:
+                    raise ClientError("not_your_seat", "spectators cannot offer a rematch")
+                await h.offer_rematch(room, conn)
+            case wsp.Next():
+                await h.offer_next(room, conn)
+            case wsp.Claim():
+                await fairplay.claim(h, room, conn, policy)
+            case wsp.Ping():
+                await conn.send({"type": "pong"})
+            case wsp.Sync():  # the client missed an update (a gap in moves_from): all anew
+                await h.send_full(room, conn)
+            case wsp.HistoryRequest() | wsp.Abort() | wsp.Draw() | wsp.Hint():
+                await table_message(h, room, conn, parsed)
         return False
 
-    async def table_message(h: Hub, room: Room, conn: Conn, kind: str,
-                            msg: JSONObject) -> None:
+    async def table_message(h: Hub, room: Room, conn: Conn,
+                            msg: wsp.HistoryRequest | wsp.Abort | wsp.Draw | wsp.Hint
+                            ) -> None:
         from . import table
 
-        if kind == "history":  # a page of it, within the byte budgets
-            await table.send_history(room, conn, msg, limits, conn.address)
-        elif kind == "abort":
-            await table.abort(h, room, h.seat_for(room, conn, msg.get("seat")))
-        elif kind == "hint":
-            await table.take_hint(h, room, h.seat_for(room, conn, msg.get("seat")))
-        else:
-            accept = msg.get("accept")
-            await table.offer_draw(h, room, h.seat_for(room, conn, msg.get("seat")),
-                                   None if accept is None else bool(accept))
+        match msg:
+            case wsp.HistoryRequest():  # a page of it, within the byte budgets
+                await table.send_history(room, conn, msg, limits, conn.address)
+            case wsp.Abort():
+                await table.abort(h, room, h.seat_for(room, conn, msg.seat))
+            case wsp.Hint():
+                await table.take_hint(h, room, h.seat_for(room, conn, msg.seat))
+            case wsp.Draw():
+                await table.offer_draw(h, room, h.seat_for(room, conn, msg.seat), msg.accept)
 
     async def client_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, ClientError)
@@ -668,6 +670,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         page_route("/replay", "replay.html"),
         page_route("/settings", "settings.html"),
         Route("/api/openapi.json", openapi),
+        Route("/api/ws-schema.json", ws_schema),
         Route("/api/games", games),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/seats", seat_count, methods=["POST"]),

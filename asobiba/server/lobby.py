@@ -37,6 +37,7 @@ from . import fairplay
 from .clock import check_clock
 from .rooms import ClientError
 from .security import BadJSON, parse_json
+from .ws_protocol import parse_lobby
 
 if TYPE_CHECKING:
     from sqlalchemy.engine import Engine
@@ -448,13 +449,27 @@ class Lobby:
         try:
             await websocket.send_json(await self.snapshot())
             while True:
-                msg = await websocket.receive_json()
+                raw = await websocket.receive_text()
                 # {"type": "hello", "tokens": [...]}: the seeks this page opened, so it
-                # hears when one is taken (and gets its key)
-                if isinstance(msg, dict) and msg.get("type") == "hello":
-                    tokens = msg.get("tokens") or []
-                    if isinstance(tokens, list):
-                        self.sockets[websocket] = {_hash(str(t)) for t in tokens[:20]}
+                # hears when one is taken (and gets its key); anything else is refused
+                # with a code (ws_protocol), the socket stays open
+                try:
+                    if len(raw) > 4096:
+                        raise ClientError("too_large", "a lobby message may be at most 4096 "
+                                          "characters")
+                    try:
+                        decoded = parse_json(raw)
+                    except BadJSON as exc:
+                        raise ClientError("bad_json", str(exc)) from None
+                    hello = parse_lobby(decoded)
+                except ClientError as exc:
+                    error: JSONObject = {"type": "error", "code": exc.code,
+                                         "message": exc.message}
+                    if exc.details:
+                        error["args"] = dict(exc.details)
+                    await websocket.send_json(error)
+                    continue
+                self.sockets[websocket] = {_hash(t) for t in hello.tokens}
         except (WebSocketDisconnect, ValueError, KeyError, RuntimeError):
             pass
         finally:

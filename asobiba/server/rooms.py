@@ -679,23 +679,16 @@ class Hub:
             await task
         return acking is not None
 
-    async def hello(self, room: Room, conn: Conn, claims: object) -> list[str]:
-        """Take the seats whose keys match; return a refusal per forged or unknown key."""
-        if not isinstance(claims, list) or len(claims) > 16:
-            raise ClientError("bad_message", "'seats' must be a list of {seat, key}")
+    async def hello(self, room: Room, conn: Conn, claims: Sequence[tuple[int, str]]
+                    ) -> list[int]:
+        """Take the seats whose keys match (``claims``: (seat, key) pairs, already checked
+        for shape by ws_protocol.Hello); return the seats whose key did not match."""
         problems = []
-        for claim in claims:
-            seat = claim.get("seat") if isinstance(claim, dict) else None
-            key = claim.get("key") if isinstance(claim, dict) else None
-            if (not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(key, str)
-                    or len(key) > 100):
-                problems.append("each seat claim must be {\"seat\": number, \"key\": text}")
-                continue
+        for seat, key in claims:
             if room.check_key(seat, key):
                 conn.keys[seat] = key
             else:
-                problems.append(f"the key for seat {seat} does not match; "
-                                "that seat was not given to this connection")
+                problems.append(seat)
         room.conns.add(conn)
         if room.rematch_id and conn.keys:
             await self._send_rematch_keys(room, conn)

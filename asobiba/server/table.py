@@ -17,6 +17,7 @@ from . import shared
 from .limits import HISTORY_CONN_BURST, HISTORY_CONN_RATE, ByteBucket, Limits
 from .rooms import ClientError, Conn, Hub, Room
 from .wire import dumps
+from .ws_protocol import HistoryRequest
 
 # room → (the ply the offers were made at, the seats offering): a move withdraws every offer
 _draws: WeakKeyDictionary[Room, tuple[int, set[int]]] = WeakKeyDictionary()
@@ -151,7 +152,7 @@ def history(room: Room, conn: Conn, msg: JSONObject | None = None) -> JSONObject
     return page
 
 
-async def send_history(room: Room, conn: Conn, msg: JSONObject, limits: Limits,
+async def send_history(room: Room, conn: Conn, req: HistoryRequest, limits: Limits,
                        address: str) -> None:
     """Answer a ``history`` message within the byte budgets (limits.ByteBucket): the
     connection's and its address's. A page is sent only while both are out of debt; its
@@ -166,6 +167,7 @@ async def send_history(room: Room, conn: Conn, msg: JSONObject, limits: Limits,
         raise TooFast(f"history is sent at most {HISTORY_CONN_RATE // 1024} KiB a second "
                       f"per connection and {limits.history_bytes.rate // 1024} KiB a second "
                       "per address; ask again later", retry_after=round(wait + 0.05, 2))
+    msg: JSONObject = {"from": req.from_, "to": req.to}
     text = history_page(room, conn, msg)
     size = max(len(text.encode()), HISTORY_MIN_CHARGE)
     mine.spend(size)

@@ -26,6 +26,7 @@ from starlette.testclient import TestClient
 from asobiba.games import get
 from asobiba.server import app as app_module
 from asobiba.server import table
+from asobiba.server.ws_protocol import HistoryRequest
 
 from .helpers import (
     RECEIVE_TIMEOUT,
@@ -431,7 +432,8 @@ def test_rule_history_is_refused_past_the_connections_byte_budget_with_retry_aft
         start = 0
         for _ in range(1000):
             try:
-                await table.send_history(room, conn, {"from": start}, limits, "10.0.0.1")
+                await table.send_history(room, conn, HistoryRequest(type="history", from_=start),
+                                         limits, "10.0.0.1")
             except table.TooFast as exc:
                 return exc
             start = json.loads(sent[-1])["next"] or 0
