@@ -128,14 +128,14 @@ def _needs_extra(name: str, extra: str, help_text: str) -> Command:
     """A stand-in for the group ``name`` whose ``extra`` is not installed: listed by
     ``--help``, and run (with any arguments, ``--help`` included) it says which extra to
     install."""
-    stub = typer.Typer(add_completion=False)
-
-    @stub.command(name=name, help=f"{help_text} (needs the '{extra}' extra)",
-                  add_help_option=False,
-                  context_settings={"allow_extra_args": True, "ignore_unknown_options": True})
-    def _missing(ctx: typer.Context) -> None:
+    def missing(ctx: typer.Context) -> None:
         need(extra, f"asobiba {name}")
 
+    stub = typer.Typer(add_completion=False)
+    stub.command(name=name, help=f"{help_text} (needs the '{extra}' extra)",
+                 add_help_option=False,
+                 context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+                 )(missing)
     command = typer.main.get_command(stub)
     command.name = name
     return command

@@ -126,3 +126,22 @@ def test_the_extras_match_pyproject() -> None:
     for dist in ("starlette", "uvicorn", "sqlalchemy", "alembic", "argon2", "openskill",
                  "pydantic", "zxcvbn", "pyicu", "reportlab", "numpy", "redis", "psycopg"):
         assert dist not in default, dist
+
+
+def test_the_web_app_without_paper_answers_503_naming_the_extra(monkeypatch: pytest.MonkeyPatch
+                                                                ) -> None:
+    """The web extra without the paper extra: the print routes say what is missing."""
+    from starlette.applications import Starlette
+    from starlette.testclient import TestClient
+
+    from asobiba.server.print_routes import print_routes
+
+    real = extras.missing
+    monkeypatch.setattr(extras, "missing",
+                        lambda extra: ["reportlab"] if extra == "paper" else real(extra))
+    with TestClient(Starlette(routes=print_routes())) as client:
+        for res in (client.get("/api/print/reversi"),
+                    client.post("/api/print/record", content=b"{}")):
+            assert res.status_code == 503, res.text
+            error = res.json()["error"]
+            assert error["code"] == "no_paper" and "asobiba[paper]" in error["message"]
