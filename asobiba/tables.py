@@ -20,20 +20,25 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    Float,
-    ForeignKey,
-    Index,
-    Integer,
-    String,
-    Table,
-    Text,
-    UniqueConstraint,
-)
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+try:  # the 'web' extra; without it, say which extra to install
+    from sqlalchemy import (
+        BigInteger,
+        Boolean,
+        Column,
+        Float,
+        ForeignKey,
+        Index,
+        Integer,
+        String,
+        Table,
+        Text,
+        UniqueConstraint,
+    )
+    from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+except ModuleNotFoundError as _exc:
+    from .core.extras import explain
+
+    raise explain(_exc, "asobiba.tables (the platform's database)") from _exc
 
 
 def stamp(when: datetime) -> str:

@@ -40,6 +40,9 @@ def pairs(
 ) -> None:
     """Pairs of accounts that keep playing each other with one side always winning, or that
     hit the daily limit of rated games between two accounts: candidates for rating farming."""
+    from .needs import need
+
+    need("web", "asobiba admin pairs")
     from ..progression import Progression
 
     found = Progression(_engine(data_dir, db)).suspicious_pairs(days, min_games)

@@ -53,14 +53,18 @@ from ..core import (
     State,
     parse_option_pairs,
 )
+from ..core.extras import missing as missing_extra
 from ..core.jsontypes import JSONObject
 from ..games import GAME_IDS, available, get, package_of, replay_record
+from .needs import need
 
-LAZY_GROUPS: dict[str, tuple[str, str, str]] = {
+LAZY_GROUPS: dict[str, tuple[str, str, str, str | None]] = {
     "progression": ("asobiba.progression.cli", "app",
-                    "ranks, daily challenges, matches, reviews, bot calibration"),
+                    "ranks, daily challenges, matches, reviews, bot calibration", "web"),
 }
-"""Command groups imported only when used: name → (module, typer app attribute, help)."""
+"""Command groups imported only when used: name → (module, typer app attribute, help, the
+optional extra it needs or None). Without its extra a group is still listed, and says which
+extra to install when run."""
 
 
 def _game_cli_names() -> list[str]:
@@ -92,7 +96,9 @@ class LazyGroup(TyperGroup):
         if found is not None:
             return found
         if cmd_name in LAZY_GROUPS:
-            module_name, attr, help_text = LAZY_GROUPS[cmd_name]
+            module_name, attr, help_text, extra = LAZY_GROUPS[cmd_name]
+            if extra is not None and missing_extra(extra):
+                return _needs_extra(cmd_name, extra, help_text)
         elif cmd_name in GAME_IDS and cmd_name in _game_cli_names():
             module_name, attr, help_text = f"asobiba.games.{cmd_name}.cli", "app", \
                 f"{cmd_name} tools"
@@ -116,6 +122,23 @@ class LazyGroup(TyperGroup):
         command.help = command.help or help_text
         self.commands[cmd_name] = command
         return command
+
+
+def _needs_extra(name: str, extra: str, help_text: str) -> Command:
+    """A stand-in for the group ``name`` whose ``extra`` is not installed: listed by
+    ``--help``, and run (with any arguments, ``--help`` included) it says which extra to
+    install."""
+    def missing(ctx: typer.Context) -> None:
+        need(extra, f"asobiba {name}")
+
+    stub = typer.Typer(add_completion=False)
+    stub.command(name=name, help=f"{help_text} (needs the '{extra}' extra)",
+                 add_help_option=False,
+                 context_settings={"allow_extra_args": True, "ignore_unknown_options": True}
+                 )(missing)
+    command = typer.main.get_command(stub)
+    command.name = name
+    return command
 
 
 app = typer.Typer(
@@ -370,6 +393,8 @@ def arena(
             game.make_bot(spec, 0)
     except (AsobibaError, ValueError) as exc:
         _fail(str(exc))
+    if rate:
+        need("web", "asobiba arena --rate")
     rater = _BotRater(rate, game_id, options) if rate else None
     progress_cb = None
     if sys.stderr.isatty() and not as_json:
@@ -563,6 +588,7 @@ def print_(ctx: typer.Context,
            lang: Annotated[str, typer.Option(help="en or ja")] = "en") -> None:
     """Print-and-play PDFs (docs/paper.md): `print GAME [--name value …] -o F.pdf`, or
     `print record RECORD.json -o F.pdf`. Game options and print options go as --name value."""
+    need("paper", "asobiba print")
     from ..paper.cli import run  # lazy: reportlab loads only when printing
 
     try:
@@ -592,10 +618,10 @@ def serve(
     ] = None,
 ) -> None:
     """Start the web app (every game in the browser)."""
-    try:
-        server = importlib.import_module("asobiba.server")
-    except ModuleNotFoundError as exc:
-        _fail(f"the web server is not available: {exc}")
+    need("web", "asobiba serve")
+    if redis:
+        need("scale", "asobiba serve --redis")
+    server = importlib.import_module("asobiba.server")
     from ..server.security import parse_hosts
 
     server.run(host=host, port=port, data_dir=data_dir, db_url=db, redis_url=redis,
@@ -612,10 +638,9 @@ def worker(
     time_limit: Annotated[float, typer.Option(help="seconds a bot move may run")] = 10.0,
 ) -> None:
     """Run bot workers for `asobiba serve --redis` (the scaled mode's bot queue)."""
-    try:
-        mod = importlib.import_module("asobiba.server.worker")
-    except ModuleNotFoundError as exc:
-        _fail(f"the bot worker needs the 'scale' extra (pip install 'asobiba[scale]'): {exc}")
+    need("web", "asobiba worker")
+    need("scale", "asobiba worker")
+    mod = importlib.import_module("asobiba.server.worker")
     mod.run(db, redis, processes, time_limit)
 
 

@@ -26,9 +26,9 @@ try:  # the rl extra; without it, say so
     import numpy as np
     from pettingzoo import AECEnv
 except ModuleNotFoundError as _exc:
-    from ._extra import missing_rl_extra
+    from ..core.extras import explain
 
-    raise missing_rl_extra(_exc) from _exc
+    raise explain(_exc, "asobiba.envs") from _exc
 
 from ..core import IllegalMoveError
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue

@@ -5,7 +5,7 @@ Each game brings its codec in its own package (``asobiba/games/<id>/encoding.py`
 ``Codec``), because the encoding follows the game's notation, move objects and view fields:
 a change to the game updates its encoding in the same folder, and a new game plugs into
 PettingZoo, Gymnasium and OpenSpiel by adding that one file. This module holds the shared
-base; the environments in :mod:`asobiba.envs` never name a game.
+base; the environments in :mod:`asobiba.envs` name no game (but GYM_IDS, a table of ids).
 
 Two paths, kept in agreement by tests (``tests/envs/test_codecs.py``):
 
@@ -28,9 +28,9 @@ try:  # the rl extra; without it, say so
     import numpy as np
     from numpy.typing import ArrayLike, NDArray
 except ModuleNotFoundError as _exc:
-    from ._extra import missing_rl_extra
+    from ..core.extras import explain
 
-    raise missing_rl_extra(_exc) from _exc
+    raise explain(_exc, "asobiba.envs") from _exc
 
 from ..core import Game, Move, State
 from ..core.jsontypes import JSONMapping
@@ -64,6 +64,9 @@ class Codec(Generic[MoveT]):
     game: Game
     num_actions: int
     fields: tuple[Field, ...]
+    #: the most plies a game of two seats can take (OpenSpiel's ``max_game_length``, scaled by
+    #: the seat count); a game's codec sets its own bound
+    max_game_length: int = 1000
 
     def __init__(self, game: Game, options: JSONMapping) -> None:
         self.game = game

@@ -45,9 +45,9 @@ try:  # the rl extra; without it, say so
     import numpy as np
     import pyspiel
 except ModuleNotFoundError as _exc:
-    from ._extra import missing_rl_extra
+    from ..core.extras import explain
 
-    raise missing_rl_extra(_exc) from _exc
+    raise explain(_exc, "asobiba.envs") from _exc
 
 from ..core import Game, Move, Option, State
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
@@ -56,8 +56,6 @@ from .codec import Codec, codec_for
 from .session import rewards_of
 
 DEFAULT_SEEDS = 1000
-MAX_GAME_LENGTH = {"reversi": 130, "flipflop": 1000, "reverstargo": 200,
-                   "memory_matrix": 400, "algo": 2000, "patapata": 12 * 8}
 DIGEST_BYTES = 16
 
 ParamValue = int | str | bool
@@ -362,7 +360,7 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=0.0 if solo else -1.0,
             max_utility=200.0 if solo else 1.0,
             utility_sum=0.0 if zero_sum else None,
-            max_game_length=MAX_GAME_LENGTH.get(game.id, 1000) * max(1, n // 2),
+            max_game_length=spec.codec.max_game_length * max(1, n // 2),
         )
         # pybind11: the base must be initialised before Python attributes are set
         super().__init__(self.game_type, info, params)

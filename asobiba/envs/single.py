@@ -18,9 +18,9 @@ try:  # the rl extra; without it, say so
     import numpy as np
     from numpy.typing import NDArray
 except ModuleNotFoundError as _exc:
-    from ._extra import missing_rl_extra
+    from ..core.extras import explain
 
-    raise missing_rl_extra(_exc) from _exc
+    raise explain(_exc, "asobiba.envs") from _exc
 
 from ..core import Bot, Game, RandomBot
 from ..core.jsontypes import JSONObject, OptionValue

@@ -14,11 +14,16 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from reportlab.lib.pagesizes import A4, LETTER
-from reportlab.lib.units import mm
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
-from reportlab.pdfgen import canvas as rl_canvas
+try:  # the 'paper' extra; without it, say which extra to install
+    from reportlab.lib.pagesizes import A4, LETTER
+    from reportlab.lib.units import mm
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    from reportlab.pdfgen import canvas as rl_canvas
+except ModuleNotFoundError as _exc:
+    from ..core.extras import explain
+
+    raise explain(_exc, "asobiba.paper") from _exc
 
 from .errors import PaperError
 

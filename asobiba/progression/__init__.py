@@ -16,6 +16,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
+from ..core.extras import require
+
+# accounts, ratings and the rest live in the web app's database: the 'web' extra (found
+# without importing it, so a light module such as ``matches`` stays light)
+require("web", "asobiba.progression")
+
 if TYPE_CHECKING:
     from .errors import AccountError, AuthError, LadderError, MatchError, ProgressionError
     from .matches import Match, MatchFormat, play_match

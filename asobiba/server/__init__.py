@@ -6,8 +6,12 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, cast
 
-from .app import create_app
-from .limits import Limits, LimitStore
+from ..core.extras import require
+
+require("web", "asobiba.server")  # a clear ImportError naming the extra, not starlette's
+
+from .app import create_app  # noqa: E402
+from .limits import Limits, LimitStore  # noqa: E402
 
 if TYPE_CHECKING:
     import socket

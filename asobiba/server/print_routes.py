@@ -46,6 +46,17 @@ async def _over_limit(request: Request) -> JSONResponse | None:
                 "wait and try again", 429)
 
 
+def _no_paper() -> JSONResponse | None:
+    """503 ``no_paper`` when this install has no 'paper' extra (reportlab): the web app runs
+    without it, its print links say what is missing."""
+    from ..core.extras import message, missing
+
+    lacking = missing("paper")
+    if not lacking:
+        return None
+    return _bad("no_paper", message("paper", "printing", lacking[0]), 503)
+
+
 def _pdf(data: bytes, filename: str) -> Response:
     return Response(data, media_type="application/pdf", headers={
         "content-disposition": f'attachment; filename="{filename}"',
@@ -53,6 +64,8 @@ def _pdf(data: bytes, filename: str) -> Response:
 
 
 async def print_game_pdf(request: Request) -> Response:
+    if (absent := _no_paper()) is not None:
+        return absent
     from ..paper import parse_request, print_game
 
     game_id = request.path_params["game"]
@@ -86,6 +99,8 @@ async def print_game_pdf(request: Request) -> Response:
 
 
 async def print_record_pdf(request: Request) -> Response:
+    if (absent := _no_paper()) is not None:
+        return absent
     from ..paper import print_record
 
     body = await request.body()

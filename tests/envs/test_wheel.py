@@ -3,11 +3,15 @@ with its dependencies in a fresh virtual environment (no system site-packages, n
 PYTHONPATH), run from a directory outside the checkout: the library, the CLI and
 ``asobiba serve`` (pages, static files, the API); every file of the package that git
 tracks is in the wheel (templates, fonts, tutorials, the web client, the examples); the
-licence travels with it; and without the ``rl`` extra, ``asobiba.envs`` says which extra to
-install.
+licence travels with it.
+
+The rules install alone (issue 26 item 6): first the wheel with no extra — nothing of the
+platform is installed, and the rules, bots, records, ``asobiba --help`` and ``asobiba play``
+work; ``asobiba serve`` / ``print`` and ``import asobiba.server`` say which extra to install,
+and so does ``asobiba.envs`` without ``rl``. Then ``[web,paper]`` on top, and the web app runs.
 
 Needs the package registry (pip resolves the wheel's dependencies, pinned by
-constraints.txt; its cache makes a second run quicker) and takes a minute or two: slow.
+constraints.txt; its cache makes a second run quicker) and takes a few minutes: slow.
 """
 
 from __future__ import annotations
@@ -78,6 +82,15 @@ def test_the_wheel_runs_alone(tmp_path: Path) -> None:
     py = str(bin_dir / "python")
     _run([py, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), str(wheel)],
          work, env)
+    asobiba = str(bin_dir / "asobiba")
+
+    # the default install is the rules: none of the platform's libraries came with it
+    out = _run([py, "-c", (
+        "import importlib.util, json\n"
+        "from asobiba.core.extras import EXTRA_MODULES\n"
+        "print(json.dumps(sorted(m for ms in EXTRA_MODULES.values() for m in ms\n"
+        "                        if importlib.util.find_spec(m))))")], work, env)
+    assert json.loads(out.stdout) == [], out.stdout
 
     # the library
     out = _run([py, "-c", (
@@ -104,16 +117,44 @@ def test_the_wheel_runs_alone(tmp_path: Path) -> None:
     out = _run([py, "-c", "import asobiba.envs.openspiel"], work, env, check=False)
     assert out.returncode != 0 and "asobiba[rl]" in out.stderr, out.stderr
 
-    # the CLI
-    out = _run([str(bin_dir / "asobiba"), "games"], work, env)
+    # the CLI: help, the light commands, a bot, a record played in the terminal and exported
+    out = _run([asobiba, "--help"], work, env)
+    assert "serve" in out.stdout and "play" in out.stdout
+    out = _run([asobiba, "games"], work, env)
     assert "reversi" in out.stdout.lower() and "algo" in out.stdout.lower()
-    out = _run([str(bin_dir / "asobiba"), "replay", "flipflop", "--json"], work, env)
+    out = _run([asobiba, "replay", "flipflop", "--json"], work, env)
     assert json.loads(out.stdout)
+    out = _run([asobiba, "bot", "reversi", "--level", "2"], work, env)
+    assert out.stdout.strip() in ("c4", "d3", "e6", "f5")
+    record = tmp_path / "game.json"
+    out = subprocess.run([asobiba, "play", "reversi", "--vs", "1", "--seat", "0", "--seed", "1",
+                          "--save", str(record)], cwd=work, env=env, input="d3\nresign\n",
+                         capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    out = _run([asobiba, "export", str(record), "--format", "transcript"], work, env)
+    assert out.stdout.strip().startswith("d3"), out.stdout
+
+    # what needs an extra says which, in one line, and nothing else
+    for args, extra in ((["serve", "--port", str(_free_port())], "web"),
+                        (["print", "reversi", "-o", str(tmp_path / "x.pdf")], "paper"),
+                        (["progression", "ranks", "reversi"], "web")):
+        out = _run([asobiba, *args], work, env, check=False)
+        assert out.returncode == 2 and "Traceback" not in out.stderr, out.stderr
+        assert out.stderr.strip().count("\n") == 0, out.stderr
+        assert f"pip install 'asobiba[{extra}]'" in out.stderr, out.stderr
+    out = _run([py, "-c", "import asobiba.server"], work, env, check=False)
+    assert out.returncode != 0 and "asobiba[web]" in out.stderr.splitlines()[-1], out.stderr
+
+    # the platform: the web and paper extras on top of the same wheel
+    _run([py, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"),
+          f"{wheel}[web,paper]"], work, env)
+    out = _run([asobiba, "print", "reversi", "-o", str(tmp_path / "board.pdf")], work, env)
+    assert (tmp_path / "board.pdf").read_bytes().startswith(b"%PDF")
 
     # the web app, with its pages, static files and API
     port = _free_port()
     server = subprocess.Popen(
-        [str(bin_dir / "asobiba"), "serve", "--port", str(port),
+        [asobiba, "serve", "--port", str(port),
          "--data-dir", str(tmp_path / "data")],
         cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:

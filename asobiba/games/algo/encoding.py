@@ -31,6 +31,8 @@ MAX_SETUP_ACTIONS = 200_000
 
 
 class Codec(_Base[AlgoMove]):
+    max_game_length = 2000  # OpenSpiel's bound on plies (two seats)
+
     def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         o = self.options

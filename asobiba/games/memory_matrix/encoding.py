@@ -27,6 +27,8 @@ _SYMBOLS = ("-", ".", "*", "W")
 
 
 class Codec(_Base[int]):
+    max_game_length = 400  # OpenSpiel's bound on plies (two seats)
+
     def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         cfg = config_for(self.options)

@@ -55,6 +55,8 @@ def _clear_moves(task: str, marks: tuple[int, int, int]) -> dict[int, PatapataMo
 
 
 class Codec(_Base[PatapataMove]):
+    max_game_length = 12 * 8  # OpenSpiel's bound on plies (two seats)
+
     def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         n = self.num_seats

@@ -20,6 +20,8 @@ _FILES = "abcdefgh"
 
 
 class Codec(_Base[int]):
+    max_game_length = 130  # OpenSpiel's bound on plies (two seats)
+
     def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         self.num_actions = 65

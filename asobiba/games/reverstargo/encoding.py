@@ -22,6 +22,8 @@ PASS_ACTION = 2 * N_CELLS
 
 
 class Codec(_Base[Move]):
+    max_game_length = 200  # OpenSpiel's bound on plies (two seats)
+
     def __init__(self, game: Game, options: JSONMapping) -> None:
         super().__init__(game, options)
         self.num_actions = PASS_ACTION + 1
