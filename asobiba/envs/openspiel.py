@@ -40,7 +40,6 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 try:  # the rl extra; without it, say so
     import numpy as np
@@ -66,7 +65,9 @@ DIGEST_BYTES = 16
 ParamValue = int | str | bool
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-_NO_CACHE: dict[int, Any] = {}  # never written: _ReversiNode swaps it for its own dict first
+# never written: a _ReversiNode swaps them for dicts of its own on first use
+_NO_TEXTS: dict[int, str] = {}
+_NO_KEYS: dict[int, bytes] = {}
 
 
 # ---- parameters ---------------------------------------------------------------------------
@@ -320,16 +321,16 @@ class _ReversiNode(_Node):
         # node per ply and never asks for a view
         self.spec, self.parent, self.action, self.inner = spec, parent, action, inner
         self._legal = self._sorted = None
-        self._texts = self._keys = _NO_CACHE
+        self._texts, self._keys = _NO_TEXTS, _NO_KEYS
 
     def view_text(self, seat: int) -> str:
-        if self._texts is _NO_CACHE:
+        if self._texts is _NO_TEXTS:
             self._texts = {}
         return super().view_text(seat)
 
     def digest(self, seat: int) -> bytes:
         node: _Node | None = self
-        while node is not None and node._keys is _NO_CACHE:
+        while node is not None and node._keys is _NO_KEYS:
             node._keys = {}
             node = node.parent
         return super().digest(seat)
