@@ -11,6 +11,11 @@ Target: simulations per CPU second on ``asobiba_reversi`` >= native ``othello``'
 (ratio >= 1).
 
     nice -n 5 .venv/bin/python bench/openspiel_mcts_speed.py [--rounds 5] [--sims 200] [--moves 6]
+    nice -n 5 .venv/bin/python bench/openspiel_mcts_speed.py --calls   # + per-call CPU costs
+
+``--calls`` also times each pyspiel call a random playout makes, on the same positions in
+both games (random games recorded on ``othello``; the action numbers are the same), CPU µs
+per call, best of 3.
 
 Needs the optional ``bench`` extra (OpenSpiel).
 """
@@ -58,12 +63,64 @@ def search(game: pyspiel.Game, sims: int, moves: int, seed: int) -> tuple[int, f
     return done, time.process_time() - c0, time.perf_counter() - w0, played
 
 
+def per_call(games: dict[str, pyspiel.Game], n_games: int = 30) -> None:
+    rng = np.random.default_rng(0)
+    seqs = []
+    for _ in range(n_games):
+        s = games["othello"].new_initial_state()
+        acts = []
+        while not s.is_terminal():
+            a = int(rng.choice(s.legal_actions()))
+            acts.append(a)
+            s.apply_action(a)
+        seqs.append(acts)
+    res: dict[str, dict[str, float]] = {}
+    for name, g in games.items():
+        sts = []
+        for acts in seqs:
+            s = g.new_initial_state()
+            for a in acts:
+                sts.append((s.clone(), a))
+                s.apply_action(a)
+        r = np.random.RandomState(0)
+        t = res[name] = {}
+
+        def run(label: str, f, t=t, sts=sts) -> None:
+            best = 1e9
+            for _ in range(3):
+                c = time.process_time()
+                f()
+                best = min(best, time.process_time() - c)
+            t[label] = best / len(sts) * 1e6
+
+        def step(sts=sts) -> None:
+            for s, a in sts:
+                c = s.clone()
+                c.apply_action(a)
+                c.is_terminal()
+                c.legal_actions()
+
+        run("is_terminal()", lambda sts=sts: [s.is_terminal() for s, _ in sts])
+        run("is_chance_node()", lambda sts=sts: [s.is_chance_node() for s, _ in sts])
+        run("legal_actions()", lambda sts=sts: [s.legal_actions() for s, _ in sts])
+        run("rng.choice(legal_actions())",
+            lambda sts=sts, r=r: [r.choice(s.legal_actions()) for s, _ in sts])
+        run("clone()", lambda sts=sts: [s.clone() for s, _ in sts])
+        run("clone+apply+child's is_terminal+legal", step)
+    print(f"\nper call, CPU us, {sum(map(len, seqs))} positions of {n_games} random games, "
+          f"load {os.getloadavg()[0]:.2f}")
+    print(f"{'call':40} {'othello':>9} {'asobiba':>9}")
+    for k in res["othello"]:
+        print(f"{k:40} {res['othello'][k]:9.2f} {res['asobiba_reversi'][k]:9.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--sims", type=int, default=200, help="simulations per search")
     ap.add_argument("--moves", type=int, default=6, help="searches (plies) per round")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--calls", action="store_true", help="also time each pyspiel call")
     args = ap.parse_args()
     print(f"# OpenSpiel MCTSBot (uct_c=2, RandomRolloutEvaluator(1)), {args.sims} simulations "
           f"x {args.moves} plies x {args.rounds} rounds per game; "
@@ -91,6 +148,8 @@ def main() -> None:
                     total["othello"][0] / total["othello"][1])
     print(f"\nratio asobiba_reversi / othello (CPU): {ours / native:.3f}  "
           f"(target >= 1: {'met' if ours >= native else 'NOT met'})")
+    if args.calls:
+        per_call(games)
     print(f"load average at the end {os.getloadavg()}")
 
 
