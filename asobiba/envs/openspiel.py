@@ -65,9 +65,6 @@ DIGEST_BYTES = 16
 ParamValue = int | str | bool
 _CHANCE = int(pyspiel.PlayerId.CHANCE)
 _TERMINAL = int(pyspiel.PlayerId.TERMINAL)
-# never written: a _ReversiNode swaps them for dicts of its own on first use
-_NO_TEXTS: dict[int, str] = {}
-_NO_KEYS: dict[int, bytes] = {}
 
 
 # ---- parameters ---------------------------------------------------------------------------
@@ -315,26 +312,6 @@ class _ReversiNode(_Node):
 
     __slots__ = ()
 
-    def __init__(self, spec: _Spec, parent: _Node | None, action: int | None,
-                 inner: State | None) -> None:
-        # as _Node's, but the two per-seat caches are made on first use: a playout makes a
-        # node per ply and never asks for a view
-        self.spec, self.parent, self.action, self.inner = spec, parent, action, inner
-        self._legal = self._sorted = None
-        self._texts, self._keys = _NO_TEXTS, _NO_KEYS
-
-    def view_text(self, seat: int) -> str:
-        if self._texts is _NO_TEXTS:
-            self._texts = {}
-        return super().view_text(seat)
-
-    def digest(self, seat: int) -> bytes:
-        node: _Node | None = self
-        while node is not None and node._keys is _NO_KEYS:
-            node._keys = {}
-            node = node.parent
-        return super().digest(seat)
-
     def legal(self) -> dict[int, Move]:
         if self._legal is None:
             self._legal = {a: (PASS if a == PASS_ACTION else a) for a in self.sorted_actions()}
@@ -488,7 +465,7 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
     # Python-side reads: a call from Python finds these before pyspiel's C++ methods, which
     # would call back into Python two or three times (current player, terminal, legal
     # actions) and convert the list both ways. Same answers as the C++ State methods
-    # (tests/envs/test_openspiel.py compares them); C++ callers still use the hooks above.
+    # (tests/envs/test_openspiel_fast.py compares them); C++ callers still use the hooks above.
     def legal_actions(self, player: int | None = None) -> list[int]:
         node = self.node
         inner = node.inner

@@ -70,7 +70,7 @@ def test_reversi_fast_node_matches_generic_node() -> None:
         assert fast.inner.to_json() == slow.inner.to_json()
         plies += 1
     assert plies > 50
-    # the view text and the digest work on the lazily made caches
+    # the view text and the digest agree too
     assert fast.view_text(0) == slow.view_text(0)
     assert fast.digest(1) == slow.digest(1)
 
