@@ -5,7 +5,9 @@
 * :func:`gym_env` — a Gymnasium single-agent environment against the game's CPU levels,
   also registered as ``asobiba/Reversi-v0`` … (see :data:`GYM_IDS`);
 * :mod:`asobiba.envs.openspiel` — ``register()`` makes every game a pyspiel game;
-* :class:`asobiba.envs.vector.VectorRollout` — N games stepped together for rollouts.
+* :func:`vector_env` — a Gymnasium vector environment of N self-play games (NumPy batches,
+  every seat's reward in ``infos["rewards"]``); :class:`asobiba.envs.vector.VectorRollout`
+  — N games stepped together for random playouts.
 
 Actions are integers with masks, observations flat float32 vectors built from
 ``state.view(seat)`` only; each game's encoding lives in its own package
@@ -25,6 +27,7 @@ if TYPE_CHECKING:
     from .aec import AsobibaAEC
     from .session import ObsDict
     from .single import AsobibaGym
+    from .vector import AsobibaVectorEnv
 
 #: Gymnasium ids, one per game (``gymnasium.make("asobiba/FlipFlop-v0", opponent="5")``).
 GYM_IDS: dict[str, str] = {
@@ -63,6 +66,17 @@ def gym_env(game_id: str, opponent: str = "3", seat: int = 0, render_mode: str |
 
     return AsobibaGym(game_id, opponent=opponent, seat=seat, render_mode=render_mode,
                       illegal_action=illegal_action, **options)
+
+
+def vector_env(game_id: str, num_envs: int, autoreset_mode: str = "NextStep",
+               illegal_action: str = "raise", **options: OptionValue) -> AsobibaVectorEnv:
+    """A Gymnasium vector environment of ``num_envs`` self-play games of ``game_id``
+    (:class:`asobiba.envs.vector.AsobibaVectorEnv`); ``autoreset_mode`` one of Gymnasium's
+    ``NextStep``, ``SameStep``, ``Disabled``."""
+    from .vector import AsobibaVectorEnv
+
+    return AsobibaVectorEnv(game_id, num_envs, autoreset_mode=autoreset_mode,
+                            illegal_action=illegal_action, **options)
 
 
 def register_gym() -> None:

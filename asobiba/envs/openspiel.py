@@ -52,6 +52,8 @@ except ModuleNotFoundError as _exc:
 from ..core import Game, Move, Option, State
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
 from ..games import GAME_IDS, get
+from ..games.reversi.encoding import PASS_ACTION
+from ..games.reversi.game import PASS, ReversiState
 from .codec import Codec, codec_for
 from .session import rewards_of
 
@@ -59,6 +61,8 @@ DEFAULT_SEEDS = 1000
 DIGEST_BYTES = 16
 
 ParamValue = int | str | bool
+_CHANCE = int(pyspiel.PlayerId.CHANCE)
+_TERMINAL = int(pyspiel.PlayerId.TERMINAL)
 
 
 # ---- parameters ---------------------------------------------------------------------------
@@ -222,7 +226,10 @@ class _Node:
     def root(spec: _Spec) -> _Node:
         if spec.game.chance:
             return _Node(spec, None, None, None)
-        return _Node(spec, None, None, spec.game.new_game(spec.options, 0))
+        inner = spec.game.new_game(spec.options, 0)
+        if isinstance(inner, ReversiState):
+            return _ReversiNode(spec, None, None, inner)
+        return _Node(spec, None, None, inner)
 
     def legal(self) -> dict[int, Move]:
         if self._legal is None:
@@ -294,6 +301,43 @@ class _Node:
 
     def __reduce__(self) -> tuple[object, tuple[_Spec, list[int]]]:
         return _replay, (self.spec, self.actions())
+
+
+class _ReversiNode(_Node):
+    """Reversi's lean path (MCTS playouts call legal actions and apply an action at every
+    ply): the actions are the engine's own squares (64 the forced pass), already in order,
+    so no action map is built and the engine's cached move tuple is used as it is."""
+
+    __slots__ = ()
+
+    def legal(self) -> dict[int, Move]:
+        if self._legal is None:
+            self._legal = {a: (PASS if a == PASS_ACTION else a) for a in self.sorted_actions()}
+        return self._legal
+
+    def sorted_actions(self) -> list[int]:
+        actions = self._sorted
+        if actions is None:
+            inner = self.inner
+            assert isinstance(inner, ReversiState)
+            moves = inner._legal_tuple()
+            actions = self._sorted = [PASS_ACTION] if moves == (PASS,) else list(moves)
+        return actions
+
+    def child(self, action: int) -> _Node:
+        inner = self.inner
+        assert isinstance(inner, ReversiState)
+        moves = inner._moves
+        if moves is None:
+            moves = inner._legal_tuple()
+        if action == PASS_ACTION:
+            move = PASS if moves == (PASS,) else None
+        else:
+            move = action if action >= 0 and action in moves else None
+        if move is None:
+            raise pyspiel.SpielError(f"action {action} is not legal here; legal actions: "
+                                     f"{self.sorted_actions()}")
+        return _ReversiNode(self.spec, self, action, inner.child(move))
 
 
 def _replay(spec: _Spec, actions: list[int]) -> _Node:
@@ -407,14 +451,35 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
     def current_player(self) -> int:
         inner = self.node.inner
         if inner is None:
-            return int(pyspiel.PlayerId.CHANCE)
+            return _CHANCE
         seat = inner.to_move
         if seat is None:
-            return int(pyspiel.PlayerId.TERMINAL)
+            return _TERMINAL
         return int(seat)
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self.node.sorted_actions())
+
+    # Python-side reads: a call from Python finds these before pyspiel's C++ methods, which
+    # would call back into Python two or three times (current player, terminal, legal
+    # actions) and convert the list both ways. Same answers as the C++ State methods
+    # (tests/envs/test_openspiel_fast.py compares them); C++ callers still use the hooks above.
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        node = self.node
+        inner = node.inner
+        if inner is None:  # the chance node: the seeds, whichever player is asked about
+            return list(range(node.spec.seeds))
+        seat = inner.to_move
+        if seat is None:
+            return []
+        if player is not None and player != seat:
+            if player < 0:
+                raise pyspiel.SpielError(f"Called LegalActions for pseudo-player {player}")
+            return []
+        return list(node.sorted_actions())
+
+    def is_chance_node(self) -> bool:
+        return self.node.inner is None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         seeds = self.node.spec.seeds
@@ -433,7 +498,7 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
 
     def is_terminal(self) -> bool:
         inner = self.node.inner
-        return inner is not None and inner.is_over
+        return inner is not None and inner.to_move is None
 
     def returns(self) -> list[float]:
         spec = self.node.spec

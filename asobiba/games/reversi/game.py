@@ -71,6 +71,21 @@ class ReversiState(State[int]):
     def options(self) -> JSONMapping:
         return self._options
 
+    # the protocol's to_move / is_over, without its two calls (MCTS asks at every ply)
+    @property
+    def to_move(self) -> int | None:
+        moves = self._moves
+        if moves is None:
+            moves = self._legal_tuple()
+        return self.turn if moves else None
+
+    @property
+    def is_over(self) -> bool:
+        moves = self._moves
+        if moves is None:
+            moves = self._legal_tuple()
+        return not moves
+
     # ---- hooks ---------------------------------------------------------------------------
     def _acting(self) -> tuple[int, ...]:
         moves = self._moves
