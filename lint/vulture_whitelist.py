@@ -23,6 +23,7 @@ __call__  # unused function (asobiba/server/db.py:536)
 _._asyncio_future_blocking  # unused attribute (asobiba/server/eager.py:51)
 
 # Hooks called by Gymnasium, PettingZoo, OpenSpiel and sb3-contrib (never by asobiba itself)
+close_extras  # gymnasium.vector.VectorEnv.close calls it (asobiba/envs/vector.py)
 _.observation_space  # unused method (asobiba/envs/aec.py:68)
 planes  # unused function (asobiba/envs/codec.py:181)
 _.set_from  # unused method (asobiba/envs/openspiel.py:320)

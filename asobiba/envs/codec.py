@@ -73,6 +73,18 @@ class Codec(Generic[MoveT]):
         self.options = dict(options)
         self.num_seats = game.num_seats(self.options)
 
+    # ---- a lean path for playouts (optional) ---------------------------------------------
+    def listed_actions(self, state: State[MoveT]) -> list[int] | None:
+        """The legal actions of the seat to move, ascending, when the codec can list them
+        straight from the engine (OpenSpiel's playouts then build no action map: see
+        asobiba.envs.openspiel); None (the default): use :meth:`legal_actions`."""
+        return None
+
+    def listed_move(self, state: State[MoveT], action: int) -> MoveT | None:
+        """The move ``action`` stands for, for a codec with :meth:`listed_actions`; None
+        when it is not legal here."""
+        return None
+
     # ---- layout --------------------------------------------------------------------------
     @property
     def obs_size(self) -> int:

@@ -52,8 +52,6 @@ except ModuleNotFoundError as _exc:
 from ..core import Game, Move, Option, State
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
 from ..games import GAME_IDS, get
-from ..games.reversi.encoding import PASS_ACTION
-from ..games.reversi.game import PASS, ReversiState
 from .codec import Codec, codec_for
 from .session import rewards_of
 
@@ -227,8 +225,8 @@ class _Node:
         if spec.game.chance:
             return _Node(spec, None, None, None)
         inner = spec.game.new_game(spec.options, 0)
-        if isinstance(inner, ReversiState):
-            return _ReversiNode(spec, None, None, inner)
+        if spec.codec.listed_actions(inner) is not None:
+            return _ListedNode(spec, None, None, inner)
         return _Node(spec, None, None, inner)
 
     def legal(self) -> dict[int, Move]:
@@ -303,41 +301,37 @@ class _Node:
         return _replay, (self.spec, self.actions())
 
 
-class _ReversiNode(_Node):
-    """Reversi's lean path (MCTS playouts call legal actions and apply an action at every
-    ply): the actions are the engine's own squares (64 the forced pass), already in order,
-    so no action map is built and the engine's cached move tuple is used as it is."""
+class _ListedNode(_Node):
+    """The lean path for a codec that lists its actions straight from the engine
+    (``Codec.listed_actions``: Reversi's are its squares, 64 the forced pass): MCTS playouts
+    call legal actions and apply an action at every ply, and this builds no action map."""
 
     __slots__ = ()
 
     def legal(self) -> dict[int, Move]:
         if self._legal is None:
-            self._legal = {a: (PASS if a == PASS_ACTION else a) for a in self.sorted_actions()}
+            codec, inner = self.spec.codec, self.inner
+            assert inner is not None
+            self._legal = {a: codec.listed_move(inner, a) for a in self.sorted_actions()}
         return self._legal
 
     def sorted_actions(self) -> list[int]:
         actions = self._sorted
         if actions is None:
-            inner = self.inner
-            assert isinstance(inner, ReversiState)
-            moves = inner._legal_tuple()
-            actions = self._sorted = [PASS_ACTION] if moves == (PASS,) else list(moves)
+            assert self.inner is not None
+            listed = self.spec.codec.listed_actions(self.inner)
+            assert listed is not None
+            actions = self._sorted = listed
         return actions
 
     def child(self, action: int) -> _Node:
         inner = self.inner
-        assert isinstance(inner, ReversiState)
-        moves = inner._moves
-        if moves is None:
-            moves = inner._legal_tuple()
-        if action == PASS_ACTION:
-            move = PASS if moves == (PASS,) else None
-        else:
-            move = action if action >= 0 and action in moves else None
+        assert inner is not None
+        move = self.spec.codec.listed_move(inner, action)
         if move is None:
             raise pyspiel.SpielError(f"action {action} is not legal here; legal actions: "
                                      f"{self.sorted_actions()}")
-        return _ReversiNode(self.spec, self, action, inner.child(move))
+        return _ListedNode(self.spec, self, action, inner.child(move))
 
 
 def _replay(spec: _Spec, actions: list[int]) -> _Node:

@@ -8,7 +8,7 @@ import numpy as np
 import pyspiel
 import pytest
 
-from asobiba.envs.openspiel import AsobibaSpielState, _Node, _ReversiNode, register
+from asobiba.envs.openspiel import AsobibaSpielState, _ListedNode, _Node, register
 
 register()
 CPP = pyspiel.State  # the C++ methods, bypassing the Python overrides
@@ -50,7 +50,7 @@ def test_reversi_fast_node_matches_generic_node() -> None:
     game = pyspiel.load_game("asobiba_reversi")
     spec = game.spec
     fast = spec.root()
-    assert type(fast) is _ReversiNode
+    assert type(fast) is _ListedNode
     slow = _Node(spec, None, None, fast.inner)
     rng = np.random.default_rng(5)
     plies = passes = 0

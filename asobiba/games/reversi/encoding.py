@@ -13,7 +13,7 @@ from ...core import Game, State
 from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field
-from .game import PASS
+from .game import PASS, ReversiState
 
 PASS_ACTION = 64
 _FILES = "abcdefgh"
@@ -49,3 +49,22 @@ class Codec(_Base[int]):
     def move_of(self, state: State[int], seat: int, action: int) -> int | None:
         move = PASS if action == PASS_ACTION else action
         return move if 0 <= action <= PASS_ACTION and move in self.moves(state, seat) else None
+
+    # the lean path of OpenSpiel's playouts: the engine's own cached move tuple, already in
+    # square order (the forced pass is the one move then)
+    def listed_actions(self, state: State[int]) -> list[int] | None:
+        if not isinstance(state, ReversiState):
+            return None
+        moves = state._moves
+        if moves is None:
+            moves = state._legal_tuple()
+        return [PASS_ACTION] if moves == (PASS,) else list(moves)
+
+    def listed_move(self, state: State[int], action: int) -> int | None:
+        assert isinstance(state, ReversiState)
+        moves = state._moves
+        if moves is None:
+            moves = state._legal_tuple()
+        if action == PASS_ACTION:
+            return PASS if moves == (PASS,) else None
+        return action if 0 <= action < PASS_ACTION and action in moves else None
