@@ -67,20 +67,18 @@ def _query(player_id: int, f: Filters, before: int | None):  # type: ignore[no-u
     return q.order_by(GameRow.id.desc())
 
 
-def _opponents(session: Session, player_id: int, game_ids: Sequence[int]
-               ) -> dict[int, list[tuple[int, str]]]:
-    """Every seat of these games but the player's: (seat, name), by game."""
+def _opponents(session: Session, game_ids: Sequence[int]) -> dict[int, list[tuple[int, str]]]:
+    """Every seat of these games: (seat, name), by game (the caller leaves out its own)."""
     if not game_ids:
         return {}
-    rows = session.execute(
-        select(GameSeatRow.game_id, GameSeatRow.seat, GameSeatRow.player_id, PlayerRow.name)
-        .join(PlayerRow, PlayerRow.id == GameSeatRow.player_id)
-        .where(GameSeatRow.game_id.in_(list(game_ids)))
-        .order_by(GameSeatRow.game_id, GameSeatRow.seat)).all()
-    out: dict[int, list[tuple[int, int, str]]] = {}
-    for r in rows:
-        out.setdefault(r.game_id, []).append((r.seat, r.player_id, r.name))
-    return {g: [(seat, name) for seat, pid, name in seats] for g, seats in out.items()}
+    out: dict[int, list[tuple[int, str]]] = {}
+    for r in session.execute(
+            select(GameSeatRow.game_id, GameSeatRow.seat, PlayerRow.name)
+            .join(PlayerRow, PlayerRow.id == GameSeatRow.player_id)
+            .where(GameSeatRow.game_id.in_(list(game_ids)))
+            .order_by(GameSeatRow.game_id, GameSeatRow.seat)).all():
+        out.setdefault(r.game_id, []).append((r.seat, r.name))
+    return out
 
 
 def page(session: Session, player_id: int, filters: Filters = Filters(),
@@ -91,7 +89,7 @@ def page(session: Session, player_id: int, filters: Filters = Filters(),
     rows = session.execute(_query(player_id, filters, before).limit(limit + 1)).all()
     more = len(rows) > limit
     rows = rows[:limit]
-    others = _opponents(session, player_id, [r.id for r in rows])
+    others = _opponents(session, [r.id for r in rows])
     ranks = _ranks(session, [r.id for r in rows])
     games: list[JSONObject] = []
     for r in rows:
@@ -131,7 +129,7 @@ def records(session: Session, player_id: int, filters: Filters = Filters(),
         if not rows:
             return
         ranks = _ranks(session, [r.id for r in rows])
-        others = _opponents(session, player_id, [r.id for r in rows])
+        others = _opponents(session, [r.id for r in rows])
         for r in rows:
             yield {"game_row_id": r.id, "game": r.game, "context": r.context,
                    "rated": bool(r.rated), "seat": r.seat,
