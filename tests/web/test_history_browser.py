@@ -24,7 +24,7 @@ from asobiba.progression import Progression, ratings
 
 from .browser import Server, new_game, open_context, wait_turn
 from .test_accessibility import AXE
-from .test_phone import INTERACTIVE, TARGET
+from .test_phone import INTERACTIVE, MID_WORD, TARGET
 from .test_phone import SMALL_CONTROLS as SMALL
 from .test_ux import GAMES, IDS, PHONE
 
@@ -117,6 +117,8 @@ def test_issue27_player_history_links_filters_and_download(
         assert page.inner_text("#history-table thead").count("棋譜再生") == 1
     if size == "phone":
         assert page.evaluate(SMALL, [INTERACTIVE, TARGET]) == []
+        if locale == "ja-JP":  # Japanese breaks between phrases, never inside a word
+            assert page.evaluate(MID_WORD) == []
     # the filters: Algo only, then the rated games against kaede (any case: the Reversi ones)
     page.select_option("#f-game", "algo")
     apply(page)
