@@ -243,6 +243,28 @@ class PlayerPath(_Params):
     codes: ClassVar[dict[str, str]] = {"player": "no_player"}
 
 
+class StoredGamePath(_Params):
+    """A stored game's number (``game_row_id`` in a player's history)."""
+
+    record: str = Field(pattern=r"^[0-9]{1,12}$")
+    codes: ClassVar[dict[str, str]] = {"record": "no_record"}
+
+
+class HistoryQuery(_Params):
+    """A player's games narrowed down; every value is checked by the route (400
+    ``bad_filter`` with ``filter``, ``value`` and ``allowed`` as arguments)."""
+
+    game: str | None = Field(None, description="a game id (/api/games)")
+    result: str | None = Field(None, json_schema_extra={"enum": ["win", "draw", "loss"]})
+    opponent: str | None = Field(None, description="an opponent's name, whole, any case")
+    kind: str | None = Field(None, json_schema_extra={"enum": ["rated", "casual"]})
+    before: str | None = Field(None, description="the 'next' of the previous page")
+
+
+class HistoryPageQuery(HistoryQuery):
+    limit: str | None = Field(None, description="games in the page, 1 to 50 (20)")
+
+
 class SeekPath(_Params):
     seek: str = Field(min_length=1, max_length=64)
     codes: ClassVar[dict[str, str]] = {"seek": "no_seek"}
@@ -505,6 +527,13 @@ class PlayerPage(_Answer):
     history: list[dict[str, Any]]
 
 
+class HistoryPage(_Answer):
+    games: list[dict[str, Any]]
+    """Newest first; each with ``replay`` (the replay page's address, or null while the
+    record is not public: a daily challenge of a day not over)."""
+    next: int | None
+
+
 class Leaderboards(_Answer):
     game: str
     pools: dict[str, list[dict[str, Any]]]
@@ -635,6 +664,9 @@ PATHS: dict[str, type[_Params]] = {
     "/api/tutorials/{game}": GamePath,
     "/api/tutorials/{game}/{step}": TutorialStepPath,
     "/api/players/{player}": PlayerPath,
+    "/api/players/{player}/games": PlayerPath,
+    "/api/players/{player}/export": PlayerPath,
+    "/api/records/{record}": StoredGamePath,
     "/api/leaderboards/{game}": GamePath,
     "/api/daily/{game}": GamePath,
     "/api/daily/{game}/answer": GamePath,
@@ -679,6 +711,13 @@ OPS: dict[tuple[str, str], Op] = {
     ("GET", "/api/account/settings"): Op({200: AccountSettings}),
     ("PUT", "/api/account/settings"): Op({200: AccountSettings}, body=SettingsBody),
     ("GET", "/api/players/{player}"): Op({200: PlayerPage}),
+    ("GET", "/api/players/{player}/games"): Op({200: HistoryPage}, query=HistoryPageQuery),
+    ("GET", "/api/players/{player}/export"): Op(
+        {200: Media("application/zip", "index.json, and per game its record (JSON) and text "
+                    "notation")}, query=HistoryQuery),
+    ("GET", "/api/records/{record}"): Op(
+        {200: (Record, Media("text/plain", "the record in the asked notation"))},
+        query=RecordQuery),
     ("GET", "/api/leaderboards/{game}"): Op({200: Leaderboards}),
     ("GET", "/api/daily/{game}"): Op({200: Daily}, query=DailyQuery),
     ("POST", "/api/daily/{game}/answer"): Op({200: DailyAnswered}, body=DailyAnswers),

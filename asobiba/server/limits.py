@@ -65,6 +65,10 @@ RULES: dict[str, Rule] = {
     "bot_api": Rule(600, 60.0),  # Bot API requests, per token
     "bot_auth": Rule(30, 60.0),  # requests with a missing or unknown token, per address
     "challenge": Rule(20, 60.0),  # challenges to BOT accounts, per address
+    # a player's game history (server/history_routes.py): pages of the list, and exports —
+    # one export is a zip of up to 500 games, each replayed for its text notation
+    "history": Rule(120, 60.0),
+    "history_export": Rule(6, 600.0),
 }
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""

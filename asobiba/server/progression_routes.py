@@ -47,6 +47,7 @@ from ..tables import (
     now,
 )
 from .account_settings import settings_routes
+from .history_routes import history_routes
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .rooms import ClientError
 from .security import BadJSON, parse_json
@@ -594,6 +595,20 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             else None
         return JSONResponse(page)
 
+    async def history_player(request: Request) -> int:
+        """The ``{player}`` of a history route: a number or ``me``; 404 when none."""
+        raw = request.path_params["player"]
+        if raw == "me":
+            return int((await need_player(request))["id"])
+        from ..progression.models import PlayerRow
+
+        def known() -> bool:
+            with prog.session() as s:
+                return s.get(PlayerRow, int(raw)) is not None
+        if not (raw.isdigit() and len(raw) <= 12 and await run_in_threadpool(known)):
+            raise _Refused(404, "no_player", "there is no such player")
+        return int(raw)
+
     async def leaderboards(request: Request) -> Response:
         """Every rated pool of a game: its established people (ratings.leaderboard: no
         bot, no provisional rating, enough games against enough established opponents)."""
@@ -815,6 +830,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         Route("/api/account/logout", h(logout), methods=["POST"]),
         *settings_routes(engine, need_player, h),
         Route("/api/players/{player}", h(player_page)),
+        # a player's games: the filtered list, a game's record, the export (history_routes)
+        *history_routes(prog, limits, today, history_player, h),
         Route("/api/leaderboards/{game}", h(leaderboards)),
         Route("/api/daily/{game}", h(daily)),
         Route("/api/daily/{game}/answer", h(daily_answer), methods=["POST"]),

@@ -127,7 +127,7 @@ export default {
       const current = task.number === course.number && !view.over;
       strip.append(el("figure", { class: current ? "task current" : "task" }, pattern(task.pattern, 14, "pattern"), el("figcaption", {}, `${task.number} ${task.row}`)));
     }
-    wrap.append(el("h3", {}, ctx.t("task", { n: course.number, total: course.length })), strip);
+    wrap.append(el("h2", {}, ctx.t("task", { n: course.number, total: course.length })), strip);
     if (me) {
       const grid = el("div", { class: "pp-main" });
       const win = svg("svg", { viewBox: `0 0 ${CELL * 4} ${CELL * 4 + (picking ? 70 : 0)}`, class: "window", role: "group", "aria-label": ctx.t("window") });
@@ -155,7 +155,7 @@ export default {
           win.append(moveTarget(g, w, ctx, this.moveLabel(w, ctx)));
         });
       }
-      const winBox = el("div", { class: "pp-window" }, el("h4", {}, `${ctx.t("window")} (${me.rotation}°)`), win);
+      const winBox = el("div", { class: "pp-window" }, el("h3", {}, `${ctx.t("window")} (${me.rotation}°)`), win);
       if (me.finished_task && !view.over) winBox.append(el("p", { class: "hint" }, ctx.t("done")));
       const flaps = el("div", { class: "flaps", role: "group", "aria-label": ctx.t("flaps") });
       for (const [name, state] of Object.entries(me.switches)) {
@@ -172,13 +172,13 @@ export default {
         b.addEventListener("click", () => ctx.play(mv));
         rot.append(b);
       }
-      const sheet = el("div", { class: "pp-sheet" }, el("h4", {}, ctx.t("sheet")), pattern(me.marks, 22, "printed"));
-      grid.append(winBox, el("div", { class: "pp-controls" }, el("h4", {}, ctx.t("flaps")), flaps, el("h4", {}, ctx.t("rotate")), rot, sheet));
+      const sheet = el("div", { class: "pp-sheet" }, el("h3", {}, ctx.t("sheet")), pattern(me.marks, 22, "printed"));
+      grid.append(winBox, el("div", { class: "pp-controls" }, el("h3", {}, ctx.t("flaps")), flaps, el("h3", {}, ctx.t("rotate")), rot, sheet));
       wrap.append(grid);
     }
     const others = view.sheets.filter((s) => s !== me);
     if (others.length) {
-      wrap.append(el("h4", {}, ctx.t("others")));
+      wrap.append(el("h3", {}, ctx.t("others")));
       wrap.append(el("div", { class: "others" }, ...others.map((s) => el("figure", { class: "other", "data-sheet": s.seat }, pattern(s.marks, 12, "printed"), el("figcaption", {}, `${this.seatName(s.seat, ctx)} — ${ctx.t("total")} ${s.score.total}`)))));
     }
     return wrap;

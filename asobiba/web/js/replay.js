@@ -248,11 +248,14 @@ async function main() {
     const file = e.target.files[0];
     if (file) await load(await file.text());
   });
-  const room = new URLSearchParams(location.search).get("room");
-  if (room) {
+  const params = new URLSearchParams(location.search);
+  const room = params.get("room");
+  // ?record=N: a stored game of a player's history (the player page links here)
+  const stored = params.get("record");
+  if (room || stored) {
     let res = null;
     try {
-      res = await fetch(`/api/rooms/${encodeURIComponent(room)}/record`);
+      res = await fetch(room ? `/api/rooms/${encodeURIComponent(room)}/record` : `/api/records/${encodeURIComponent(stored)}`);
     } catch {
       res = null;
     }
