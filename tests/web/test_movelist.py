@@ -147,8 +147,11 @@ def test_every_two_sided_game_lists_moves_as_a_score_sheet(
     for row in rows:
         for k, col in enumerate(row["cols"]):
             assert all(e["seat"] == k for e in col)
-            # the move alone: the seat's name and the bot's level are not on the button
-            assert all("CPU" not in e["text"] and ": " not in e["text"] for e in col), row
+            # the move, not the seat's long name with the bot's level (Algo's moves reach
+            # the page hidden: its entries are what the seat's own view says happened)
+            assert all("CPU" not in e["text"] for e in col), row
+            if game != "algo":
+                assert all(": " not in e["text"] for e in col), row
 
 
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
@@ -232,7 +235,7 @@ def test_arrow_keys_move_a_cursor_and_enter_plays_on_every_board(
     # every cell of the cursor has a name (its coordinate and what is on it)
     names = page.eval_on_selector_all("#board [data-at]",
                                       "els => els.map(e => e.getAttribute('aria-label') || '')")
-    assert len(names) >= 9 and "" not in names
+    assert len(names) >= 8 and "" not in names
     # Down goes to the line below, near the same column; Right along the reading order
     page.focus("#board [data-at]")
     start = page.evaluate(ACTIVE)["at"]
