@@ -59,8 +59,11 @@ export function restoreFocus() {
   if (!node) node = want.region === "movelog" ? box : board;
   if (node === active) return;
   if (node) {
+    const found = want.attr && node.getAttribute(want.attr) === want.value;
     node.focus({ preventScroll: true });
-    remembered = describe(node) || want;
+    // a stand-in (the target played is gone, the board offers nothing now) keeps the wish:
+    // on the next turn the focus goes to a move again, not to the cell that stood in
+    remembered = found || want.region === "movelog" ? describe(node) || want : want;
   }
 }
 
