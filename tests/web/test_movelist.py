@@ -255,3 +255,22 @@ def test_arrow_keys_move_a_cursor_and_enter_plays_on_every_board(
         assert not now["body"] and now["board"], f"after move {n + 1} the focus left the board"
         if state != "turn":
             break
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_an_offer_that_hides_its_own_button_leaves_the_focus_in_the_page(
+        pages: Any, server: Server, locale: str) -> None:
+    page = pages("desktop", locale)
+    new_game(page, server.url, "reversi", ["you", "you"])  # a draw is offered between people
+    assert wait_turn(page) == "turn"
+    page.wait_for_selector("#draw:visible")
+    page.focus("#draw")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#draw-wait")
+    page.wait_for_selector("#draw", state="hidden")
+    now = page.evaluate(ACTIVE)
+    assert not now["body"] and now["board"], now
+    # and a move played from the keyboard keeps it there
+    keyboard_move(page)
+    assert wait_turn(page) == "turn"
+    assert page.evaluate(ACTIVE)["board"]
