@@ -2,7 +2,7 @@
 // attack log with results, pair play's shown card. Numbers appear only where the view has
 // them, so nothing hidden can reach the page. Pick an enemy card, then a number.
 import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
-import { picker } from "../js/board.js";
+import { cursorAt, picker } from "../js/board.js";
 
 const LETTERS = "ABCDEFGHIJKL";
 const W = 46;
@@ -117,7 +117,8 @@ export default {
         const label = `${LETTERS[owner]}${pos + 1}`;
         const colour = ctx.t(COLOURS[card.colour]);
         const named = card.number !== undefined ? ctx.t(card.up ? "card.up" : "card.known", { label, colour, n: card.number }) : ctx.t("card.down", { label, colour }) + (card.not && card.not.length ? ` ${ctx.t("not", { list: card.not.join(", ") })}` : "");
-        const g = svg("g", { class: `card ${COLOURS[card.colour]}${card.up ? " up" : " down"}${card.held ? " held" : ""}${card.seen ? " seen" : ""}${card.revealed ? " revealed" : ""}`, "data-card-id": card.id, "data-owner": owner, "data-label": label, role: "img", "aria-label": named });
+        // every card is a stop of the keyboard cursor; Enter on a guessable one picks it
+        const g = cursorAt(svg("g", { class: `card ${COLOURS[card.colour]}${card.up ? " up" : " down"}${card.held ? " held" : ""}${card.seen ? " seen" : ""}${card.revealed ? " revealed" : ""}`, "data-card-id": card.id, "data-owner": owner, "data-label": label, role: "img", "aria-label": named }), x + W / 2, cy + H / 2);
         g.append(svg("rect", { x, y: cy, width: W, height: H, rx: 6, class: "face" }));
         g.append(svg("text", { x: x + W / 2, y: cy + H / 2 + 8, class: card.number !== undefined ? "num" : "num unknown" }, card.number !== undefined ? String(card.number) : "?"));
         g.append(svg("text", { x: x + W / 2, y: cy + H + 13, class: "pos" }, label));

@@ -1,7 +1,7 @@
 // FlipFlop: the 3×3 or 5×5 board; each piece shows its face (＋ rook in red, × bishop in
 // blue, as the seed's paper pieces). Pick a piece, then one of its highlighted squares.
 import { moveTarget, svg, swatch } from "../js/util.js";
-import { cellAt, cellHit, coordinates, hintDot, picker } from "../js/board.js";
+import { cellAt, cellHit, coordinates, cursorAt, hintDot, picker } from "../js/board.js";
 
 const FILES = "abcde";
 const CELL = 80;
@@ -59,9 +59,13 @@ export default {
         if (last && (last[2] === sq || last[4] === sq)) cls.push("last");
         if (view.threat === sq) cls.push("threat");
         const cell = svg("rect", { x, y, width: CELL, height: CELL, class: cls.join(" "), "data-square": sq });
+        // the keyboard cursor's stop on this square: the move there, else the piece, else
+        // the empty square (one stop per square)
+        const at = [x + CELL / 2, y + CELL / 2];
         if (ch === "." && !tos.has(sq)) {
           cell.setAttribute("role", "img");
           cell.setAttribute("aria-label", ctx.t("sq.empty", { sq }));
+          cursorAt(cell, ...at);
         }
         root.append(cell);
         if (goals[sq]) root.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.44, class: `goal ${goals[sq]}` }));
@@ -85,11 +89,12 @@ export default {
             g.setAttribute("role", "img");
             g.setAttribute("aria-label", ctx.t("sq.piece", names));
           }
+          if (!tos.has(sq)) cursorAt(g, ...at);
           root.append(g);
         }
         if (tos.has(sq)) {
           const mv = tos.get(sq);
-          root.append(moveTarget(cellHit(x, y, CELL, hintDot(x, y, CELL, 9)), mv, ctx, ctx.t(mv.includes("x") ? "sq.take" : "sq.to", { from: selected, to: sq })));
+          root.append(cursorAt(moveTarget(cellHit(x, y, CELL, hintDot(x, y, CELL, 9)), mv, ctx, ctx.t(mv.includes("x") ? "sq.take" : "sq.to", { from: selected, to: sq })), ...at));
         }
       });
     });

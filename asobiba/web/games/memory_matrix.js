@@ -3,7 +3,7 @@
 // hues apart. A white-side piece shows nothing of the colour beneath — unless the seat's own
 // memory aid (an option) says it is one of its own colours.
 import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
-import { cellAt, cellHit, coordinates, fileLetter, hintDot, picker } from "../js/board.js";
+import { cellAt, cellHit, coordinates, cursorAt, fileLetter, hintDot, picker } from "../js/board.js";
 
 const pick = picker(); // a cell where both the colour and the white side may go
 
@@ -112,7 +112,9 @@ export default {
         const plain = legal.has(name);
         const white = legal.has(`${name}w`);
         const named = ch === "W" ? ctx.t("sq.whiteside", { cell: name }) + (aid[name] ? ` ${ctx.t("memory", { colour: colourName(view, aid[name], ctx) })}` : "") : ch === "*" ? ctx.t("sq.neutral", { cell: name }) : ch === "." ? ctx.t("sq.empty", { cell: name }) : ctx.t("sq.colour", { cell: name, colour: colourName(view, ch, ctx) });
-        root.append(svg("rect", { x, y, width: CELL, height: CELL, class: `cell${last.cell === name ? " last" : ""}`, "data-cell": name, role: plain || white ? null : "img", "aria-label": plain || white ? null : named }));
+        const rect = svg("rect", { x, y, width: CELL, height: CELL, class: `cell${last.cell === name ? " last" : ""}`, "data-cell": name, role: plain || white ? null : "img", "aria-label": plain || white ? null : named });
+        if (!plain && !white) cursorAt(rect, cx, cy); // the keyboard cursor's stop (a move's target otherwise)
+        root.append(rect);
         const anim = flipped.has(name) ? " flip" : last.cell === name ? " appear" : "";
         if (ch === "W") {
           const g = svg("g", { class: `piece whiteside${anim}`, "data-piece": "W", "aria-hidden": "true" }, svg("circle", { cx, cy, r: CELL * 0.42, class: "disc" }));
@@ -133,12 +135,12 @@ export default {
         if (plain && white) {
           // a finger-sized cell picks the place; the pad below offers colour or white side
           const g = cellHit(x, y, CELL, svg("circle", { cx: cx - 9, cy, r: 8, fill: (STYLE[view.to_move_colour] || ["#777"])[0], class: "hint" }), svg("circle", { cx: cx + 9, cy, r: 8, class: "hint whitehint" }));
-          root.append(pick.target(g, "data-pick", name, ctx.t("sq.pick", { cell: name }), wrap, () => this.render(view, ctx)));
+          root.append(cursorAt(pick.target(g, "data-pick", name, ctx.t("sq.pick", { cell: name }), wrap, () => this.render(view, ctx)), cx, cy));
           if (pick.value === name) wrap.append(movePad(ctx.t("choose", { cell: name }), [name, `${name}w`], ctx, (m) => (m.endsWith("w") ? this.moveLabel(m, ctx) : ctx.t("play_colour", { cell: name, colour: moverColour }))));
         } else if (plain || white) {
           const mv = plain ? name : `${name}w`;
           const g = cellHit(x, y, CELL, hintDot(x, y, CELL, 8, { fill: plain ? (STYLE[view.to_move_colour] || ["#777"])[0] : "#fff" }));
-          root.append(moveTarget(g, mv, ctx, plain ? ctx.t("sq.play", { cell: name, colour: moverColour }) : this.moveLabel(mv, ctx)));
+          root.append(cursorAt(moveTarget(g, mv, ctx, plain ? ctx.t("sq.play", { cell: name, colour: moverColour }) : this.moveLabel(mv, ctx)), cx, cy));
         }
       });
     });

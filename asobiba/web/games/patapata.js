@@ -3,7 +3,7 @@
 // visible blanks, the whole printed 4×8 sheet, the task strip and the score breakdown.
 // Other players' sheets show only what the view gives (their marks at the last task).
 import { el, moveTarget, svg, swatch } from "../js/util.js";
-import { cellHit, picker } from "../js/board.js";
+import { cellHit, cursorAt, picker } from "../js/board.js";
 
 const CELL = 64;
 const MARK_TEXT = { O: "〇", X: "×", B: "■" };
@@ -136,15 +136,17 @@ export default {
         const x = c * CELL;
         const y = r * CELL;
         const m = me.window_marks[r][c];
-        win.append(svg("rect", { x, y, width: CELL, height: CELL, class: pending.has(cell) ? "wc pending" : "wc", "data-cell": cell, role: "img", "aria-label": m === "." ? ctx.t("cell.blank", { cell }) : ctx.t("cell.mark", { cell, mark: MARK_TEXT[m] }) }));
+        const rect = svg("rect", { x, y, width: CELL, height: CELL, class: pending.has(cell) ? "wc pending" : "wc", "data-cell": cell, role: "img", "aria-label": m === "." ? ctx.t("cell.blank", { cell }) : ctx.t("cell.mark", { cell, mark: MARK_TEXT[m] }) });
+        win.append(rect);
         win.append(svg("text", { x: x + 4, y: y + 13, class: "cellname", "aria-hidden": "true" }, cell));
         const drawn = mark(m === "." ? null : m, x + CELL / 2, y + CELL / 2, CELL / 3);
         if (drawn) win.append(drawn);
         // eslint-disable-next-line asobiba/ui-strings -- a move's notation (sent to the server), not text
         const writes = ["O", "X", "B"].map((k) => `write ${cell}${k}`).filter((w) => legal.has(w));
+        // the keyboard cursor's stop on this cell: where a mark may be written, the pick
         if (writes.length) {
-          win.append(pick.target(cellHit(x, y, CELL), "data-write", cell, ctx.t("cell.write", { cell }), wrap, () => this.render(view, ctx)));
-        }
+          win.append(cursorAt(pick.target(cellHit(x, y, CELL), "data-write", cell, ctx.t("cell.write", { cell }), wrap, () => this.render(view, ctx)), x + CELL / 2, y + CELL / 2));
+        } else cursorAt(rect, x + CELL / 2, y + CELL / 2);
       }));
       if (picking) {
         // eslint-disable-next-line asobiba/ui-strings -- a move's notation (sent to the server), not text

@@ -1,7 +1,7 @@
 // Reversi: the 8×8 board from view.board (rank 8 first; B, W, .), legal squares, the last
 // move and the discs it flipped (animated). Every square has a name in the page's language.
 import { moveTarget, svg, swatch } from "../js/util.js";
-import { cellAt, cellHit, coordinates, hintDot } from "../js/board.js";
+import { cellAt, cellHit, coordinates, cursorAt, hintDot } from "../js/board.js";
 
 const FILES = "abcdefgh";
 const CELL = 50;
@@ -41,6 +41,7 @@ export default {
         if (!legal) {
           cell.setAttribute("role", "img");
           cell.setAttribute("aria-label", label);
+          cursorAt(cell, x + CELL / 2, y + CELL / 2); // the keyboard cursor's stop on this square
         }
         root.append(cell);
         if (ch !== ".") {
@@ -49,7 +50,7 @@ export default {
           if (view.last_move === name) root.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 5, class: "last", "aria-hidden": "true" }));
         } else if (legal) {
           const target = cellHit(x, y, CELL, hintDot(x, y, CELL, 7));
-          root.append(moveTarget(target, name, ctx, ctx.t("sq.play", { sq: name })));
+          root.append(cursorAt(moveTarget(target, name, ctx, ctx.t("sq.play", { sq: name })), x + CELL / 2, y + CELL / 2));
         }
       });
     });

@@ -3,7 +3,7 @@
 // ko-restricted; red + white frame = ko-blocked; red + white frame + yellow dot = the ko
 // exception (placeable). Where the CP call matters, the cell offers a black and a white call.
 import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
-import { picker } from "../js/board.js";
+import { cursorAt, picker } from "../js/board.js";
 
 const pick = picker(); // a cell whose CP call is being chosen
 
@@ -94,19 +94,22 @@ export default {
       const stone = view.board[i];
       const markText = ind && ind.mark !== "playable" ? ` ${ctx.t(`mark.${ind.mark}`)}` : "";
       const named = ctx.t(stone === "B" ? "sq.black" : stone === "W" ? "sq.white" : "sq.empty", { cell: label }) + markText;
-      root.append(svg("path", { d: hexPath(cx, cy, S - 1), class: cls.join(" "), "data-cell": label, "data-mark": ind ? ind.mark : null, role: "img", "aria-label": named }));
+      const hex = svg("path", { d: hexPath(cx, cy, S - 1), class: cls.join(" "), "data-cell": label, "data-mark": ind ? ind.mark : null, role: "img", "aria-label": named });
+      root.append(hex);
       if (stone === "B" || stone === "W") {
         const flipped = prevBoard && prevBoard[i] !== stone;
         root.append(svg("circle", { cx, cy, r: S * 0.62, class: `stone ${stone === "B" ? "black" : "white"}${flipped ? " flip" : ""}`, "data-stone": stone, "aria-hidden": "true" }));
       } else {
         root.append(svg("text", { x: cx, y: cy + 4, class: "label", "aria-hidden": "true" }, label));
       }
+      const moves = ind && ctx.legal ? [`${label}`, `${label}[B]`, `${label}[W]`].filter((m) => legal.has(m)) : [];
+      // the keyboard cursor's stop on this cell: its move (or pick) where it has one
+      if (!moves.length) cursorAt(hex, cx, cy);
       if (!ind || !ctx.legal) return;
-      const moves = [`${label}`, `${label}[B]`, `${label}[W]`].filter((m) => legal.has(m));
       if (ind.mark === "playable" || ind.mark === "exception") root.append(svg("circle", { cx, cy: cy - S * 0.45, r: 4.5, class: "dot" }));
       if (moves.length === 1 && moves[0] === label) {
         const g = svg("g", {}, svg("path", { d: hexPath(cx, cy, S - 1), class: "hit" }));
-        root.append(moveTarget(g, label, ctx, ctx.t("sq.play", { cell: label }) + markText));
+        root.append(cursorAt(moveTarget(g, label, ctx, ctx.t("sq.play", { cell: label }) + markText), cx, cy));
       } else if (moves.length) {
         // the whole cell is the target (a finger-sized hex); the call is chosen in the pad below
         const g = svg("g", {}, svg("path", { d: hexPath(cx, cy, S - 1), class: "hit" }));
@@ -115,7 +118,7 @@ export default {
           const dx = moves.length === 2 ? (k ? S * 0.3 : -S * 0.3) : 0;
           g.append(svg("circle", { cx: cx + dx, cy: cy + S * 0.52, r: S * 0.18, class: `call ${call}` }));
         });
-        root.append(pick.target(g, "data-pick", label, ctx.t("sq.pick", { cell: label }) + markText, wrap, () => this.render(view, ctx)));
+        root.append(cursorAt(pick.target(g, "data-pick", label, ctx.t("sq.pick", { cell: label }) + markText, wrap, () => this.render(view, ctx)), cx, cy));
         if (pick.value === label) wrap.append(movePad(ctx.t("call_for", { cell: label }), moves, ctx, (m) => this.moveLabel(m, ctx)));
       }
     });

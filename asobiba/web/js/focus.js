@@ -3,7 +3,7 @@
 // focus in the board or the move panel and put it back on the same target, else on the
 // board's first target, else on the board itself.
 
-const ATTRS = ["data-move", "data-attack", "data-pick", "data-from", "data-write", "data-step"];
+const ATTRS = ["data-move", "data-attack", "data-pick", "data-from", "data-write", "data-step", "data-at"];
 const REGIONS = ["board", "legal", "movelog"];
 let remembered = null; // {region, attr, value} of the last focused thing in a region
 
@@ -59,7 +59,34 @@ export function restoreFocus() {
   if (!node) node = want.region === "movelog" ? box : board;
   if (node === active) return;
   if (node) {
+    const found = want.attr && node.getAttribute(want.attr) === want.value;
     node.focus({ preventScroll: true });
-    remembered = describe(node) || want;
+    // a stand-in (the target played is gone, the board offers nothing now) keeps the wish:
+    // on the next turn the focus goes to a move again, not to the cell that stood in
+    remembered = found || want.region === "movelog" ? describe(node) || want : want;
   }
+}
+
+let lastFocused = null; // the last element that had the focus anywhere on the page
+
+document.addEventListener("focusin", (e) => {
+  lastFocused = e.target;
+});
+
+/** After a redraw or a choice: the element that had the focus was taken away or hidden (a
+ * button that did its job — Offer a draw, Back to the game, an answered request, the
+ * hand-over) and the focus fell to the page's body. Put it on the nearest thing of use: the
+ * move list's entry on screen when it was near the list, else the board's target or cursor,
+ * else the board. A person's own click on the page's background is left alone. */
+export function keepFocus() {
+  const active = document.activeElement;
+  const lost = !active || active === document.body || !active.isConnected || (active.checkVisibility && !active.checkVisibility());
+  if (!lost || !lastFocused) return;
+  if (lastFocused.isConnected && (!lastFocused.checkVisibility || lastFocused.checkVisibility()) && lastFocused !== active) return;
+  const nearLog = lastFocused.closest && lastFocused.closest("#log-panel");
+  const node = (nearLog && document.querySelector("#movelog [aria-current='step']"))
+    || document.querySelector("#board [data-move], #board [tabindex='0'], #legal [data-move], #handover-go:not([hidden])")
+    || document.getElementById("board");
+  if (node && node.getClientRects().length) node.focus({ preventScroll: true });
+  else if (node) document.getElementById("board").focus({ preventScroll: true });
 }

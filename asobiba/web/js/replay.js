@@ -3,6 +3,7 @@
 import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
 import { el, errorMessage, loadRenderer } from "./util.js";
 import { lineChart } from "./charts.js";
+import { drawMoveList, isPaired } from "./movelist.js";
 
 let data = null;
 let renderer = null;
@@ -10,6 +11,7 @@ let index = 0;
 let perspective = 0; // 0 = spectator, 1 + seat otherwise
 let recordText = "";
 let review = null; // the post-game review: quality per ply, turning points
+let simultaneous = false; // the game's seats move at once (no score sheet of two sides)
 
 function tt(key, params) {
   return t(key, params, renderer && renderer.game);
@@ -96,6 +98,9 @@ async function load(text) {
   recordText = text;
   data = body;
   renderer = await loadRenderer(data.record.game);
+  const games = await ask("/api/games");
+  const info = games.ok && games.body ? (games.body.games || []).find((g) => g.id === data.record.game) : null;
+  simultaneous = !!(info && info.simultaneous);
   index = data.steps.length - 1;
   if (!data.steps[index]) {
     drawnAt = Infinity; // the last step: its page ends there
@@ -142,18 +147,20 @@ function draw() {
   const total = data.steps.length;
   document.getElementById("status").textContent = `${t("replay.step", { i: index, n: total - 1 })}` + (step.move ? ` — ${seatName(step.move.seat)}: ${renderer.moveLabel ? renderer.moveLabel(step.move.move, { t: tt, lang: lang() }) : step.move.move}` : ` — ${t("replay.start")}`);
   drawPerspective();
-  const log = document.getElementById("movelog");
-  log.replaceChildren(
-    ...data.record.moves.map((m, i) => {
-      const label = renderer.moveLabel ? renderer.moveLabel(m.move, { t: tt, lang: lang() }) : m.move;
-      const b = el("button", { type: "button", class: i + 1 === index ? "move current" : "move", "data-step": i + 1, onclick: () => go(i + 1) }, `${seatName(m.seat)}: ${label}`);
-      const mark = review && review.moves[i];
-      const turning = review && review.turning_points.includes(i + 1);
-      return el("li", turning ? { class: "turning", "data-turning": "true" } : {}, b,
-        mark ? el("span", { class: `badge ${mark.quality}`, "data-quality": mark.quality, title: mark.quality !== "best" && mark.best_move ? t("feedback.best_was", { move: mark.best_move }) : "" }, t(`feedback.${mark.quality}`)) : null,
-        turning ? el("strong", { class: "turning-label" }, ` ${t("review.turning")}`) : null);
-    }),
-  );
+  // the score sheet (two seats taking turns) or the compact list, as on the game page
+  const seatCount = step.views.length - 1;
+  const paired = isPaired(seatCount, simultaneous);
+  const entries = data.record.moves.map((m, i) => {
+    const label = renderer.moveLabel ? renderer.moveLabel(m.move, { t: tt, lang: lang() }) : m.move;
+    const mark = review && review.moves[i];
+    const turning = review && review.turning_points.includes(i + 1);
+    const extra = [
+      mark ? el("span", { class: `badge ${mark.quality}`, "data-quality": mark.quality, title: mark.quality !== "best" && mark.best_move ? t("feedback.best_was", { move: mark.best_move }) : "" }, t(`feedback.${mark.quality}`)) : null,
+      turning ? el("strong", { class: "turning-label" }, ` ${t("review.turning")}`) : null,
+    ];
+    return { seat: m.seat, text: paired ? label : `${seatName(m.seat)}: ${label}`, said: paired ? `${seatName(m.seat)}: ` : null, extra, cls: turning ? "turning" : null, attrs: turning ? { "data-turning": "true" } : {} };
+  });
+  drawMoveList(document.getElementById("movelog"), { entries, seatCount, paired, current: index, startLabel: t("replay.start"), onStep: go });
   drawWinChart();
   const r = data.record.result || (data.record.extra && data.record.extra.result);
   const box = document.getElementById("result");
@@ -238,6 +245,7 @@ async function main() {
   });
   document.addEventListener("keydown", (e) => {
     if (e.target.tagName === "INPUT" || e.target.tagName === "SELECT") return;
+    if (e.target.closest && e.target.closest("#movelog")) return; // the list steps itself
     if (e.key === "ArrowLeft") go(index - 1);
     else if (e.key === "ArrowRight") go(index + 1);
     else if (e.key === "Home") go(0);

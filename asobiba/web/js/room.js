@@ -5,9 +5,11 @@ import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
 import { roomProgress } from "./room_progress.js";
 import { confirmMove } from "./settings.js";
 import { drawSet } from "./room_set.js";
-import { restoreFocus, watchFocus } from "./focus.js";
+import { keepFocus, restoreFocus, watchFocus } from "./focus.js";
 import { drawRules } from "./rules_panel.js";
 import { sounds } from "./sound.js";
+import { drawMoveList, isPaired } from "./movelist.js";
+import { armBoard, boardKeys } from "./board.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/").pop());
 let ws = null;
@@ -329,6 +331,7 @@ function draw() {
   document.body.dataset.stepping = stepping ? String(stepAt) : "";
   const ctx = { ...ctxBase(), seat, view, prev: stepping ? seenAt(seat, stepAt - 1) : prevViews.get(seat), legal: new Set(myTurn ? view.legal_moves : []) };
   board.replaceChildren(renderer.render(view, ctx));
+  armBoard(board);
   board.setAttribute("aria-label", t("room.board_label", { game: pick(room.title, room.game) }));
   if (!stepping) prevViews.set(seat, view);
   drawStepping(stepping, picked.review);
@@ -341,6 +344,7 @@ function draw() {
     drawRules(renderer, room.game, ctx);
   }
   restoreFocus();
+  keepFocus();
 }
 
 function drawStepping(stepping, review) {
@@ -595,14 +599,20 @@ function drawInvites() {
   );
 }
 
-function moveText(i) {
-  // move i (0-based): its text where it is public, else what the seat's own views show of it
+/** Move i (0-based) for the move list: its text where it is public, else what the seat's
+ * own views show of it (``told``: a whole sentence that names the mover itself). */
+function moveEntry(i) {
   const [s, text] = last.room.moves[i];
   const ctx = ctxBase();
-  if (text !== null) return `${seatName(s)}: ${renderer.moveLabel ? renderer.moveLabel(text, ctx) : text}`;
+  if (text !== null) return { seat: s, label: renderer.moveLabel ? renderer.moveLabel(text, ctx) : text, told: false };
   const after = seenAt(shownSeat, i + 1);
   const told = renderer.historyText && after ? renderer.historyText(after, seenAt(shownSeat, i), { ...ctx, mover: s }) : null;
-  return told || `${seatName(s)}: ·`;
+  return told ? { seat: s, label: told, told: true } : { seat: s, label: "·", told: false };
+}
+
+/** A seat's short mark in the move list: the game's own name for it, never the player's. */
+function seatMark(seat) {
+  return renderer.seatName ? renderer.seatName(seat, ctxBase()) : tt("room.seat_name", { n: seat + 1 });
 }
 
 function drawLog() {
@@ -612,10 +622,13 @@ function drawLog() {
   // while the hot-seat hand-over screen is up, nothing of the previous player is listed
   panel.hidden = handoverTo !== null && document.body.dataset.handover === "true";
   const current = stepAt === null ? moves.length : stepAt;
-  list.replaceChildren(
-    el("li", {}, el("button", { type: "button", class: "step", "data-step": "0", "aria-current": current === 0 ? "step" : null, onclick: () => stepTo(0) }, t("room.start"))),
-    ...moves.map((_, i) => el("li", { "data-ply": i }, el("button", { type: "button", class: "step", "data-step": String(i + 1), "aria-current": current === i + 1 ? "step" : null, onclick: () => stepTo(i + 1) }, `${i + 1}. ${moveText(i)}`))),
-  );
+  const paired = isPaired(last.room.seats.length, last.room.simultaneous);
+  const entries = moves.map((_, i) => {
+    const m = moveEntry(i);
+    if (paired) return { seat: m.seat, text: m.label, said: m.told ? "" : `${seatName(m.seat)}: ` };
+    return { seat: m.seat, text: m.told ? m.label : `${seatMark(m.seat)}: ${m.label}` };
+  });
+  drawMoveList(list, { entries, seatCount: last.room.seats.length, paired, current, startLabel: t("room.start"), onStep: stepTo });
   document.getElementById("step-back").disabled = current === 0;
   document.getElementById("step-forward").disabled = stepAt === null;
   document.getElementById("step-live").hidden = stepAt === null;
@@ -699,6 +712,7 @@ function wire() {
 async function main() {
   takeFragment();
   watchFocus();
+  boardKeys(document.getElementById("board"));
   mountSwitch(document.getElementById("lang"));
   applyStatic();
   wire();
