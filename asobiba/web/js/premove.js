@@ -50,7 +50,7 @@ export function drawPremove(board, allowed, redraw) {
   let box = document.getElementById("premove");
   if (!box) {
     box = el("div", { id: "premove", class: "premove-box", role: "status", "aria-live": "polite" });
-    document.getElementById("legal").before(box);
+    document.getElementById("moves-panel").before(box); // (that panel hides off-turn)
   }
   document.body.dataset.premove = queued ? queued.move : "";
   if (queued) {
