@@ -15,6 +15,7 @@ import pytest
 from asobiba.games import get
 
 from .browser import Server, open_context, wait_turn
+from .test_accessibility import AXE, serious
 from .test_phone import small_controls
 from .test_ux import DESKTOP, PHONE
 
@@ -77,6 +78,8 @@ def test_issue27_custom_byoyomi_and_fischer_controls_from_the_create_form(
     page.fill("#clock-periods", "2")
     if size == "phone":
         assert small_controls(page) == []
+    else:  # axe-core on the open custom fields (labels, contrast)
+        assert serious(page, AXE.read_text(encoding="utf-8")) == []
     page.click("#create-btn")
     page.wait_for_url("**/r/*")
     page.wait_for_selector("body[data-connected=true]")
@@ -162,6 +165,8 @@ def test_issue27_premove_is_played_on_turn_and_an_illegal_one_is_cancelled(
         a.wait_for_selector(f"body[data-premove='{black}']")
         if size == "phone":
             assert small_controls(a) == []
+        else:
+            assert serious(a, AXE.read_text(encoding="utf-8")) == []
         wait_turn(b)
         b.click(f"#board [data-move='{white}']")
 
