@@ -335,7 +335,9 @@ function draw() {
   const ctx = { ...ctxBase(), seat, view, prev: stepping ? seenAt(seat, stepAt - 1) : prevViews.get(seat), legal: new Set(myTurn ? view.legal_moves : canPremove ? premoveCandidates(seat) : []) };
   if (canPremove) {
     ctx.play = (m) => {
-      queuePremove(seat, m, renderer.moveLabel ? renderer.moveLabel(m, ctx) : m);
+      const label = renderer.moveLabel ? renderer.moveLabel(m, ctx) : m;
+      if (!confirmMove(label)) return; // "confirm each move": asked as it is queued
+      queuePremove(seat, m, label);
       draw();
     };
   }
