@@ -60,11 +60,14 @@ class SeatSpec(_Model):
 
 
 class Clock(_Model):
-    """Fischer (``initial``, ``increment``) or correspondence (``per_move``) seconds; the
-    ranges are server.clock's (checked there: one place)."""
+    """Fischer (``initial``, ``increment``), byo-yomi (``initial``, ``periods``, ``byoyomi``)
+    or correspondence (``per_move``) seconds; the ranges are server.clock's (checked there:
+    one place)."""
 
     initial: StrictInt | None = None
     increment: StrictInt | None = None
+    periods: StrictInt | None = None
+    byoyomi: StrictInt | None = None
     per_move: StrictInt | None = None
 
 

@@ -33,7 +33,7 @@ from . import api_schema, error_pages, fairplay, shared
 from . import ws_protocol as wsp
 from .bot_api import bot_routes
 from .bots import BotPool
-from .clock import check_clock
+from .clock import ClockError, check_clock
 from .db import Store
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
@@ -341,8 +341,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         seats = _seat_specs(game, game.num_seats(options), data.get("seats"))
         try:
             clock = check_clock(data.get("clock"))
-        except ValueError as exc:
-            raise ClientError("bad_clock", str(exc)) from None
+        except ClockError as exc:
+            raise ClientError("bad_clock", str(exc), args=exc.details) from None
         if clock and game.simultaneous:
             raise ClientError("bad_clock", f"{game.id} has simultaneous turns, so it has no "
                               "clock")

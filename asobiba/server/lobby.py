@@ -34,7 +34,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from ..core import Game, OptionError
 from ..core.jsontypes import JSONObject
 from . import fairplay
-from .clock import check_clock
+from .clock import ClockError, check_clock
 from .rooms import ClientError
 from .security import BadJSON, parse_json
 from .ws_protocol import parse_lobby
@@ -370,8 +370,8 @@ class Lobby:
         self._two_player(game, options)
         try:
             clock = check_clock(data.get("clock"))
-        except ValueError as exc:
-            raise ClientError("bad_clock", str(exc)) from None
+        except ClockError as exc:
+            raise ClientError("bad_clock", str(exc), args=exc.details) from None
         casual = data.get("casual", True)
         if not isinstance(casual, bool):  # "false" is not false (docs/fair-play.md)
             raise ClientError("bad_field", "'casual' must be true or false (a JSON boolean)")

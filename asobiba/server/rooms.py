@@ -60,6 +60,11 @@ class ClientError(Exception):
         self.details = args  # the code's arguments, if it has any (e.g. bad_text)
 
 
+def clock_now() -> float:
+    """Now, for the clocks (one name, so a test can move time on without sleeping)."""
+    return time.time()
+
+
 def new_key() -> str:
     return secrets.token_urlsafe(18)
 
@@ -206,7 +211,7 @@ class Room:
         if not self.data.clock:
             return None
         return clocks.view(self.data.clock, len(self.seats), self.data.created, self.moves,
-                           self.clock_running(), time.time())
+                           self.clock_running(), clock_now())
 
     # ---- the set (reverse match / best-of-N) this room is a game of ---------------------------
     def set_match(self) -> Match | None:
@@ -288,7 +293,10 @@ class Room:
             seats=tuple(SeatInfo(s.kind, s.name, s.level) for s in self.seats),
             result=state.outcome, rules_version=self.game.rules_version,
             started=self.data.created, finished=utcnow(),
-            extra={"room": self.id, **cpu, **(extra or {})},
+            # the time control the game was played under (the record keeps it)
+            extra={"room": self.id, **cpu,
+                   **({"clock": dict(self.data.clock)} if self.data.clock else {}),
+                   **(extra or {})},
         )
 
     def public_moves(self, start: int = 0) -> list[list[int | str | None]]:

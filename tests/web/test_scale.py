@@ -175,6 +175,33 @@ def test_rule_a_flag_falls_once_for_every_process(cluster: dict[str, Any]) -> No
     cb.close()
 
 
+def test_issue27_a_byoyomi_clock_is_the_same_at_every_process(cluster: dict[str, Any]) -> None:
+    """Issue 27 item 7: a byo-yomi control made at one process is read by the other (it is
+    the room's stored clock); a move within the period keeps it at both; the flag falls once,
+    after every period is gone, and the record keeps the control."""
+    a, b = cluster["a"], cluster["b"]
+    control = {"initial": 0, "periods": 2, "byoyomi": 5}
+    room = create_room(a, {"game": "reversi", "seats": HUMANS, "clock": control})
+    rid = room["room"]
+    ca = Client(a, rid, keys_for(room, 0))
+    cb = Client(b, rid, keys_for(room, 1))
+    ack = ca.request({"type": "move", "seat": 0, "move": ca.legal(0)[0], "ply": 0})
+    assert ack["type"] == "ack"
+    started = time.monotonic()
+    seen = cb.wait_ply(1)["room"]["clock"]
+    assert (seen["periods"], seen["byoyomi"], seen["running"]) == (2, 5, 1)
+    if time.monotonic() - started < 4:  # (a very slow machine may have used one already)
+        assert seen["periods_left"] == [2, 2], "a move within the period keeps it"
+    done = [c.wait_status("finished", timeout=WAIT + 20) for c in (ca, cb)]
+    assert time.monotonic() - started >= 9, "the flag fell only once both periods were gone"
+    results = [d["room"]["result"] for d in done]
+    assert results[0] == results[1] and results[0]["timeout"] == 1
+    rec = httpx2.get(f"{b.http}/api/rooms/{rid}/record", timeout=WAIT).json()
+    assert rec["extra"]["clock"] == control
+    ca.close()
+    cb.close()
+
+
 def test_rule_the_room_creation_limit_counts_across_processes(
         redis_server: RedisServer) -> None:
     """Item 5: the per-client room-creation limit (fairplay's shared rate limiter) is one

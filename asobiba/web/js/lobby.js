@@ -2,6 +2,7 @@
 import { applyStatic, has, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
 import { openSeek, startMeet } from "./lobby_meet.js";
+import { clockChoice, clockValid, drawClock } from "./clock_form.js";
 
 let games = [];
 let chosen = null;
@@ -27,7 +28,8 @@ async function main() {
   document.getElementById("seek-btn").addEventListener("click", () => {
     const err = document.getElementById("create-error");
     err.textContent = "";
-    openSeek({ game: chosen.id, options: requestOptions(), casual: document.getElementById("casual").checked, clock: clockChoice() }).catch((e) => {
+    if (!clockValid()) return;
+    openSeek({ game: chosen.id, options: requestOptions(), casual: document.getElementById("casual").checked, clock: clockChoice(chosen) }).catch((e) => {
       err.textContent = t("lobby.error", { msg: e.message });
     });
   });
@@ -154,7 +156,7 @@ function drawForm() {
   // chance); elsewhere "casual" means unrated and nothing more
   const undoable = chosen.perfect_information && !chosen.chance;
   document.getElementById("casual-label").textContent = t(undoable ? "lobby.casual_undo" : "lobby.casual_only");
-  drawClock();
+  drawClock(chosen);
   drawSeats();
   drawMatch();
 }
@@ -205,16 +207,6 @@ async function loadSeats() {
   drawMatch();
 }
 
-const CLOCKS = [null, [1, 0], [3, 2], [5, 0], [10, 5], [30, 0]];
-
-function drawClock() {
-  const sel = document.getElementById("clock");
-  const kept = sel.value;
-  sel.replaceChildren(...CLOCKS.map((c, i) => el("option", { value: String(i) }, c ? t("lobby.clock.value", { min: c[0], inc: c[1] }) : t("lobby.clock.none"))));
-  sel.value = kept || "0";
-  document.getElementById("clock-row").hidden = !!chosen.simultaneous;
-}
-
 const MATCHES = [["single", null], ["reverse", null], ["best_of", 3], ["best_of", 5], ["best_of", 7]];
 
 function drawMatch() {
@@ -249,11 +241,6 @@ function drawSeats() {
   }
 }
 
-function clockChoice() {
-  const c = CLOCKS[Number(document.getElementById("clock").value)];
-  return c && !chosen.simultaneous ? { initial: c[0] * 60, increment: c[1] } : null;
-}
-
 async function create(event) {
   event.preventDefault();
   const btn = document.getElementById("create-btn");
@@ -274,7 +261,7 @@ async function create(event) {
     const res = await api("/api/rooms", {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ game: chosen.id, options: requestOptions(), seats, casual: document.getElementById("casual").checked, hotseat: you > 1, clock: clockChoice(), match: matchChoice() }),
+      body: JSON.stringify({ game: chosen.id, options: requestOptions(), seats, casual: document.getElementById("casual").checked, hotseat: you > 1, clock: clockChoice(chosen), match: matchChoice() }),
     });
     const mine = res.keys.filter((k) => picks[k.seat] === "you");
     const invites = res.keys.filter((k) => picks[k.seat] === "friend");

@@ -2,6 +2,7 @@
 // live games to watch, kept current by the lobby WebSocket (/ws/lobby).
 import { lang, pick, t } from "./i18n.js";
 import { api, el, saveKeys } from "./util.js";
+import { clockShort } from "./clock_form.js";
 
 const TOKENS = "asobiba.seeks";
 let ws = null;
@@ -96,7 +97,7 @@ function draw() {
   const seeks = snapshot.seeks;
   document.getElementById("seek-list").replaceChildren(
     ...(seeks.length ? seeks.map((s) => el("li", { "data-seek": s.id },
-      el("span", {}, t("lobby.seek_item", { game: title(s.game), name: s.name || t("lobby.guest"), rating: s.rating, kind: t(s.casual ? "lobby.casual_word" : "lobby.rated"), clock: s.clock ? ` · ${Math.round(s.clock.initial / 60)}+${s.clock.increment}` : "" })),
+      el("span", {}, t("lobby.seek_item", { game: title(s.game), name: s.name || t("lobby.guest"), rating: s.rating, kind: t(s.casual ? "lobby.casual_word" : "lobby.rated"), clock: clockShort(s.clock) ? ` · ${clockShort(s.clock)}` : "" })),
       mine[s.id] ? el("button", { type: "button", "data-cancel": s.id, onclick: () => cancel(s.id) }, t("lobby.cancel"))
         : el("button", { type: "button", class: "primary", "data-take": s.id, onclick: () => take(s.id) }, t("lobby.take")))) : [el("li", { class: "hint" }, t("lobby.no_seeks"))]),
   );

@@ -10,6 +10,8 @@ import { drawRules } from "./rules_panel.js";
 import { sounds } from "./sound.js";
 import { drawMoveList, isPaired } from "./movelist.js";
 import { armBoard, boardKeys } from "./board.js";
+import { clockText } from "./clock_view.js";
+import { drawPremove, premoveAllowed, premoveCandidates, premoveOnTurn, queuePremove } from "./premove.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/").pop());
 let ws = null;
@@ -329,9 +331,22 @@ function draw() {
   document.body.dataset.myTurn = String(myTurn);
   document.body.dataset.seat = seat === null ? "" : String(seat);
   document.body.dataset.stepping = stepping ? String(stepAt) : "";
-  const ctx = { ...ctxBase(), seat, view, prev: stepping ? seenAt(seat, stepAt - 1) : prevViews.get(seat), legal: new Set(myTurn ? view.legal_moves : []) };
+  // a premove: queued on the opponent's turn (js/premove.js), played as this turn comes
+  const premove = !stepping && !picked.review ? premoveOnTurn(last, seat, view, myTurn) : null;
+  const canPremove = premoveAllowed(last, seat, myTurn, stepping || picked.review);
+  const ctx = { ...ctxBase(), seat, view, prev: stepping ? seenAt(seat, stepAt - 1) : prevViews.get(seat), legal: new Set(myTurn ? view.legal_moves : canPremove ? premoveCandidates(seat) : []) };
+  if (canPremove) {
+    ctx.play = (m) => {
+      const label = renderer.moveLabel ? renderer.moveLabel(m, ctx) : m;
+      if (!confirmMove(label)) return; // "confirm each move": asked as it is queued
+      queuePremove(seat, m, label);
+      draw();
+    };
+  }
   board.replaceChildren(renderer.render(view, ctx));
   armBoard(board);
+  drawPremove(board, canPremove, draw);
+  if (premove !== null) send({ type: "move", seat, move: premove, ply: room.ply });
   board.setAttribute("aria-label", t("room.board_label", { game: pick(room.title, room.game) }));
   if (!stepping) prevViews.set(seat, view);
   drawStepping(stepping, picked.review);
@@ -446,7 +461,7 @@ function drawSide(view, seat = null) {
         el("span", { class: `dot ${s.online ? "on" : "off"}`, role: "img", title: t(s.online ? "room.online" : "room.offline"), "aria-label": t(s.online ? "room.online" : "room.offline") }),
         el("span", {}, seatName(s.seat)),
         you.includes(s.seat) ? el("span", { class: "you" }, ` — ${t("room.you")}`) : null,
-        room.clock ? el("span", { class: `clock${room.clock.running === s.seat ? " running" : ""}`, "data-clock": s.seat, "aria-label": t("room.clock") }, fmtClock(room.clock.remaining[s.seat])) : null,
+        room.clock ? el("span", { class: `clock${room.clock.running === s.seat ? " running" : ""}`, "data-clock": s.seat, "aria-label": t("room.clock") }, clockText(room.clock, s.seat, room.clock.remaining[s.seat])) : null,
       ),
     ),
   );
@@ -654,11 +669,6 @@ async function drawNotation() {
 // ---- clocks: the server sends the time left; the page counts the running one down -------
 let clockBase = null;
 
-function fmtClock(seconds) {
-  const s = Math.max(0, Math.ceil(seconds));
-  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-}
-
 function tickClock() {
   if (!last || !last.room.clock || last.room.status !== "active") return;
   const c = last.room.clock;
@@ -666,7 +676,7 @@ function tickClock() {
   if (!clockBase || clockBase.msg !== last) clockBase = { msg: last, at: performance.now() };
   const left = c.remaining[c.running] - (performance.now() - clockBase.at) / 1000;
   const node = document.querySelector(`[data-clock="${c.running}"]`);
-  if (node) node.textContent = fmtClock(left);
+  if (node) node.textContent = clockText(c, c.running, left);
   if (left <= 10 && last.you.includes(c.running)) sounds.lowTime(last.room.ply);
 }
 setInterval(tickClock, 250);
