@@ -158,8 +158,8 @@ def test_issue27_all_options_open_in_the_card_with_the_focus_inside_and_fit_a_ph
     page.wait_for_timeout(300)  # the seat list's redraw after /api/seats
     assert more.get_attribute("aria-expanded") == "true"
     # the form is in the chosen card, not below all cards
-    assert page.evaluate(f"() => document.getElementById('create').closest('[data-card]')"
-                         f"?.dataset.card") == game
+    assert page.evaluate("() => document.getElementById('create').closest('[data-card]')"
+                         "?.dataset.card") == game
     # the focus went into the form (it used to drop to the page body)
     assert page.evaluate("() => document.getElementById('create-form')"
                          ".contains(document.activeElement)"), page.evaluate(

@@ -686,7 +686,7 @@ export const STRINGS = {
     "algo.opt:hand": "Cards each",
     "algo.help:hand": "Cards dealt to each player (automatic: set by the number of players).",
     "algo.opt:first": "Dealer",
-    "algo.help:first": "The dealer (親) deals and is the first to guess.",
+    "algo.help:first": "The dealer deals the cards and is the first to guess.",
     "algo.value:first": "Seat {n}",
     "algo.opt:aid": "Deduction aid",
     "algo.help:aid": "Shows your exact odds for each hidden card (for learners; casual only).",
