@@ -423,6 +423,9 @@ class Game(ABC):
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     bot_levels: ClassVar[tuple[BotLevel, ...]] = ()
+    default_level: ClassVar[str | None] = None
+    """The CPU level the lobby offers first ("Play the computer"): a newcomer's fair
+    opponent (docs/web.md says why for each game); None: the first level listed."""
     default_seed: ClassVar[int] = 0
 
     # ---- options and seats ---------------------------------------------------------------
@@ -564,6 +567,8 @@ class Game(ABC):
                     "description": o.description,
                     "description_ja": o.description_ja,
                     "casual_only": o.casual_only,
+                    "minimum": o.minimum,
+                    "maximum": o.maximum,
                 }
                 for o in self.options
             ],
@@ -572,4 +577,5 @@ class Game(ABC):
                  "description": b.description}
                 for b in self.bot_levels
             ],
+            "default_bot": self.default_level or next((b.level for b in self.bot_levels), None),
         }

@@ -356,6 +356,7 @@ class GameInfo(_Answer):
     simultaneous: bool
     options: list[OptionInfo]
     bots: list[BotInfo]
+    default_bot: str | None = None
 
 
 class Games(_Answer):

@@ -113,6 +113,8 @@ def new_game(page: Any, base: str, game: str, seats: list[str],
     page.wait_for_selector("body[data-ready=true]")
     for name, value in (options or {}).items():
         sel = f"[data-option={name}]"
+        if not page.locator(sel).is_visible():  # a game with many options folds the rest away
+            page.click("#more-options > summary")
         tag = page.eval_on_selector(sel, "e => e.tagName === 'SELECT' ? 'select' : e.type")
         if tag == "checkbox":
             page.set_checked(sel, value in (True, "true"))

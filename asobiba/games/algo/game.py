@@ -103,15 +103,16 @@ class AlgoGame(Game):
         "three-colours": {"colours": 3},
         "chips": {"chips": True},
     }
+    default_level = "2"  # level 1 guesses at random; 2 counts like a beginner who thinks
     bot_levels = (
-        BotLevel("1", "Random", "random plausible names", "ランダム"),
-        BotLevel("2", "Counter", "counts candidates between known neighbours (published)",
-                 "候補数え"),
-        BotLevel("3", "Exact", "exact inference, greedy", "厳密推論"),
-        BotLevel("4", "Master", "exact inference; weighs what a miss reveals", "達人"),
-        BotLevel("5", "Search", "information-set MCTS over deals drawn from exact inference "
+        BotLevel("1", "Lv.1 Random", "random plausible names", "Lv.1 ランダム"),
+        BotLevel("2", "Lv.2 Counter", "counts candidates between known neighbours (published)",
+                 "Lv.2 候補数え"),
+        BotLevel("3", "Lv.3 Exact", "exact inference, greedy", "Lv.3 厳密推論"),
+        BotLevel("4", "Lv.4 Master", "exact inference; weighs what a miss reveals", "Lv.4 達人"),
+        BotLevel("5", "Lv.5 Search", "information-set MCTS over deals drawn from exact inference "
                  "(about a second per attack); as strong as Master in 400 measured games",
-                 "探索"),
+                 "Lv.5 探索"),
     )
 
     def validate_options(self, raw: JSONMapping | None = None) -> JSONObject:

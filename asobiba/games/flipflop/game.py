@@ -222,6 +222,7 @@ class FlipFlop(Game):
     variants = {"3x3": {"board": "3x3"}, "5x5": {"board": "5x5"}}
     min_seats = max_seats = 2
     perfect_information = True
+    default_level = "2"  # level 1 is nearly random; 2 plays for the goal, still noisy
     bot_levels = _levels()
 
     def _initial(self, options: JSONObject, seed: int) -> FlipFlopState:

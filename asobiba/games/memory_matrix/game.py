@@ -135,15 +135,16 @@ class MemoryMatrixGame(Game):
         "windmill": {"layout": "windmill"},
         "butterfly": {"layout": "butterfly"},
     }
+    default_level = "2"  # remembers most colours: the game's point, still forgiving
     bot_levels = (
-        BotLevel("1", "Goldfish", "remembers nothing; greedy, with a child's random moves",
-                 "金魚"),
-        BotLevel("2", "Forgetful", "forgets a hidden colour with 15% chance a move; greedy",
-                 "うっかり"),
-        BotLevel("3", "Attentive", "perfect memory; looks one round ahead", "しっかり"),
-        BotLevel("4", "Elephant", "perfect memory; 3-ply search and exact endgame for two "
+        BotLevel("1", "Lv.1 Goldfish", "remembers nothing; greedy, with a child's random moves",
+                 "Lv.1 金魚"),
+        BotLevel("2", "Lv.2 Forgetful", "forgets a hidden colour with 15% chance a move; greedy",
+                 "Lv.2 うっかり"),
+        BotLevel("3", "Lv.3 Attentive", "perfect memory; looks one round ahead", "Lv.3 しっかり"),
+        BotLevel("4", "Lv.4 Elephant", "perfect memory; 3-ply search and exact endgame for two "
                  "players, greedy-reply rollouts to the end for more; never settles for a "
-                 "dead all-white draw", "象"),
+                 "dead all-white draw", "Lv.4 象"),
     )
 
     def num_seats(self, options: JSONMapping) -> int:

@@ -322,10 +322,11 @@ class Patapata(Game):
     perfect_information = False
     chance = True
     simultaneous = True
+    default_level = "greedy"  # random clears score little; god plans the whole course
     bot_levels = (
-        BotLevel("random", "Random", "clears the task a random way", "ランダム"),
-        BotLevel("greedy", "Greedy", "the clear with the best score right now", "貪欲"),
-        BotLevel("god", "God", "beam search over the rest of the course", "神"),
+        BotLevel("random", "Lv.1 Random", "clears the task a random way", "Lv.1 ランダム"),
+        BotLevel("greedy", "Lv.2 Greedy", "the clear with the best score right now", "Lv.2 貪欲"),
+        BotLevel("god", "Lv.3 God", "beam search over the rest of the course", "Lv.3 神"),
     )
 
     def _initial(self, options: JSONObject, seed: int) -> PatapataState:

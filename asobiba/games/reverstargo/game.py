@@ -335,15 +335,16 @@ class ReverStarGo(Game):
     rules_version = 1
     min_seats = max_seats = 2
     perfect_information = True
+    default_level = "entry"  # the seed's app opens with Lv.1 only
     bot_levels = (
         BotLevel("entry", "Lv.1 Entry", "a random move from the worst half by flips + "
-                 "captures (meant to lose)", "入門"),
-        BotLevel("beginner", "Lv.2 Beginner", "a uniformly random move", "初級"),
+                 "captures (meant to lose)", "Lv.1 入門"),
+        BotLevel("beginner", "Lv.2 Beginner", "a uniformly random move", "Lv.2 初級"),
         BotLevel("intermediate", "Lv.3 Intermediate", "random from the best 60% by flips "
-                 "+ captures", "中級"),
-        BotLevel("advanced", "Lv.4 Advanced", "the most flips + captures", "上級"),
+                 "+ captures", "Lv.3 中級"),
+        BotLevel("advanced", "Lv.4 Advanced", "the most flips + captures", "Lv.4 上級"),
         BotLevel("formidable", "Lv.5 Formidable", "most 3 × (flips + captures) + cell "
-                 "value, minus the opponent's best reply in that measure", "強敵"),
+                 "value, minus the opponent's best reply in that measure", "Lv.5 強敵"),
         BotLevel("max", "MAX", "our alpha-beta with a transposition table", "MAX"),
         BotLevel("final", "FINAL", "our deepest search: iterative deepening within 2 s, "
                  "exact endgame", "FINAL"),

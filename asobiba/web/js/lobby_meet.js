@@ -3,6 +3,7 @@
 import { lang, pick, t } from "./i18n.js";
 import { api, el, saveKeys } from "./util.js";
 import { clockShort } from "./clock_form.js";
+import { cpuName } from "./cpu.js";
 
 const TOKENS = "asobiba.seeks";
 let ws = null;
@@ -104,7 +105,7 @@ function draw() {
   const live = snapshot.live;
   document.getElementById("live-list").replaceChildren(
     ...(live.length ? live.map((r) => el("li", { "data-live": r.room },
-      el("span", {}, t("lobby.live_item", { game: title(r.game), players: r.seats.map((s) => (s.kind === "bot" ? t("room.bot", { level: s.level }) : s.name || t("lobby.guest"))).join(" – "), ply: r.ply })),
+      el("span", {}, t("lobby.live_item", { game: title(r.game), players: r.seats.map((s) => (s.kind === "bot" ? cpuName(games.find((g) => g.id === r.game), s.level) : s.name || t("lobby.guest"))).join(" – "), ply: r.ply })),
       el("a", { class: "button", href: `/r/${encodeURIComponent(r.room)}`, "data-watch": r.room }, t("lobby.watch")))) : [el("li", { class: "hint" }, t("lobby.no_live"))]),
   );
   document.body.dataset.seeks = String(seeks.length);

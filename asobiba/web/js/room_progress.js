@@ -149,7 +149,9 @@ function drawPanel(result) {
     if (!state.player) lines.push(el("p", {}, el("a", { href: "/account" }, t("room.sign_in_hint"))));
     else lines.push(el("p", {}, t("room.not_rated")));
   } else if (!result.rated) {
-    const code = result.unrated ? result.unrated.code : "";
+    // a game with a CPU seat is never rated, whether it was asked for as casual or not
+    const cpu = state.last && state.last.room.seats.some((s) => s.kind === "bot");
+    const code = result.unrated ? result.unrated.code : cpu ? "cpu" : "";
     lines.push(el("p", code ? { "data-unrated": code } : {}, code === "cpu" ? t("room.unrated_cpu") : t("room.not_rated")));
   }
   else {
