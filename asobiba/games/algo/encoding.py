@@ -181,7 +181,7 @@ class Codec(_Base[AlgoMove]):
             n, P, stay = self.n, self.P, int(self.a_stay)
             for m in self.moves(state, seat):
                 if m[0] == "attack":
-                    target, pos, value = m[1], m[2], m[3]
+                    _, target, pos, value, *_rest = m
                     if pos < P:
                         out[(((target - seat) % n) * P + pos) * NUMBERS + value] = m
                 else:
