@@ -181,7 +181,7 @@ class Codec(_Base[AlgoMove]):
             n, P, stay = self.n, self.P, int(self.a_stay)
             for m in self.moves(state, seat):
                 if m[0] == "attack":
-                    _, target, pos, value, *_rest = m
+                    target, pos, value = m[1:]
                     if pos < P:
                         out[(((target - seat) % n) * P + pos) * NUMBERS + value] = m
                 else:
