@@ -3,8 +3,9 @@ with its dependencies in a fresh virtual environment (no system site-packages, n
 PYTHONPATH), run from a directory outside the checkout: the library, the CLI and
 ``asobiba serve`` (pages, static files, the API); every file of the package that git
 tracks is in the wheel (templates, fonts, tutorials, the web client, the examples); the
-licence travels with it; and without the ``rl`` extra, ``asobiba.envs`` says which extra to
-install.
+licence travels with it; without the ``rl`` extra, ``asobiba.envs`` says which extra to
+install; and ``gymnasium.make("asobiba/Reversi-v0")`` works in a program that imports only
+Gymnasium, from the wheel and from an editable install (the .pth line).
 
 Needs the package registry (pip resolves the wheel's dependencies, pinned by
 constraints.txt; its cache makes a second run quicker) and takes a minute or two: slow.
@@ -47,6 +48,23 @@ def _free_port() -> int:
 def _get(url: str) -> tuple[int, bytes]:
     with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 - loopback only
         return r.status, r.read()
+
+
+GYM_CHECK = """
+import sys
+assert 'asobiba_gymnasium_hook' in sys.modules, 'the .pth line did not run'
+assert not {'gymnasium', 'numpy', 'asobiba'} & set(sys.modules), sorted(sys.modules)
+import gymnasium
+assert 'asobiba' not in sys.modules  # registered, nothing of asobiba imported yet
+env = gymnasium.make('asobiba/Reversi-v0', opponent='random')
+obs, _ = env.reset(seed=0)
+print(int(obs['action_mask'].sum()), sorted(i for i in gymnasium.registry if 'asobiba' in i))
+"""
+
+
+def _assert_gym_ids_without_import(py: str, work: Path, env: dict[str, str]) -> None:
+    out = _run([py, "-c", GYM_CHECK], work, env)
+    assert out.stdout.startswith("4 ") and out.stdout.count("asobiba/") == 6, out.stdout
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
@@ -103,6 +121,21 @@ def test_the_wheel_runs_alone(tmp_path: Path) -> None:
     assert out.returncode != 0 and "asobiba[rl]" in out.stderr, out.stderr
     out = _run([py, "-c", "import asobiba.envs.openspiel"], work, env, check=False)
     assert out.returncode != 0 and "asobiba[rl]" in out.stderr, out.stderr
+
+    # the Gymnasium ids without an import (issue 30 item 3): the .pth line is in the wheel
+    # and installed; with Gymnasium added, a program that imports only gymnasium makes one
+    assert {"asobiba-gymnasium.pth", "asobiba_gymnasium_hook.py"} <= names
+    _run([py, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "gymnasium"],
+         work, env)
+    _assert_gym_ids_without_import(py, work, env)
+
+    # the same from an editable install (what `make test` uses) in another fresh environment
+    editable = tmp_path / "editable"
+    _run([sys.executable, "-m", "venv", str(editable)], work, env)
+    epy = str(editable / ("Scripts" if os.name == "nt" else "bin") / "python")
+    _run([epy, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "-e",
+          str(ROOT), "gymnasium"], work, env)
+    _assert_gym_ids_without_import(epy, work, env)
 
     # the CLI
     out = _run([str(bin_dir / "asobiba"), "games"], work, env)
