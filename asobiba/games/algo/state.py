@@ -211,7 +211,7 @@ class AlgoState(State[AlgoMove]):
                 continue
             for pos, slot in enumerate(self.rows[target]):
                 if not slot[2]:
-                    moves.extend(("attack", target, pos, v) for v in range(12))
+                    moves.extend(_attacks(target, pos))
         if self.hits:
             moves.append(("stay",))
         return moves
@@ -615,6 +615,17 @@ class AlgoState(State[AlgoMove]):
 
 
 _PILE_COLOURS: dict[tuple[tuple[int, ...], int], list[tuple[int, ...]]] = {}
+
+
+_ATTACKS: dict[tuple[int, int], tuple[AlgoMove, ...]] = {}
+
+
+def _attacks(target: int, pos: int) -> tuple[AlgoMove, ...]:
+    """The twelve attacks on one card, made once (moves are immutable tuples)."""
+    out = _ATTACKS.get((target, pos))
+    if out is None:
+        out = _ATTACKS[(target, pos)] = tuple(("attack", target, pos, v) for v in range(12))
+    return out
 
 
 _EVENT_NUMBER = {k: i for i, k in enumerate(
