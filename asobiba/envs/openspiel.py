@@ -18,17 +18,26 @@ shipped games with pyspiel (``pyspiel.load_game("asobiba_reversi")``,
   current view as JSON; the information-state string is short and perfect-recall: in a
   perfect-information game the action history; otherwise the number of views the seat has
   had and a 128-bit BLAKE2b chain over them (each link hashes the previous link and the
-  next view as canonical JSON), so two histories the seat cannot tell apart give the same
-  string, and two it can tell apart differ (barring a hash collision). The tensors are the
-  current view's encoding (not perfect recall for Memory Matrix, whose views forget which
-  colour a flipped piece showed — use the string where that matters).
+  next view in a canonical form: the view as canonical JSON, or, where the game's state
+  offers ``view_step_key`` — Algo — its short canonical form of the view given the one
+  before, which tells the same view apart from every other without rendering the whole log
+  at each step), so two histories the seat cannot tell apart give the same string, and two
+  it can tell apart differ (barring a hash collision). The tensors are the current view's
+  encoding (not perfect recall for Memory Matrix, whose views forget which colour a flipped
+  piece showed — use the string where that matters).
 * **Pickling and serialization**: games and states pickle, and
   ``pyspiel.serialize_game_and_state`` round-trips; a state's Python side is its game
   options, seed and actions, replayed on load.
-* **Undo**: not available. OpenSpiel's Python-game bridge has no hook for ``UndoAction``
-  (the action history lives on the C++ side, which Python cannot shorten); use
-  ``state.clone()`` or ``state.child(action)``, which share the immutable asobiba states
-  and cost one node each.
+* **Undo**: not available, for every game alike — not a limit of the games (their states
+  are immutable, so restoring the node before is trivial) but of pyspiel: ``undo_action``
+  is bound to C++ ``State::UndoAction`` (pyspiel.cc), whose default aborts, and the bridge
+  for Python games (python_games.cc) forwards no ``UndoAction`` to Python, so C++ callers
+  never reach a Python override; a Python override would only serve Python callers and
+  could not pop the action history, which lives on the C++ side with no setter (calling
+  ``State.__init__`` again leaves ``history()`` as it was). A state whose ``history()``
+  disagrees with its position would break every OpenSpiel algorithm that reads it, so
+  ``undo_action`` raises instead; use ``state.clone()`` or ``state.child(action)``, which
+  share the immutable asobiba states and cost one node each.
 * **Patapata** is simultaneous; here the seats still working on a task take turns in seat
   order, each seeing only what its view shows (others' sheets as the task was uncovered).
 * Returns are the environments' rewards (``2 * points - 1``; solo Patapata: the score).

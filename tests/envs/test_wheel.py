@@ -123,10 +123,11 @@ def test_the_wheel_runs_alone(tmp_path: Path) -> None:
     assert out.returncode != 0 and "asobiba[rl]" in out.stderr, out.stderr
 
     # the Gymnasium ids without an import (issue 30 item 3): the .pth line is in the wheel
-    # and installed; with Gymnasium added, a program that imports only gymnasium makes one
+    # and installed; with Gymnasium (and PettingZoo, which the environments build on) added,
+    # a program that imports only gymnasium makes one
     assert {"asobiba-gymnasium.pth", "asobiba_gymnasium_hook.py"} <= names
-    _run([py, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "gymnasium"],
-         work, env)
+    _run([py, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "gymnasium",
+          "pettingzoo"], work, env)
     _assert_gym_ids_without_import(py, work, env)
 
     # the same from an editable install (what `make test` uses) in another fresh environment
@@ -134,7 +135,7 @@ def test_the_wheel_runs_alone(tmp_path: Path) -> None:
     _run([sys.executable, "-m", "venv", str(editable)], work, env)
     epy = str(editable / ("Scripts" if os.name == "nt" else "bin") / "python")
     _run([epy, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "-e",
-          str(ROOT), "gymnasium"], work, env)
+          str(ROOT), "gymnasium", "pettingzoo"], work, env)
     _assert_gym_ids_without_import(epy, work, env)
 
     # the CLI
