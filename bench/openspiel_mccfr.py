@@ -51,6 +51,100 @@ def run_mccfr(name: str, iterations: int) -> dict[str, float | int | str]:
             "rss_growth_mb": _rss_mb() - before, "rss_peak_mb": _rss_mb()}
 
 
+def run_cpp(name: str, iterations: int) -> dict[str, float | int | str]:
+    """OpenSpiel's C++ outcome-sampling MCCFR (``pyspiel.OutcomeSamplingMCCFRSolver``, the
+    same algorithm with the same exploration 0.6), calling the game through pyspiel."""
+    import pyspiel
+
+    import asobiba.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(name)
+    solver = pyspiel.OutcomeSamplingMCCFRSolver(game, 0.6, 1)
+    solver.run_iteration()
+    before = _rss_mb()
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(iterations):
+        solver.run_iteration()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return {"game": name, "mode": "C++ MCCFR", "iterations": iterations, "cpu_s": cpu,
+            "wall_s": wall, "per_cpu_s": iterations / cpu,
+            "rss_growth_mb": _rss_mb() - before, "rss_peak_mb": _rss_mb()}
+
+
+def run_solver_only(name: str, iterations: int) -> dict[str, float | int | str]:
+    """The Python solver's own cost: OpenSpiel's Python MCCFR on a stand-in game that costs
+    nothing, shaped like ``name`` (its mean decision nodes a playout and legal actions a
+    node, measured on random playouts first; one chance node of ``seeds`` outcomes)."""
+    import numpy as np
+    import pyspiel
+    from open_spiel.python.algorithms import outcome_sampling_mccfr
+
+    import asobiba.envs.openspiel  # noqa: F401
+
+    game = pyspiel.load_game(name)
+    rng = np.random.RandomState(0)
+    nodes = actions = 0
+    for _ in range(50):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(int(rng.randint(game.max_chance_outcomes())))
+                continue
+            legal = state.legal_actions()
+            nodes, actions = nodes + 1, actions + len(legal)
+            state.apply_action(legal[rng.randint(len(legal))])
+    depth, width = round(nodes / 50), round(actions / nodes)
+    chance = [(i, 1.0 / game.max_chance_outcomes()) for i in range(game.max_chance_outcomes())]
+
+    class Stub:
+        def __init__(self) -> None:
+            self.d, self.k = -1, ""
+
+        def is_terminal(self) -> bool:
+            return self.d >= depth
+
+        def player_return(self, p: int) -> float:
+            return 1.0 if p == 0 else -1.0
+
+        def is_chance_node(self) -> bool:
+            return self.d == -1
+
+        def chance_outcomes(self) -> list[tuple[int, float]]:
+            return chance
+
+        def apply_action(self, a: int) -> None:
+            self.d, self.k = self.d + 1, f"{self.k},{a}"
+
+        def current_player(self) -> int:
+            return self.d % 2
+
+        def information_state_string(self, p: int) -> str:
+            return self.k
+
+        def legal_actions(self) -> list[int]:
+            return list(range(width))
+
+    class StubGame:
+        def num_players(self) -> int:
+            return 2
+
+        def get_type(self) -> pyspiel.GameType:
+            return game.get_type()
+
+        def new_initial_state(self) -> Stub:
+            return Stub()
+
+    np.random.seed(0)
+    solver = outcome_sampling_mccfr.OutcomeSamplingSolver(StubGame())
+    cpu, wall = time.process_time(), time.perf_counter()
+    for _ in range(iterations):
+        solver.iteration()
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    return {"game": f"stub {depth}x{width}", "mode": "Py solver", "iterations": iterations,
+            "cpu_s": cpu, "wall_s": wall, "per_cpu_s": iterations / cpu,
+            "rss_growth_mb": 0.0, "rss_peak_mb": _rss_mb()}
+
+
 def run_playouts(name: str, playouts: int) -> dict[str, float | int | str]:
     import numpy as np
     import pyspiel
@@ -89,31 +183,42 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--algo", type=int, default=300, help="MCCFR iterations on the game")
     ap.add_argument("--leduc", type=int, default=3000, help="MCCFR iterations on Leduc poker")
+    ap.add_argument("--cpp", type=int, default=2000,
+                    help="C++ MCCFR iterations on the game (Leduc: 20 times as many)")
     ap.add_argument("--game", default="asobiba_algo")
     ap.add_argument("--child", nargs=3, metavar=("MODE", "GAME", "N"), help=argparse.SUPPRESS)
     a = ap.parse_args()
     if a.child:
         mode, name, n = a.child
-        fn = run_mccfr if mode == "mccfr" else run_playouts
+        fn = {"mccfr": run_mccfr, "cpp": run_cpp, "stub": run_solver_only,
+              "playouts": run_playouts}[mode]
         print(json.dumps(fn(name, int(n))))
         return
     print(f"# {platform.python_version()}, load average {os.getloadavg()}")
     rows = [child(["mccfr", "leduc_poker", str(a.leduc)]),
             child(["mccfr", a.game, str(a.algo)]),
-            child(["playouts", a.game, str(a.algo)])]
-    print(f"{'game':<16} {'mode':<9} {'iter':>6} {'CPU s':>7} {'it/CPU s':>9} "
+            child(["playouts", a.game, str(a.algo)]),
+            child(["stub", a.game, str(a.algo)]),
+            child(["cpp", "leduc_poker", str(20 * a.cpp)]),
+            child(["cpp", a.game, str(a.cpp)])]
+    print(f"{'game':<16} {'mode':<10} {'iter':>6} {'CPU s':>7} {'it/CPU s':>9} "
           f"{'infostates':>10} {'key max':>8} {'key mean':>8} {'RSS +MB':>8} {'peak MB':>8}")
     for r in rows:
-        print(f"{r['game']:<16} {r['mode']:<9} {r['iterations']:>6} {r['cpu_s']:>7.2f} "
+        print(f"{r['game']:<16} {r['mode']:<10} {r['iterations']:>6} {r['cpu_s']:>7.2f} "
               f"{r['per_cpu_s']:>9.1f} {r.get('infostates', ''):>10} {r.get('key_max', ''):>8} "
               f"{r.get('key_mean', 0):>8.0f} {r['rss_growth_mb']:>8.1f} {r['rss_peak_mb']:>8.1f}")
-    leduc, algo, play = rows
+    leduc, algo, play, stub, cpp_leduc, cpp_algo = rows
     print(f"Leduc / {a.game} iterations per CPU s: {leduc['per_cpu_s'] / algo['per_cpu_s']:.1f}x")
     game_share = algo["per_cpu_s"] / play["per_cpu_s"]
     print(f"{a.game}: the game's calls are {game_share:.0%} of an MCCFR iteration's CPU "
           f"({play['nodes_per_playout']:.1f} decision nodes a playout); MCCFR alone would "
           f"run at most {1 / (1 / algo['per_cpu_s'] - 1 / play['per_cpu_s']):.0f} it/CPU s "
           f"on this tree")
+    print(f"OpenSpiel's Python solver alone, on a free stand-in of {a.game}'s shape: "
+          f"{stub['per_cpu_s']:.0f} it/CPU s (the most it could give on this game)")
+    print(f"C++ MCCFR: Leduc {cpp_leduc['per_cpu_s']:.0f}, {a.game} "
+          f"{cpp_algo['per_cpu_s']:.0f} it/CPU s (peak RSS {cpp_algo['rss_peak_mb']:.0f} MB); "
+          f"Leduc / {a.game}: {cpp_leduc['per_cpu_s'] / cpp_algo['per_cpu_s']:.0f}x")
     print(f"load average after: {os.getloadavg()}")
 
 

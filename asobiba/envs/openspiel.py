@@ -18,17 +18,26 @@ shipped games with pyspiel (``pyspiel.load_game("asobiba_reversi")``,
   current view as JSON; the information-state string is short and perfect-recall: in a
   perfect-information game the action history; otherwise the number of views the seat has
   had and a 128-bit BLAKE2b chain over them (each link hashes the previous link and the
-  next view as canonical JSON), so two histories the seat cannot tell apart give the same
-  string, and two it can tell apart differ (barring a hash collision). The tensors are the
-  current view's encoding (not perfect recall for Memory Matrix, whose views forget which
-  colour a flipped piece showed — use the string where that matters).
+  next view in a canonical form: the view as canonical JSON, or, where the game's state
+  offers ``view_step_key`` — Algo — its short canonical form of the view given the one
+  before, which tells the same view apart from every other without rendering the whole log
+  at each step), so two histories the seat cannot tell apart give the same string, and two
+  it can tell apart differ (barring a hash collision). The tensors are the current view's
+  encoding (not perfect recall for Memory Matrix, whose views forget which colour a flipped
+  piece showed — use the string where that matters).
 * **Pickling and serialization**: games and states pickle, and
   ``pyspiel.serialize_game_and_state`` round-trips; a state's Python side is its game
   options, seed and actions, replayed on load.
-* **Undo**: not available. OpenSpiel's Python-game bridge has no hook for ``UndoAction``
-  (the action history lives on the C++ side, which Python cannot shorten); use
-  ``state.clone()`` or ``state.child(action)``, which share the immutable asobiba states
-  and cost one node each.
+* **Undo**: not available, for every game alike — not a limit of the games (their states
+  are immutable, so restoring the node before is trivial) but of pyspiel: ``undo_action``
+  is bound to C++ ``State::UndoAction`` (pyspiel.cc), whose default aborts, and the bridge
+  for Python games (python_games.cc) forwards no ``UndoAction`` to Python, so C++ callers
+  never reach a Python override; a Python override would only serve Python callers and
+  could not pop the action history, which lives on the C++ side with no setter (calling
+  ``State.__init__`` again leaves ``history()`` as it was). A state whose ``history()``
+  disagrees with its position would break every OpenSpiel algorithm that reads it, so
+  ``undo_action`` raises instead; use ``state.clone()`` or ``state.child(action)``, which
+  share the immutable asobiba states and cost one node each.
 * **Patapata** is simultaneous; here the seats still working on a task take turns in seat
   order, each seeing only what its view shows (others' sheets as the task was uncovered).
 * Returns are the environments' rewards (``2 * points - 1``; solo Patapata: the score).
@@ -186,6 +195,7 @@ class _Spec:
         self.codec: Codec[Move] = codec_for(game, options)
         self.num_players = game.num_seats(options)
         self._root: _Node | None = None
+        self.chance_outcomes = [(s, 1.0 / seeds) for s in range(seeds)]
 
     def root(self) -> _Node:
         """The start, shared by every state of this game (nodes are immutable): pyspiel
@@ -210,15 +220,27 @@ class _Node:
     it and the action that led here. Immutable apart from caches, so clones share nodes.
     Pickled as (spec, actions from the start), replayed on load."""
 
-    __slots__ = ("spec", "parent", "action", "inner", "_legal", "_sorted", "_texts", "_keys")
+    __slots__ = ("spec", "parent", "action", "inner", "depth", "player", "_legal",
+                 "_sorted", "_texts", "_keys", "_children")
 
     def __init__(self, spec: _Spec, parent: _Node | None, action: int | None,
                  inner: State | None) -> None:
         self.spec, self.parent, self.action, self.inner = spec, parent, action, inner
+        # views each seat has had here (nodes since the seed was drawn)
+        self.depth: int = 0 if inner is None else (1 if parent is None else parent.depth + 1)
+        # OpenSpiel's player id here: chance before the seed, terminal once over
+        if inner is None:
+            self.player = int(pyspiel.PlayerId.CHANCE)
+        else:
+            seat = inner.to_move
+            self.player = int(pyspiel.PlayerId.TERMINAL) if seat is None else int(seat)
         self._legal: dict[int, Move] | None = None
         self._sorted: list[int] | None = None
         self._texts: dict[int, str] = {}  # seat -> view as canonical JSON
         self._keys: dict[int, bytes] = {}  # seat -> digest of the seat's views so far
+        # the root keeps its seed children (at most ``seeds``): every episode of a sampling
+        # algorithm starts there, and a deal costs more than the rest of a step
+        self._children: dict[int, _Node] | None = None
 
     @staticmethod
     def root(spec: _Spec) -> _Node:
@@ -244,8 +266,16 @@ class _Node:
     def child(self, action: int) -> _Node:
         inner = self.inner
         if inner is None:
-            return _Node(self.spec, self, action,
-                         self.spec.game.new_game(self.spec.options, action))
+            if not 0 <= action < self.spec.seeds:
+                raise pyspiel.SpielError(f"seed {action} is not among the {self.spec.seeds} "
+                                         "chance outcomes")
+            if self._children is None:
+                self._children = {}
+            node = self._children.get(action)
+            if node is None:
+                node = self._children[action] = _Node(
+                    self.spec, self, action, self.spec.game.new_game(self.spec.options, action))
+            return node
         move = self.legal().get(action)
         if move is None:
             raise pyspiel.SpielError(f"action {action} is not legal here; legal actions: "
@@ -270,6 +300,20 @@ class _Node:
                 separators=(",", ":"))
         return text
 
+    def step_key(self, seat: int) -> bytes:
+        """What the seat's view here adds to its views so far, as bytes: the view as
+        canonical JSON, or, for a game whose state offers ``view_step_key`` (Algo), that
+        game's short canonical form of the view given the one before (the same information,
+        without rendering the whole log at every step)."""
+        inner = self.inner
+        fast = getattr(inner, "view_step_key", None)
+        if fast is None:
+            return self.view_text(seat).encode()
+        parent = self.parent
+        before = None if parent is None else parent.inner
+        key: bytes = fast(seat, before)
+        return b"\x00" + key
+
     def digest(self, seat: int) -> bytes:
         """BLAKE2b chain over the seat's views from the first one to this node's (b"" before
         the seed). Walks back to the nearest node that has it, without recursion."""
@@ -282,17 +326,12 @@ class _Node:
         key = node._keys.get(seat, b"") if node.inner is not None else b""
         for n in reversed(pending):
             key = n._keys[seat] = hashlib.blake2b(
-                key + n.view_text(seat).encode(), digest_size=DIGEST_BYTES).digest()
+                key + n.step_key(seat), digest_size=DIGEST_BYTES).digest()
         return key
 
     def views(self) -> int:
         """How many views each seat has had (nodes since the seed was drawn)."""
-        count = 0
-        node: _Node | None = self
-        while node is not None and node.inner is not None:
-            count += 1
-            node = node.parent
-        return count
+        return self.depth
 
     def __deepcopy__(self, memo: dict[int, object]) -> _Node:
         return self
@@ -443,13 +482,7 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
         return self.node.inner
 
     def current_player(self) -> int:
-        inner = self.node.inner
-        if inner is None:
-            return _CHANCE
-        seat = inner.to_move
-        if seat is None:
-            return _TERMINAL
-        return int(seat)
+        return self.node.player
 
     def _legal_actions(self, player: int) -> list[int]:
         return list(self.node.sorted_actions())
@@ -476,9 +509,7 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
         return self.node.inner is None
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        seeds = self.node.spec.seeds
-        p = 1.0 / seeds
-        return [(s, p) for s in range(seeds)]
+        return list(self.node.spec.chance_outcomes)
 
     def _apply_action(self, action: int) -> None:
         self.node = self.node.child(int(action))
@@ -491,8 +522,7 @@ class AsobibaSpielState(pyspiel.State):  # type: ignore[misc]
         return f"action {action}" if move is None else node.inner.move_text(move, player)
 
     def is_terminal(self) -> bool:
-        inner = self.node.inner
-        return inner is not None and inner.to_move is None
+        return self.node.player == _TERMINAL
 
     def returns(self) -> list[float]:
         spec = self.node.spec

@@ -147,3 +147,50 @@ def test_joker_layout_leaves_no_trace_in_other_views() -> None:
     assert a.to_json() != b.to_json()
     for viewer in (1, None):
         assert_views_equal_for(viewer, a, b)
+
+
+def _canonical(view: dict, log_from: int) -> str:
+    """The view as canonical JSON, its log from entry ``log_from`` on."""
+    import json
+
+    return json.dumps({**view, "log": view["log"][log_from:]}, sort_keys=True)
+
+
+@pytest.mark.parametrize("options", VARIANTS + [{"variant": "pair", "jokers": True},
+                                                 {"aid": True}])
+def test_view_key_is_the_view_exactly(options: dict) -> None:
+    """AlgoState.view_key (the OpenSpiel information state's short form of a view) equals
+    for two states exactly when their views do: over every state of random games and every
+    seat, equal keys <=> equal views, with the whole log and with only the entries added
+    since the step before. Deals that look alike to a seat make the sample hold equal views
+    of different states (hand=1 with many seeds), so a key that said more than the view
+    (a leak) fails the '<=' direction, and one that said less fails '=>'."""
+    opts = dict(options)
+    if "variant" in opts:
+        opts = {**GAME.variants[opts.pop("variant")], **opts}
+    cases = [(opts, seed, 400) for seed in range(6)]
+    if "hand" not in opts and opts.get("mode") != "pair" and not opts.get("jokers"):
+        cases += [({**opts, "hand": 1}, seed, 12) for seed in range(30)]
+    key_to_view: dict[tuple[int, bytes], str] = {}  # the seat is the caller's
+    view_to_key: dict[str, tuple[int, bytes]] = {}
+    equal_views_of_different_states = 0
+    view_states: dict[str, str] = {}
+    for case_opts, seed, steps in cases:
+        states = walk(case_opts, seed, steps)
+        for i, s in enumerate(states):
+            before = states[i - 1] if i else None
+            for seat in range(s.num_seats):
+                view = s.view(seat)
+                for log_from in {0, 0 if before is None else len(before.log)}:
+                    key = (seat, s.view_key(seat, log_from))
+                    text = _canonical(view, log_from)
+                    assert key_to_view.setdefault(key, text) == text
+                    assert view_to_key.setdefault(text, key) == key
+                full = repr(s.to_json())
+                if view_states.setdefault(_canonical(view, 0), full) != full:
+                    equal_views_of_different_states += 1
+                if before is not None:
+                    assert s.view_step_key(seat, before) == s.view_key(seat, len(before.log))
+                    assert s.log[:len(before.log)] == before.log  # the log only grows
+    if any(c[0].get("hand") == 1 for c in cases) and opts.get("players", 2) <= 3:
+        assert equal_views_of_different_states, "no two states a seat cannot tell apart"

@@ -132,26 +132,50 @@ def test_illegal_action_penalty_is_minus_one_even_alone() -> None:
 
 
 def test_gymnasium_make_with_only_gymnasium_imported() -> None:
-    """A fresh interpreter that imports only gymnasium: ``module:id`` makes Gymnasium import
-    the registering module itself. (Gymnasium 1.x has no plugin entry points — removed in
-    1.0 — so a bare ``asobiba/Reversi-v0`` cannot find a package nobody imported.)"""
+    """A fresh interpreter that imports only gymnasium: both ``asobiba/Reversi-v0`` (the
+    installed .pth line's hook registers the ids when Gymnasium is imported) and
+    ``module:id`` (Gymnasium imports the registering module itself). Needs the package
+    installed (``make test`` does ``pip install -e .``); start-up imports neither Gymnasium,
+    NumPy nor asobiba."""
     import subprocess
     import sys
 
-    code = ("import sys, gymnasium\n"
-            "assert not any(m.startswith('asobiba') for m in sys.modules)\n"
-            "env = gymnasium.make('asobiba.envs:asobiba/Reversi-v0', opponent='random')\n"
+    code = ("import sys\n"
+            "assert 'asobiba_gymnasium_hook' in sys.modules, 'no .pth: pip install -e .'\n"
+            "assert not {'gymnasium', 'numpy', 'asobiba'} & set(sys.modules)\n"
+            "import gymnasium\n"
+            "assert not any(m.startswith('asobiba.') for m in sys.modules)\n"
+            "env = gymnasium.make('asobiba/Reversi-v0', opponent='random')\n"
             "obs, _ = env.reset(seed=0)\n"
+            "env2 = gymnasium.make('asobiba.envs:asobiba/Algo-v0', opponent='random')\n"
             "print(int(obs['action_mask'].sum()))\n")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "ASOBIBA_NO_GYM_HOOK"}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                         timeout=300, check=True)
-    assert out.stdout.strip() == "4"
+                         timeout=300, check=False, env=env)
+    assert out.returncode == 0 and out.stdout.strip() == "4", out.stderr
 
 
-def test_gymnasium_still_has_no_plugin_hook() -> None:
-    """If a Gymnasium release brings entry-point discovery back, register through it (and
-    this test says so)."""
-    import gymnasium.envs.registration as registration
+def test_the_hook_registers_the_same_ids_without_importing_asobiba() -> None:
+    """The start-up hook's table is asobiba.envs.GYM_IDS (it may not import asobiba to read
+    it), and it registers with a lazy entry point only when Gymnasium is imported."""
+    import subprocess
+    import sys
 
-    assert not hasattr(registration, "load_plugin_envs")
-    assert not hasattr(registration, "load_env_plugins")
+    import asobiba_gymnasium_hook as hook
+
+    assert hook.GYM_IDS == GYM_IDS
+    for env_id in GYM_IDS.values():
+        assert gymnasium.registry[env_id].entry_point == hook.ENTRY_POINT
+    code = ("import sys, asobiba_gymnasium_hook as h\n"
+            "sys.modules.pop('gymnasium', None)\n"
+            "h.install()\n"
+            "assert not {'gymnasium', 'numpy'} & set(sys.modules)\n"
+            "import gymnasium\n"
+            "print(sorted(i for i in gymnasium.registry if i.startswith('asobiba/')))\n")
+    env = {k: v for k, v in __import__("os").environ.items() if k != "ASOBIBA_NO_GYM_HOOK"}
+    env["ASOBIBA_NO_GYM_HOOK"] = "1"  # the .pth stays out; the code installs the hook itself
+    out = subprocess.run([sys.executable, "-c", code.replace("h.install()", (
+        "import os; os.environ.pop('ASOBIBA_NO_GYM_HOOK'); h.install()"))],
+        capture_output=True, text=True, timeout=300, check=False, env=env)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == repr(sorted(GYM_IDS.values()))

@@ -9,6 +9,8 @@ The rules install alone (issue 26 item 6): first the wheel with no extra — not
 platform is installed, and the rules, bots, records, ``asobiba --help`` and ``asobiba play``
 work; ``asobiba serve`` / ``print`` and ``import asobiba.server`` say which extra to install,
 and so does ``asobiba.envs`` without ``rl``. Then ``[web,paper]`` on top, and the web app runs.
+``gymnasium.make("asobiba/Reversi-v0")`` works in a program that imports only
+Gymnasium, from the wheel and from an editable install (the .pth line).
 
 Needs the package registry (pip resolves the wheel's dependencies, pinned by
 constraints.txt; its cache makes a second run quicker) and takes a few minutes: slow.
@@ -51,6 +53,23 @@ def _free_port() -> int:
 def _get(url: str) -> tuple[int, bytes]:
     with urllib.request.urlopen(url, timeout=30) as r:  # noqa: S310 - loopback only
         return r.status, r.read()
+
+
+GYM_CHECK = """
+import sys
+assert 'asobiba_gymnasium_hook' in sys.modules, 'the .pth line did not run'
+assert not {'gymnasium', 'numpy', 'asobiba'} & set(sys.modules), sorted(sys.modules)
+import gymnasium
+assert 'asobiba' not in sys.modules  # registered, nothing of asobiba imported yet
+env = gymnasium.make('asobiba/Reversi-v0', opponent='random')
+obs, _ = env.reset(seed=0)
+print(int(obs['action_mask'].sum()), sorted(i for i in gymnasium.registry if 'asobiba' in i))
+"""
+
+
+def _assert_gym_ids_without_import(py: str, work: Path, env: dict[str, str]) -> None:
+    out = _run([py, "-c", GYM_CHECK], work, env)
+    assert out.stdout.startswith("4 ") and out.stdout.count("asobiba/") == 6, out.stdout
 
 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
@@ -116,6 +135,22 @@ def test_the_wheel_runs_alone(tmp_path: Path) -> None:
     assert out.returncode != 0 and "asobiba[rl]" in out.stderr, out.stderr
     out = _run([py, "-c", "import asobiba.envs.openspiel"], work, env, check=False)
     assert out.returncode != 0 and "asobiba[rl]" in out.stderr, out.stderr
+
+    # the Gymnasium ids without an import (issue 30 item 3): the .pth line is in the wheel
+    # and installed; with Gymnasium (and PettingZoo, which the environments build on) added,
+    # a program that imports only gymnasium makes one
+    assert {"asobiba-gymnasium.pth", "asobiba_gymnasium_hook.py"} <= names
+    _run([py, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "gymnasium",
+          "pettingzoo"], work, env)
+    _assert_gym_ids_without_import(py, work, env)
+
+    # the same from an editable install (what `make test` uses) in another fresh environment
+    editable = tmp_path / "editable"
+    _run([sys.executable, "-m", "venv", str(editable)], work, env)
+    epy = str(editable / ("Scripts" if os.name == "nt" else "bin") / "python")
+    _run([epy, "-m", "pip", "install", "-q", "-c", str(ROOT / "constraints.txt"), "-e",
+          str(ROOT), "gymnasium", "pettingzoo"], work, env)
+    _assert_gym_ids_without_import(epy, work, env)
 
     # the CLI: help, the light commands, a bot, a record played in the terminal and exported
     out = _run([asobiba, "--help"], work, env)

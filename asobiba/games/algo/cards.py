@@ -8,6 +8,7 @@ are indistinguishable, so a key is all a row needs to store.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Sequence
 
 from ...core import MalformedMoveError
@@ -57,6 +58,11 @@ def insert_positions(row: Sequence[int], card: int, colours: int, jokers: bool) 
     n = len(row)
     if is_joker(card, colours, jokers):
         return list(range(n + 1))
+    if not jokers:
+        # a sorted row: only right after the last card <= ``card`` (anywhere from the first
+        # card >= it up to there keeps the order, but an identical card's left side is not
+        # offered, which leaves that one place)
+        return [bisect_right(row, card)]
     out = []
     for p in range(n + 1):
         left_ok = all(is_joker(c, colours, jokers) or c <= card for c in row[:p])

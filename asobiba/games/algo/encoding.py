@@ -179,6 +179,16 @@ class Codec(_Base[AlgoMove]):
     def legal_actions(self, state: State[AlgoMove], seat: int) -> dict[int, AlgoMove]:
         phase = state.phase  # type: ignore[attr-defined]
         out = {}
+        if phase == "attack":  # the common case, numbered inline as in _number
+            n, P, stay = self.n, self.P, int(self.a_stay)
+            for m in self.moves(state, seat):
+                if m[0] == "attack":
+                    target, pos, value = m[1:]
+                    if pos < P:
+                        out[(((target - seat) % n) * P + pos) * NUMBERS + value] = m
+                else:
+                    out[stay] = m
+            return out
         for m in self.moves(state, seat):
             a = self._number(m, seat, phase)
             if a is not None:

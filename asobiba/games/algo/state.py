@@ -9,6 +9,7 @@ pile is part of the state transition: the pile order is fixed by the seed at the
 from __future__ import annotations
 
 import itertools
+import marshal
 import re
 from collections.abc import Sequence
 from typing import TypedDict, Unpack
@@ -25,6 +26,7 @@ from .cards import (
 SETUP, PASS, SHOW, USE, ATTACK, PLACE, OVER = (
     "setup", "pass", "show", "use", "attack", "place", "over")
 SEAT_LETTERS = "ABCDEFGHIJKL"
+_PHASE_NUMBER = {p: i for i, p in enumerate((SETUP, PASS, SHOW, USE, ATTACK, PLACE, OVER))}
 
 Slot = tuple[int, int, bool]          # (slot id, card key, face up)
 Row = tuple[Slot, ...]
@@ -108,12 +110,20 @@ class AlgoState(State[AlgoMove]):
         self._legal_cache: list[AlgoMove] | None = None
 
     def _copy(self, **changes: Unpack[_Changes]) -> AlgoState:
+        # every field of _COPIED, written out: search and the OpenSpiel bridge copy a state
+        # several times a move, and a getattr/setattr loop costs twice as much
         st = object.__new__(AlgoState)
-        for name in _COPIED:
-            setattr(st, name, getattr(self, name))
+        st._o, st.n, st.rows, st.pile, st.pile_pos = (
+            self._o, self.n, self.rows, self.pile, self.pile_pos)
+        st.turn, st.phase, st.hand, st.held, st.hits = (
+            self.turn, self.phase, self.hand, self.held, self.hits)
+        st.out, st.fails, st.seen, st.chips, st.log = (
+            self.out, self.fails, self.seen, self.chips, self.log)
+        st.next_id, st.placing, st.setup, st.bonus = (
+            self.next_id, self.placing, self.setup, self.bonus)
+        st._legal_cache = None
         for name, value in changes.items():
             setattr(st, name, value)
-        st._legal_cache = None
         return st
 
     # ---- facts ---------------------------------------------------------------------------
@@ -201,7 +211,7 @@ class AlgoState(State[AlgoMove]):
                 continue
             for pos, slot in enumerate(self.rows[target]):
                 if not slot[2]:
-                    moves.extend(("attack", target, pos, v) for v in range(12))
+                    moves.extend(_attacks(target, pos))
         if self.hits:
             moves.append(("stay",))
         return moves
@@ -525,6 +535,58 @@ class AlgoState(State[AlgoMove]):
             view["aid"] = infer_view(view).to_json()
         return view
 
+    def view_key(self, seat: int, log_from: int = 0) -> bytes:
+        """``view(seat)`` as short canonical bytes, its log only from entry ``log_from`` on —
+        for the OpenSpiel information state, which chains one key per step with the log
+        entries added since the step before (the log only grows). Built from the same facts
+        as :meth:`_view` and nothing else, so two states give the same key exactly when their
+        views are equal (log entries before ``log_from`` aside): a number appears only where
+        the view shows it (else ``-1 - colour``), the pile only as its colour counts (and its
+        cards once the game is over), the chips as the view gives them; the numbers missed
+        on a card (``not``) and the card held to attack are public once the rows are laid
+        out. ``rules``, ``game``, ``seats`` are fixed by the game and ``seat`` by the caller;
+        ``to_move``, the legal moves, the outcome and ``aid`` follow from the rest of the
+        view. tests/algo/test_views.py checks the equivalence on random play of every
+        variant. Ints, bools, None and tuples only, in marshal's format 2 (no
+        back-references), so equal contents give equal bytes."""
+        c = self.colours
+        over = self.phase == OVER
+        setup = self.phase == SETUP
+        seen = self.seen[seat]
+        rows: list[tuple[tuple[int, int, bool], ...] | None] = []
+        for owner, row in enumerate(self.rows):
+            if owner == seat or over:
+                rows.append(row)
+            elif setup:
+                rows.append(None)
+            elif seen:
+                rows.append(tuple((sid, card if up or sid in seen else -1 - card % c, up)
+                                  for sid, card, up in row))
+            else:
+                rows.append(tuple((sid, card if up else -1 - card % c, up)
+                                  for sid, card, up in row))
+        hand = None if self.hand < 0 else (
+            self.hand if seat == self.turn or over else -1 - self.hand % c)
+        placing = None
+        if self.placing is not None:
+            owner, card, up = self.placing
+            placing = (owner, card if (up or seat == owner or over) else -1 - card % c, up)
+        chips = self.chips if not over else tuple(
+            a + b for a, b in zip(self.chips, self.bonus, strict=True))
+        log = tuple(_log_key(e, c) for e in self.log[log_from:]) if log_from < len(
+            self.log) else ()
+        return marshal.dumps((_PHASE_NUMBER[self.phase], self.turn, self.hits, self.out,
+                              chips, _pile_colours(self.pile, c)[self.pile_pos],
+                              self.pile[self.pile_pos:] if over else None, hand, placing,
+                              self.setup[seat], None if setup else self.fails, self.held,
+                              tuple(sorted(seen)), tuple(rows), log), 2)
+
+    def view_step_key(self, seat: int, before: AlgoState | None) -> bytes:
+        """Short canonical bytes that, after ``before``'s (the state one step earlier, or
+        ``None`` at the first), tell ``view(seat)`` exactly: :meth:`view_key` with the log
+        entries added since ``before`` (the log only grows)."""
+        return self.view_key(seat, 0 if before is None else len(before.log))
+
     def _log_view(self, e: LogEntry) -> JSONObject:
         kind, seat, *x = e
         if kind == "attack":          # target, pos, sid, value, hit
@@ -550,6 +612,51 @@ class AlgoState(State[AlgoMove]):
         if self.hand >= 0:
             data["hand_full"] = card_name(self.hand, c)
         return data
+
+
+_PILE_COLOURS: dict[tuple[tuple[int, ...], int], list[tuple[int, ...]]] = {}
+
+
+_ATTACKS: dict[tuple[int, int], tuple[AlgoMove, ...]] = {}
+
+
+def _attacks(target: int, pos: int) -> tuple[AlgoMove, ...]:
+    """The twelve attacks on one card, made once (moves are immutable tuples)."""
+    out = _ATTACKS.get((target, pos))
+    if out is None:
+        out = _ATTACKS[(target, pos)] = tuple(("attack", target, pos, v) for v in range(12))
+    return out
+
+
+_EVENT_NUMBER = {k: i for i, k in enumerate(
+    ("attack", "insert", "draw", "show", "use", "pass", "stay", "out"))}
+
+
+def _log_key(e: LogEntry, colours: int) -> tuple[int, ...]:
+    """A log entry as its view shows it (``_log_view``), in numbers: an insert shows the
+    card's number only, and only face up."""
+    kind, *rest = e
+    if kind == "insert":  # seat, sid, pos, up, card or -1
+        seat, sid, pos, up, card = rest
+        return (1, seat, sid, pos, up, card // colours if up else -1)
+    return (_EVENT_NUMBER[kind], *rest)
+
+
+def _pile_colours(pile: tuple[int, ...], colours: int) -> list[tuple[int, ...]]:
+    """Per pile position, the colour counts of the cards still in the pile (what a view
+    shows of the pile), worked out once per deal and kept for a few thousand deals."""
+    out = _PILE_COLOURS.get((pile, colours))
+    if out is None:
+        if len(_PILE_COLOURS) >= 4096:
+            _PILE_COLOURS.clear()
+        counts = [0] * colours
+        out = [tuple(counts)]
+        for k in reversed(pile):
+            counts[k % colours] += 1
+            out.append(tuple(counts))
+        out.reverse()
+        _PILE_COLOURS[(pile, colours)] = out
+    return out
 
 
 def _turn_up(row: Row, pos: int) -> Row:
