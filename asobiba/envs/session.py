@@ -98,8 +98,20 @@ class Session:
 
     # ---- what a seat sees ----------------------------------------------------------------
     def observe(self, seat: int) -> ObsDict:
-        """``{"observation": float32 vector, "action_mask": int8 vector}`` from
-        ``state.view(seat)`` only."""
+        """``{"observation": float32 vector, "action_mask": int8 vector}``: what
+        ``state.view(seat)`` shows, written straight from the state by the game's codec
+        (``Codec.observe_state``; tests hold it equal to :meth:`observe_view`)."""
+        state, codec = self.state, self.codec
+        if self._legal is not None and seat == self._seat:  # the step's map is the mask
+            mask = np.zeros(codec.num_actions, np.int8)
+            if self._legal:
+                mask[list(self._legal)] = 1
+        else:
+            mask = codec.mask_state(state, seat)
+        return {"observation": codec.observe_state(state, seat), "action_mask": mask}
+
+    def observe_view(self, seat: int) -> ObsDict:
+        """The reference path: the same dict built from ``state.view(seat)`` itself."""
         view = self.state.view(seat)
         return {"observation": self.codec.observe(view), "action_mask": self.codec.mask(view)}
 

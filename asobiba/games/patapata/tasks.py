@@ -107,6 +107,7 @@ def course_rows(mode: str, seed: int) -> tuple[int, ...]:
     return (int(mode) - 1,) * COURSE_LENGTH
 
 
+@cache  # a state asks for its current task at every step
 def course_tasks(rows: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(TASK_SHEET[row][i] for i, row in enumerate(rows))
 
