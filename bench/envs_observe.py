@@ -82,11 +82,15 @@ def fresh_states(gid: str, opts: dict, trs: list) -> list:
 
 
 def timed(gid: str, opts: dict, trs: list, fn: Callable[[object, object, int], object],
-          repeat: int) -> tuple[float, float]:
-    """Best (CPU, wall) µs per ply of ``fn(state, move, seat)`` over fresh states."""
+          repeat: int, legal_known: bool = False) -> tuple[float, float]:
+    """Best (CPU, wall) µs per ply of ``fn(state, move, seat)`` over fresh states (with
+    ``legal_known``, states whose legal moves were listed first, untimed)."""
     best_c = best_w = float("inf")
     for _ in range(repeat):
         states = fresh_states(gid, opts, trs)
+        if legal_known:
+            for st, _, seat in states:
+                st.legal_moves(seat)
         w, c = clock()
         for st, move, seat in states:
             fn(st, move, seat)
@@ -125,7 +129,8 @@ def per_game(gid: str, opts: dict, games: int, repeat: int) -> dict:
         codec.mask_state(st, seat)
 
     r = {"plies": plies, "engine": timed(gid, opts, trs, engine, repeat),
-         "old": timed(gid, opts, trs, old, repeat), "new": timed(gid, opts, trs, new, repeat)}
+         "old": timed(gid, opts, trs, old, repeat), "new": timed(gid, opts, trs, new, repeat),
+         "known": timed(gid, opts, trs, new, repeat, legal_known=True)}
     if gid == "patapata":
         r["env_step"] = timed(gid, opts, trs, env_step, repeat)
     return r
@@ -164,19 +169,25 @@ def main() -> None:
           f"load average {os.getloadavg()}")
     print(f"\n## 1. µs of CPU per ply, best of {args.repeat} (wall in brackets); "
           "ratios on CPU time")
-    print(f"{'game':24} {'plies':>6} {'engine step':>15} {'obs+mask old':>15} "
-          f"{'obs+mask new':>15} {'old/step':>9} {'new/step':>9} {'old/new':>8}")
+    print("   engine step = legal_moves + child on a fresh state; obs+mask of the seat to "
+          "move,\n   on a fresh state, and (known) once its legal moves are listed — as in "
+          "an environment,\n   where the step reuses the legal moves the mask listed")
+    print(f"{'game':24} {'plies':>6} {'engine step':>15} {'obs+mask old':>17} "
+          f"{'obs+mask new':>15} {'new (known)':>15} {'old/step':>9} {'new/step':>9} "
+          f"{'known/step':>10} {'old/new':>8}")
     cpu0 = time.process_time()
     for gid, opts in cases:
         r = per_game(gid, opts, args.games, args.repeat)
-        e, o, n = r["engine"], r["old"], r["new"]
+        e, o, n, k = r["engine"], r["old"], r["new"], r["known"]
         print(f"{_label(gid, opts):24} {r['plies']:6d} "
-              + " ".join(f"{x[0]:7.1f} ({x[1]:5.1f})" for x in (e, o, n))
-              + f" {o[0] / e[0]:9.2f} {n[0] / e[0]:9.2f} {o[0] / n[0]:8.1f}")
+              + f"{e[0]:7.1f} ({e[1]:5.1f}) {o[0]:8.1f} ({o[1]:6.0f}) "
+              + " ".join(f"{x[0]:7.1f} ({x[1]:5.1f})" for x in (n, k))
+              + f" {o[0] / e[0]:9.2f} {n[0] / e[0]:9.2f} {k[0] / e[0]:10.2f} "
+              f"{o[0] / n[0]:8.1f}")
         if "env_step" in r:
             s = r["env_step"]
-            print(f"{'  (clear-only env step)':31} {s[0]:7.1f} ({s[1]:5.1f}) {'':31} "
-                  f"{o[0] / s[0]:9.2f} {n[0] / s[0]:9.2f}")
+            print(f"{'  (clear-only env step)':31} {s[0]:7.1f} ({s[1]:5.1f}) {'':50} "
+                  f"{o[0] / s[0]:9.2f} {n[0] / s[0]:9.2f} {k[0] / s[0]:10.2f}")
     if not only or "patapata" in only:
         print(f"\n## 2. Patapata PettingZoo AEC, random legal play, {args.env_games} games: "
               "steps/s CPU (wall)")

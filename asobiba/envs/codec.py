@@ -233,6 +233,12 @@ def codec_for(game: Game, options: JSONMapping | None = None) -> Codec[Move]:
     return codec
 
 
+def bit_values(value: int, n: int) -> NDArray[np.uint8]:
+    """Bits 0 … n-1 of ``value`` as 0/1 (bit 0 first): a bitboard as a board field."""
+    raw = np.frombuffer((value & ((1 << n) - 1)).to_bytes((n + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, count=n, bitorder="little")
+
+
 def one_hot(index: int | None, size: int) -> NDArray[np.float32]:
     out = np.zeros(size, np.float32)
     if index is not None and 0 <= index < size:

@@ -19,7 +19,7 @@ from .geometry import cell_name, switch_name, visible_mask, visible_window
 from .notation import PASS, PatapataMove, move_text, parse_move, writes_text
 from .plan import plan, step_json
 from .scoring import TABLES, Breakdown, ScoreTable, score
-from .sheet import Marks, after, clears, fits
+from .sheet import Marks, clears, fits
 from .tasks import (
     COURSE_LENGTH,
     MARKS,
