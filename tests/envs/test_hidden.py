@@ -40,6 +40,9 @@ def _same_observation(game_id: str, opts: dict, a: State, b: State, seat: int) -
     va, vb = a.view(seat), b.view(seat)
     assert np.array_equal(codec.observe(va), codec.observe(vb))
     assert np.array_equal(codec.mask(va), codec.mask(vb))
+    # the encoders that read the state (what the environments use) see no more
+    assert np.array_equal(codec.observe_state(a, seat), codec.observe_state(b, seat))
+    assert np.array_equal(codec.mask_state(a, seat), codec.mask_state(b, seat))
 
 
 # ---- Algo --------------------------------------------------------------------------------

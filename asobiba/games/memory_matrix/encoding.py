@@ -70,9 +70,8 @@ class Codec(_Base[int]):
         self.board_shape = (self.height, self.width)
         self.cfg = cfg
         self.valid = geo.valid
-        # bit r*stride+c of a bitboard -> index r*width+c of a field (stride = width + 1)
-        self._gather = np.array([r * geo.stride + c for r in range(geo.height)
-                                 for c in range(geo.width)], np.intp)
+        # bit r*stride+c of a bitboard is index r*width+c of a field: one padding column
+        assert geo.stride == geo.width + 1
         self._aid = bool(self.options.get("memory_aid"))
 
     def observe_state(self, state: State[int], seat: int) -> NDArray[np.float32]:
@@ -102,9 +101,10 @@ class Codec(_Base[int]):
         packed = 0
         for i, b in enumerate(boards):
             packed |= (b & ((1 << nbits) - 1)) << (i * nbits)
-        bits = bit_values(packed, len(boards) * nbits).reshape(len(boards), nbits)
+        nb, h, w = len(boards), self.height, self.width
+        bits = bit_values(packed, nb * nbits).reshape(nb, h, w + 1)
         out = np.zeros(self.obs_size, np.float32)
-        out[:len(boards) * k] = bits[:, self._gather].reshape(-1)
+        out[:nb * k].reshape(nb, h, w)[...] = bits[:, :, :w]  # drop the padding column
         at = (4 + 2 * c) * k
         for i in range(c):
             out[at + i] = cfg.seat_of(i) == seat
