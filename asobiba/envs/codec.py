@@ -258,15 +258,23 @@ def markdown(game: Game, options: JSONMapping | None = None) -> str:
     codec = codec_for(game, options)
     opts = ", ".join(f"{k}={v}" for k, v in (options or {}).items()) or "default options"
     shape = codec.planes_shape
-    planes = (f" Planes: {shape[0]}×{shape[1]}×{shape[2]} (C, H, W)." if shape
-              else " No planes layout (flat only).")
+    planes = (f" Planes: {shape[0]}×{shape[1]}×{shape[2]} (C, H, W); the channels column "
+              "gives each field's planes." if shape else " No planes layout (flat only).")
     lines = [f"{codec.num_actions} actions, {codec.obs_size} observation values "
-             f"({opts}).{planes}", "",
-             "| field | size | range | meaning |", "|---|---|---|---|"]
-    at = 0
+             f"({opts}).{planes}", ""]
+    if shape:
+        lines += ["| field | size | range | channels | meaning |", "|---|---|---|---|---|"]
+    else:
+        lines += ["| field | size | range | meaning |", "|---|---|---|---|"]
+    at = channel = 0
     for f in codec.fields:
-        lines.append(f"| `{f.name}` | {f.size} (at {at}) | {f.low:g}–{f.high:g} | "
-                     f"{f.description} |")
+        cell = f"| `{f.name}` | {f.size} (at {at}) | {f.low:g}–{f.high:g} |"
+        if shape:
+            count = f.planes or f.size
+            span = str(channel) if count == 1 else f"{channel}–{channel + count - 1}"
+            cell += f" {span}{'' if f.planes else ' (constant)'} |"
+            channel += count
+        lines.append(f"{cell} {f.description} |")
         at += f.size
     return "\n".join(lines)
 

@@ -155,3 +155,10 @@ def test_gymnasium_still_has_no_plugin_hook() -> None:
 
     assert not hasattr(registration, "load_plugin_envs")
     assert not hasattr(registration, "load_env_plugins")
+
+
+def test_check_env_with_planes() -> None:
+    env = gym_env("reversi", opponent="1", observation="planes")
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=0)
+    assert obs["observation"].shape == (3, 8, 8)
