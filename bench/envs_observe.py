@@ -149,7 +149,8 @@ def aec_rate(opts: dict, games: int, path: str) -> tuple[float, float, int]:
         env.reset(seed=g)
         while env.agents and not all(env.terminations.values()):
             obs = env.observe(env.agent_selection)
-            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.integers(len(legal))]))
             steps += 1
     w2, c2 = clock()
     return steps / (c2 - c), steps / (w2 - w), steps

@@ -27,6 +27,7 @@ from .tasks import (
     course_rows,
     course_tasks,
     occurrences,
+    occurrences_through,
     pattern,
 )
 
@@ -189,7 +190,10 @@ class PatapataState(State[PatapataMove]):
         # inlined: this loop is most of an environment step) and gives exactly ``marks``
         xb, ob, ox = m1 | m2, m0 | m2, m0 | m1
         occ = None
-        for o in occurrences(task):
+        # only the occurrences through one written cell can hold them all
+        candidates = (occurrences_through(task, (added & -added).bit_length() - 1) if added
+                      else occurrences(task))
+        for o in candidates:
             if o.cells & added != added:
                 continue
             r0, r1, r2 = o.req

@@ -175,3 +175,10 @@ def occurrences(text: str) -> tuple[Occurrence, ...]:
         out.append(Occurrence(key, cells, rots, smask, sbits, offset))
     out.sort(key=lambda o: (o.rotation, o.offset, o.switch_bits, o.cells))
     return tuple(out)
+
+
+@cache
+def occurrences_through(text: str, cell: int) -> tuple[Occurrence, ...]:
+    """The occurrences of the pattern that use printed cell ``cell``, in
+    :func:`occurrences` order (the first of them holding some cells is the first overall)."""
+    return tuple(o for o in occurrences(text) if o.cells >> cell & 1)
