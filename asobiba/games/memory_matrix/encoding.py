@@ -73,6 +73,7 @@ class Codec(_Base[int]):
         # bit r*stride+c of a bitboard is index r*width+c of a field: one padding column
         assert geo.stride == geo.width + 1
         self._aid = bool(self.options.get("memory_aid"))
+        self._templates: dict[int, NDArray[np.float32]] = {}
 
     def observe_state(self, state: State[int], seat: int) -> NDArray[np.float32]:
         if not isinstance(state, MemoryMatrixState):
@@ -83,7 +84,7 @@ class Codec(_Base[int]):
         valid, occ, up = self.valid, pos.occ, pos.up
         white = occ & ~up
         shown = occ & up
-        boards = [~valid, valid & ~occ, 0, white]
+        boards = [valid & ~occ, 0, white]  # empty, neutral (never shown apart), white
         # a face-up piece reads as the first colour whose identity holds it (board_rows)
         taken = 0
         for ident in pos.ident[:c]:
@@ -103,17 +104,31 @@ class Codec(_Base[int]):
             packed |= (b & ((1 << nbits) - 1)) << (i * nbits)
         nb, h, w = len(boards), self.height, self.width
         bits = bit_values(packed, nb * nbits).reshape(nb, h, w + 1)
-        out = np.zeros(self.obs_size, np.float32)
-        out[:nb * k].reshape(nb, h, w)[...] = bits[:, :, :w]  # drop the padding column
+        out = self._template(seat).copy()  # holes, my_colours, white_any_time
+        out[k:(nb + 1) * k].reshape(nb, h, w)[...] = bits[:, :, :w]  # no padding column
         at = (4 + 2 * c) * k
-        for i in range(c):
-            out[at + i] = cfg.seat_of(i) == seat
-            out[at + 2 * c + i] = pos.hand[i] / self.count
-            out[at + 3 * c + i] = (pos.ident[i] & up).bit_count() / self.count
+        count = self.count
+        out[at + 2 * c:at + 4 * c] = [x / count for x in pos.hand[:c]] + [
+            (ident & up).bit_count() / count for ident in pos.ident[:c]]
         if pos.turn >= 0:
             out[at + c + pos.turn] = 1
-        out[at + 4 * c] = bool(cfg.white_any_time)
         return out
+
+    def _template(self, seat: int) -> NDArray[np.float32]:
+        """What is the same in every observation of ``seat``: the holes, its colours, the
+        white_any_time rule."""
+        cached = self._templates.get(seat)
+        if cached is None:
+            c, k = self.colours, self.cells
+            cached = np.zeros(self.obs_size, np.float32)
+            valid = self.valid
+            cached[:k] = [0.0 if valid >> (r * (self.width + 1) + col) & 1 else 1.0
+                          for r in range(self.height) for col in range(self.width)]
+            at = (4 + 2 * c) * k
+            cached[at:at + c] = [self.cfg.seat_of(i) == seat for i in range(c)]
+            cached[at + 4 * c] = bool(self.cfg.white_any_time)
+            self._templates[seat] = cached
+        return cached
 
     def mask_state(self, state: State[int], seat: int) -> NDArray[np.int8]:
         out = np.zeros(self.num_actions, np.int8)
