@@ -177,8 +177,17 @@ def occurrences(text: str) -> tuple[Occurrence, ...]:
     return tuple(out)
 
 
-@cache
 def occurrences_through(text: str, cell: int) -> tuple[Occurrence, ...]:
     """The occurrences of the pattern that use printed cell ``cell``, in
     :func:`occurrences` order (the first of them holding some cells is the first overall)."""
-    return tuple(o for o in occurrences(text) if o.cells >> cell & 1)
+    return _by_cell(text)[cell]
+
+
+@cache
+def _by_cell(text: str) -> tuple[tuple[Occurrence, ...], ...]:
+    lists: list[list[Occurrence]] = [[] for _ in range(32)]
+    for o in occurrences(text):
+        for p in range(32):
+            if o.cells >> p & 1:
+                lists[p].append(o)
+    return tuple(tuple(x) for x in lists)
