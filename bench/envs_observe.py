@@ -88,6 +88,11 @@ def timed(gid: str, opts: dict, trs: list, fn: Callable[[object, object, int], o
     best_c = best_w = float("inf")
     for _ in range(repeat):
         states = fresh_states(gid, opts, trs)
+        if gid == "patapata":  # the same trajectories again: start the memos empty
+            from asobiba.games.patapata import encoding
+
+            encoding.first_clears.cache_clear()
+            encoding._marks_bits.cache_clear()
         if legal_known:
             for st, _, seat in states:
                 st.legal_moves(seat)
