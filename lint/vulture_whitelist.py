@@ -64,6 +64,7 @@ _.string  # unused attribute (asobiba/paper/fontbuild.py:114)
 _.recalcBBoxes  # unused attribute (asobiba/paper/fontbuild.py:115)
 
 # Pydantic model fields and config, read by pydantic and the OpenAPI schema
+default_bot  # the game list answer: the lobby card's suggested CPU level (js/lobby.js)
 model_config  # unused variable (asobiba/server/api_schema.py:45)
 model_config  # unused variable (asobiba/server/api_schema.py:52)
 initial  # unused variable (asobiba/server/api_schema.py:65)

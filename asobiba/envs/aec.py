@@ -32,7 +32,7 @@ except ModuleNotFoundError as _exc:
 
 from ..core import IllegalMoveError
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
-from .session import ObsDict, Session
+from .session import ObsDict, Session, rewards_of
 
 if TYPE_CHECKING:
     from gymnasium import spaces
@@ -121,12 +121,14 @@ class AsobibaAEC(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         to_move = session.to_move
         if to_move is None:
-            for a, r in zip(self.possible_agents, session.rewards()):
+            # the outcome once: Patapata scores every sheet to make one
+            outcome = session.state.outcome
+            assert outcome is not None
+            for a, r in zip(self.possible_agents, rewards_of(outcome, session.num_seats)):
                 if a in self.rewards:
                     self.rewards[a] = r
                     self.terminations[a] = True
-            self.infos = {a: {"outcome": session.state.outcome.to_json()}  # type: ignore[union-attr]
-                          for a in self.agents}
+            self.infos = {a: {"outcome": outcome.to_json()} for a in self.agents}
             self._accumulate_rewards()
         else:
             # rewards come only at the end: during play every entry stays 0, so the

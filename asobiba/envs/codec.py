@@ -9,12 +9,20 @@ base; the environments in :mod:`asobiba.envs` name no game (but GYM_IDS, a table
 
 Two paths, kept in agreement by tests (``tests/envs/test_codecs.py``):
 
-* the **view path** — :meth:`Codec.observe` and :meth:`Codec.action` read only what
-  ``state.view(seat)`` holds, so an observation can never carry another seat's secrets;
+* the **view path** — :meth:`Codec.observe`, :meth:`Codec.mask` and :meth:`Codec.action`
+  read only what ``state.view(seat)`` holds, so an observation can never carry another
+  seat's secrets. It is the reference: slow (a JSON-ready view, move texts) but plainly safe;
 * the **state path** — :meth:`Codec.legal_actions` maps the state's own legal move objects
-  to action numbers without formatting text, which is what makes an environment step cheap.
-  It is used only by the environment itself to apply an action, never to build what an
-  agent sees.
+  to action numbers without formatting text, which is what makes an environment step cheap;
+  :meth:`Codec.observe_state` and :meth:`Codec.mask_state` write the same observation and
+  mask straight from the state (issue 30 item 2). A game's ``observe_state`` must read only
+  what its ``view(seat)`` shows: ``tests/envs/test_codecs.py`` checks it equals the view
+  path for every seat on random positions, and ``tests/envs/test_hidden.py`` runs its
+  secret-changing tests through both paths.
+
+Planes: :meth:`Codec.to_planes` turns flat observations into ``(C, H, W)`` planes for the
+board games (fields with a ``plane`` shape are the board; every other value becomes one
+constant plane), documented in docs/python-api.md.
 """
 
 from __future__ import annotations
@@ -54,6 +62,9 @@ class Field:
     description: str
     low: float = 0.0
     high: float = 1.0
+    planes: int = 0
+    """How many (H, W) board planes this field is in the planes layout (its values in
+    plane-major, row-major order); 0: each of its values is one constant plane."""
 
 
 class Codec(Generic[MoveT]):
@@ -67,6 +78,8 @@ class Codec(Generic[MoveT]):
     #: the most plies a game of two seats can take (OpenSpiel's ``max_game_length``, scaled by
     #: the seat count); a game's codec sets its own bound
     max_game_length: int = 1000
+    board_shape: tuple[int, int] | None = None
+    """(H, W) of the planes layout, or None for a game without one (flat only)."""
 
     def __init__(self, game: Game, options: JSONMapping) -> None:
         self.game = game
@@ -88,7 +101,11 @@ class Codec(Generic[MoveT]):
     # ---- layout --------------------------------------------------------------------------
     @property
     def obs_size(self) -> int:
-        return sum(f.size for f in self.fields)
+        fields = self.fields
+        cached = self.__dict__.get("_obs_size")
+        if cached is None or cached[0] is not fields:  # asked for at every observation
+            cached = self.__dict__["_obs_size"] = (fields, sum(f.size for f in fields))
+        return int(cached[1])
 
     def offsets(self) -> dict[str, slice]:
         out, at = {}, 0
@@ -133,6 +150,51 @@ class Codec(Generic[MoveT]):
     def action(self, text: str, view: JSONMapping) -> int | None:
         """The action number of a legal move's text, or None if the codec leaves it out."""
         raise NotImplementedError
+
+    # ---- the state path ---------------------------------------------------------------------
+    def observe_state(self, state: State[MoveT], seat: int) -> NDArray[np.float32]:
+        """The same values as ``observe(state.view(seat))``, written straight from the state.
+
+        The default goes through the view; games override it with an encoder that reads
+        only what their view shows (tests compare the two on random positions, every seat)."""
+        return self.observe(state.view(seat))
+
+    def mask_state(self, state: State[MoveT], seat: int) -> NDArray[np.int8]:
+        """The same values as ``mask(state.view(seat))``: the seat's own legal moves (which
+        its view lists) as actions, from :meth:`legal_actions`, without move texts."""
+        out = np.zeros(self.num_actions, np.int8)
+        if seat in state.acting_seats:
+            actions = list(self.legal_actions(state, seat))
+            if actions:
+                out[actions] = 1
+        return out
+
+    # ---- planes --------------------------------------------------------------------------
+    @property
+    def planes_shape(self) -> tuple[int, int, int] | None:
+        """(C, H, W) of :meth:`to_planes`, or None when the game has no planes layout."""
+        if self.board_shape is None:
+            return None
+        h, w = self.board_shape
+        return (sum(f.planes or f.size for f in self.fields), h, w)
+
+    def to_planes(self, obs: ArrayLike) -> NDArray[np.float32]:
+        """Flat observation(s) ``(..., obs_size)`` as planes ``(..., C, H, W)``: a board
+        field's values become its planes, every other value a constant plane, in field
+        order (the layout in docs/python-api.md)."""
+        if self.board_shape is None:
+            raise ValueError(f"{self.game.id} has no planes layout; use the flat observation")
+        h, w = self.board_shape
+        flat = np.asarray(obs, np.float32)
+        lead = flat.shape[:-1]
+        parts = []
+        for f, sl in zip(self.fields, self.offsets().values()):
+            values = flat[..., sl]
+            if f.planes:
+                parts.append(values.reshape(*lead, f.planes, h, w))
+            else:
+                parts.append(np.broadcast_to(values[..., None, None], (*lead, f.size, h, w)))
+        return np.ascontiguousarray(np.concatenate(parts, axis=-3))
 
     # ---- the state path (what the environment applies) -------------------------------------
     def legal_actions(self, state: State[MoveT], seat: int) -> dict[int, MoveT]:
@@ -186,6 +248,12 @@ def codec_for(game: Game, options: JSONMapping | None = None) -> Codec[Move]:
     return codec
 
 
+def bit_values(value: int, n: int) -> NDArray[np.uint8]:
+    """Bits 0 … n-1 of ``value`` as 0/1 (bit 0 first): a bitboard as a board field."""
+    raw = np.frombuffer((value & ((1 << n) - 1)).to_bytes((n + 7) // 8, "little"), np.uint8)
+    return np.unpackbits(raw, count=n, bitorder="little")
+
+
 def one_hot(index: int | None, size: int) -> NDArray[np.float32]:
     out = np.zeros(size, np.float32)
     if index is not None and 0 <= index < size:
@@ -204,13 +272,24 @@ def markdown(game: Game, options: JSONMapping | None = None) -> str:
     against this, so the documentation cannot drift from the code)."""
     codec = codec_for(game, options)
     opts = ", ".join(f"{k}={v}" for k, v in (options or {}).items()) or "default options"
+    shape = codec.planes_shape
+    planes = (f" Planes: {shape[0]}×{shape[1]}×{shape[2]} (C, H, W); the channels column "
+              "gives each field's planes." if shape else " No planes layout (flat only).")
     lines = [f"{codec.num_actions} actions, {codec.obs_size} observation values "
-             f"({opts}).", "",
-             "| field | size | range | meaning |", "|---|---|---|---|"]
-    at = 0
+             f"({opts}).{planes}", ""]
+    if shape:
+        lines += ["| field | size | range | channels | meaning |", "|---|---|---|---|---|"]
+    else:
+        lines += ["| field | size | range | meaning |", "|---|---|---|---|"]
+    at = channel = 0
     for f in codec.fields:
-        lines.append(f"| `{f.name}` | {f.size} (at {at}) | {f.low:g}–{f.high:g} | "
-                     f"{f.description} |")
+        cell = f"| `{f.name}` | {f.size} (at {at}) | {f.low:g}–{f.high:g} |"
+        if shape:
+            count = f.planes or f.size
+            span = str(channel) if count == 1 else f"{channel}–{channel + count - 1}"
+            cell += f" {span}{'' if f.planes else ' (constant)'} |"
+            channel += count
+        lines.append(f"{cell} {f.description} |")
         at += f.size
     return "\n".join(lines)
 

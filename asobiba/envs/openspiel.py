@@ -397,7 +397,7 @@ class _Observer:
         if inner is None:
             self.tensor[:] = 0
             return
-        self.tensor[:] = self.spec.codec.observe(inner.view(player))
+        self.tensor[:] = self.spec.codec.observe_state(inner, player)
 
     def string_from(self, state: AsobibaSpielState, player: int) -> str:
         node = state.node

@@ -36,13 +36,28 @@ def rewards_of(outcome: Outcome, num_seats: int) -> list[float]:
     return [2.0 * outcome.points(s) - 1.0 for s in range(num_seats)]
 
 
+OBSERVATION_LAYOUTS = ("flat", "planes")
+
+
 class Session:
-    """A game for an environment. ``game_id`` and ``options`` as for ``Game.new_game``."""
+    """A game for an environment. ``game_id`` and ``options`` as for ``Game.new_game``,
+    except ``observation``: ``"flat"`` (the default, a vector) or ``"planes"`` (a
+    ``(C, H, W)`` array, ``Codec.to_planes``, for the board games), which every environment
+    takes among its keyword options."""
 
     def __init__(self, game_id: str | Game, options: JSONMapping | None = None) -> None:
         self.game: Game = get(game_id) if isinstance(game_id, str) else game_id
-        self.options = self.game.validate_options(options or {})
+        game_options = dict(options or {})
+        layout = str(game_options.pop("observation", "flat"))
+        self.options = self.game.validate_options(game_options)
         self.codec: Codec[Move] = codec_for(self.game, self.options)
+        if layout not in OBSERVATION_LAYOUTS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATION_LAYOUTS)}, "
+                             f"not {layout!r}")
+        if layout == "planes" and self.codec.planes_shape is None:
+            raise ValueError(f"{self.game.id} has no planes layout (docs/python-api.md says "
+                             "why); use observation='flat'")
+        self.planes = layout == "planes"
         self.num_seats = self.game.num_seats(self.options)
         self.state: State = self.game.new_game(self.options, 0)
         self.seed = 0
@@ -98,16 +113,34 @@ class Session:
 
     # ---- what a seat sees ----------------------------------------------------------------
     def observe(self, seat: int) -> ObsDict:
-        """``{"observation": float32 vector, "action_mask": int8 vector}`` from
-        ``state.view(seat)`` only."""
+        """``{"observation": float32 vector, "action_mask": int8 vector}``: what
+        ``state.view(seat)`` shows, written straight from the state by the game's codec
+        (``Codec.observe_state``; tests hold it equal to :meth:`observe_view`)."""
+        state, codec = self.state, self.codec
+        if self._legal is not None and seat == self._seat:  # the step's map is the mask
+            mask = np.zeros(codec.num_actions, np.int8)
+            if self._legal:
+                mask[list(self._legal)] = 1
+        else:
+            mask = codec.mask_state(state, seat)
+        obs = codec.observe_state(state, seat)
+        return {"observation": codec.to_planes(obs) if self.planes else obs,
+                "action_mask": mask}
+
+    def observe_view(self, seat: int) -> ObsDict:
+        """The reference path: the same dict built from ``state.view(seat)`` itself."""
         view = self.state.view(seat)
-        return {"observation": self.codec.observe(view), "action_mask": self.codec.mask(view)}
+        obs = self.codec.observe(view)
+        return {"observation": self.codec.to_planes(obs) if self.planes else obs,
+                "action_mask": self.codec.mask(view)}
 
     def spaces(self) -> tuple[gym_spaces.Space[ObsDict], gym_spaces.Discrete[np.int64]]:
         """(observation space, action space) as Gymnasium spaces."""
         from gymnasium import spaces
 
         low, high = self.codec.bounds()
+        if self.planes:
+            low, high = self.codec.to_planes(low), self.codec.to_planes(high)
         obs = spaces.Dict({
             "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (self.codec.num_actions,), dtype=np.int8),

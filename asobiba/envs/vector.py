@@ -85,7 +85,7 @@ class VectorRollout:
         return out
 
     def observations(self) -> NDArray[np.float32]:
-        return np.stack([s.codec.observe(s.state.view(s.to_move)) for s in self.sessions])
+        return np.stack([s.codec.observe_state(s.state, s.to_move) for s in self.sessions])
 
     def step(self, actions: Sequence[int]) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
         """Apply ``actions[i]`` in game ``i``. Returns (rewards of the seat that moved,
@@ -158,10 +158,10 @@ class AsobibaVectorEnv(gymnasium.vector.VectorEnv[VecObs, NDArray[np.int64], Arr
         seat = s.to_move
         if seat is None or self._done[i]:
             view_seat = int(self._last_seat[i]) if self._last_seat[i] >= 0 else 0
-            obs[i] = self.codec.observe(s.state.view(view_seat))
+            obs[i] = self.codec.observe_state(s.state, view_seat)
             mask[i] = 0
             return -1
-        obs[i] = self.codec.observe(s.state.view(seat))
+        obs[i] = self.codec.observe_state(s.state, seat)
         mask[i, list(s.legal())] = 1
         return int(seat)
 

@@ -179,3 +179,10 @@ def test_the_hook_registers_the_same_ids_without_importing_asobiba() -> None:
         capture_output=True, text=True, timeout=300, check=False, env=env)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == repr(sorted(GYM_IDS.values()))
+
+
+def test_check_env_with_planes() -> None:
+    env = gym_env("reversi", opponent="1", observation="planes")
+    check_env(env, skip_render_check=True)
+    obs, _ = env.reset(seed=0)
+    assert obs["observation"].shape == (3, 8, 8)

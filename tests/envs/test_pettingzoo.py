@@ -250,3 +250,28 @@ def test_patapata_parallel_episode_has_one_action_per_seat_and_task() -> None:
         obs, rewards, terms, truncs, infos = env.step(actions)
         cycles += 1
     assert cycles == 12  # the course has 12 tasks
+
+
+@pytest.mark.parametrize("case", [("reversi", {}), ("flipflop", {"board": "5x5"}),
+                                  ("memory_matrix", {"players": 3, "shape": "cross"})],
+                         ids=lambda c: c[0])
+def test_planes_observations_pass_the_api_test(case: tuple[str, dict]) -> None:
+    game, opts = case
+    env = pettingzoo_env(game, observation="planes", **opts)
+    api_test(env, num_cycles=100)
+    env.reset(seed=4)
+    obs = env.observe(env.agent_selection)["observation"]
+    codec = env.session.codec
+    assert obs.shape == codec.planes_shape
+    flat = env.session.observe_view(env.session.to_move)["observation"]
+    assert np.array_equal(obs, flat)  # observe_view lays its vector out as planes too
+    assert np.array_equal(obs, codec.to_planes(codec.observe(env.session.state.view(
+        env.session.to_move))))
+
+
+def test_planes_are_refused_where_there_is_no_board_and_bad_layouts_named() -> None:
+    for game in ("algo", "patapata", "reverstargo"):
+        with pytest.raises(ValueError, match="no planes layout"):
+            pettingzoo_env(game, observation="planes")
+    with pytest.raises(ValueError, match="observation must be one of flat, planes"):
+        pettingzoo_env("reversi", observation="cube")

@@ -13,18 +13,25 @@ actions are, in order:
 
 Only the view is encoded: a face-down card's number appears only where the view shows it
 (the viewer's own row, a card a partner showed, a card turned up).
+
+``observe_state`` writes the same values from the state, asking ``AlgoState.knows`` — the
+rule the view itself uses — before it writes any number; the drawn card's number only for
+the seat whose turn it is, the card waiting for ``place`` only when face up or its owner's,
+everything once the game is over, as the view. Flat only: the rows are sequences whose
+length changes, not a board.
 """
 
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import NDArray
 
 from ...core import Game, OptionError, State
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
-from .cards import COLOUR_LETTERS, NUMBERS
-from .state import SEAT_LETTERS, AlgoMove
+from .cards import COLOUR_LETTERS, NUMBERS, card_name
+from .state import OVER, SEAT_LETTERS, SETUP, AlgoMove, AlgoState
 
 PHASES = ("setup", "pass", "show", "use", "attack", "place", "over")
 MAX_SETUP_ACTIONS = 200_000
@@ -134,6 +141,102 @@ class Codec(_Base[AlgoMove]):
             "hits": [view["hits"] / self.deck], "out": out, "chips": chips,
             "my_setup": setup,
         }
+
+    def observe_state(self, state: State[AlgoMove], seat: int) -> NDArray[np.float32]:
+        if not isinstance(state, AlgoState):
+            return super().observe_state(state, seat)
+        n, c, P, slot = self.n, self.c, self.P, self.slot_size
+        phase = state.phase
+        over = phase == OVER
+        out = np.zeros(self.obs_size, np.float32)
+        ones: list[int] = []
+        seen = state.seen[seat]
+        fails, held = state.fails, state.held
+        for owner, row in enumerate(state.rows):
+            if phase == SETUP and owner != seat:  # the view shows no other row in set-up
+                continue
+            k = (owner - seat) % n
+            for pos, (sid, card, up) in enumerate(row[:P]):
+                base = (k * P + pos) * slot
+                ones.append(base)
+                ones.append(base + 1 + card % c)
+                if up:
+                    ones.append(base + 1 + c)
+                if state.knows(seat, owner, sid, up):
+                    ones.append(base + 2 + c + card // c)
+                if sid in seen:
+                    ones.append(base + 2 + c + NUMBERS)
+                f = fails[sid]
+                if f:
+                    ones.extend(base + 3 + c + NUMBERS + x for x in range(12) if f >> x & 1)
+                if sid == held:
+                    ones.append(base + 3 + c + 2 * NUMBERS)
+        at = n * P * slot
+        ones.append(at + PHASES.index(phase))
+        at += len(PHASES)
+        ones.append(at + (state.turn - seat) % n)
+        at += n
+        if state.hand >= 0:
+            ones.append(at)
+            ones.append(at + 1 + state.hand % c)
+            if seat == state.turn or over:
+                ones.append(at + 1 + c + state.hand // c)
+        at += 1 + c + NUMBERS
+        if state.placing is not None:
+            owner, card, up = state.placing
+            ones.append(at)
+            ones.append(at + 1 + (owner - seat) % n)
+            ones.append(at + 1 + n + card % c)
+            if up:
+                ones.append(at + 1 + n + c)
+            if up or seat == owner or over:
+                ones.append(at + 2 + n + c + card // c)
+        at += 1 + n + c + 1 + NUMBERS
+        out[ones] = 1
+        pile = state.pile[state.pile_pos:]
+        out[at] = len(pile) / self.deck
+        for x in range(c):
+            out[at + 1 + x] = sum(1 for k in pile if k % c == x) / self.deck
+        at += 1 + c
+        out[at] = state.hits / self.deck
+        at += 1
+        for s in state.out:
+            out[at + (s - seat) % n] = 1
+        at += n
+        chips = state.chips if not over else [
+            x + b for x, b in zip(state.chips, state.bonus, strict=True)]
+        for s, x in enumerate(chips):
+            out[at + (s - seat) % n] = x / 1000
+        at += n
+        if state.setup[seat]:
+            setup = np.zeros(c, np.float32)  # summed as the view path sums it
+            for k in state.setup[seat]:
+                setup[COLOUR_LETTERS.index(card_name(k, c)[0])] += 1 / self.options["sets"]
+            out[at:at + c] = setup
+        return out
+
+    def mask_state(self, state: State[AlgoMove], seat: int) -> NDArray[np.int8]:
+        """In the attack phase the legal moves are, per face-down card of each enemy still
+        in, the twelve numbers (``AlgoState._compute_legal``), then ``stay`` after a hit:
+        whole blocks of 12 actions, set as blocks here instead of decoding some hundred
+        move tuples one by one (tests hold this equal to the view path's mask)."""
+        if not isinstance(state, AlgoState) or state.phase != "attack":
+            return super().mask_state(state, seat)
+        out = np.zeros(self.num_actions, np.int8)
+        if seat != state.turn:
+            return out
+        n, P = self.n, self.P
+        for target in state.enemies(seat):
+            if state.is_out(target):
+                continue
+            k = (target - seat) % n
+            for pos, slot in enumerate(state.rows[target][:P]):
+                if not slot[2]:
+                    base = (k * P + pos) * NUMBERS
+                    out[base:base + NUMBERS] = 1
+        if state.hits:
+            out[self.a_stay] = 1
+        return out
 
     # ---- actions -------------------------------------------------------------------------
     def _number(self, move: AlgoMove, seat: int, phase: str) -> int | None:

@@ -19,7 +19,7 @@ from .geometry import cell_name, switch_name, visible_mask, visible_window
 from .notation import PASS, PatapataMove, move_text, parse_move, writes_text
 from .plan import plan, step_json
 from .scoring import TABLES, Breakdown, ScoreTable, score
-from .sheet import Marks, after, clears, fits
+from .sheet import Marks, clears, fits
 from .tasks import (
     COURSE_LENGTH,
     MARKS,
@@ -27,6 +27,7 @@ from .tasks import (
     course_rows,
     course_tasks,
     occurrences,
+    occurrences_through,
     pattern,
 )
 
@@ -182,12 +183,26 @@ class PatapataState(State[PatapataMove]):
         """Write ``writes`` and show the first occurrence they complete, upright."""
         task = self.task
         assert task is not None
-        marks = (sheet.marks[0] | writes[0], sheet.marks[1] | writes[1],
-                 sheet.marks[2] | writes[2])
+        m0, m1, m2 = sheet.marks
+        marks = (m0 | writes[0], m1 | writes[1], m2 | writes[2])
         added = writes[0] | writes[1] | writes[2]
-        occ = next(o for o in occurrences(task)
-                   if fits(o, sheet.marks) and after(o, sheet.marks) == marks
-                   and o.cells & added == added)
+        # the first occurrence holding every written cell that fits the sheet (sheet.fits,
+        # inlined: this loop is most of an environment step) and gives exactly ``marks``
+        xb, ob, ox = m1 | m2, m0 | m2, m0 | m1
+        occ = None
+        # only the occurrences through one written cell can hold them all
+        candidates = (occurrences_through(task, (added & -added).bit_length() - 1) if added
+                      else occurrences(task))
+        for o in candidates:
+            if o.cells & added != added:
+                continue
+            r0, r1, r2 = o.req
+            if (r0 & xb or r1 & ob or r2 & ox
+                    or (r0 | m0, r1 | m1, r2 | m2) != marks):
+                continue
+            occ = o
+            break
+        assert occ is not None, "a clear's writes come from an occurrence that fits"
         switches = (sheet.switches & ~occ.switch_mask) | occ.switch_bits
         label = "clear " + writes_text(writes) if added else "clear"
         return replace(sheet, marks=marks, rotation=occ.rotation, switches=switches,

@@ -10,6 +10,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal, TypeAlias
 
 from ...core import MalformedMoveError
@@ -44,6 +45,7 @@ def parse_cell_mark(token: str, move: str) -> tuple[int, int]:
     return parse_cell(token[:2]), parse_mark(token[2:], move)
 
 
+@lru_cache(maxsize=4096)  # every clear writes its text into the sheet's history
 def writes_text(writes: tuple[int, int, int]) -> str:
     items = sorted((p, m) for m, mask in enumerate(writes) for p in range(32) if mask >> p & 1)
     return " ".join(cell_name(p) + MARKS[m] for p, m in items)

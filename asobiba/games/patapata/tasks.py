@@ -107,6 +107,7 @@ def course_rows(mode: str, seed: int) -> tuple[int, ...]:
     return (int(mode) - 1,) * COURSE_LENGTH
 
 
+@cache  # a state asks for its current task at every step
 def course_tasks(rows: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(TASK_SHEET[row][i] for i, row in enumerate(rows))
 
@@ -174,3 +175,19 @@ def occurrences(text: str) -> tuple[Occurrence, ...]:
         out.append(Occurrence(key, cells, rots, smask, sbits, offset))
     out.sort(key=lambda o: (o.rotation, o.offset, o.switch_bits, o.cells))
     return tuple(out)
+
+
+def occurrences_through(text: str, cell: int) -> tuple[Occurrence, ...]:
+    """The occurrences of the pattern that use printed cell ``cell``, in
+    :func:`occurrences` order (the first of them holding some cells is the first overall)."""
+    return _by_cell(text)[cell]
+
+
+@cache
+def _by_cell(text: str) -> tuple[tuple[Occurrence, ...], ...]:
+    lists: list[list[Occurrence]] = [[] for _ in range(32)]
+    for o in occurrences(text):
+        for p in range(32):
+            if o.cells >> p & 1:
+                lists[p].append(o)
+    return tuple(tuple(x) for x in lists)

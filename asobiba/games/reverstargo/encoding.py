@@ -4,19 +4,22 @@ Action ``2 * cell + call`` places a stone on ``cell`` (0..36 in the app's label 
 ``board.LABELS``: CP, A1 … DX) with the Core Point call ``call`` (0 = Black, 1 = White);
 where the call does not matter the game's automatic call is the one legal action. Action 74
 is the pass (``--``). The observation is seat-relative.
+
+``observe_state`` reads the stone bitboards (bit ``i`` = cell ``i`` in label order), the
+previous position's key and the captures: all of it shown by the view.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numpy.typing import ArrayLike
+from numpy.typing import ArrayLike, NDArray
 
 from ...core import Game, State
 from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
-from ...envs.codec import Field
-from .board import INDEX, N_CELLS
-from .game import PASS_CELL, Move
+from ...envs.codec import Field, bit_values
+from .board import INDEX, N_CELLS, STONE_CELLS
+from .game import EXCEPTION, PASS_CELL, Move, ReverStarGoState
 
 PASS_ACTION = 2 * N_CELLS
 
@@ -36,6 +39,25 @@ class Codec(_Base[Move]):
             Field("exception", 1, "1 in the exception mode (every cell ko-blocked)"),
             Field("my_turn", 1, "1 when the viewing seat is to move"),
         )
+
+    def observe_state(self, state: State[Move], seat: int) -> NDArray[np.float32]:
+        if not isinstance(state, ReverStarGoState):
+            return super().observe_state(state, seat)
+        n = N_CELLS
+        black, white = state.black, state.white
+        prev = state.previous
+        pb, pw = (0, 0) if prev is None else (prev & STONE_CELLS, prev >> n)
+        # as the view's board text: a cell reads B if black, else W if white
+        mine, theirs = (black, white & ~black) if seat == 0 else (white & ~black, black)
+        pmine, ptheirs = (pb, pw & ~pb) if seat == 0 else (pw & ~pb, pb)
+        out = np.empty(4 * n + 4, np.float32)
+        out[:4 * n] = bit_values(mine | theirs << n | pmine << 2 * n | ptheirs << 3 * n, 4 * n)
+        captured = state.captured
+        out[4 * n] = captured[seat] / 36
+        out[4 * n + 1] = captured[1 - seat] / 36
+        out[4 * n + 2] = state.mode == EXCEPTION
+        out[4 * n + 3] = state.to_move == seat
+        return out
 
     def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
         me = "B" if view["seat"] == 0 else "W"
