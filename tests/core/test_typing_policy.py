@@ -50,7 +50,10 @@ def test_every_boundary_module_exists_and_says_why() -> None:
     for module, reason in entries:
         assert reason and len(reason) > 15, f"{module} gives no reason for allowing Any"
         assert importlib.util.find_spec(module) is not None, f"{module} does not exist"
-    assert len(entries) <= 6, "the boundary list is meant to stay short"
+    # short: the JSON types, the hooks and tutorials that hand back JSON, and the three
+    # message-model modules (HTTP API, Bot API, WebSocket protocol: pydantic's models take
+    # Any by construction)
+    assert len(entries) <= 7, "the boundary list is meant to stay short"
 
 
 def test_the_core_protocol_is_not_exempt() -> None:
