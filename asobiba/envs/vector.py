@@ -85,7 +85,8 @@ class VectorRollout:
         return out
 
     def observations(self) -> NDArray[np.float32]:
-        return np.stack([s.codec.observe_state(s.state, s.to_move) for s in self.sessions])
+        return np.stack([s.codec.observe(s.state.view(None)) if s.to_move is None
+                         else s.codec.observe_state(s.state, s.to_move) for s in self.sessions])
 
     def step(self, actions: Sequence[int]) -> tuple[NDArray[np.float32], NDArray[np.bool_]]:
         """Apply ``actions[i]`` in game ``i``. Returns (rewards of the seat that moved,
