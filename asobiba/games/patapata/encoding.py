@@ -99,6 +99,8 @@ def first_clears(task: str, marks: tuple[int, int, int]) -> NDArray[np.intp]:
 
 
 _MARK_BITS = np.arange(32, dtype=np.int64)
+#: (256, 8) the 8 switches' sides (0/1, switch i = bit i) of each switch setting
+_SWITCH_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
 
 
 @lru_cache(maxsize=4096)  # a sheet's marks stay the same for many steps (others' all task)
@@ -190,9 +192,7 @@ class Codec(_Base[PatapataMove]):
         at += n
         mine = sheets[seat]
         out[at] = mine.finished
-        sw = mine.switches
-        for i in range(8):
-            out[at + 1 + i] = sw >> i & 1
+        out[at + 1:at + 9] = _SWITCH_BITS[mine.switches]
         out[at + 9 + mine.rotation] = 1
         return out
 
