@@ -36,7 +36,7 @@ from ...core import Game, State
 from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
-from .game import PatapataState, rows_marks
+from .game import PatapataState, note_clear, rows_marks
 from .notation import PASS, PatapataMove, parse_move
 from .sheet import fits
 from .tasks import COURSE_LENGTH, MARKS, TASK_SHEET, occurrences, pattern
@@ -230,7 +230,10 @@ class Codec(_Base[PatapataMove]):
             return None
         free = ~(sheet.marks[0] | sheet.marks[1] | sheet.marks[2])
         req = occ[k].req
-        return ("clear", (req[0] & free, req[1] & free, req[2] & free))
+        writes = (req[0] & free, req[1] & free, req[2] & free)
+        # occ[k] is the first fitting occurrence with these writes: the one the step shows
+        note_clear(task, sheet.marks, writes, occ[k])
+        return ("clear", writes)
 
     def actions_of(self, text: str, view: JSONMapping) -> list[int]:
         if text == "pass":

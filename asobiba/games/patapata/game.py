@@ -24,12 +24,26 @@ from .tasks import (
     COURSE_LENGTH,
     MARKS,
     ROW_NAMES,
+    Occurrence,
     course_rows,
     course_tasks,
     occurrences,
     occurrences_through,
     pattern,
 )
+
+# (task, marks, writes) -> the first occurrence of ``task`` that fits ``marks`` and writes
+# exactly ``writes``: the environments' decoder (encoding.Codec.move_of) finds it when it
+# turns an action into a clear, and notes it here so that the step does not search again.
+# Only ever the same occurrence the search would find (the first of its writes among the
+# fitting occurrences, in occurrences() order); taken once, and kept small.
+_CLEAR_HINTS: dict[tuple[str, Marks, Marks], Occurrence] = {}
+
+
+def note_clear(task: str, marks: Marks, writes: Marks, occ: Occurrence) -> None:
+    if len(_CLEAR_HINTS) >= 64:
+        _CLEAR_HINTS.clear()
+    _CLEAR_HINTS[(task, marks, writes)] = occ
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,19 +207,25 @@ class PatapataState(State[PatapataMove]):
         # the first occurrence holding every written cell that fits the sheet (sheet.fits,
         # inlined: this loop is most of an environment step) and gives exactly ``marks``
         xb, ob, ox = m1 | m2, m0 | m2, m0 | m1
-        occ = None
-        # only the occurrences through one written cell can hold them all
-        candidates = (occurrences_through(task, (added & -added).bit_length() - 1) if added
-                      else occurrences(task))
-        for o in candidates:
-            if o.cells & added != added:
-                continue
-            r0, r1, r2 = o.req
-            if (r0 & xb or r1 & ob or r2 & ox
-                    or (r0 | m0, r1 | m1, r2 | m2) != marks):
-                continue
-            occ = o
-            break
+        occ = _CLEAR_HINTS.pop((task, sheet.marks, writes), None)
+        if occ is not None:
+            r0, r1, r2 = occ.req
+            if (r0 & xb or r1 & ob or r2 & ox or occ.cells & added != added
+                    or (r0 | m0, r1 | m1, r2 | m2) != marks):  # not a witness: search
+                occ = None
+        if occ is None:
+            # only the occurrences through one written cell can hold them all
+            candidates = (occurrences_through(task, (added & -added).bit_length() - 1)
+                          if added else occurrences(task))
+            for o in candidates:
+                if o.cells & added != added:
+                    continue
+                r0, r1, r2 = o.req
+                if (r0 & xb or r1 & ob or r2 & ox
+                        or (r0 | m0, r1 | m1, r2 | m2) != marks):
+                    continue
+                occ = o
+                break
         assert occ is not None, "a clear's writes come from an occurrence that fits"
         switches = (sheet.switches & ~occ.switch_mask) | occ.switch_bits
         label = "clear " + writes_text(writes) if added else "clear"
