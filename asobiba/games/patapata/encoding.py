@@ -36,7 +36,7 @@ from ...core import Game, State
 from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
-from .game import PatapataState, rows_marks
+from .game import PatapataState, note_clear, rows_marks
 from .notation import PASS, PatapataMove, parse_move
 from .sheet import fits
 from .tasks import COURSE_LENGTH, MARKS, TASK_SHEET, occurrences, pattern
@@ -99,6 +99,8 @@ def first_clears(task: str, marks: tuple[int, int, int]) -> NDArray[np.intp]:
 
 
 _MARK_BITS = np.arange(32, dtype=np.int64)
+#: (256, 8) the 8 switches' sides (0/1, switch i = bit i) of each switch setting
+_SWITCH_BITS = ((np.arange(256)[:, None] >> np.arange(8)) & 1).astype(np.float32)
 
 
 @lru_cache(maxsize=4096)  # a sheet's marks stay the same for many steps (others' all task)
@@ -190,9 +192,7 @@ class Codec(_Base[PatapataMove]):
         at += n
         mine = sheets[seat]
         out[at] = mine.finished
-        sw = mine.switches
-        for i in range(8):
-            out[at + 1 + i] = sw >> i & 1
+        out[at + 1:at + 9] = _SWITCH_BITS[mine.switches]
         out[at + 9 + mine.rotation] = 1
         return out
 
@@ -230,7 +230,10 @@ class Codec(_Base[PatapataMove]):
             return None
         free = ~(sheet.marks[0] | sheet.marks[1] | sheet.marks[2])
         req = occ[k].req
-        return ("clear", (req[0] & free, req[1] & free, req[2] & free))
+        writes = (req[0] & free, req[1] & free, req[2] & free)
+        # occ[k] is the first fitting occurrence with these writes: the one the step shows
+        note_clear(task, sheet.marks, writes, occ[k])
+        return ("clear", writes)
 
     def actions_of(self, text: str, view: JSONMapping) -> list[int]:
         if text == "pass":

@@ -45,10 +45,22 @@ def parse_cell_mark(token: str, move: str) -> tuple[int, int]:
     return parse_cell(token[:2]), parse_mark(token[2:], move)
 
 
+_CELL_NAMES = tuple(cell_name(p) for p in range(32))
+
+
 @lru_cache(maxsize=4096)  # every clear writes its text into the sheet's history
 def writes_text(writes: tuple[int, int, int]) -> str:
-    items = sorted((p, m) for m, mask in enumerate(writes) for p in range(32) if mask >> p & 1)
-    return " ".join(cell_name(p) + MARKS[m] for p, m in items)
+    # (cell, mark) in order, visiting the written cells' set bits only
+    words = []
+    bits = writes[0] | writes[1] | writes[2]
+    while bits:
+        low = bits & -bits
+        name = _CELL_NAMES[low.bit_length() - 1]
+        for m in range(3):
+            if writes[m] & low:
+                words.append(name + MARKS[m])
+        bits ^= low
+    return " ".join(words)
 
 
 def move_text(move: PatapataMove) -> str:

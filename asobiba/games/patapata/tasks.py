@@ -187,7 +187,9 @@ def occurrences_through(text: str, cell: int) -> tuple[Occurrence, ...]:
 def _by_cell(text: str) -> tuple[tuple[Occurrence, ...], ...]:
     lists: list[list[Occurrence]] = [[] for _ in range(32)]
     for o in occurrences(text):
-        for p in range(32):
-            if o.cells >> p & 1:
-                lists[p].append(o)
+        bits = o.cells
+        while bits:  # the occurrence's 4 cells, lowest first (not all 32 bits)
+            low = bits & -bits
+            lists[low.bit_length() - 1].append(o)
+            bits ^= low
     return tuple(tuple(x) for x in lists)
