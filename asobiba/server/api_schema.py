@@ -363,6 +363,14 @@ class Games(_Answer):
     games: list[GameInfo]
 
 
+class WsSchemaDocument(_Answer):
+    """The WebSocket protocol's JSON Schemas (docs/web.md, "The WebSocket protocol")."""
+
+    title: str
+    description: str
+    sockets: dict[str, Any]
+
+
 class Document(_Answer):
     """This document."""
 
@@ -690,7 +698,7 @@ OPS: dict[tuple[str, str], Op] = {
         "/", "/r/{room}", "/replay", "/tutorial/{game}", "/account", "/player/{player}",
         "/leaderboard/{game}", "/daily/{game}", "/ladder/{game}", "/settings")},
     ("GET", "/api/openapi.json"): Op({200: Document}),
-    ("GET", "/api/ws-schema.json"): Op({200: Document}),
+    ("GET", "/api/ws-schema.json"): Op({200: WsSchemaDocument}),
     ("GET", "/api/games"): Op({200: Games}),
     ("POST", "/api/rooms"): Op({201: RoomCreated}, body=CreateRoom),
     ("POST", "/api/seats"): Op({200: Seats}, body=SeatCount),

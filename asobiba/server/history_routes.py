@@ -47,6 +47,9 @@ replays it. Whatever is cut by a cap is named in ``index.json`` (``truncated``, 
 EXPORT_WALL = 30.0
 """Seconds an export may take at all (a loaded machine): then 503 ``busy``."""
 
+MAX_ROW_ID = 2**31 - 1
+"""The largest row number a stored game or player can have (a 32-bit INTEGER key)."""
+
 
 def _bad(name: str, value: str, allowed: str) -> ClientError:
     return ClientError("bad_filter", f"{name} must be {allowed}, not {value!r}",
@@ -69,7 +72,7 @@ def filters_from(query: Mapping[str, str]) -> tuple[hist.Filters, int | None]:
         raise _bad("kind", kind, "one of " + ", ".join(hist.KINDS))
     if opponent is not None and len(opponent) > 40:
         raise _bad("opponent", opponent, "a name of at most 40 characters")
-    if before is not None and not (before.isdigit() and len(before) <= 12):
+    if before is not None and not (before.isdigit() and int(before) <= MAX_ROW_ID + 1):
         raise _bad("before", before, "a game number (the 'next' of the previous page)")
     return (hist.Filters(game=game, result=result, opponent=opponent, kind=kind),
             int(before) if before is not None else None)
@@ -184,6 +187,8 @@ def history_routes(prog: Progression, limits: Limits, today: Callable[[], date],
         """A stored game's record (``/replay?record=N`` loads it), as the room's record is
         given out: JSON, or one of the game's notations (``?format=``)."""
         gid = int(request.path_params["record"])
+        if gid > MAX_ROW_ID:  # no row has it; PostgreSQL refuses the comparison (500 before)
+            raise ClientError("no_record", "there is no such game record", status=404)
         row = await run_in_threadpool(run, lambda s: hist.record_of(s, gid))
         text = row[2] if row is not None else None
         if row is None or text is None:

@@ -605,7 +605,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         def known() -> bool:
             with prog.session() as s:
                 return s.get(PlayerRow, int(raw)) is not None
-        if not (raw.isdigit() and len(raw) <= 12 and await run_in_threadpool(known)):
+        if not (raw.isdigit() and int(raw) < 2**31 and await run_in_threadpool(known)):
             raise _Refused(404, "no_player", "there is no such player")
         return int(raw)
 

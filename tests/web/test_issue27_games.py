@@ -175,10 +175,11 @@ def test_patapata_hint_steps_can_be_followed_on_the_table(
     assert free2 and steps2 == steps
     assert {"en-US": "(free: nothing new)", "ja-JP": "無料"}[locale] in again
     # follow the hint with the table's controls: the task is cleared, the next uncovered
-    task_before = page.inner_text("#board h3")
+    # the task heading (h2 under the page's h1 since the heading-order fix)
+    task_before = page.inner_text("#board h2")
     for move in steps:
         follow(page, move)
-    page.wait_for_function("(t) => document.querySelector('#board h3').textContent !== t",
+    page.wait_for_function("(t) => document.querySelector('#board h2').textContent !== t",
                            arg=task_before, timeout=WAIT)
     # the next task's hint: the paid count goes on from 1 (the repeat was not counted)
     hint(page)
