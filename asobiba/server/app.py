@@ -605,7 +605,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             case wsp.Rematch():
                 if not conn.keys:
                     raise ClientError("not_your_seat", "spectators cannot offer a rematch")
-                await h.offer_rematch(room, conn)
+                await h.offer_rematch(room, conn, parsed.accept)
             case wsp.Next():
                 await h.offer_next(room, conn)
             case wsp.Claim():
