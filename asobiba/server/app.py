@@ -245,7 +245,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        holder["hub"] = Hub(store, pool, get, bot_delay, bus=bus, jobs=jobs)
+        holder["hub"] = Hub(store, pool, get, bot_delay, bus=bus, jobs=jobs,
+                            claim_after=claim_after)
         holder["hub"].on_finish = progression.on_finish
         for game_id in available():  # a game that fails to import stops the start, loudly
             get(game_id)

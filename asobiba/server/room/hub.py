@@ -42,7 +42,7 @@ class Hub:
     def __init__(self, store: Store, pool: BotPool, get_game: Callable[[str], Game],
                  bot_delay: float = 0.0, bus: LocalBus | RedisBus | None = None,
                  jobs: RedisJobs | None = None,
-                 clocks: bool = True) -> None:
+                 clocks: bool = True, claim_after: float = 60.0) -> None:
         self.store = store
         self.pool = pool
         self.bus: LocalBus | RedisBus = bus if bus is not None else LocalBus()
@@ -68,6 +68,8 @@ class Hub:
         self.on_finish: Callable[[Room], object] | None = None
         """Called once when a game ends (the progression layer records and rates it)."""
         self._cpu_key: bytes | None = None
+        self.claim_after = claim_after
+        """The fair-play policy's seconds before a gone seat may be claimed against."""
         # the flows, one concern each; the methods below route to them
         self.persistence = Persistence(self)
         self.moves = Moves(self)

@@ -97,6 +97,7 @@ class Persistence:
             match_set=match_set, set_index=set_index,
         )
         room = Room(data, game, cpu_seed(await self.ensure_cpu_key(), room_id))
+        room.claim_after = self.hub.claim_after
         if room.state.is_over:
             raise ClientError("bad_opening", "the opening ends the game; nothing is left "
                               "to play")
@@ -172,9 +173,11 @@ class Persistence:
                               f"{data.rules_version}; the server now plays version "
                               f"{game.rules_version}")
         try:
-            return Room(data, game, cpu_seed(self.cpu_key(), data.id))
+            room = Room(data, game, cpu_seed(self.cpu_key(), data.id))
         except AsobibaError as exc:
             raise ClientError("cannot_resume", f"this game cannot be resumed: {exc}") from None
+        room.claim_after = self.hub.claim_after
+        return room
 
     async def resume_all(self) -> int:
         """After a restart: load every unfinished game and let its bots move again. Runs

@@ -15,7 +15,7 @@ from .. import clock as clocks
 from ..db import MoveData, RoomData, SetData, utcnow
 from ..wire import dumps
 from . import clock as room_clock
-from . import sets
+from . import presence, sets
 from .conn import Conn
 from .keys import hash_key
 from .notes import Note
@@ -51,6 +51,11 @@ class Room:
         self.undo: JSONObject | None = None
         self.rematch_offers: set[int] = set()
         self.away_since: dict[int, float] = {}
+        self.joined: set[int] = set()
+        """Person's seats that have had a connection at least once (.presence.joined)."""
+        self.claim_after = 60.0
+        """Seconds a joined seat must be gone before it may be claimed against (the hub's
+        fair-play policy; set when the room is built)."""
         """Person's seat -> since when no connection holds it (server.fairplay)."""
         self.rematch_hashes: dict[int, str] = {}
         """Rematch seat -> hash of the key its offering holder will get there: fixed at the
@@ -178,6 +183,7 @@ class Room:
             "rematch": {"offers": sorted(self.rematch_offers), "room": self.rematch_id},
             "thinking": sorted(self.bot_tasks),
             "notes": self.notes[-5:],
+            "claims": presence.claims(self),
             "clock": self.clock_view(),
             "spectators": sum(1 for c in self.conns if not c.keys),
             "set": self.set_view(),
