@@ -134,7 +134,11 @@ def test_unit_presence_joined_counts_a_seat_that_moved_before_a_restart() -> Non
         def __init__(self, seat: int) -> None:
             self.seat = seat
 
+    class S:
+        acting_seats = (1,)
+
     class R:
+        state = S()
         status = "active"
         joined: set[int] = set()
         moves = [M(1)]

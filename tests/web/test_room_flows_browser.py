@@ -84,6 +84,9 @@ def test_claim_shows_only_after_the_friend_joined_and_left_with_a_countdown(
     assert a.locator("#claim").is_hidden(), "no claim against a friend who never came"
     assert a.locator("#claim-wait").is_hidden()
     b = friend_joins(a, pages, LANGS[lang])
+    assert wait_turn(a) == "turn"
+    click_first(a)  # now the game waits on the friend
+    a.wait_for_timeout(500)
     assert a.locator("#claim").is_hidden(), "the friend is here"
     b.close()
     a.wait_for_selector("#claim-wait:not([hidden])")

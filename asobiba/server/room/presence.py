@@ -46,13 +46,15 @@ def claimable(room: Room, now: float, claim_after: float) -> set[int]:
 
 
 def claims(room: Room, now: float | None = None) -> list[JSONObject]:
-    """What the table shows: each person's seat that joined and is gone now, with the
+    """What the table shows: each person's seat that joined, is gone now and is the one the
+    game waits on (a claim is only against such a seat: fairplay.adjudicate), with the
     seconds left until a claim against it is possible (0: it is)."""
-    if room.status != "active":
+    if room.status != "active" or not room.away_since:
         return []
     now = time.time() if now is None else now
+    acting = room.state.acting_seats
     return [{"seat": s, "in": round(max(0.0, room.claim_after - (now - t)), 1)}
-            for s, t in sorted(room.away_since.items()) if joined(room, s)]
+            for s, t in sorted(room.away_since.items()) if s in acting and joined(room, s)]
 
 
 __all__ = ["claimable", "claims", "joined", "note_presence"]
