@@ -115,6 +115,8 @@ class Offers:
     async def decline_rematch(self, room: Room, conn: Conn) -> None:
         if not conn.keys:
             raise ClientError("not_your_seat", "spectators cannot decline a rematch")
+        if room.status != "finished":
+            raise ClientError("not_over", "there is no rematch before the game is over")
         if room.rematch_id or not room.rematch_offers - conn.seats:
             raise ClientError("no_offer", "there is no rematch offer to decline")
         seat = min(conn.seats - room.rematch_offers or conn.seats)
