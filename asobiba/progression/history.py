@@ -9,6 +9,7 @@ and the record text is never loaded for a listing (:func:`records` loads it for 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -42,7 +43,8 @@ class Filters:
 def _query(player_id: int, f: Filters, before: int | None):  # type: ignore[no-untyped-def]
     mine = aliased(GameSeatRow)
     q = (select(GameRow.id, GameRow.game, GameRow.context, GameRow.rated, GameRow.finished,
-                GameRow.record.is_not(None).label("has_record"), mine.seat, mine.rank,
+                GameRow.record.is_not(None).label("has_record"), GameRow.result, mine.seat,
+                mine.rank,
                 mine.score, mine.rating_before, mine.rating_after)
          .join(mine, mine.game_id == GameRow.id)
          .where(mine.player_id == player_id))
@@ -98,7 +100,8 @@ def page(session: Session, player_id: int, filters: Filters = Filters(),
             "seat": r.seat, "result": _word(r.rank, ranks.get(r.id, [])), "score": r.score,
             "rating_before": r.rating_before, "rating_after": r.rating_after,
             "opponents": [name for seat, name in others.get(r.id, []) if seat != r.seat],
-            "finished": r.finished, "has_record": bool(r.has_record)})
+            "finished": r.finished, "has_record": bool(r.has_record),
+            "aborted": _aborted(r.result)})
     return {"games": games, "next": rows[-1].id if more else None}
 
 
@@ -110,6 +113,17 @@ def _ranks(session: Session, game_ids: Sequence[int]) -> dict[int, list[int]]:
                                      .where(GameSeatRow.game_id.in_(list(game_ids)))).all():
         out.setdefault(gid, []).append(rank)
     return out
+
+
+def _aborted(result: str | None) -> bool:
+    """Whether the stored result is an abort (nobody won, nothing rated): the room ends an
+    aborted game with a reason that starts "aborted" (server.table.abort, the fair-play
+    claim and sweep), so the history says "aborted — not rated", not "drawn"."""
+    try:
+        reason = json.loads(result or "{}").get("reason", "")
+    except ValueError:
+        return False
+    return isinstance(reason, str) and reason.startswith("aborted")
 
 
 def _word(rank: int, ranks: Sequence[int]) -> str:

@@ -45,6 +45,7 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
     ``ASOBIBA_ALLOWED_HOSTS`` or ``ASOBIBA_PROXY_IPS``, comma-separated, when not given)."""
     import uvicorn
 
+    from .fairplay import CLAIM_AFTER
     from .security import default_allowed_hosts, parse_hosts
 
     if proxy_ips is None and os.environ.get("ASOBIBA_PROXY_IPS"):
@@ -71,6 +72,8 @@ def run(host: str = "127.0.0.1", port: int = 8000, data_dir: str = "data",
                           # open WebSockets per address (default limits.WS_CONCURRENT)
                           ws_concurrent=int(os.environ.get("ASOBIBA_WS_PER_ADDRESS", "0"))),
             redis_url=redis_url,
+            # seconds before a gone player may be claimed against (tests: a short one)
+            claim_after=float(os.environ.get("ASOBIBA_CLAIM_AFTER") or CLAIM_AFTER),
             abandon_after=float(os.environ["ASOBIBA_ABANDON_AFTER"])
             if os.environ.get("ASOBIBA_ABANDON_AFTER") else None,
         )

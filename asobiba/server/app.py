@@ -245,7 +245,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        holder["hub"] = Hub(store, pool, get, bot_delay, bus=bus, jobs=jobs)
+        holder["hub"] = Hub(store, pool, get, bot_delay, bus=bus, jobs=jobs,
+                            claim_after=claim_after)
         holder["hub"].on_finish = progression.on_finish
         for game_id in available():  # a game that fails to import stops the start, loudly
             get(game_id)
@@ -605,7 +606,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
             case wsp.Rematch():
                 if not conn.keys:
                     raise ClientError("not_your_seat", "spectators cannot offer a rematch")
-                await h.offer_rematch(room, conn)
+                await h.offer_rematch(room, conn, parsed.accept)
             case wsp.Next():
                 await h.offer_next(room, conn)
             case wsp.Claim():

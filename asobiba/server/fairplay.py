@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from ..core import Game, Outcome
 from ..core.jsontypes import JSONObject
+from .room import notes
+from .room.presence import claimable, note_presence
 from .rooms import ClientError, Conn, Hub, Room
 
 CLAIM_AFTER = 60.0
@@ -37,21 +39,6 @@ def check_rated_timing(game: Game, seats: list[JSONObject], casual: bool,
     raise ClientError("rated_needs_clock", "a rated game between people needs a clock "
                       "({\"initial\": s, \"increment\": s}) or a correspondence deadline "
                       "({\"per_move\": s}); or make it casual")
-
-
-def note_presence(room: Room, now: float | None = None) -> None:
-    """Remember since when each person's seat has had no connection (call on every connect,
-    hello and disconnect). A room loaded after a restart starts everyone's countdown then."""
-    from .shared import online as online_anywhere
-
-    now = time.time() if now is None else now
-    online = online_anywhere(room)  # a seat connected through another process is present
-    away = room.away_since
-    for seat in room.human_seats:
-        if seat in online:
-            away.pop(seat, None)
-        else:
-            away.setdefault(seat, now)
 
 
 def aborted_result(n: int, why: str) -> JSONObject:
@@ -83,7 +70,10 @@ def adjudicate(room: Room, now: float | None = None, claim_after: float = CLAIM_
     if room.status != "active":
         return None
     now = time.time() if now is None else now
-    gone = {s for s, t in room.away_since.items() if now - t >= claim_after}
+    # a claimant claims only against a seat that joined and left (.room.presence); the sweep
+    # (nobody asking) ends a room whose seats never came too
+    gone = ({s for s, t in room.away_since.items() if now - t >= claim_after}
+            if claimant is None else claimable(room, now, claim_after))
     if claimant is not None and claimant in gone:
         return None
     waiting = [s for s in room.state.acting_seats if s in gone and s != claimant]
@@ -95,11 +85,15 @@ def adjudicate(room: Room, now: float | None = None, claim_after: float = CLAIM_
     return Verdict("abandoned", seat, f"seat {seat} left the game")
 
 
-async def apply_verdict(hub: Hub, room: Room, verdict: Verdict) -> None:
-    """End ``room`` as ``verdict`` says (one transaction, like a resignation)."""
+async def apply_verdict(hub: Hub, room: Room, verdict: Verdict,
+                        claimant: int | None = None) -> None:
+    """End ``room`` as ``verdict`` says (one transaction, like a resignation); the table is
+    told who claimed it (a note) when a player did."""
     async with room.lock:
         if room.status != "active":
             return
+        if claimant is not None and verdict.seat is not None:
+            room.notes.append(notes.claimed(claimant, verdict.seat, verdict.kind))
         if verdict.kind == "abort":
             await hub.end(room, aborted_result(len(room.seats), verdict.reason),
                           {"aborted": verdict.seat})
@@ -117,17 +111,18 @@ async def claim(hub: Hub, room: Room, conn: Conn, policy: Policy) -> None:
         raise ClientError("game_over", "the game is already over")
     note_presence(room)
     now = time.time()
-    verdict = None
+    verdict, claimant = None, None
     for seat in sorted(conn.seats):
         verdict = adjudicate(room, now, policy.claim_after, claimant=seat)
         if verdict:
+            claimant = seat
             break
     if verdict is None:
         away = {s: round(now - t) for s, t in room.away_since.items() if s not in conn.seats}
         raise ClientError("cannot_claim", "nobody the game waits on has been gone for "
                           f"{policy.claim_after:g} seconds (gone now, in seconds: "
                           f"{away or 'nobody'})")
-    await apply_verdict(hub, room, verdict)
+    await apply_verdict(hub, room, verdict, claimant)
 
 
 __all__ = ["CLAIM_AFTER", "Policy", "Verdict", "aborted_result", "adjudicate",

@@ -15,6 +15,7 @@ from asobiba.core.protocol import Outcome
 from ..core.jsontypes import JSONObject
 from . import shared
 from .limits import HISTORY_CONN_BURST, HISTORY_CONN_RATE, ByteBucket, Limits
+from .room import notes
 from .rooms import ClientError, Conn, Hub, Room
 from .wire import dumps
 from .ws_protocol import HistoryRequest
@@ -34,7 +35,7 @@ async def take_hint(hub: Hub, room: Room, seat: int) -> None:
         raise ClientError("game_over", "the game is already over")
     counts = _hints.setdefault(room, {})
     counts[seat] = counts.get(seat, 0) + 1
-    room.notes.append(f"seat {seat + 1} took a hint ({counts[seat]} so far)")
+    room.notes.append(notes.hint_taken(seat, counts[seat]))
     room.version += 1
     shared.publish(hub, room)
     await hub.broadcast(room)
@@ -236,6 +237,7 @@ async def abort(hub: Hub, room: Room, seat: int) -> None:
                               "instead")
         result = _ended(len(room.seats), f"aborted by seat {seat}", draw=False)
         result["aborted"] = True
+        room.notes.append(notes.aborted(seat))
         await _end(hub, room, result, {"aborted": seat})
     hub.arm_clock(room)
     await hub.broadcast(room)
@@ -249,8 +251,12 @@ async def offer_draw(hub: Hub, room: Room, seat: int, accept: bool | None = None
             raise ClientError("cannot_draw", "draw offers exist only in running two-player "
                               "games between people")
         if accept is False:
+            if not draw_offers(room) - {seat}:
+                raise ClientError("no_offer", "there is no draw offer to decline")
             _draws.pop(room, None)
-            shared.publish(hub, room, declined=len(room.moves))
+            note = notes.declined("draw", seat)
+            room.notes.append(note)
+            shared.publish(hub, room, declined=len(room.moves), declined_by=seat)
         else:
             offers = draw_offers(room) | {seat}
             _draws[room] = (len(room.moves), offers)
@@ -294,6 +300,9 @@ def adopt_shared(room: Room, event: JSONObject) -> bool:
     ply = len(room.moves)
     if event.get("declined") == ply and room in _draws:
         _draws.pop(room, None)
+        by = event.get("declined_by")
+        if isinstance(by, int) and not isinstance(by, bool):
+            room.notes.append(notes.declined("draw", by))  # the offerer may be held here
         changed = True
     draw = event.get("draw")
     if isinstance(draw, list) and len(draw) == 2 and draw[0] == ply:

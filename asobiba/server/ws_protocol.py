@@ -99,7 +99,10 @@ class Hint(_ForSeat):
 
 
 class Rematch(_Client):
+    """Offer (or accept) a rematch; ``accept: false`` declines the standing offer."""
+
     type: Literal["rematch"]
+    accept: bool | None = None
 
 
 class Next(_Client):

@@ -75,7 +75,7 @@ def test_embedded_bot_turn_plays_the_bots_pick_through_the_runner_step(
         pool.shutdown()
         store.close()
     assert text == expected_first_move(seed, cpu)
-    assert not any("random legal move" in n for n in notes)
+    assert not any(n["code"] == "bot_fallback" for n in notes)
 
 
 def test_rule_embedded_bot_overrunning_its_limit_plays_the_seeded_fallback(
@@ -109,7 +109,8 @@ def test_rule_embedded_bot_overrunning_its_limit_plays_the_seeded_fallback(
         store.close()
     legal = get("reversi").new_game({}, seed).legal_moves(0).texts()
     assert text == legal[Rng(cpu, "fallback", 0, 0).below(len(legal))]
-    assert any("the bot in seat 0 timed out" in n for n in notes), notes
+    assert [(n["code"], n["args"]["seat"], n["args"]["why"]) for n in notes] == [
+        ("bot_fallback", 0, "timeout")], notes
 
 
 def test_worker_bot_job_plays_the_bots_pick_through_the_runner_step(tmp_path: Path) -> None:

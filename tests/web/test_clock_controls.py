@@ -10,8 +10,11 @@ from typing import Any
 
 import pytest
 
-from asobiba.server import clock, rooms
+from asobiba.server import clock
 from asobiba.server.db import MoveData
+from asobiba.server.room import clock as room_clock
+from asobiba.server.room import moves as room_moves
+from asobiba.server.room import persistence, state
 from asobiba.tables import stamp
 
 from .helpers import create_room, is_update, make_client, my_view, read_until, send_json
@@ -111,9 +114,10 @@ class FakeTime:
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.now = datetime.now(UTC).timestamp()
-        monkeypatch.setattr(rooms, "clock_now", lambda: self.now)
-        monkeypatch.setattr(rooms, "utcnow",
-                            lambda: stamp(datetime.fromtimestamp(self.now, UTC)))
+        monkeypatch.setattr(room_clock, "clock_now", lambda: self.now)
+        for module in (room_moves, persistence, state):  # the move, the room's start, the record
+            monkeypatch.setattr(module, "utcnow",
+                                lambda: stamp(datetime.fromtimestamp(self.now, UTC)))
 
 
 def join(ws: Any, keys: list[dict[str, Any]]) -> dict[str, Any]:

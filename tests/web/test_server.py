@@ -437,9 +437,9 @@ def test_rule_a_move_that_fails_to_store_is_refused_and_a_bot_tries_again(
     """A move the store could not commit is not played: a person gets an error (and may
     try again), and a bot's turn is not lost either: it is tried again, so the person is
     never left waiting forever."""
-    from asobiba.server import rooms
+    from asobiba.server.room import bots
 
-    monkeypatch.setattr(rooms, "BOT_RETRY", 0.1)
+    monkeypatch.setattr(bots, "BOT_RETRY", 0.1)
     with make_client(tmp_path) as client:
         store = client.app.state.store  # type: ignore[attr-defined]
         real_add_move = store.add_move_in  # what the server's writer runs for a move

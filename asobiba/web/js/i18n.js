@@ -747,6 +747,24 @@ export const STRINGS = {
     "patapata.variant:duel": "Duel (two sheets)",
     // end start
     // end games
+    // --- s10-flows ---
+    "note.you": "You",
+    "note.undo_declined": "{name} declined the undo.",
+    "note.draw_declined": "{name} declined the draw offer.",
+    "note.rematch_declined": "{name} declined the rematch.",
+    "note.aborted": "{name} aborted the game — not rated.",
+    "note.hint_taken": "{name} took a hint ({count} so far).",
+    "note.bot_fallback": "The bot in {name}'s seat {why}; a random legal move was played for it.",
+    "note.why.timeout": "ran out of thinking time",
+    "note.why.crash": "failed",
+    "note.why.illegal": "chose an illegal move",
+    "note.claimed_abort": "{name} claimed the game: {other} left before moving, so it is aborted — not rated.",
+    "note.claimed_win": "{name} claimed the win: {other} left the game.",
+    "note.unknown": "Note: {code}",
+    "room.aborted_head": "Aborted — not rated",
+    "room.claim_in": "{name} left — you can claim the win in {secs} s.",
+    "room.claim_now": "{name} left — you can claim the win now.",
+    "player.result.aborted": "aborted — not rated",
   },
   ja: {
     "app.name": "あそびば",
@@ -1490,6 +1508,24 @@ export const STRINGS = {
     "patapata.variant:duel": "対戦（用紙2枚）",
     // end start
     // end games
+    // --- s10-flows ---
+    "note.you": "あなた",
+    "note.undo_declined": "{name}が待ったを断りました。",
+    "note.draw_declined": "{name}が引き分けの提案を断りました。",
+    "note.rematch_declined": "{name}が再戦を断りました。",
+    "note.aborted": "{name}が対局を中止しました（レーティングなし）。",
+    "note.hint_taken": "{name}がヒントを使いました（{count}回目）。",
+    "note.bot_fallback": "{name}（ボット）が{why}ため、ランダムな合法手を指しました。",
+    "note.why.timeout": "持ち時間を使い切った",
+    "note.why.crash": "エラーになった",
+    "note.why.illegal": "反則手を選んだ",
+    "note.claimed_abort": "{name}が申請しました：{other}が1手も指さずに退出したため、対局は中止です（レーティングなし）。",
+    "note.claimed_win": "{name}が勝ちを申請しました：{other}が退出しました。",
+    "note.unknown": "お知らせ：{code}",
+    "room.aborted_head": "中止 — レーティングなし",
+    "room.claim_in": "{name}が退出しました — あと{secs}秒で勝ちを申請できます。",
+    "room.claim_now": "{name}が退出しました — 勝ちを申請できます。",
+    "player.result.aborted": "中止（レーティングなし）",
   },
 };
 

@@ -67,7 +67,7 @@ async function historyRow(h) {
   const when = new Date(h.finished).toLocaleDateString(lang() === "ja" ? "ja-JP" : "en-GB");
   // every game with a public record links to its replay (a daily challenge's waits for its day)
   const replay = h.replay ? el("a", { href: h.replay, "data-replay": String(h.game_row_id) }, t("history.replay")) : el("span", { class: "hint" }, t("history.no_replay"));
-  return [title, t(`player.result.${h.result}`), opponents.join(", "), change, when, replay];
+  return [title, t(`player.result.${h.aborted ? "aborted" : h.result}`), opponents.join(", "), change, when, replay];
 }
 
 /** The history table from the paged, filtered API: ``more`` adds the next page. */

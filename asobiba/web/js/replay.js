@@ -165,7 +165,10 @@ function draw() {
   const r = data.record.result || (data.record.extra && data.record.extra.result);
   const box = document.getElementById("result");
   box.hidden = !r;
-  if (r) {
+  if (r && r.aborted) {
+    // nobody won and nothing was rated: no "winner" line and no 0–0 table
+    box.replaceChildren(el("h2", {}, t("room.result")), el("p", { "data-aborted": "true" }, t("room.aborted_head")), el("p", { class: "reason" }, t("room.aborted")));
+  } else if (r) {
     box.replaceChildren(
       el("h2", {}, t("room.result")),
       el("p", r.scores.length === 1 ? { "data-solo": "true" } : {}, r.scores.length === 1

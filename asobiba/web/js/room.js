@@ -5,6 +5,7 @@ import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
 import { roomProgress } from "./room_progress.js";
 import { confirmMove } from "./settings.js";
 import { drawSet } from "./room_set.js";
+import { drawClaims, noteText } from "./room_notes.js";
 import { keepFocus, restoreFocus, watchFocus } from "./focus.js";
 import { drawRules } from "./rules_panel.js";
 import { sounds } from "./sound.js";
@@ -476,7 +477,7 @@ function drawSide(view, seat = null) {
   drawSet(last, setNext, askNext, seatName);
   const notes = document.getElementById("notes");
   notes.hidden = !room.notes.length;
-  notes.replaceChildren(el("h2", {}, t("room.notes")), ...room.notes.map((n) => el("p", {}, n)));
+  notes.replaceChildren(el("h2", {}, t("room.notes")), ...room.notes.map((n) => el("p", { "data-note": n.code }, noteText(n, seatName, you))));
 }
 
 function reasonText(result) {
@@ -501,7 +502,8 @@ function drawResult(seat) {
   if (!r) return;
   const lines = [el("h2", {}, t("room.result"))];
   const mine = last.you;
-  if (r.aborted) lines.push(el("p", { class: "big" }, t("room.abort")));
+  // an aborted game has no winner and no score: it says so, not "Abort" over a 0–0
+  if (r.aborted) lines.push(el("p", { class: "big", "data-aborted": "true" }, t("room.aborted_head")));
   else if (r.draw) lines.push(el("p", { class: "big" }, t("room.draw")));
   else {
     if (r.scores.length === 1) {
@@ -515,6 +517,11 @@ function drawResult(seat) {
     }
   }
   lines.push(el("p", { class: "reason" }, reasonText(r)));
+  if (r.aborted) {
+    box.replaceChildren(...lines);
+    box.dataset.winners = "";
+    return;
+  }
   // a resignation or a fallen flag scores 1–0 and Algo's result keys are ranks: the table
   // shows what the board says (discs, cards left face down), the same as the score panel
   const finalView = last.views.length ? last.views[0].view : null;
@@ -558,6 +565,7 @@ function drawRequests() {
   if (room.status === "finished" && offers.length && !room.rematch.room) {
     const mineOffered = offers.some((s) => last.you.includes(s));
     items.push(el("p", {}, mineOffered ? t("room.rematch_offered") : t("room.rematch_from", { names: offers.map(seatName).join(", ") })));
+    if (!mineOffered && last.you.length) items.push(el("button", { type: "button", id: "rematch-decline", onclick: () => send({ type: "rematch", accept: false }) }, t("room.decline")));
   }
   const target = rematch || (room.rematch.room && last.you.length ? room.rematch.room : null);
   if (target) items.push(el("a", { href: `/r/${target}`, id: "rematch-go", class: "primary button" }, t("room.rematch_go")));
@@ -577,8 +585,8 @@ function drawActions() {
   document.getElementById("draw").hidden = !(held && active && table.can_draw && !offered);
   // a person who left: the server decides whether they have been gone long enough (fair-play
   // rules: abort before their first move, else the game is theirs to lose)
-  const gone = room.seats.some((s) => s.kind === "human" && !s.online && !last.you.includes(s.seat));
-  document.getElementById("claim").hidden = !(held && active && gone);
+  // only against a seat that joined and left, after a countdown (server.room.presence)
+  drawClaims(room.claims, { held, active, you: last.you, seatName });
   document.getElementById("undo").hidden = !(held && room.can_undo && mineMoved && !room.undo);
   const inSet = room.set && !room.set.over; // the set's next game, not a rematch
   document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room && !inSet);

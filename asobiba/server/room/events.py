@@ -1,0 +1,148 @@
+"""The cross-process bus, the room side: another process's change to a room held here
+(a move, a sync, table offers) brought into this process's copy; a resync after a gap in the
+bus; polling the store while the bus is away."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from ...core.jsontypes import JSONObject
+from ..db import MoveData
+from . import notes
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .state import Room
+
+log = logging.getLogger("asobiba.server")
+
+
+class BusEvents:
+    """Other processes' changes to the rooms held here."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+
+    async def on_event(self, event: JSONObject) -> None:
+        """Another process changed a room: bring this process's copy (if it holds one) and
+        its connections up to date."""
+        room = self.hub.rooms.get(str(event.get("room")))
+        if room is None:
+            if str(event.get("room")) in self.hub._loads:  # loading here: read it again after
+                self.hub._missed.add(str(event.get("room")))
+            return
+        kind = event.get("kind")
+        if kind in ("ask", "shared"):  # presence, draw offers, hints (asobiba.server.shared)
+            from .. import shared
+
+            await shared.on_event(self.hub, room, event)
+            return
+        had_rematch, had_next = room.rematch_id, room.next_room()
+        async with room.lock:
+            if kind == "table":
+                self.adopt_table(room, event)
+            elif (kind == "move" and event.get("ply") == len(room.moves)
+                  and room.status == "active" and not event.get("finished")):
+                seat, text = int(event["seat"]), str(event["text"])
+                room.states.append(room.state.play(text, seat))
+                room.moves.append(MoveData(len(room.moves), seat, text, str(event["at"])))
+                room.version += 1
+                room.undo = None
+            else:
+                await self.hub.persistence.reload(room)
+            room.notes.extend(notes.from_event(event.get("notes")))
+            # every seat has now asked, counting the asks made at other processes
+            if (room.status == "finished" and room.match_set is not None
+                    and room.next_room() is None and not room.set_over()
+                    and not set(room.human_seats) - room.next_offers):
+                await self.hub.offers.start_next(room)
+        if (room.status == "finished" and not room.rematch_id and room.rematch_offers
+                and not set(room.human_seats) - room.rematch_offers
+                and (room.match_set is None or room.set_over())):
+            await self.hub.offers.start_rematch(room)
+        elif room.rematch_id and room.rematch_id != had_rematch:
+            for conn in list(room.conns):
+                if conn.keys:
+                    await self.hub.offers.send_rematch_keys(room, conn)
+        if room.next_room() and room.next_room() != had_next:
+            for conn in list(room.conns):
+                if conn.keys:
+                    await self.hub.offers.send_next_keys(room, conn)
+        self.hub.arm_clock(room)
+        await self.hub.broadcast(room)
+        if room.status == "active":
+            self.hub.schedule_bots(room)
+
+    def adopt_table(self, room: Room, event: JSONObject) -> None:
+        """Offers made at another process: offers only grow (a union), an undo request is
+        the latest one made."""
+        if "undo" in event:
+            room.undo = event["undo"]
+        if event.get("rematch_reset"):  # declined there: the standing offers are withdrawn
+            room.rematch_offers.clear()
+            room.rematch_hashes.clear()
+        room.rematch_offers |= set(event.get("rematch_offers") or ())
+        room.rematch_hashes.update({int(k): v for k, v in
+                                    (event.get("rematch_hashes") or {}).items()})
+        room.next_offers |= set(event.get("next_offers") or ())
+        if event.get("rematch_id"):
+            room.rematch_id = str(event["rematch_id"])
+        room.notes.extend(notes.from_event(event.get("table_notes")))
+
+    def publish_table(self, room: Room, **extra: object) -> None:
+        self.hub.bus.publish({"kind": "table", "room": room.id, "undo": room.undo,
+                          "rematch_offers": sorted(room.rematch_offers),
+                          "rematch_hashes": {str(k): v for k, v in room.rematch_hashes.items()},
+                          "next_offers": sorted(room.next_offers), **extra})
+
+    async def resync_all(self) -> None:
+        """After a gap in the bus (Redis restarted): reload every held room from the store,
+        tell its connections, and queue any bot move that may have been lost."""
+        self.hub._redis_back.set()  # the bot jobs waiting to be queued try again now
+        self.hub._redis_back = asyncio.Event()
+        for room in list(self.hub.rooms.values()):
+            try:
+                async with room.lock:
+                    await self.hub.persistence.reload(room)
+                self.hub.arm_clock(room)
+                await self.hub.broadcast(room)
+                self.hub.schedule_bots(room)
+            except Exception:  # noqa: BLE001 - one room must not stop the others
+                log.exception("could not resync room %s", room.id)
+
+    async def poll_while_away(self, every: float = 1.0, batch: int = 500) -> None:
+        """While the bus is away (Redis down), read from the store, every ``every`` seconds,
+        the head (status, moves stored) of each active room held here with a connection,
+        and bring those that changed elsewhere up to date: a room whose players sit at two
+        processes goes on during the outage (each move committed to the database as
+        always) instead of freezing until Redis is back. Nothing is read while the bus is
+        up; when it comes back, :meth:`resync_all` reloads everything as before."""
+        connected = getattr(self.hub.bus, "connected", None)
+        if connected is None:
+            return
+        while True:
+            await asyncio.sleep(every)
+            if connected.is_set():
+                continue
+            rooms = [r for r in self.hub.rooms.values() if r.status == "active" and r.conns]
+            for start in range(0, len(rooms), batch):
+                part = {r.id: r for r in rooms[start:start + batch]}
+                try:
+                    heads = await asyncio.to_thread(self.hub.store.room_heads, list(part))
+                except Exception:  # noqa: BLE001 - the database away too: next time
+                    log.warning("could not poll the rooms while Redis is away")
+                    break
+                for rid, (status, plies) in heads.items():
+                    room = part[rid]
+                    if (status, plies) == (room.status, len(room.moves)):
+                        continue
+                    try:
+                        async with room.lock:
+                            await self.hub.persistence.reload(room)
+                        self.hub.arm_clock(room)
+                        await self.hub.broadcast(room)
+                        self.hub.schedule_bots(room)
+                    except Exception:  # noqa: BLE001 - one room must not stop the others
+                        log.exception("could not poll room %s", rid)
