@@ -454,6 +454,7 @@ class ChallengeSettled(_Answer):
 
 
 class FollowedPlayer(_Answer):
+    id: int
     name: str
     online: bool
     live: list[dict[str, str]]

@@ -344,10 +344,10 @@ class People:
         return JSONResponse(await run_in_threadpool(self._notices, me_id))
 
     # ---- follows and blocks --------------------------------------------------------------------
-    def _people(self, me_id: int) -> tuple[list[tuple[str, str]], list[str]]:
+    def _people(self, me_id: int) -> tuple[list[tuple[int, str, str]], list[str]]:
         with self.engine.connect() as conn:
-            following = [(str(n), str(s)) for n, s in conn.execute(
-                select(PlayerRow.name, PlayerRow.last_seen)
+            following = [(int(i), str(n), str(s)) for i, n, s in conn.execute(
+                select(PlayerRow.id, PlayerRow.name, PlayerRow.last_seen)
                 .join(FOLLOWS, FOLLOWS.c.followed_id == PlayerRow.id)
                 .where(FOLLOWS.c.follower_id == me_id).order_by(PlayerRow.name)).all()]
             blocked = [str(n) for n in conn.execute(
@@ -361,11 +361,11 @@ class People:
         live = await self.live()
         online_since = stamp(now() - timedelta(seconds=ONLINE_FOR))
         out = []
-        for name, seen in following:
+        for pid, name, seen in following:
             games = [{"room": str(g["room"]), "game": str(g["game"])} for g in live
                      if any(isinstance(s, dict) and s.get("name") == name
                             for s in g.get("seats", []))]
-            out.append({"name": name, "online": seen >= online_since or bool(games),
+            out.append({"id": pid, "name": name, "online": seen >= online_since or bool(games),
                         "live": games})
         return JSONResponse({"following": out, "blocked": blocked})
 
