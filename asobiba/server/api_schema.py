@@ -453,6 +453,21 @@ class ChallengeSettled(_Answer):
     reason: str | None
 
 
+class Turn(_Answer):
+    room: str
+    url: str
+    game: str
+    seat: int
+    ply: int
+    opponents: list[str]
+    remaining: float | None
+    correspondence: bool
+
+
+class Turns(_Answer):
+    turns: list[Turn]
+
+
 class FollowedPlayer(_Answer):
     id: int
     name: str
@@ -803,6 +818,7 @@ OPS: dict[tuple[str, str], Op] = {
     ("POST", "/api/challenges/{challenge}/decline"): Op({200: ChallengeSettled},
                                                         body=ChallengeAnswer),
     ("POST", "/api/challenges/{challenge}/cancel"): Op({200: ChallengeSettled}),
+    ("GET", "/api/turns"): Op({200: Turns}),
     ("GET", "/api/people"): Op({200: People}),
     ("POST", "/api/people/{player}/{what}"): Op({200: PeopleDone}),
     ("GET", "/api/tutorials/{game}"): Op({200: Tutorial}),

@@ -60,6 +60,8 @@ ONLINE_FOR = 120
 SEEN_EVERY = 30
 """A player's ``last_seen`` is written at most this often (a write per notice poll would
 be one per open page every few seconds)."""
+MAX_TURNS = 50
+"""The unfinished games of one player looked at for "your turn" (the most recent first)."""
 RECENT = timedelta(hours=1)
 """Settled challenges stay in the challenger's notices this long (so the page can say)."""
 DECLINE_REASONS = ("generic", "later", "too_fast", "too_slow", "rated_only", "casual_only",
@@ -343,6 +345,38 @@ class People:
         me_id, _name, _kind = await self.me(request)
         return JSONResponse(await run_in_threadpool(self._notices, me_id))
 
+    # ---- your turn, across all your games (issue 28 item 2) ----------------------------------
+    def _my_rooms(self, me_id: int) -> list[tuple[str, int]]:
+        from ..tables import RoomRow
+
+        with self.engine.connect() as conn:
+            return [(str(r), int(seat)) for r, seat in conn.execute(
+                select(SEAT_PLAYERS.c.room_id, SEAT_PLAYERS.c.seat)
+                .join(RoomRow, RoomRow.id == SEAT_PLAYERS.c.room_id)
+                .where(SEAT_PLAYERS.c.player_id == me_id, RoomRow.status == "active")
+                .order_by(RoomRow.updated.desc()).limit(MAX_TURNS)).all()]
+
+    async def turns(self, request: Request) -> Response:
+        """The player's unfinished games (seats held by the account) where it is their turn,
+        the closest deadline first: each with the time left to move, if it has a clock.
+        Reading a room loads it, so a deadline already passed ends it here and now."""
+        me_id, _name, _kind = await self.me(request)
+        out: list[JSONObject] = []
+        for room_id, seat in await run_in_threadpool(self._my_rooms, me_id):
+            room = await self.hub().get(room_id)
+            if room is None or room.status != "active" or seat not in room.state.acting_seats:
+                continue
+            clock = room.clock_view()
+            left = float(clock["remaining"][seat]) if clock else None
+            out.append({"room": room.id, "url": f"/r/{room.id}", "game": room.game.id,
+                        "seat": seat, "ply": len(room.moves),
+                        "opponents": [s.name for s in room.seats if s.seat != seat],
+                        "remaining": left,
+                        "correspondence": bool(room.data.clock
+                                               and "per_move" in room.data.clock)})
+        out.sort(key=lambda t: (t["remaining"] is None, t["remaining"] or 0.0))
+        return JSONResponse({"turns": out})
+
     # ---- follows and blocks --------------------------------------------------------------------
     def _people(self, me_id: int) -> tuple[list[tuple[int, str, str]], list[str]]:
         with self.engine.connect() as conn:
@@ -425,6 +459,7 @@ class People:
             Route("/api/challenges/{challenge}/accept", self.accept, methods=["POST"]),
             Route("/api/challenges/{challenge}/decline", self.decline, methods=["POST"]),
             Route("/api/challenges/{challenge}/cancel", self.cancel, methods=["POST"]),
+            Route("/api/turns", self.turns, methods=["GET"]),
             Route("/api/people", self.people, methods=["GET"]),
             Route("/api/people/{player}/{what}", self.relate, methods=["POST"]),
         ]

@@ -4,6 +4,7 @@ tried as players and as attackers would, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -217,3 +218,86 @@ def test_following_shows_online_and_live_games(client: TestClient) -> None:
         assert live == [{"room": room["room"], "game": "reversi"}]
     assert as_(client, ann).post("/api/people/ben8/unfollow").status_code == 200
     assert as_(client, ann).get("/api/people").json()["following"] == []
+
+
+# ---- correspondence: days per move, "your turn" everywhere, the deadline (issue 28 item 2) ----
+
+DAY = 86400
+
+
+def test_correspondence_your_turn_list_and_a_passed_deadline_loses_on_time(
+        tmp_path: Any, db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rated correspondence game (1 day per move): the player to move sees it in their
+    "your turn" list with the time left; nobody opens it for two days, the server restarts,
+    and one retention sweep ends it — the seat that did not move loses on time, rated."""
+    from asobiba.server import retention
+
+    from .test_clock_controls import FakeTime, join
+    from .test_clock_controls import play as play_one
+
+    fake = FakeTime(monkeypatch)
+    with TestClient(create_app(str(tmp_path), db_url=db_url, bot_processes=0)) as client:
+        ann, ben = account(client, "corrann"), account(client, "corrben")
+        made = challenge(client, ann, "corrben", colour="first", casual=False,
+                         clock={"per_move": DAY}).json()
+        room = as_(client, ben).post(f"/api/challenges/{made['challenge']['id']}/accept"
+                                     ).json()
+        rid = room["room"]
+        keys = [made["keys"][0], room["keys"][0]]
+        turns = as_(client, ann).get("/api/turns").json()["turns"]
+        assert [(t["room"], t["seat"], t["correspondence"]) for t in turns] == [(rid, 0, True)]
+        assert turns[0]["remaining"] == pytest.approx(DAY, abs=1)
+        assert turns[0]["opponents"] == ["corrben"]
+        assert as_(client, ben).get("/api/turns").json()["turns"] == []
+        with client.websocket_connect(f"/ws/{rid}") as ws:
+            msg = join(ws, keys)
+            fake.now += 3600
+            msg = play_one(ws, msg, 0)
+            fake.now += 7200
+            play_one(ws, msg, 1)
+        fake.now += 5 * 3600
+        turns = as_(client, ann).get("/api/turns").json()["turns"]
+        assert turns[0]["remaining"] == pytest.approx(DAY - 5 * 3600, abs=1)
+    fake.now += 2 * DAY  # nobody looks; then a restart, and the sweep
+    with TestClient(create_app(str(tmp_path), db_url=db_url, bot_processes=0)) as client:
+        hub = client.app.state.holder["hub"]  # type: ignore[attr-defined]
+        assert rid not in hub.rooms
+        client.portal.call(retention.sweep, hub, retention.ABANDON_AFTER)
+        info = {}
+        for _ in range(200):
+            info = client.get(f"/api/rooms/{rid}").json()
+            if info["status"] == "finished":
+                break
+            time.sleep(0.05)
+        assert info["status"] == "finished", info
+        assert info["result"]["timeout"] == 0 and info["result"]["winners"] == [1], info
+        result = wait_recorded(client, rid)
+        assert result["rated"] is True
+        after = {c["seat"]: c["after"] - c["before"] for c in result["changes"]}
+        assert after[0] < 0 < after[1], after  # ann, to move, lost on time
+
+
+def test_retention_leaves_a_correspondence_game_to_its_clock(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A week away is abandonment for an untimed game, not for a 14-day move: the old sweep
+    ended such a game as abandoned a week before its deadline."""
+    from asobiba.server import retention
+
+    from .helpers import create_room, make_client
+    from .test_clock_controls import FakeTime
+
+    fake = FakeTime(monkeypatch)
+    with make_client(tmp_path) as client:
+        room = create_room(client, "reversi", [{"kind": "human"}, {"kind": "human"}],
+                           clock={"per_move": 14 * DAY})
+        hub = client.app.state.holder["hub"]  # type: ignore[attr-defined]
+        loaded = client.portal.call(hub.get, room["room"])
+        seen = fake.now
+        fake.now += 8 * DAY
+        closed = client.portal.call(retention.close_if_abandoned, hub, loaded, seen,
+                                    retention.ABANDON_AFTER, fake.now)
+        assert closed is False and loaded.status == "active"
+        untimed = create_room(client, "reversi", [{"kind": "human"}, {"kind": "human"}])
+        other = client.portal.call(hub.get, untimed["room"])
+        assert client.portal.call(retention.close_if_abandoned, hub, other, seen,
+                                  retention.ABANDON_AFTER, fake.now) is True

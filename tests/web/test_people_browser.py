@@ -136,3 +136,44 @@ def test_a_decline_is_told_in_the_challengers_language_and_a_block_stops_challen
     assert ann.inner_text("#create-error") == "このプレイヤーには挑戦できません。"
     ann.context.close()
     ben.context.close()
+
+
+@pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
+def test_a_correspondence_challenge_and_the_your_turn_list_on_every_page(
+        browser: Any, server: Server, locale: str) -> None:
+    ann = person(browser, server.url, f"anncorr{locale[:2]}", locale, "phone")
+    ben = person(browser, server.url, f"bencorr{locale[:2]}", locale, "desktop")
+    ann.goto(f"{server.url}/?challenge=bencorr{locale[:2]}&game=reversi")
+    ann.wait_for_selector("#challenge-colour")
+    label = ann.eval_on_selector("#clock option[value=d3]", "o => o.textContent")
+    assert label == ("3 day(s) per move (correspondence)" if locale == "en-US"
+                     else "1手3日（通信対局）")
+    ann.select_option("#clock", "d3")
+    ann.select_option("#challenge-colour", "first")
+    ann.uncheck("#casual")  # rated: a deadline per move is a clock
+    ann.click("#create-btn")
+    ann.wait_for_selector("#notices [data-cancel]")
+    assert "3" in ann.inner_text("#notices .terms")
+    ben.goto(f"{server.url}/")
+    ben.wait_for_selector("#notices [data-accept]").click()
+    ben.wait_for_url("**/r/*")
+    room = ben.url.rsplit("/", 1)[1]
+    # ann's next page goes to the accepted game by itself (her browser holds the key) ...
+    ann.goto(f"{server.url}/settings")
+    ann.wait_for_url(f"**/r/{room}")
+    ann.wait_for_selector("body[data-connected=true]")
+    # ... and, as she moves first, any other page lists the game in "your turn", time left
+    ann.goto(f"{server.url}/settings")
+    row = ann.wait_for_selector(f"#notices [data-turn=\"{room}\"]")
+    text = row.inner_text()
+    assert f"bencorr{locale[:2]}" in text
+    # three days a move, a few seconds gone: "2 d 23 h left" (rounded down)
+    assert ("2 d 23 h left" in text) if locale == "en-US" else ("残り2日23時間" in text), text
+    assert small_controls(ann, "#notices a, #notices button") == []
+    # ben's pages list nothing: it is not his turn
+    ben.goto(f"{server.url}/settings")
+    ben.wait_for_selector("body[data-ready=true]")
+    ben.wait_for_timeout(500)
+    assert ben.locator("#notices [data-turn]").count() == 0
+    ann.context.close()
+    ben.context.close()

@@ -7,11 +7,14 @@
 import { has, onLangChange, pick, t } from "./i18n.js";
 import { el, saveKeys } from "./util.js";
 import { clockShort } from "./clock_form.js";
+import { get as settingsNow } from "./settings.js"; // (settings.js loads this module: a cycle, read only after both ran)
 
 const POLL_MS = 20000;
 export const REASONS = ["generic", "later", "too_fast", "too_slow", "rated_only", "casual_only", "other_game"];
 const SEEN = "asobiba.challenges.seen"; // settled challenges this browser has been told of
 let last = null;
+let turns = [];
+const TOLD = "asobiba.turns.told"; // turns a system notification was shown for
 let timer = null;
 
 function seen() {
@@ -122,12 +125,48 @@ function outgoing(c) {
   return el("div", { class: "notice mine", "data-challenge": c.id }, ...parts, status);
 }
 
+/** Time left, in the largest units that say it: "2 d 23 h", "5 h", "12 min" (rounded down). */
+function left(s) {
+  if (s >= 86400) return t("people.left_days", { n: Math.floor(s / 86400), h: Math.floor((s % 86400) / 3600) });
+  if (s >= 3600) return t("people.left_hours", { n: Math.floor(s / 3600) });
+  return t("people.left_minutes", { n: Math.max(0, Math.floor(s / 60)) });
+}
+
+function turnRow(x) {
+  const urgent = x.remaining !== null && x.remaining < 86400;
+  const bits = [gameName(x.game), x.opponents.filter(Boolean).join(", ")].filter(Boolean).join(" · ");
+  return el("li", { "data-turn": x.room, class: urgent ? "urgent" : "" }, el("a", { href: x.url }, bits), x.remaining !== null ? el("span", { class: "terms" }, ` ${left(x.remaining)}`) : null, urgent ? el("strong", {}, ` ${t("people.turn_soon")}`) : null);
+}
+
+/** The "your turn" list: every game of the account waiting on it, closest deadline first.
+ * A game page leaves out its own game. A new turn while the tab is hidden gives a system
+ * notification when the settings page's turn notices are on (and the browser allows it). */
+function drawTurns(box) {
+  const here = turns.filter((x) => location.pathname !== x.url);
+  if (!here.length) return null;
+  let told = [];
+  try {
+    told = JSON.parse(localStorage.getItem(TOLD) || "[]");
+  } catch {
+    told = [];
+  }
+  const fresh = here.filter((x) => !told.includes(`${x.room}:${x.ply}`));
+  const notify = settingsNow().notify === "on";
+  if (fresh.length && document.hidden && notify && typeof Notification !== "undefined" && Notification.permission === "granted") {
+    new Notification(t("people.your_turn"), { body: fresh.map((x) => gameName(x.game)).join(", ") });
+  }
+  localStorage.setItem(TOLD, JSON.stringify([...told, ...fresh.map((x) => `${x.room}:${x.ply}`)].slice(-200)));
+  return el("div", { class: "notice turns" }, el("p", { id: "turns-h" }, t("people.your_turn_in", { n: here.length })), el("ul", { "aria-labelledby": "turns-h" }, ...here.map(turnRow)));
+}
+
 function draw(data) {
   if (!data) return;
   const told = seen();
   const mine = data.outgoing.filter((c) => !told.has(c.id) && !(c.status === "accepted" && location.pathname === c.url));
   const box = region();
   box.replaceChildren(...data.incoming.map(incoming), ...mine.map(outgoing));
+  const turnBox = drawTurns(box);
+  if (turnBox) box.append(turnBox);
   box.hidden = !box.childElementCount;
   // the challenger's page goes to the game when it is accepted (once; the key is kept here)
   for (const c of data.outgoing) {
@@ -152,7 +191,13 @@ export async function refresh() {
   if (res.status === 401) return; // not signed in: nothing to ask for
   if (res.ok) {
     last = await res.json();
-    if (!titles && (last.incoming.length || last.outgoing.length)) {
+    try {
+      const got = await fetch("/api/turns");
+      turns = got.ok ? (await got.json()).turns : [];
+    } catch {
+      turns = [];
+    }
+    if (!titles && (last.incoming.length || last.outgoing.length || turns.length)) {
       try {
         titles = Object.fromEntries((await (await fetch("/api/games")).json()).games.map((g) => [g.id, g.title]));
       } catch {
