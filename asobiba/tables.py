@@ -322,3 +322,38 @@ ACCOUNT_SETTINGS = Table(
     Column("settings", Text, nullable=False),  # a small JSON object (api_schema.Settings)
 )
 """A signed-in player's settings (the settings page, issue 27 item 5): one JSON object."""
+
+# ---- people: challenges to a named player, follows and blocks (asobiba.server.social) --------
+CHALLENGES = Table(
+    "web_challenges", Base.metadata,
+    Column("id", String(16), primary_key=True),
+    Column("from_id", Integer, nullable=False, index=True),
+    Column("to_id", Integer, nullable=False, index=True),
+    Column("room_id", String(32), nullable=False),  # fixed in advance; made on accept
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON, validated when made
+    Column("clock", Text),  # JSON clock control, or NULL (untimed)
+    Column("casual", Boolean, nullable=False),
+    Column("from_seat", Integer, nullable=False),  # the challenger's seat (colour chosen or drawn)
+    Column("key_hash", String(64), nullable=False),  # the challenger's seat key (hash)
+    # created | accepting | accepted | declined | cancelled | expired
+    Column("status", String(16), nullable=False),
+    Column("reason", String(40)),  # a decline's reason code
+    Column("created", String(40), nullable=False),
+    Column("expires", String(40), nullable=False),
+)
+"""Challenges from one account to another named one (issue 28 item 3)."""
+FOLLOWS = Table(
+    "web_follows", Base.metadata,
+    Column("follower_id", Integer, primary_key=True),
+    Column("followed_id", Integer, primary_key=True, index=True),
+    Column("created", String(40), nullable=False),
+)
+"""Who follows whom: the follower sees the followed player online and their live games."""
+BLOCKS = Table(
+    "web_blocks", Base.metadata,
+    Column("blocker_id", Integer, primary_key=True),
+    Column("blocked_id", Integer, primary_key=True, index=True),
+    Column("created", String(40), nullable=False),
+)
+"""Blocks: no challenges and no pairing between the two, either way."""

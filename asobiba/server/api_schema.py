@@ -222,6 +222,28 @@ class QuickPair(_Model):
     token: str | None = Field(None, max_length=100)
 
 
+class ChallengeMake(_Model):
+    """A challenge to a named player (server.social)."""
+
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game", "options": "bad_options",
+                                       "clock": "bad_clock", "to": "no_player",
+                                       "colour": "bad_colour"}
+    to: str = Field(min_length=1, max_length=40)
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    casual: StrictBool = True
+    clock: Clock | None = None
+    colour: Literal["random", "first", "second"] = "random"
+
+
+class ChallengeAnswer(_Model):
+    """A decline's reason (one of server.social.DECLINE_REASONS)."""
+
+    codes: ClassVar[dict[str, str]] = {"reason": "bad_reason"}
+    reason: Literal["generic", "later", "too_fast", "too_slow", "rated_only", "casual_only",
+                    "other_game"] = "generic"
+
+
 # ---- path and query parameters -----------------------------------------------------------------
 
 class RoomPath(_Params):
@@ -271,6 +293,19 @@ class HistoryPageQuery(HistoryQuery):
 class SeekPath(_Params):
     seek: str = Field(min_length=1, max_length=64)
     codes: ClassVar[dict[str, str]] = {"seek": "no_seek"}
+
+
+class ChallengePath(_Params):
+    challenge: str = Field(min_length=1, max_length=16)
+    codes: ClassVar[dict[str, str]] = {"challenge": "no_challenge"}
+
+
+class PeoplePath(_Params):
+    """A player's name and what to do: follow, unfollow, block or unblock."""
+
+    player: str = Field(min_length=1, max_length=40)
+    what: Literal["follow", "unfollow", "block", "unblock"]
+    codes: ClassVar[dict[str, str]] = {"player": "no_player", "what": "not_found"}
 
 
 class RecordQuery(_Params):
@@ -388,6 +423,66 @@ class RoomCreated(_Answer):
     room: str
     url: str
     keys: list[SeatKeyAnswer]
+
+
+class ChallengeInfo(_Answer):
+    id: str
+    to: str
+    game: str
+    options: dict[str, Any]
+    clock: dict[str, int] | None
+    casual: bool
+    seat: int
+    status: str
+    reason: str | None
+    expires: str
+
+
+class ChallengeMade(_Answer):
+    challenge: ChallengeInfo
+    keys: list[SeatKeyAnswer]
+
+
+class ChallengeNotices(_Answer):
+    incoming: list[ChallengeInfo]
+    outgoing: list[ChallengeInfo]
+
+
+class ChallengeSettled(_Answer):
+    status: str
+    reason: str | None
+
+
+class Turn(_Answer):
+    room: str
+    url: str
+    game: str
+    seat: int
+    ply: int
+    opponents: list[str]
+    remaining: float | None
+    correspondence: bool
+
+
+class Turns(_Answer):
+    turns: list[Turn]
+
+
+class FollowedPlayer(_Answer):
+    id: int
+    name: str
+    online: bool
+    live: list[dict[str, str]]
+
+
+class People(_Answer):
+    following: list[FollowedPlayer]
+    blocked: list[str]
+
+
+class PeopleDone(_Answer):
+    player: str
+    done: str
 
 
 class Seats(_Answer):
@@ -689,6 +784,10 @@ PATHS: dict[str, type[_Params]] = {
     "/api/ladder/{game}/play": GamePath,
     "/api/ladder/{game}/next": GamePath,
     "/api/seeks/{seek}/accept": SeekPath,
+    "/api/challenges/{challenge}/accept": ChallengePath,
+    "/api/challenges/{challenge}/decline": ChallengePath,
+    "/api/challenges/{challenge}/cancel": ChallengePath,
+    "/api/people/{player}/{what}": PeoplePath,
     "/api/seeks/{seek}/cancel": SeekPath,
 }
 """Each parameterised path's model of its path parameters (a refusal is a 404)."""
@@ -713,6 +812,15 @@ OPS: dict[tuple[str, str], Op] = {
     ("POST", "/api/seeks/quick"): Op({201: Paired}, body=QuickPair),
     ("POST", "/api/seeks/{seek}/accept"): Op({201: RoomCreated}, body=SeekToken),
     ("POST", "/api/seeks/{seek}/cancel"): Op({200: SeekCancelled}, body=SeekToken),
+    ("GET", "/api/challenges"): Op({200: ChallengeNotices}),
+    ("POST", "/api/challenges"): Op({201: ChallengeMade}, body=ChallengeMake),
+    ("POST", "/api/challenges/{challenge}/accept"): Op({201: RoomCreated}),
+    ("POST", "/api/challenges/{challenge}/decline"): Op({200: ChallengeSettled},
+                                                        body=ChallengeAnswer),
+    ("POST", "/api/challenges/{challenge}/cancel"): Op({200: ChallengeSettled}),
+    ("GET", "/api/turns"): Op({200: Turns}),
+    ("GET", "/api/people"): Op({200: People}),
+    ("POST", "/api/people/{player}/{what}"): Op({200: PeopleDone}),
     ("GET", "/api/tutorials/{game}"): Op({200: Tutorial}),
     ("POST", "/api/tutorials/{game}/{step}"): Op({200: TutorialAttempt}, body=TutorialMove),
     ("GET", "/api/account"): Op({200: Account}),

@@ -233,6 +233,13 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     lobby = Lobby(hub, get, who_from_accounts(store.engine),
                   limit=lambda request: limited(limits, "room", _ip(request)),
                   board=RedisSeekBoard(redis_url, bus.origin) if redis_url and bus else None)
+    from .social import People
+
+    async def live_games() -> list[JSONObject]:
+        return list((await lobby.snapshot())["live"])
+    people = People(store.engine, hub, get, live_games,
+                    limit=lambda request: limited(limits, "room", _ip(request)))
+    lobby.blocked = people.blocked  # no open-game pairing between a blocked pair
 
     async def on_bus(event: JSONObject) -> None:
         """Another process's news: a room's (the hub) or the lobby's."""
@@ -680,6 +687,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/formats/{game}", record_formats),
         Route("/api/replay", replay, methods=["POST"]),
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
+        *people.routes(),  # challenges, follows, blocks (server.social)
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
@@ -699,5 +707,6 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     app.state.store = store
     app.state.pool = pool
     app.state.holder = holder
+    app.state.people = people
     app.state.limits = limits
     return app

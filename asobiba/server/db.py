@@ -470,6 +470,13 @@ class Store:
                              .order_by(RoomRow.updated).limit(limit)).all()
             return [(r[0], r[1]) for r in rows]
 
+    def correspondence_active(self, limit: int = 50) -> list[str]:
+        """Unfinished rooms with a deadline per move (``{"per_move": s}``), oldest move first."""
+        with Session(self.engine) as s:
+            return list(s.scalars(select(RoomRow.id).where(
+                RoomRow.status == "active", RoomRow.clock.like('%"per_move"%'))
+                .order_by(RoomRow.updated).limit(limit)).all())
+
     def load_room(self, room_id: str) -> RoomData | None:
         with Session(self.engine) as s:
             row = s.get(RoomRow, room_id)

@@ -247,6 +247,10 @@ async def _no_limit(request: Request) -> None:
     return None
 
 
+async def _nobody_blocked(a: str, b: str) -> bool:
+    return False
+
+
 class Lobby:
     """The routes and the live pushes. ``hub`` gives the rooms; ``who`` names the asking
     person and their rating in a game (an account's, else a guest at 1500)."""
@@ -259,6 +263,9 @@ class Lobby:
         self.hub = hub
         self.get_game = get_game
         self.who = who
+        # whether either of two players (by name) blocks the other: set by the app
+        # (server.social); a blocked pair is never paired by an open game
+        self.blocked: Callable[[str, str], Awaitable[bool]] = _nobody_blocked
         self.sockets: dict[WebSocket, set[str]] = {}  # lobby page → its seek tokens' hashes
         self.last: str = ""
         self.task: asyncio.Task[None] | None = None
@@ -413,6 +420,11 @@ class Lobby:
         await self.limit(request)
         data = await self._body(request)
         seek = await self.board.take(request.path_params["seek"], data.get("token"))
+        name, _rating = await self.who(request, seek.game)
+        if await self.blocked(seek.name, name):
+            await self.board.add(seek)  # still open for everyone else
+            raise ClientError("cannot_pair", "this open game cannot be taken by you",
+                              status=403)
         out = await self._start(seek)
         await self.push(force=True)
         return JSONResponse(out, status_code=201)
@@ -426,6 +438,9 @@ class Lobby:
         self._two_player(game, {})
         name, rating = await self.who(request, game.id)
         seek = await self.board.closest(game.id, rating, data.get("token"))
+        if seek is not None and await self.blocked(seek.name, name):
+            await self.board.add(seek)  # a blocked pair: open a game of one's own instead
+            seek = None
         if seek is not None:  # taken already (by closest)
             out = await self._start(seek)
             await self.push(force=True)

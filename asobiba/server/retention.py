@@ -15,6 +15,11 @@ every web process every ``every`` seconds:
    is not abandoned (its bots are set moving again). Ending goes through ``Hub.end`` — one
    transaction that checks the room is still active at the ply seen — so two processes
    sweeping at once end a room once.
+
+A room whose clock still runs is never abandoned: its clock decides. And every sweep loads
+the unfinished correspondence rooms (``{"per_move": s}``, issue 28 item 2) that this process
+does not hold, so a deadline that passes while nobody has the game open ends it within one
+sweep (``every``): the seat that did not move loses on time, rated like any flag.
 """
 
 from __future__ import annotations
@@ -46,6 +51,11 @@ async def close_if_abandoned(hub: Hub, room: Room, last_seen: float, abandon_aft
     now = time.time() if now is None else now
     if room.status != "active" or room.conns or now - last_seen < abandon_after:
         return False
+    clock = room.clock_view()
+    if clock and clock["running"] is not None and clock["remaining"][clock["running"]] > 0:
+        # a clock still running decides (a correspondence move may take 14 days, longer
+        # than a week away): loading the room armed its flag
+        return False
     for seat in room.human_seats:  # nobody has been here since it was last seen
         room.away_since[seat] = min(room.away_since.get(seat, last_seen), last_seen)
     verdict = fairplay.adjudicate(room, now, claim_after=abandon_after)
@@ -66,6 +76,13 @@ async def sweep(hub: Hub, abandon_after: float) -> int:
     cutoff = time.time() - abandon_after
     stale = await asyncio.to_thread(hub.store.unseen_since, cutoff, BATCH)
     closed = 0
+    # correspondence games (a deadline per move) nobody has open: loading one arms its flag,
+    # which falls at once if the deadline has passed (the other clocks have people watching)
+    for room_id in await asyncio.to_thread(hub.store.correspondence_active, BATCH):
+        try:
+            await hub.get(room_id)
+        except Exception:  # noqa: BLE001 - one broken room must not stop the sweep
+            log.exception("retention: could not load room %s", room_id)
     for room_id, updated in stale:
         try:
             room = await hub.get(room_id)

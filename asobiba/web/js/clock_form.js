@@ -7,6 +7,8 @@ import { el } from "./util.js";
 
 const FISCHER = [[1, 0], [3, 2], [5, 0], [10, 5], [30, 0]]; // minutes, seconds added
 const BYOYOMI = [[0, 1, 30], [3, 1, 30], [10, 1, 30], [15, 1, 60]]; // minutes, periods, seconds
+// correspondence: days per move (issue 28 item 2); the server's range is 1 hour to 14 days
+export const DAYS = [1, 2, 3, 5, 7, 14];
 // [id, i18n label, min, max] of the custom fields (minutes for the main time)
 const FIELDS = {
   main: ["clock-main", "lobby.clock.main", 0, 180],
@@ -29,6 +31,7 @@ export function drawClock(game) {
     el("option", { value: "0" }, t("lobby.clock.none")),
     ...FISCHER.map(([min, inc], i) => el("option", { value: String(i + 1) }, t("lobby.clock.value", { min, inc }))),
     ...BYOYOMI.map(([min, n, s], i) => el("option", { value: `b${i}` }, byoyomiLabel(min, n, s))),
+    ...DAYS.map((n) => el("option", { value: `d${n}` }, t("lobby.clock.days", { n }))),
     el("option", { value: "custom" }, t("lobby.clock.custom")),
   );
   sel.value = kept || "0";
@@ -100,6 +103,7 @@ export function clockChoice(game) {
     if (document.getElementById("clock-kind").value === "fischer") return { initial, increment: num("clock-inc") };
     return { initial, periods: num("clock-periods"), byoyomi: num("clock-period") };
   }
+  if (v.startsWith("d")) return { per_move: Number(v.slice(1)) * 86400 };
   if (v.startsWith("b")) {
     const [min, periods, byoyomi] = BYOYOMI[Number(v.slice(1))];
     return { initial: min * 60, periods, byoyomi };
@@ -119,7 +123,7 @@ export function clockValid() {
 /** A control in a few words (the open games' list): "10+5" or "10 min, byo-yomi 3 × 30 s". */
 export function clockShort(c) {
   if (!c) return "";
-  if (c.per_move) return "";
+  if (c.per_move) return c.per_move % 86400 === 0 ? t("lobby.clock.days", { n: c.per_move / 86400 }) : t("lobby.clock.hours", { n: Math.round(c.per_move / 3600) });
   if (c.byoyomi) return byoyomiLabel(Math.round(c.initial / 60), c.periods, c.byoyomi);
   return `${Math.round(c.initial / 60)}+${c.increment}`;
 }

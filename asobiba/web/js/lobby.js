@@ -1,6 +1,8 @@
 // The lobby: every game the server offers (from describe()), each card with a one-tap start
 // ("Play the computer" at a shown, changeable level; "Play a friend") and the full form,
 // opened inside the card.
+import { challengeFrame, challengeTarget, drawChallengeSeats, sendChallenge } from "./challenge_form.js";
+import { mountFollowing } from "./people.js";
 import { applyStatic, has, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
 import { api, el, loadRenderer, saveInvites, saveKeys } from "./util.js";
 import { openSeek, startMeet } from "./lobby_meet.js";
@@ -308,6 +310,7 @@ function drawForm() {
   drawClock(chosen);
   drawSeats();
   drawMatch();
+  if (challengeTarget()) challengeFrame();
 }
 
 function readOptions() {
@@ -354,6 +357,7 @@ async function loadSeats() {
   }
   drawSeats();
   drawMatch();
+  if (challengeTarget()) challengeFrame();
 }
 
 const MATCHES = [["single", null], ["reverse", null], ["best_of", 3], ["best_of", 5], ["best_of", 7]];
@@ -376,6 +380,11 @@ function matchChoice() {
 
 function drawSeats() {
   const box = document.getElementById("seats");
+  if (challengeTarget()) { // a challenge: the colour instead of the seats (issue 28)
+    drawChallengeSeats(box);
+    drawCasual();
+    return;
+  }
   const before = [...box.querySelectorAll("select")].map((s) => s.value);
   const focused = box.contains(document.activeElement) ? document.activeElement.id : null;
   box.replaceChildren(el("legend", {}, t("lobby.seats")));
@@ -417,6 +426,7 @@ function casualChoice() {
 
 async function create(event) {
   event.preventDefault();
+  if (challengeTarget()) return sendChallenge(chosen.id, requestOptions(), casualChoice(), clockChoice(chosen));
   const btn = document.getElementById("create-btn");
   const err = document.getElementById("create-error");
   btn.disabled = true;
@@ -450,3 +460,4 @@ async function create(event) {
 }
 
 main();
+mountFollowing(document.getElementById("following")).catch(() => {});

@@ -4,6 +4,7 @@ import { lang, localized, pick, t } from "./i18n.js";
 import { api, el } from "./util.js";
 import { gameTitle, page, rating, showError } from "./progress.js";
 import { lineChart } from "./charts.js";
+import { mountPeopleActions } from "./people.js";
 
 let games = null;
 
@@ -109,6 +110,7 @@ async function draw() {
   document.getElementById("page-title").textContent = t("player.title", { name: shown });
   document.title = `${shown} — ${t("app.name")}`;
   document.body.dataset.player = String(data.player.id);
+  mountPeopleActions(document.getElementById("people"), data.player).catch(showError);
   await wireHistory(data.player.id);
   const ratings = await Promise.all(data.ratings.map(async (r) => [await poolTitle(r.pool), el("span", { class: r.provisional ? "provisional" : "", "data-pool": r.pool, "data-provisional": String(r.provisional), title: r.provisional ? t("player.provisional") : "" }, rating(r)), r.provisional ? t("player.provisional") : "", String(r.games)]));
   document.getElementById("ratings").replaceChildren(ratings.length ? table([t("player.pool"), t("player.rating"), t("player.status"), t("player.games")], ratings) : el("p", {}, t("player.none")));

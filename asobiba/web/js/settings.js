@@ -6,6 +6,7 @@
 // Also the turn notices of a game page (item 6): the tab's title and favicon say when it is
 // this browser's turn, an optional system notification when the tab is hidden, and a tone.
 import { lang, onLangChange, setLang, t } from "./i18n.js";
+import "./notices.js"; // challenges on every page (issue 28)
 
 const KEY = "asobiba.settings";
 const LANG_COOKIE = "asobiba_lang";
