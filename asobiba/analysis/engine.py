@@ -72,5 +72,8 @@ def step(position: Position, depth: int, seconds: float, count: int = COUNT) -> 
     lines: list[JSONObject] = [
         {"move": ln.move, "value": ln.value, "pv": list(ln.pv), "verdict": ln.verdict,
          "margin": ln.margin} for ln in found]
-    solved = bool(found) and all(ln.verdict is not None for ln in found)
+    # solved: every line has its verdict and (won or lost) its margin
+    solved = bool(found) and all(
+        ln.verdict is not None and (ln.margin is not None or ln.verdict == "draw")
+        for ln in found)
     return Step(depth, lines, done=depth >= ceiling or solved or not found, cpu=cpu)

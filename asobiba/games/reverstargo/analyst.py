@@ -70,9 +70,11 @@ class ReverStarGoAnalyst:
         out = []
         for line in found:
             verdict, margin = None, None
-            if abs(line.value) > WIN / 2:  # a finished game: (stones + captures) × 4 + captures
+            if abs(line.value) > WIN / 2:  # only finished games score beyond: proven
                 verdict = "win" if line.value > 0 else "loss"
-                margin = int((abs(line.value) - WIN) // 4)
+                if line.complete:  # the margin is exact once the whole tree was finished
+                    # (stones + captures) × 4 + captures: the stones and captures ahead
+                    margin = int((abs(line.value) - WIN) // 4)
             elif line.complete and line.value == 0:
                 verdict = "draw"
             out.append(AnalysisLine(_text(st, line.move), line.value,
