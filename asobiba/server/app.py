@@ -36,6 +36,7 @@ from .bots import BotPool
 from .clock import ClockError, check_clock
 from .db import Store
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
+from .analysis_routes import analysis_routes
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub, Room
@@ -679,6 +680,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/formats/{game}", record_formats),
         Route("/api/replay", replay, methods=["POST"]),
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
+        *analysis_routes(),  # the analysis board (its /ws/analysis before /ws/{room} too)
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
