@@ -44,6 +44,7 @@ class Position:
     """How many of ``moves`` come from the record (the rest is the line played here)."""
     setup: JSONMapping | None = None
     key: str = field(default="")
+    seed: int = 0
 
     @property
     def state(self) -> State:
@@ -106,6 +107,7 @@ def load(spec: object) -> Position:
         states = states[:ply + 1]
         record_moves = [m.move for m in record.moves[:ply]]
         options: JSONMapping = dict(record.options)
+        seed = record.seed
         setup = None
     else:
         options = spec.get("options") or {}
@@ -131,7 +133,7 @@ def load(spec: object) -> Position:
             raise AnalysisError("analysis_bad_move", ply=len(record_moves) + i + 1,
                                 move=text[:40], reason=exc.code) from None
     return Position(game, options, states, record_moves + list(moves), len(record_moves),
-                    setup if isinstance(setup, Mapping) else None)
+                    setup if isinstance(setup, Mapping) else None, seed=seed)
 
 
 def _setup(game: Game, options: JSONMapping, setup: object) -> State:

@@ -75,7 +75,8 @@ def describe(spec: JSONObject, seat: int | None) -> JSONObject:
                 raise AnalysisError("analysis_bad_seat", seat=seat)
         view = state.view(seat if hidden else None)
         out: JSONObject = {
-            "game": game.id, "options": dict(position.options), "moves": list(position.moves),
+            "game": game.id, "options": dict(position.options), "seed": position.seed,
+            "moves": list(position.moves),
             "record_plies": position.record_plies, "view": view,
             "to_move": None if state.is_over else state.acting_seats[0],
             "legal_moves": [] if state.is_over else [
