@@ -31,12 +31,12 @@ from ..progression.matches import MatchFormat
 from ..search.budget import WorkBudget
 from . import api_schema, error_pages, fairplay, shared
 from . import ws_protocol as wsp
+from .analysis_routes import analysis_routes
 from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import ClockError, check_clock
 from .db import Store
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
-from .analysis_routes import analysis_routes
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
 from .rooms import ClientError, Conn, Hub, Room
