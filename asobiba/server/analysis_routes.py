@@ -25,12 +25,12 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import Any
 
 from pydantic import Field, StrictInt
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..analysis import worker
@@ -114,7 +114,7 @@ class Analysis:
                 initializer=worker.start)
         return self._executor
 
-    async def run(self, key: str, fn: Callable[..., JSONObject], *args: Any) -> JSONObject:
+    async def run(self, key: str, fn: Callable[..., JSONObject], *args: object) -> JSONObject:
         """``fn(*args)`` in the analysis process, its CPU time charged to ``key``."""
         loop = asyncio.get_running_loop()
         try:
@@ -146,13 +146,13 @@ class AnalysisSpec(_Model):
     codes = {"": "analysis_bad_request"}
 
     game: str = Field(max_length=40)
-    options: dict[str, Any] = Field(default_factory=dict)
+    options: JSONObject = Field(default_factory=dict)
     seed: StrictInt = 0
-    record: dict[str, Any] | None = None
+    record: JSONObject | None = None
     notation: str | None = Field(None, max_length=200_000)
     format: str | None = Field(None, max_length=40)
     ply: StrictInt | None = None
-    setup: dict[str, Any] | None = None
+    setup: JSONObject | None = None
     moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
     seat: StrictInt | None = None
 
@@ -160,7 +160,7 @@ class AnalysisSpec(_Model):
 class AnalysedPosition(_Answer):
     game: str
     moves: list[str]
-    view: dict[str, Any]
+    view: JSONObject
     legal_moves: list[str]
     over: bool
     engine: bool
@@ -193,7 +193,7 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
     """The routes; the app registers them with one line (``*analysis_routes()``)."""
     engine = analysis or Analysis()
 
-    def address(scope: Any) -> str:
+    def address(scope: Scope) -> str:
         return str(scope.get("state", {}).get("client_ip") or "?")
 
     async def page(request: Request) -> Response:

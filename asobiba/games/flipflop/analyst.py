@@ -6,6 +6,7 @@ behind the search library's multi-PV; a forced win or loss it finds is a verdict
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Hashable
 
 from ...core import AnalysisLine, OptionError, SetupError, State
 from ...core.jsontypes import JSONMapping
@@ -127,9 +128,10 @@ class FlipFlopAnalyst:
         counts: Counter[int] = Counter(state.history)
         counts[state.key] += 1
         a.hist = [0] * 1024
+        history: dict[Hashable, int] = dict(counts.items())
         try:
             found = multipv(self.searcher.engine, pos, moves, depth, count, deadline,
-                            history=dict(counts))
+                            history=history)
         except OutOfTime:
             return None
         out = []

@@ -38,8 +38,8 @@ class ReverStarGoAnalyst:
     def setup(self, board: object, turn: int, options: JSONMapping) -> ReverStarGoState:
         """The 37-character board text of the views (``B``, ``W``, ``.``; the CP cell
         empty); no captures, history or ko."""
-        from .board import LABELS
-        from .game import N_CELLS, position
+        from .board import LABELS, N_CELLS
+        from .game import position
 
         if not isinstance(board, str) or len(board) != N_CELLS:
             raise SetupError("shape")
