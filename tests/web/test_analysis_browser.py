@@ -26,9 +26,10 @@ IDS = ["en-desktop", "ja-phone"]
 
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
-    locale, viewport = getattr(request, "param", CASES[0])
+    locale, viewport, *scheme = getattr(request, "param", CASES[0])
     ctx = open_context(browser, locale=locale, viewport=viewport,
-                       has_touch=viewport is PHONE, is_mobile=viewport is PHONE)
+                       has_touch=viewport is PHONE, is_mobile=viewport is PHONE,
+                       color_scheme=scheme[0] if scheme else "light")
     pg = ctx.new_page()
     pg.locale = locale  # type: ignore[attr-defined]
     yield pg
@@ -89,14 +90,17 @@ def test_play_variations_promote_and_the_engine_deepening(page: Any, server: Ser
     assert serious(page, axe_source) == []
 
 
-@pytest.mark.parametrize("page", CASES[:1], indirect=True, ids=IDS[:1])
-def test_flipflop_3x3_answers_exactly_at_once(page: Any, server: Server) -> None:
+@pytest.mark.parametrize("page", [CASES[0], ("en-US", PHONE, "dark")], indirect=True,
+                         ids=[IDS[0], "en-phone-dark"])
+def test_flipflop_3x3_answers_exactly_at_once(page: Any, server: Server,
+                                               axe_source: str) -> None:  # noqa: F811
     page.goto(f"{server.url}/analysis/flipflop")
     ready(page, 0)
     page.click("#engine-toggle")
     page.wait_for_selector("body[data-engine='stopped-done']")
     verdicts = [li.get_attribute("data-verdict") for li in page.locator("#lines li").all()]
     assert verdicts and all(v in ("win", "draw", "loss") for v in verdicts)
+    assert serious(page, axe_source) == []
 
 
 @pytest.mark.parametrize("page", CASES, indirect=True, ids=IDS)
@@ -156,7 +160,8 @@ def test_the_link_pasted_moves_and_export_with_comments(page: Any, server: Serve
     page.wait_for_function("() => document.getElementById('error').textContent.includes('f5')")
 
 
-@pytest.mark.parametrize("page", CASES, indirect=True, ids=IDS)
+@pytest.mark.parametrize("page", [*CASES, ("ja-JP", DESKTOP, "dark")], indirect=True,
+                         ids=[*IDS, "ja-desktop-dark"])
 def test_algo_shows_the_seats_exact_posterior(page: Any, server: Server,
                                               axe_source: str) -> None:  # noqa: F811
     page.goto(f"{server.url}/analysis/algo?seed=3")
