@@ -13,11 +13,14 @@ from .errors import (
     UnknownGameError,
 )
 from .hooks import (
+    AnalysisLine,
+    Analyst,
     AnyEvaluator,
     Daily,
     Evaluator,
     GameProgression,
     Puzzle,
+    SetupError,
     Thresholds,
     ViewEvaluator,
 )
@@ -27,11 +30,11 @@ from .record import MoveEntry, Record, SeatInfo
 from .rng import Rng, derive_seed
 
 __all__ = [
-    "PROTOCOL_VERSION", "AmbiguousMoveError", "AnyEvaluator", "AsobibaError", "Bot", "BotLevel",
+    "PROTOCOL_VERSION", "AmbiguousMoveError", "AnalysisLine", "Analyst", "AnyEvaluator", "AsobibaError", "Bot", "BotLevel",
     "Daily", "Evaluator", "Game", "GameProgression", "Puzzle", "Thresholds", "ViewEvaluator",
     "IllegalMoveError", "LegalMoves", "MalformedMoveError", "Move", "MoveEntry", "MoveError",
     "NotYourTurnError", "Option", "OptionError", "Outcome", "RandomBot", "Record", "RecordError",
-    "Rng", "SeatInfo", "State", "UnknownGameError", "derive_seed", "parse_option_pairs",
+    "Rng", "SeatInfo", "SetupError", "State", "UnknownGameError", "derive_seed", "parse_option_pairs",
     "rated_violations",
     "validate_options",
 ]

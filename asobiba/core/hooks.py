@@ -110,6 +110,54 @@ class Daily:
 
 
 @dataclass(frozen=True)
+class AnalysisLine:
+    """One of the best moves of a position at a depth (the analysis board's multi-PV)."""
+
+    move: str
+    value: float
+    """For the side to move, in the game's evaluation units (``Thresholds.scale``)."""
+    pv: tuple[str, ...]
+    """The principal variation, ``move`` first, each move in the game's notation."""
+    verdict: str | None = None
+    """``"win"``, ``"loss"`` or ``"draw"`` when the value is exact (a solver or a search that
+    reached only finished positions), else ``None``."""
+    margin: int | None = None
+    """With a verdict: the game's margin (Reversi's disc difference, the plies to the end)."""
+
+
+@runtime_checkable
+class Analyst(Protocol):
+    """A perfect-information game's analysis engine (the analysis board, ``asobiba.analysis``):
+    keeps its tables between calls on the same position, so deepening is cheap."""
+
+    def lines(self, state: State, depth: int, count: int, deadline: float
+              ) -> list[AnalysisLine] | None:
+        """The best ``count`` legal moves of ``state`` searched ``depth`` plies, best first;
+        ``None`` when ``deadline`` (a ``time.perf_counter`` reading) passed first."""
+        ...
+
+    def max_depth(self, state: State) -> int:
+        """The depth beyond which deepening changes nothing (solved, or the game's end)."""
+        ...
+
+    def setup(self, board: object, turn: int, options: JSONMapping) -> State:
+        """A position set up on the board editor: ``board`` in the form of the views'
+        ``board`` field, ``turn`` the seat to move. An impossible position raises
+        :class:`SetupError` with a reason code."""
+        ...
+
+
+class SetupError(ValueError):
+    """A board from the editor that is no position of the game; ``reason`` is a code the
+    page words (``shape``, ``cell``, ``turn``, ``centre_empty``, ``too_many_pieces``,
+    ``no_pieces``, ``two_goals``)."""
+
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
 class GameProgression:
     """The optional hooks one game fills (see the module docstring)."""
 
@@ -124,5 +172,10 @@ class GameProgression:
     view_tiebreak: Callable[[JSONMapping], tuple[float, ...]] | None = None
     teams: Callable[[JSONMapping, int], list[list[int]] | None] | None = None
     daily: Daily | None = None
+    analyst: Callable[[JSONMapping], Analyst] | None = None
+    """The analysis board's engine for ``options`` (perfect-information games)."""
+    seat_analysis: Callable[[JSONMapping, Sequence[JSONMapping]], JSONObject] | None = None
+    """Hidden-information games: what one seat can know, from its views only (oldest first,
+    the last is the position analysed) and the options: a JSON answer the page draws."""
     package: str = ""
     """The game's package (set by :meth:`Game.progression`; where ``tutorial`` is found)."""

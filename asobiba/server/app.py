@@ -31,6 +31,7 @@ from ..progression.matches import MatchFormat
 from ..search.budget import WorkBudget
 from . import api_schema, error_pages, fairplay, shared
 from . import ws_protocol as wsp
+from .analysis_routes import analysis_routes
 from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import ClockError, check_clock
@@ -688,6 +689,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         Route("/api/replay", replay, methods=["POST"]),
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         *people.routes(),  # challenges, follows, blocks (server.social)
+        *analysis_routes(),  # the analysis board (its /ws/analysis before /ws/{room} too)
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)

@@ -41,7 +41,9 @@ ALLOWED: dict[str, set[str]] = {
     "paper": {"core", "games"},
     "tables": {"core"},
     "progression": {"core", "search", "play", "games", "tables"},
-    "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression"},
+    "analysis": {"core", "search", "play", "games", "formats"},
+    "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression",
+               "analysis"},
     "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server"},
     "examples": {"core", "search", "play", "games", "envs"},
 }

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Puzzle, Thresholds
-from ...core.jsontypes import JSONMapping
+from ...core.jsontypes import JSONMapping, JSONObject
 
 if TYPE_CHECKING:
     from .bots import AlgoBot
@@ -118,7 +118,15 @@ def _tsume(weekday: int, seed: int) -> Puzzle:
     return puzzle
 
 
+def _seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
+    """The analysis board's reading of one seat's views (``seat_analysis.py``)."""
+    from .seat_analysis import seat_analysis
+
+    return seat_analysis(options, views)
+
+
 PROGRESSION = GameProgression(
+    seat_analysis=_seat_analysis,
     evaluator=lambda options: AlgoEvaluator(),
     # values in cards (P(hit)·gain − P(miss)·cost, exposures): one card is a whole enemy card
     # turned up, so a sure hit against one enemy (+1) is 88 % and a blind guess (≈ −0.2) 40 %;

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ...core import AnyEvaluator, GameProgression, State, Thresholds
+from ...core import Analyst, AnyEvaluator, GameProgression, State, Thresholds
 from ...core.jsontypes import JSONMapping
 from .game import FlipFlopState
 
@@ -87,7 +87,15 @@ def _square(view: JSONMapping, square: str) -> str:
     return str(view["board"][n - int(square[1:])]["abcde".index(square[0])])
 
 
+def _analyst(options: JSONMapping) -> Analyst:
+    """The analysis board's engine (``analyst.py``; imported when first asked for)."""
+    from .analyst import analyst
+
+    return analyst()
+
+
 PROGRESSION = GameProgression(
+    analyst=_analyst,
     evaluator=_evaluator,
     thresholds=_thresholds,
     tutorial="tutorial.json",

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...core import GameProgression, Thresholds
-from ...core.jsontypes import JSONMapping
+from ...core.jsontypes import JSONMapping, JSONObject
 from .rules import Pos
 
 
@@ -81,7 +81,15 @@ def _shown(view: JSONMapping, face: str) -> int:
     return sum(str(row).count(face) for row in view["board"])
 
 
+def _seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
+    """The analysis board's reading of one seat's views (``seat_analysis.py``)."""
+    from .seat_analysis import seat_analysis
+
+    return seat_analysis(options, views)
+
+
 PROGRESSION = GameProgression(
+    seat_analysis=_seat_analysis,
     evaluator=lambda options: MemoryMatrixEvaluator(options),
     # pieces face up ahead of the best rival (corners double), a won final position +1000;
     # scale fitted like Reversi's (bench/progression_feedback_scale.py memory_matrix 24: 2.4

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Rng, Thresholds
-from ...core.jsontypes import JSONMapping
+from ...core.jsontypes import JSONMapping, JSONObject
 
 if TYPE_CHECKING:
     from .optimiser import Node
@@ -138,7 +138,15 @@ def _in_window(view: JSONMapping, cell: str) -> bool:
     return any(cell in row for row in _sheet(view)["window"])
 
 
+def _seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
+    """The analysis board's reading of one seat's views (``seat_analysis.py``)."""
+    from .seat_analysis import seat_analysis
+
+    return seat_analysis(options, views)
+
+
 PROGRESSION = GameProgression(
+    seat_analysis=_seat_analysis,
     evaluator=lambda options: PatapataEvaluator(),
     # expected final score, centred on the best move (0); with scale 5 losing ≈2 points is an
     # inaccuracy, ≈4 a mistake, ≈7 a blunder (the score bands of the seed's ratings are 5

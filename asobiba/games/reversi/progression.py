@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ...core import GameProgression, State, Thresholds
+from ...core import Analyst, GameProgression, State, Thresholds
 from ...core.jsontypes import JSONMapping
 from .game import PASS, ReversiState
 
@@ -45,7 +45,15 @@ def _disc(view: JSONMapping, square: str) -> str:
     return str(view["board"][8 - int(square[1])]["abcdefgh".index(square[0])])
 
 
+def _analyst(options: JSONMapping) -> Analyst:
+    """The analysis board's engine (``analyst.py``; imported when first asked for)."""
+    from .analyst import analyst
+
+    return analyst()
+
+
 PROGRESSION = GameProgression(
+    analyst=_analyst,
     evaluator=lambda options: ReversiEvaluator(),
     # Reversi bots: square weights (a corner is 100) + 8 per mobility move; exact endgame
     # values are ±100 000 + disc difference (bots.WIN); scale fitted by

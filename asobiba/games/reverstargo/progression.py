@@ -4,7 +4,7 @@ reverse-match tie-break (hooks: ``asobiba.core.hooks``)."""
 
 from __future__ import annotations
 
-from ...core import GameProgression, State, Thresholds
+from ...core import Analyst, GameProgression, State, Thresholds
 from ...core.jsontypes import JSONMapping
 from .board import LABELS
 from .game import ReverStarGoState
@@ -45,7 +45,15 @@ def _captures(view: JSONMapping) -> tuple[float, ...]:
     return tuple(float(x) for x in view["captured"])
 
 
+def _analyst(options: JSONMapping) -> Analyst:
+    """The analysis board's engine (``analyst.py``; imported when first asked for)."""
+    from .analyst import analyst
+
+    return analyst()
+
+
 PROGRESSION = GameProgression(
+    analyst=_analyst,
     evaluator=lambda options: ReverStarGoEvaluator(),
     # its search's evaluation (cell classes, captures ×5, ring, mobility); exact values are
     # ±1 000 000 + margin (search.WIN); scale fitted like Reversi's

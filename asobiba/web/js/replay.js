@@ -144,6 +144,13 @@ function draw() {
   document.getElementById("board").replaceChildren(renderer.render(view, ctx));
   document.getElementById("slider").value = String(index);
   document.body.dataset.step = String(index);
+  // the analysis board from this move (of the stored game, or of this record's line)
+  const analyse = document.getElementById("analyse");
+  const params = new URLSearchParams(location.search);
+  const from = params.get("room") ? `room=${encodeURIComponent(params.get("room"))}` : params.get("record") ? `record=${encodeURIComponent(params.get("record"))}`
+    : `moves=${encodeURIComponent(JSON.stringify(data.record.moves.map((m) => m.move)))}&options=${encodeURIComponent(JSON.stringify(data.record.options || {}))}&seed=${data.record.seed || 0}`;
+  analyse.href = `/analysis/${encodeURIComponent(data.record.game)}?${from}&ply=${index}` + (perspective ? `&seat=${perspective - 1}` : "");
+  analyse.hidden = false;
   const total = data.steps.length;
   document.getElementById("status").textContent = `${t("replay.step", { i: index, n: total - 1 })}` + (step.move ? ` — ${seatName(step.move.seat)}: ${renderer.moveLabel ? renderer.moveLabel(step.move.move, { t: tt, lang: lang() }) : step.move.move}` : ` — ${t("replay.start")}`);
   drawPerspective();

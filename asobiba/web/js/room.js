@@ -590,10 +590,11 @@ function drawActions() {
   document.getElementById("undo").hidden = !(held && room.can_undo && mineMoved && !room.undo);
   const inSet = room.set && !room.set.over; // the set's next game, not a rematch
   document.getElementById("rematch").hidden = !(held && !active && !room.rematch.room && !inSet);
-  for (const id of ["record", "replay"]) document.getElementById(id).hidden = active;
+  for (const id of ["record", "replay", "analyse"]) document.getElementById(id).hidden = active;
   document.getElementById("record").href = `/api/rooms/${roomId}/record`;
   document.getElementById("record").setAttribute("download", `asobiba-${room.game}-${roomId}.json`);
   document.getElementById("replay").href = `/replay?room=${roomId}`;
+  document.getElementById("analyse").href = `/analysis/${encodeURIComponent(room.game)}?room=${roomId}`;
   drawNotation().catch((err) => showError(err.message));
 }
 

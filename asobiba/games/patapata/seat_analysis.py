@@ -1,0 +1,21 @@
+"""Patapata on the analysis board: the best continuations for the current task (the hints'
+ranking: the sheet's score now, one task of lookahead, a beam search over the rest of the
+course for the best few) and the sheet as it stands. From the seat's last view only."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ...core.jsontypes import JSONMapping, JSONObject
+from .hints import hints
+
+SHOWN = 3
+
+
+def seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
+    view = views[-1]
+    if view.get("over") or not view.get("legal_moves"):
+        return {"kind": "patapata", "ways": [], "sheet": view.get("sheet")}
+    ways = hints(view, searched=SHOWN)
+    return {"kind": "patapata", "ways": [w.to_json() for w in ways[:SHOWN]],
+            "sheet": view.get("sheet")}

@@ -1,0 +1,293 @@
+"""The analysis board (issue 29 item 1; docs/analysis.md): the page ``/analysis/{game}``,
+``POST /api/analysis/position`` (a position for the page: its view, line and legal moves; in a
+hidden-information game one seat's analysis) and the WebSocket ``/ws/analysis`` that streams
+the multi-PV deepening, one message per depth.
+
+Engine work never runs on the event loop nor in this process's threads: it runs in one
+analysis process (:class:`Analysis`; ``ASOBIBA_ANALYSIS_PROCESSES``), niced so that moves
+in rooms come first, one short step at a time (``STEP_SECONDS``; a depth not finished goes on in the
+next step), so the steps of several people interleave. Each step's CPU time is charged to its address: beyond ``CPU_BUDGET``
+CPU seconds in ``WINDOW`` seconds an address gets the coded refusal ``analysis_budget``
+(with ``retry_after``) until its old steps leave the window; an address has at most
+``STREAMS`` analyses streaming at once (a new one stops its oldest).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import multiprocessing
+import os
+import time
+from collections import deque
+from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from pydantic import Field, StrictInt
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.types import Scope
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from ..analysis import worker
+from ..analysis.position import MAX_MOVES
+from ..core.jsontypes import JSONObject
+from ..games import available
+from . import api_schema
+from .api_schema import PAGE, GamePath, Op, _Answer, _Model
+
+log = logging.getLogger("asobiba.server.analysis")
+
+WEB_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "web")
+
+CPU_BUDGET = float(os.environ.get("ASOBIBA_ANALYSIS_CPU", "60"))
+"""CPU seconds of analysis one address may use in ``WINDOW`` seconds."""
+WINDOW = float(os.environ.get("ASOBIBA_ANALYSIS_WINDOW", "600"))
+STEP_SECONDS = 2.0
+"""Wall seconds of one step in the analysis process. A depth not finished by then is not
+shown; the next step goes on with it (the analyst's tables keep what was searched), so the
+steps of several people interleave in the one process however deep each one goes."""
+DEPTH_TRIES = 30
+"""Steps one depth may take before deepening stops there (``stopped``, ``time``)."""
+STREAMS = 1
+"""Analyses streaming at once per address (a new one stops the oldest)."""
+MAX_DEPTH = 64
+PROCESSES = int(os.environ.get("ASOBIBA_ANALYSIS_PROCESSES", "1"))
+
+
+class Budget:
+    """CPU seconds spent per address in a sliding window."""
+
+    def __init__(self, cpu: float = CPU_BUDGET, window: float = WINDOW,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.cpu, self.window, self.clock = cpu, window, clock
+        self.spent: dict[str, deque[tuple[float, float]]] = {}
+
+    def _trim(self, key: str) -> deque[tuple[float, float]]:
+        q = self.spent.setdefault(key, deque())
+        cutoff = self.clock() - self.window
+        while q and q[0][0] < cutoff:
+            q.popleft()
+        return q
+
+    def used(self, key: str) -> float:
+        return sum(c for _, c in self._trim(key))
+
+    def retry_after(self, key: str) -> int:
+        """Seconds until enough old steps leave the window for the address to go on."""
+        q = self._trim(key)
+        over = self.used(key) - self.cpu
+        for at, c in q:
+            over -= c
+            if over < 0:
+                return max(1, int(at + self.window - self.clock()) + 1)
+        return 1
+
+    def allows(self, key: str) -> bool:
+        return self.used(key) < self.cpu
+
+    def charge(self, key: str, cpu: float) -> None:
+        self._trim(key).append((self.clock(), cpu))
+        if len(self.spent) > 10_000:  # forget addresses with nothing in the window
+            for k in [k for k, q in self.spent.items() if not q]:
+                del self.spent[k]
+
+
+class Analysis:
+    """The analysis process(es) and the budget."""
+
+    def __init__(self, processes: int = PROCESSES, budget: Budget | None = None,
+                 executor: Executor | None = None) -> None:
+        self.processes = processes
+        self.budget = budget or Budget()
+        self._executor = executor
+        self.streams: dict[str, list[asyncio.Task[None]]] = {}
+
+    def executor(self) -> Executor:
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(
+                max_workers=self.processes, mp_context=multiprocessing.get_context("spawn"),
+                initializer=worker.start)
+        return self._executor
+
+    async def run(self, key: str, fn: Callable[..., JSONObject], *args: object) -> JSONObject:
+        """``fn(*args)`` in the analysis process, its CPU time charged to ``key``."""
+        loop = asyncio.get_running_loop()
+        try:
+            out = await loop.run_in_executor(self.executor(), fn, *args)
+        except BrokenProcessPool:  # the process died (killed): a fresh one next time
+            self._executor = None
+            raise
+        self.budget.charge(key, float(out.get("cpu", 0.0)))
+        return out
+
+    def refusal(self, key: str) -> JSONObject | None:
+        if self.budget.allows(key):
+            return None
+        return {"code": "analysis_budget",
+                "args": {"retry_after": self.budget.retry_after(key),
+                         "budget": self.budget.cpu, "window": self.budget.window}}
+
+    def shutdown(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+# ---- request models (api_schema: every HTTP route is typed) ---------------------------------
+class AnalysisSpec(_Model):
+    """A position to analyse (docs/analysis.md): a record (JSON) or notation cut at ``ply``,
+    or a new game (``options``, ``seed``) or a set-up board; then ``moves``."""
+
+    codes = {"": "analysis_bad_request"}
+
+    game: str = Field(max_length=40)
+    options: JSONObject = Field(default_factory=dict)
+    seed: StrictInt = 0
+    record: JSONObject | None = None
+    notation: str | None = Field(None, max_length=200_000)
+    format: str | None = Field(None, max_length=40)
+    ply: StrictInt | None = None
+    setup: JSONObject | None = None
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+    seat: StrictInt | None = None
+
+
+class AnalysedPosition(_Answer):
+    game: str
+    moves: list[str]
+    view: JSONObject
+    legal_moves: list[str]
+    over: bool
+    engine: bool
+
+
+api_schema.PATHS.setdefault("/analysis/{game}", GamePath)
+api_schema.OPS.setdefault(("GET", "/analysis/{game}"), Op({200: PAGE}))
+api_schema.OPS.setdefault(("POST", "/api/analysis/position"),
+                          Op({200: AnalysedPosition}, body=AnalysisSpec))
+
+
+def spec_of(data: object) -> tuple[JSONObject, int | None]:
+    """The description without ``seat`` and None fields (the worker's cache key), and the
+    seat."""
+    if not isinstance(data, dict):
+        return {"game": None}, None
+    seat = data.get("seat")
+    spec = {k: v for k, v in data.items() if v is not None and k != "seat"}
+    if "record" not in spec and "notation" not in spec:
+        spec.pop("ply", None)
+    return spec, seat if isinstance(seat, int) and not isinstance(seat, bool) else None
+
+
+def _refused(status: int, error: JSONObject) -> JSONResponse:
+    return JSONResponse({"error": {"code": error["code"], "message": error["code"],
+                                   "args": error.get("args", {})}}, status_code=status)
+
+
+def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
+    """The routes; the app registers them with one line (``*analysis_routes()``)."""
+    engine = analysis or Analysis()
+
+    def address(scope: Scope) -> str:
+        return str(scope.get("state", {}).get("client_ip") or "?")
+
+    async def page(request: Request) -> Response:
+        if request.path_params["game"] not in available():
+            return JSONResponse({"error": {"code": "unknown_game", "message": "no such game",
+                                           "args": {"game": request.path_params["game"]}}},
+                                status_code=404)
+        return FileResponse(os.path.join(WEB_DIR, "analysis.html"),
+                            headers={"cache-control": "no-cache"})
+
+    async def position(request: Request) -> Response:
+        try:
+            data = json.loads(await request.body() or b"{}")
+        except ValueError:
+            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+        key = address(request.scope)
+        refusal = engine.refusal(key)
+        if refusal is not None:
+            return _refused(429, refusal)
+        spec, seat = spec_of(data)
+        out = await engine.run(key, worker.describe, spec, seat)
+        if "error" in out:
+            return _refused(400, out["error"])
+        out.pop("cpu", None)
+        return JSONResponse(out)
+
+    async def stream(ws: WebSocket, key: str, spec: JSONObject) -> None:
+        """Deepen one position, a message per depth, until done, out of time or budget."""
+        depth = tries = 0
+        while depth < MAX_DEPTH:
+            depth += 1
+            refusal = engine.refusal(key)
+            if refusal is not None:
+                await ws.send_json({"type": "error", **refusal})
+                return
+            out = await engine.run(key, worker.run_step, spec, depth, STEP_SECONDS)
+            if "error" in out:
+                await ws.send_json({"type": "error", **out["error"]})
+                return
+            if out.get("timeout"):  # the tables the step filled stay: go on with this depth
+                tries += 1
+                if tries > DEPTH_TRIES:
+                    await ws.send_json({"type": "stopped", "reason": "time",
+                                        "depth": depth - 1})
+                    return
+                await ws.send_json({"type": "working", "depth": depth,
+                                    "used": round(engine.budget.used(key), 3)})
+                depth -= 1
+                continue
+            tries = 0
+            await ws.send_json({"type": "depth", **out,
+                                "used": round(engine.budget.used(key), 3),
+                                "budget": engine.budget.cpu})
+            if out.get("done"):
+                await ws.send_json({"type": "stopped", "reason": "done",
+                                    "depth": out["depth"]})
+                return
+        await ws.send_json({"type": "stopped", "reason": "depth", "depth": depth})
+
+    async def ws_analysis(ws: WebSocket) -> None:
+        await ws.accept()
+        key = address(ws.scope)
+        task: asyncio.Task[None] | None = None
+        mine = engine.streams.setdefault(key, [])
+        try:
+            while True:
+                try:
+                    message = await ws.receive_json()
+                except (ValueError, KeyError):
+                    await ws.send_json({"type": "error", "code": "analysis_bad_request",
+                                        "args": {"field": "message"}})
+                    continue
+                if task is not None:  # a new position (or "stop") ends the running one
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await task
+                    if task in mine:
+                        mine.remove(task)
+                    task = None
+                if not isinstance(message, dict) or message.get("type") != "analyse":
+                    continue
+                spec, _ = spec_of(message.get("position"))
+                while len(mine) >= STREAMS:  # another tab of the same address: stop it
+                    mine.pop(0).cancel()
+                task = asyncio.create_task(stream(ws, key, spec))
+                mine.append(task)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            if task is not None:
+                task.cancel()
+                if task in mine:
+                    mine.remove(task)
+
+    return [Route("/analysis/{game}", page),
+            Route("/api/analysis/position", position, methods=["POST"]),
+            WebSocketRoute("/ws/analysis", ws_analysis)]

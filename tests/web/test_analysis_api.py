@@ -1,0 +1,128 @@
+"""The analysis board's server side (issue 29 items 1 and 5): positions with coded errors,
+the deepening streamed over the WebSocket from the analysis process (a real spawned
+process, not a thread), and the per-address CPU budget."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from starlette.applications import Starlette
+from starlette.testclient import TestClient
+
+from asobiba.server.analysis_routes import Analysis, Budget, analysis_routes
+
+
+@pytest.fixture(scope="module")
+def engine() -> Iterator[Analysis]:
+    analysis = Analysis(processes=1)
+    yield analysis
+    analysis.shutdown()
+
+
+@pytest.fixture
+def client(engine: Analysis) -> Iterator[TestClient]:
+    engine.budget = Budget(cpu=1000.0)
+    with TestClient(Starlette(routes=analysis_routes(engine))) as c:
+        yield c
+
+
+def stream(client: TestClient, position: dict[str, Any], most: int = 60
+           ) -> list[dict[str, Any]]:
+    out = []
+    with client.websocket_connect("/ws/analysis") as ws:
+        ws.send_json({"type": "analyse", "position": position})
+        for _ in range(most):
+            message = ws.receive_json()
+            out.append(message)
+            if message["type"] in ("stopped", "error"):
+                break
+        ws.send_json({"type": "stop"})
+    return out
+
+
+def test_a_position_for_the_page_and_coded_refusals(client: TestClient) -> None:
+    ok = client.post("/api/analysis/position", json={"game": "reversi", "moves": ["d3"]})
+    assert ok.status_code == 200, ok.text
+    body = ok.json()
+    assert body["moves"] == ["d3"] and body["engine"] is True and body["to_move"] == 1
+    assert "c3" in body["legal_moves"] and body["view"]["board"][5][3] == "B"
+    bad = client.post("/api/analysis/position", json={
+        "game": "reversi", "setup": {"board": ["........"] * 8, "turn": 0}})
+    assert bad.status_code == 400
+    assert bad.json()["error"]["code"] == "analysis_bad_board"
+    assert bad.json()["error"]["args"] == {"reason": "centre_empty"}
+    illegal = client.post("/api/analysis/position", json={"game": "reversi",
+                                                           "moves": ["d3", "a1"]})
+    assert illegal.json()["error"] == {"code": "analysis_bad_move", "message":
+                                       "analysis_bad_move", "args": {
+                                           "ply": 2, "move": "a1", "reason": "illegal"}}
+
+
+def test_hidden_information_positions_show_only_the_seats_view(client: TestClient) -> None:
+    from asobiba.games import get
+
+    state = get("algo").new_game({}, 9)
+    res = client.post("/api/analysis/position", json={"game": "algo", "seed": 9, "seat": 0})
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert body["engine"] is False and body["seat"] == 0
+    assert body["view"] == state.view(0)  # never the full state
+    assert body["seat_analysis"]["kind"] == "algo" and body["seat_analysis"]["cards"]
+    for row in body["view"]["rows"][1:]:
+        assert all("number" not in card for card in row if not card["up"])
+
+
+def test_deepening_streams_one_message_per_depth(client: TestClient) -> None:
+    messages = stream(client, {"game": "reversi", "moves": ["f5", "d6", "c3"]}, most=6)
+    depths = [m for m in messages if m["type"] == "depth"]
+    assert [m["depth"] for m in depths] == list(range(1, len(depths) + 1))
+    assert len(depths) >= 3
+    for m in depths:
+        assert len(m["lines"]) == 3
+        assert all(len(ln["pv"]) <= m["depth"] and ln["pv"][0] == ln["move"]
+                   for ln in m["lines"])
+        assert m["cpu"] >= 0 and m["used"] > 0
+
+
+def test_flipflop_3x3_streams_one_exact_answer(client: TestClient) -> None:
+    messages = stream(client, {"game": "flipflop"})
+    assert messages[-1] == {"type": "stopped", "reason": "done", "depth": 1}
+    lines = messages[-2]["lines"]
+    assert all(ln["verdict"] in ("win", "draw", "loss") for ln in lines)
+
+
+def test_a_bad_position_is_refused_on_the_stream_too(client: TestClient) -> None:
+    messages = stream(client, {"game": "algo"})
+    assert messages == [{"type": "error", "code": "analysis_no_engine",
+                         "args": {"game": "algo"}}]
+
+
+def test_the_cpu_budget_stops_an_address_and_says_when_to_come_back(engine: Analysis) -> None:
+    engine.budget = Budget(cpu=0.5, window=600.0)
+    with TestClient(Starlette(routes=analysis_routes(engine))) as client:
+        # a Reversi midgame deepens for many seconds: the budget must cut it
+        messages = stream(client, {"game": "reversi",
+                                   "moves": ["f5", "d6", "c3", "d3", "c4", "f4"]}, most=80)
+        last = messages[-1]
+        assert last["type"] == "error" and last["code"] == "analysis_budget", messages[-3:]
+        assert last["args"]["budget"] == 0.5 and last["args"]["retry_after"] >= 1
+        used = engine.budget.used("?")
+        assert used >= 0.5
+        # the spent budget costs nothing more: refused before any engine work
+        res = client.post("/api/analysis/position", json={"game": "reversi"})
+        assert res.status_code == 429 and res.json()["error"]["code"] == "analysis_budget"
+        assert engine.budget.used("?") == used
+
+
+def test_the_budget_window_slides() -> None:
+    now = [0.0]
+    budget = Budget(cpu=2.0, window=10.0, clock=lambda: now[0])
+    budget.charge("a", 1.5)
+    now[0] = 4.0
+    budget.charge("a", 1.0)
+    assert not budget.allows("a") and budget.allows("b")
+    assert budget.retry_after("a") == 7  # the first step leaves the window at t = 10
+    now[0] = 10.5
+    assert budget.allows("a") and budget.used("a") == 1.0
