@@ -19,7 +19,7 @@ import typer
 app = typer.Typer(help="opening explorer: build the engine book, index stored games",
                   no_args_is_help=True)
 
-DEFAULTS = {"reversi": (6, 5), "flipflop-3x3": (8, 8), "flipflop-5x5": (4, 3),
+DEFAULTS = {"reversi": (6, 5), "flipflop-3x3": (8, 8), "flipflop-5x5": (3, 4),
             "reverstargo": (5, 3)}
 """Per explorer, the (plies, depth) of the shipped book (docs/explorer.md gives the sizes)."""
 
