@@ -32,7 +32,7 @@ from asobiba.tables import EXPLORER_MOVES
 
 
 def load() -> str:
-    return "load %.1f %.1f %.1f" % os.getloadavg()
+    return "load {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
 
 
 def random_line(rng: random.Random) -> tuple[list[str], tuple[int, int]]:
