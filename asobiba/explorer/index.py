@@ -157,6 +157,26 @@ def upsert(session: Session, rows: Mapping[Key, Tally]) -> None:
         session.execute(stmt, values[i:i + 500])
 
 
+_HAS_TABLE: set[str] = set()
+
+
+def _has_table(session: Session) -> bool:
+    """Whether this database has the explorer's table: a database used by progression alone
+    (the CLI, ``Progression.create_all``: only the ``prog_`` tables) has none, and its games
+    are simply not indexed (``asobiba explorer index`` fills the table once it exists).
+    Only a found table is remembered, so a database migrated later is seen."""
+    from sqlalchemy import inspect
+
+    bind = session.get_bind()
+    url = str(bind.engine.url if hasattr(bind, "engine") else bind)
+    if url in _HAS_TABLE:
+        return True
+    if inspect(session.connection()).has_table(EXPLORER_MOVES.name):
+        _HAS_TABLE.add(url)
+        return True
+    return False
+
+
 def index_game(session: Session, game: str, options: Mapping[str, object],
                record: Mapping[str, object] | None, players: Sequence[int],
                ranks: Sequence[int], before: Sequence[float | None], rated: bool,
@@ -164,7 +184,7 @@ def index_game(session: Session, game: str, options: Mapping[str, object],
     """Add one finished game to the index (in the caller's transaction); the rows touched.
     A record that does not replay is logged and left out: it never fails the game's storing."""
     ex = counts(game, options, record, players, context, pool)
-    if ex is None or record is None:
+    if ex is None or record is None or not _has_table(session):
         return 0
     try:
         rows = tallies(ex, _moves_of(record), ranks, _rating(rated, before), finished)
