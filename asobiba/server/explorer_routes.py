@@ -26,7 +26,7 @@ from ..core import AsobibaError
 from ..core.jsontypes import JSONObject
 from ..explorer.book import book_moves
 from ..explorer.index import moves_at
-from ..explorer.positions import explorers, walk
+from ..explorer.positions import explorers
 from .limits import Limits
 from .rooms import ClientError
 
@@ -94,6 +94,4 @@ def explorer_routes(engine: Engine, limits: Limits) -> list[Route]:
     async def page(request: Request) -> Response:
         return FileResponse(WEB_DIR / "explorer.html", headers={"cache-control": "no-cache"})
 
-    # the page walks any line (walk() is the one replay); kept importable for tests
-    _ = walk
     return [Route("/api/explorer/{explorer}", api), Route("/explorer/{explorer}", page)]
