@@ -357,3 +357,18 @@ BLOCKS = Table(
     Column("created", String(40), nullable=False),
 )
 """Blocks: no challenges and no pairing between the two, either way."""
+# ---- the opening explorer (asobiba.explorer, docs/explorer.md) -----------------------------
+EXPLORER_MOVES = Table(
+    "explorer_moves", Base.metadata,
+    Column("explorer", String(20), primary_key=True),  # reversi, flipflop-3x3, ...
+    Column("position", String(120), primary_key=True),  # the canonical key (symmetry-reduced)
+    Column("move", String(24), primary_key=True),  # in the canonical frame
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),  # for the side to move
+    Column("draws", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("rating_sum", Float, nullable=False),  # the games' mean ratings before, summed
+    Column("rated", Integer, nullable=False),  # games with a rating (rating_sum's count)
+    Column("last_played", String(40), nullable=False),
+)
+"""Per explorer, position and move: the finished games that played it (asobiba.explorer)."""

@@ -678,6 +678,10 @@ from .admin import app as _admin_app  # noqa: E402  (typer only; the rest loads 
 
 app.add_typer(_admin_app, name="admin", help="operator tools: suspicious pairs (fair play)")
 
+from ..explorer.cli import app as _explorer_app  # noqa: E402  (opening explorer's tools)
+
+app.add_typer(_explorer_app, name="explorer", help="opening explorer: engine book, index")
+
 
 def main() -> None:
     app()

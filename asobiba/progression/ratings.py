@@ -194,6 +194,10 @@ def record_result(
                                 score=float(outcome.scores[seat]), points=outcome.points(seat),
                                 rating_before=before[seat], rating_after=after[seat]))
     session.flush()
+    from ..explorer.index import index_game  # the opening explorer (docs/explorer.md)
+
+    index_game(session, game_id, options, record, players, outcome.ranks, before, rated,
+               context, pool_name, game_row.finished)
     return result
 
 

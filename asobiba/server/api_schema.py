@@ -754,6 +754,33 @@ class Op:
     query: type[BaseModel] | None = None
 
 
+# --- s10-explorer: the opening explorer (server/explorer_routes.py, docs/explorer.md) ---
+class ExplorerPath(_Params):
+    """An explorer: ``reversi``, ``flipflop-3x3``, ``flipflop-5x5``, ``reverstargo``."""
+
+    explorer: str = Field(min_length=1, max_length=40)
+    codes: ClassVar[dict[str, str]] = {"explorer": "no_explorer"}
+
+
+class ExplorerQuery(_Params):
+    moves: str | None = Field(None, max_length=2000,
+                              description="the line from the start: moves separated by commas")
+    codes: ClassVar[dict[str, str]] = {"moves": "bad_line"}
+
+
+class Explorer(_Answer):
+    explorer: str
+    game: str
+    moves: list[str]
+    to_move: int | None
+    legal: list[str]
+    view: dict[str, Any]
+    played: list[dict[str, Any]]
+    """Per move: ``games``, ``wins``/``draws``/``losses`` for the side to move, ``rating``
+    (average, rated games only), ``last_played`` and ``book`` (the engine book's entry)."""
+    total: dict[str, int]
+
+
 PATHS: dict[str, type[_Params]] = {
     "/r/{room}": RoomPath,
     "/tutorial/{game}": GamePath,
@@ -789,6 +816,8 @@ PATHS: dict[str, type[_Params]] = {
     "/api/challenges/{challenge}/cancel": ChallengePath,
     "/api/people/{player}/{what}": PeoplePath,
     "/api/seeks/{seek}/cancel": SeekPath,
+    "/explorer/{explorer}": ExplorerPath,  # s10-explorer
+    "/api/explorer/{explorer}": ExplorerPath,  # s10-explorer
 }
 """Each parameterised path's model of its path parameters (a refusal is a 404)."""
 
@@ -853,6 +882,8 @@ OPS: dict[tuple[str, str], Op] = {
     ("POST", "/api/review"): Op({200: Review}, body=GameRecord),
     ("GET", "/api/print/{game}"): Op({200: PDF}, query=PrintQuery),
     ("POST", "/api/print/record"): Op({200: PDF}, body=GameRecord, query=PaperQuery),
+    ("GET", "/explorer/{explorer}"): Op({200: PAGE}),  # s10-explorer
+    ("GET", "/api/explorer/{explorer}"): Op({200: Explorer}, query=ExplorerQuery),
 }
 """Every operation of the API, and the pages (HTML). A route missing here is refused at start-up (:func:`bind`)
 and by tests/fairplay/test_api_models.py; an operation without ``body`` takes no body

@@ -36,6 +36,7 @@ from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import ClockError, check_clock
 from .db import Store
+from .explorer_routes import explorer_routes
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
@@ -694,6 +695,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *progression.routes,
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
+        *explorer_routes(store.engine, limits),  # the opening explorer (docs/explorer.md)
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     # every HTTP route behind its request models (api_schema.OPS; one is missing: no start)

@@ -69,6 +69,9 @@ RULES: dict[str, Rule] = {
     # one export is a zip of up to 500 games, each replayed for its text notation
     "history": Rule(120, 60.0),
     "history_export": Rule(6, 600.0),
+    # the opening explorer (server/explorer_routes.py): one position per request, a board
+    # walked move by move asks often
+    "explorer": Rule(120, 60.0),
 }
 WS_CONCURRENT = 64
 """Open WebSocket connections per address at once."""
