@@ -38,6 +38,7 @@ from .db import Store
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
+from .puzzle_routes import puzzle_routes
 from .rooms import ClientError, Conn, Hub, Room
 from .security import BadJSON, Guard, json_text_error, parse_json
 from .wire import dumps
@@ -681,6 +682,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *lobby.routes(),  # before /ws/{room}: "/ws/lobby" is not a room
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
+        *puzzle_routes(store.engine, today or _utc_today),  # s10-puzzles (docs/puzzles.md)
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),

@@ -40,9 +40,12 @@ ALLOWED: dict[str, set[str]] = {
     "envs": {"core", "games"},
     "paper": {"core", "games"},
     "tables": {"core"},
-    "progression": {"core", "search", "play", "games", "tables"},
-    "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression"},
-    "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server"},
+    "puzzles": {"core", "search", "play", "games"},
+    "progression": {"core", "search", "play", "games", "tables", "puzzles"},
+    "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression",
+               "puzzles"},
+    "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server",
+            "puzzles"},
     "examples": {"core", "search", "play", "games", "envs"},
 }
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...core import AnyEvaluator, GameProgression, State, Thresholds
+from ...core.hooks import PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .game import FlipFlopState
 
@@ -87,7 +88,16 @@ def _square(view: JSONMapping, square: str) -> str:
     return str(view["board"][n - int(square[1:])]["abcde".index(square[0])])
 
 
+def _puzzles(options: JSONMapping) -> PuzzleJudge:
+    """s10-puzzles: the puzzle miner's judge (docs/puzzles.md)."""
+    from .puzzles import make_judge
+
+    return make_judge(options)
+
+
 PROGRESSION = GameProgression(
+    puzzles=_puzzles,
+    puzzle_sets={"flipflop": {"board": "3x3"}, "flipflop5": {"board": "5x5"}},
     evaluator=_evaluator,
     thresholds=_thresholds,
     tutorial="tutorial.json",
