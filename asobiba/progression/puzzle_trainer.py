@@ -231,15 +231,19 @@ def _public(pz: Puzzle) -> JSONObject:
     return {**pz.public(), "seat": seat, "view": state.view(seat)}
 
 
-def _run_solved(session: Session, player_id: int, run: int) -> int:
-    """Solves in a streak run so far, or −1 once it has a failure."""
+def _run_state(session: Session, player_id: int, run: int) -> tuple[int, bool]:
+    """Solves in a streak run so far, and whether it has ended (a miss)."""
     rows = session.execute(select(PUZZLE_ATTEMPTS.c.status).where(
         PUZZLE_ATTEMPTS.c.player_id == player_id, PUZZLE_ATTEMPTS.c.run == run)).all()
     if not rows:
         raise PuzzleError("no_run", f"no streak {run}", 404, run=run)
-    if any(r[0] == "failed" for r in rows):
-        return -1
-    return sum(r[0] == "solved" for r in rows)
+    return sum(r[0] == "solved" for r in rows), any(r[0] == "failed" for r in rows)
+
+
+def _run_solved(session: Session, player_id: int, run: int) -> int:
+    """Solves in a streak run so far, or −1 once it has a miss."""
+    solved, over = _run_state(session, player_id, run)
+    return -1 if over else solved
 
 
 def best_streak(session: Session, player_id: int) -> int:
@@ -330,8 +334,8 @@ def _finish(session: Session, a: _Attempt, solved: bool, pz: Puzzle | None = Non
         out["rating"] = {"pool": pool_name, "before": me.before, "after": me.after,
                          "puzzle_before": it.before, "puzzle_after": it.after}
     if a.run is not None:
-        n = _run_solved(session, a.player_id, a.run)
-        out["streak"] = {"run": a.run, "solved": max(n, 0), "over": n < 0,
+        n, over = _run_state(session, a.player_id, a.run)
+        out["streak"] = {"run": a.run, "solved": n, "over": over,
                          "best": best_streak(session, a.player_id)}
     return out
 

@@ -953,7 +953,7 @@ class PuzzleAnswers(_Model):
 
 
 class PuzzleAttemptPath(_Params):
-    attempt: str = Field(pattern=r"^[0-9]{1,9}$")
+    attempt: str = Field(min_length=1, max_length=12)  # digits: checked by the route (404)
     codes: ClassVar[dict[str, str]] = {"attempt": "no_attempt"}
 
 
