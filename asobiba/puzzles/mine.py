@@ -59,7 +59,7 @@ RANDOM_MOVE = 0.2
 """Self-play: the chance that a seat plays a uniformly random legal move instead of its bot's."""
 FORMAT = 1
 
-DATA = Path(__file__).with_name("data")
+DATA = Path(__file__).with_name("sets")
 
 
 @dataclass(frozen=True)
