@@ -7,8 +7,12 @@ import os
 import random
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+
+if TYPE_CHECKING:
+    from ..core import Record
 
 app = typer.Typer(help="puzzles mined from games and verified by the engines",
                   no_args_is_help=True, add_completion=False)
@@ -16,17 +20,20 @@ app = typer.Typer(help="puzzles mined from games and verified by the engines",
 
 @app.command("build")
 def build_cmd(
-    game: list[str] = typer.Option(
-        [], "--game", "-g",
-        help="set(s) to build (default: every set; `asobiba puzzles sets` lists them)"),
-    count: int = typer.Option(500, "--count", "-n", min=1, help="verified puzzles per set"),
-    seed: int = typer.Option(0, "--seed", "-s", help="first self-play seed"),
-    jobs: int = typer.Option(0, "--jobs", "-j", min=0,
-                             help="worker processes (0: the CPU count, at most 4)"),
-    out: Path | None = typer.Option(None, "--out", "-o",
-                                    help="folder for <set>.jsonl (default: the package's)"),
-    records: Path | None = typer.Option(
-        None, "--records", help="JSON Lines of stored game records to mine first"),
+    game: Annotated[list[str] | None, typer.Option(
+        "--game", "-g",
+        help="set(s) to build (default: every set; `asobiba puzzles sets` lists them)")] = None,
+    count: Annotated[int, typer.Option("--count", "-n", min=1,
+                                       help="verified puzzles per set")] = 500,
+    seed: Annotated[int, typer.Option("--seed", "-s", help="first self-play seed")] = 0,
+    jobs: Annotated[int, typer.Option("--jobs", "-j", min=0,
+                                      help="worker processes (0: the CPU count, at most 4)")] = 0,
+    out: Annotated[Path | None, typer.Option(
+        "--out", "-o", help="folder for <set>.jsonl (default: the package's)")] = None,
+    records: Annotated[Path | None, typer.Option(
+        "--records", help="a file of asobiba records (JSON), one a line, to mine first")] = None,
+    db: Annotated[str | None, typer.Option(
+        "--db", help="a server's database URL: mine its stored games first (web extra)")] = None,
 ) -> None:
     """Mine COUNT verified puzzles per set from stored records and seeded self-play."""
     from ..core import Record
@@ -41,6 +48,8 @@ def build_cmd(
     if records is not None:
         with records.open(encoding="utf-8") as f:
             recs = [Record.from_json(json.loads(line)) for line in f if line.strip()]
+    if db is not None:
+        recs += _stored_records(db)
     folder = out or DATA
     for k in kinds:
         mine = [r for r in recs if r.game == KINDS[k][0]]
@@ -57,9 +66,10 @@ def build_cmd(
 
 @app.command("verify")
 def verify_cmd(
-    game: list[str] = typer.Option([], "--game", "-g"),
-    sample: int = typer.Option(0, "--sample", help="check this many at random (0: all)"),
-    folder: Path | None = typer.Option(None, "--dir"),
+    game: Annotated[list[str] | None, typer.Option("--game", "-g")] = None,
+    sample: Annotated[int, typer.Option("--sample",
+                                        help="check this many at random (0: all)")] = 0,
+    folder: Annotated[Path | None, typer.Option("--dir")] = None,
 ) -> None:
     """Re-verify puzzle sets with the engines; exits 1 on any problem."""
     from ..puzzles.mine import DATA, KINDS, load_set, verify
@@ -85,3 +95,22 @@ def sets_cmd() -> None:
 
     for name, (gid, options) in KINDS.items():
         typer.echo(f"{name}\t{gid}\t{json.dumps(dict(options))}\t{len(load_set(name))}")
+
+
+def _stored_records(url: str) -> list[Record]:
+    """The finished games stored by a server (progression's ``prog_games.record``)."""
+    from sqlalchemy import create_engine, select
+
+    from ..core import RecordError
+    from ..tables import GameRow
+
+    out: list[Record] = []
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        for (text,) in conn.execute(select(GameRow.record).where(GameRow.record.is_not(None))):
+            try:
+                out.append(Record.from_json(json.loads(text)))
+            except (RecordError, ValueError):
+                continue  # a record this build cannot read is no puzzle source
+    engine.dispose()
+    return out

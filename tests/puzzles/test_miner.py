@@ -77,8 +77,8 @@ def test_a_random_sample_of_the_shipped_set_re_verifies(kind: str) -> None:
 def test_reversi_shipped_puzzles_against_the_full_window_solver() -> None:
     """An independent check of the exact claim: the endgame solver's exact score of every
     move (not the judge's null-window search)."""
-    from asobiba.games.reversi.endgame import Solver, final_score, flips
     from asobiba.games.reversi.bitboard import legal_mask
+    from asobiba.games.reversi.endgame import Solver, final_score, flips
 
     solver = Solver()
     for pz in random.Random().sample(_shipped("reversi"), 4):
