@@ -329,12 +329,16 @@ def shipped_path(kind: str) -> Path:
     return DATA / f"{kind}.jsonl"
 
 
+def _line(pz: Puzzle) -> str:
+    return json.dumps(pz.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
 def write_set(path: Path, puzzles: Iterable[Puzzle]) -> int:
     path.parent.mkdir(parents=True, exist_ok=True)
     n = 0
     with path.open("w", encoding="utf-8") as f:
         for pz in puzzles:
-            f.write(json.dumps(pz.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n")
+            f.write(_line(pz))
             n += 1
     return n
 
@@ -392,6 +396,10 @@ def build(kind: str, count: int, seed: int = 0, jobs: int = 1, chunk: int = 8,
     self-play games (default 100 per puzzle asked) with what it found."""
     max_games = max_games or max(2000, 100 * count)
     wall0, cpu0 = time.perf_counter(), time.process_time()
+    sink = None
+    if out is not None:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        sink = out.open("w", encoding="utf-8")
     seen: set[str] = set()
     found: list[Puzzle] = []
     child_cpu = 0.0
@@ -403,6 +411,8 @@ def build(kind: str, count: int, seed: int = 0, jobs: int = 1, chunk: int = 8,
             if key not in seen and len(found) < count:
                 seen.add(key)
                 found.append(pz)
+                if sink is not None:
+                    sink.write(_line(pz))
     games = 0
 
     def tasks() -> Iterator[tuple[str, int, int]]:
@@ -422,6 +432,9 @@ def build(kind: str, count: int, seed: int = 0, jobs: int = 1, chunk: int = 8,
                     continue
                 seen.add(key)
                 found.append(Puzzle.from_json(d))
+                if sink is not None:  # written as found: a cut-short build leaves a prefix
+                    sink.write(_line(found[-1]))
+                    sink.flush()
             if progress is not None:
                 progress(len(found))
             if len(found) >= count or games >= max_games:
@@ -447,8 +460,8 @@ def build(kind: str, count: int, seed: int = 0, jobs: int = 1, chunk: int = 8,
                     fut.cancel()
     cpu = (time.process_time() - cpu0) + (child_cpu if jobs > 1 else 0.0)
     report = BuildReport(kind, len(found), games, cpu, time.perf_counter() - wall0, out)
-    if out is not None:
-        write_set(out, found)
+    if sink is not None:
+        sink.close()
     return found, report
 
 

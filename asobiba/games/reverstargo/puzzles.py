@@ -20,8 +20,8 @@ from .board import STONE_CELLS
 from .game import ReverStarGoState
 from .progression import ReverStarGoEvaluator
 
-EXACT_EMPTIES = 7
-MID_EMPTIES = 12
+EXACT_EMPTIES = 6
+MID_EMPTIES = 6
 DEPTH = 3
 MARGIN = 200.0
 BEST_MIN = 100.0
