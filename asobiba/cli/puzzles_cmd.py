@@ -108,6 +108,8 @@ def _stored_records(url: str) -> list[Record]:
     engine = create_engine(url)
     with engine.connect() as conn:
         for (text,) in conn.execute(select(GameRow.record).where(GameRow.record.is_not(None))):
+            if text is None:
+                continue
             try:
                 out.append(Record.from_json(json.loads(text)))
             except (RecordError, ValueError):

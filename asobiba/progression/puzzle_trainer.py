@@ -15,11 +15,14 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar, cast
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import CursorResult
 
 from ..core import Outcome, derive_seed
 from ..core.jsontypes import JSONObject
@@ -95,6 +98,11 @@ def daily_puzzle(day: date) -> tuple[str, Puzzle]:
     name = names[day.toordinal() % len(names)]
     puzzles = load_set(name)
     return name, puzzles[derive_seed(day.isoformat(), "daily-puzzle", name) % len(puzzles)]
+
+
+def _rows(result: object) -> int:
+    """Rows an UPDATE changed."""
+    return int(cast("CursorResult[tuple[int]]", result).rowcount)
 
 
 # ---- ratings ------------------------------------------------------------------------------
@@ -201,9 +209,10 @@ def start(session: Session, player_id: int, puzzle_set: str, mode: str, today: d
 
 def _open(session: Session, player_id: int, puzzle_set: str, puzzle_id: str, mode: str,
           run: int | None, closed: list[JSONObject], public: JSONObject) -> JSONObject:
-    attempt_id = session.execute(insert(PUZZLE_ATTEMPTS).values(
+    made = cast("CursorResult[tuple[int]]", session.execute(insert(PUZZLE_ATTEMPTS).values(
         player_id=player_id, puzzle_set=puzzle_set, puzzle_id=puzzle_id, mode=mode,
-        rated=False, status="open", step=0, run=run, started=utcnow())).inserted_primary_key[0]
+        rated=False, status="open", step=0, run=run, started=utcnow())))
+    attempt_id = int(made.inserted_primary_key[0])  # type: ignore[index]
     rated = False
     try:  # the first attempt ever at this puzzle: the only one that can be rated
         with session.begin_nested():
@@ -290,9 +299,9 @@ def move(session: Session, player_id: int, attempt_id: int, text: str) -> JSONOb
             step += 1
     # compare-and-set: one request per step wins (a double submit changes nothing twice)
     done = not right or step >= len(pz.line)
-    claimed = session.execute(update(PUZZLE_ATTEMPTS).where(
+    claimed = _rows(session.execute(update(PUZZLE_ATTEMPTS).where(
         PUZZLE_ATTEMPTS.c.id == a.id, PUZZLE_ATTEMPTS.c.status == "open",
-        PUZZLE_ATTEMPTS.c.step == a.step).values(step=step)).rowcount
+        PUZZLE_ATTEMPTS.c.step == a.step).values(step=step)))
     if claimed != 1:
         raise PuzzleError("attempt_busy", "this move was already answered", 409,
                           attempt=attempt_id)
@@ -307,9 +316,9 @@ def move(session: Session, player_id: int, attempt_id: int, text: str) -> JSONOb
 def _finish(session: Session, a: _Attempt, solved: bool, pz: Puzzle | None = None,
             initial: float | None = None) -> JSONObject:
     """End an attempt (once: the status moves from open in one UPDATE) and rate it."""
-    ended = session.execute(update(PUZZLE_ATTEMPTS).where(
+    ended = _rows(session.execute(update(PUZZLE_ATTEMPTS).where(
         PUZZLE_ATTEMPTS.c.id == a.id, PUZZLE_ATTEMPTS.c.status == "open").values(
-        status="solved" if solved else "failed", finished=utcnow())).rowcount
+        status="solved" if solved else "failed", finished=utcnow())))
     if ended != 1:
         raise PuzzleError("attempt_busy", "this attempt was already ended", 409, attempt=a.id)
     out: JSONObject = {"attempt": a.id, "solved": solved, "rated": a.rated}

@@ -241,10 +241,11 @@ def mine_selfplay(kind: str, seed: int, judge: PuzzleJudge | None = None) -> lis
         if level not in known:  # "random": uniformly random legal moves
             bots.append(None)
             continue
-        bot = game.make_bot(level, derive_seed(seed, "bot", seat))
-        bot.reset(seat, options)
-        bots.append(bot)
-    states, moves = [state], []
+        made = game.make_bot(level, derive_seed(seed, "bot", seat))
+        made.reset(seat, options)
+        bots.append(made)
+    states: list[State] = [state]
+    moves: list[str] = []
     while not state.is_over and len(moves) < 200:
         seat = player_seat(state)
         legal = state.legal_moves()
