@@ -101,8 +101,8 @@ def _stored_records(url: str) -> list[Record]:
     """The finished games stored by a server (progression's ``prog_games.record``)."""
     from sqlalchemy import create_engine, select
 
-    from ..core import RecordError
-    from ..tables import GameRow
+    from ..core import Record, RecordError
+    from ..progression.models import GameRow
 
     out: list[Record] = []
     engine = create_engine(url)

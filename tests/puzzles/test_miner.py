@@ -143,3 +143,33 @@ def test_tiny_build_of_every_set(tmp_path: Path) -> None:
         puzzles, rep = build(kind, 2, seed=7, jobs=1, chunk=2, out=tmp_path / f"{kind}.jsonl")
         assert rep.count == 2 and len(load_set(kind, tmp_path / f"{kind}.jsonl")) == 2
         assert all(verify(p) == [] for p in puzzles)
+
+
+def test_build_mines_a_servers_stored_games_first(tmp_path: Path) -> None:
+    from argon2 import PasswordHasher
+    from sqlalchemy import create_engine
+
+    from asobiba.progression import Progression
+
+    found = [p for seed in range(6) for p in mine_selfplay("flipflop", seed)]
+    pz = found[0]
+    game = get("flipflop")
+    moves = list(pz.moves) + list(pz.line)
+    states = game.replay(moves, pz.options, pz.seed)
+    while not states[-1].is_over:  # finish the game: the server stores finished games
+        s = states[-1]
+        moves.append(s.move_text(s.legal_moves()[0]))
+        states.append(s.play(moves[-1]))
+    rec = Record.from_states(states, [MoveEntry(s.to_move or 0, m)
+                                      for s, m in zip(states, moves)], pz.seed)
+    url = f"sqlite:///{tmp_path / 'server.db'}"
+    prog = Progression(create_engine(url),
+                       PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1))
+    a, _ = prog.register("first", "a long password 9")
+    b, _ = prog.register("second", "a long password 9")
+    prog.record_game([a["id"], b["id"]], rec)
+    res = CliRunner().invoke(app, ["puzzles", "build", "-g", "flipflop", "-n", "1", "-j", "1",
+                                   "--db", url, "-o", str(tmp_path / "out")])
+    assert res.exit_code == 0, res.output
+    shipped = load_set("flipflop", tmp_path / "out" / "flipflop.jsonl")
+    assert shipped[0].source == "record" and verify(shipped[0]) == []
