@@ -173,3 +173,13 @@ def test_build_mines_a_servers_stored_games_first(tmp_path: Path) -> None:
     assert res.exit_code == 0, res.output
     shipped = load_set("flipflop", tmp_path / "out" / "flipflop.jsonl")
     assert shipped[0].source == "record" and verify(shipped[0]) == []
+
+
+@pytest.mark.parametrize("kind", ["flipflop", "reversi", "reverstargo"])
+def test_the_shipped_set_is_what_the_command_builds(kind: str, tmp_path: Path) -> None:
+    """The committed file starts with exactly what `asobiba puzzles build --seed 0` writes
+    (a build writes puzzles in seed order, so a short build is the full one's prefix)."""
+    puzzles, _ = build(kind, 3, seed=0, jobs=1, out=tmp_path / f"{kind}.jsonl")
+    shipped = (Path(__file__).resolve().parents[2] / "asobiba" / "puzzles" / "sets"
+               / f"{kind}.jsonl").read_text().splitlines()
+    assert (tmp_path / f"{kind}.jsonl").read_text().splitlines() == shipped[:3]
