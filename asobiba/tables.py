@@ -372,3 +372,34 @@ EXPLORER_MOVES = Table(
     Column("last_played", String(40), nullable=False),
 )
 """Per explorer, position and move: the finished games that played it (asobiba.explorer)."""
+
+# --- s10-puzzles: the puzzle trainer (asobiba.progression.puzzle_trainer, docs/puzzles.md) ---
+PUZZLE_ATTEMPTS = Table(
+    "prog_puzzle_attempts", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("player_id", Integer, nullable=False, index=True),
+    Column("puzzle_set", String(40), nullable=False),
+    Column("puzzle_id", String(60), nullable=False),
+    Column("mode", String(12), nullable=False),  # rated | daily | streak
+    Column("rated", Boolean, nullable=False),
+    Column("status", String(10), nullable=False),  # open | solved | failed
+    Column("step", Integer, nullable=False),  # plies of the line done
+    Column("run", Integer, nullable=True),  # streak mode: the run's first attempt id
+    Column("started", String(40), nullable=False),
+    Column("finished", String(40), nullable=True),
+    Column("rating_before", Float, nullable=True),
+    Column("rating_after", Float, nullable=True),
+    Column("puzzle_before", Float, nullable=True),
+    Column("puzzle_after", Float, nullable=True),
+)
+"""Every puzzle attempt: the player's progress through the solution (checked on the server)
+and, for a rated one, the two ratings before and after (pool ``<set>:puzzle``)."""
+PUZZLE_SEEN = Table(
+    "prog_puzzle_seen", Base.metadata,
+    Column("player_id", Integer, primary_key=True),
+    Column("puzzle_set", String(40), primary_key=True),
+    Column("puzzle_id", String(60), primary_key=True),
+    Column("attempt_id", Integer, nullable=False),
+)
+"""The first attempt of each player at each puzzle (the key makes it one, also under races):
+only that attempt can be rated; repeats are practice."""

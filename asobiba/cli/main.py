@@ -61,6 +61,8 @@ from .needs import need
 LAZY_GROUPS: dict[str, tuple[str, str, str, str | None]] = {
     "progression": ("asobiba.progression.cli", "app",
                     "ranks, daily challenges, matches, reviews, bot calibration", "web"),
+    "puzzles": ("asobiba.cli.puzzles_cmd", "app",
+                "build and verify puzzle sets mined from games", None),
 }
 """Command groups imported only when used: name → (module, typer app attribute, help, the
 optional extra it needs or None). Without its extra a group is still listed, and says which

@@ -179,3 +179,55 @@ class GameProgression:
     the last is the position analysed) and the options: a JSON answer the page draws."""
     package: str = ""
     """The game's package (set by :meth:`Game.progression`; where ``tutorial`` is found)."""
+    puzzles: Callable[[JSONMapping], PuzzleJudge | None] | None = None
+    """s10-puzzles: the engine that verifies mined puzzles for these options (``None``: the
+    game has no puzzles)."""
+    puzzle_sets: Mapping[str, JSONMapping] = field(default_factory=dict)
+    """s10-puzzles: the game's puzzle sets, name → options (a set per board, say)."""
+
+
+# --- s10-puzzles: the puzzle miner's hook (asobiba/puzzles, docs/puzzles.md) ---
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a game's puzzle judge says about one position: every legal move's value for the
+    mover, and how far to trust them.
+
+    ``exact``: the values are game-theoretic (a solver's); otherwise a search's, and a move is
+    *clearly best* only by ``margin`` over the next one (docs/puzzles.md). A value
+    ``>= win_value`` is a proven win (exact, or a forced win the search found)."""
+
+    values: Mapping[str, float]
+    exact: bool
+    win_value: float
+    margin: float = math.inf
+    best_min: float = 0.0
+    """Non-exact: the clearly-best move's value must also reach this (the mover stands well
+    after it, not merely less badly)."""
+
+
+@runtime_checkable
+class PuzzleJudge(Protocol):
+    """A game's engine for the puzzle miner (``GameProgression.puzzles(options)``)."""
+
+    selfplay_levels: tuple[str, ...]
+    """The bot levels self-play draws its seats from (``"random"``: random legal moves)."""
+
+    def candidate(self, state: State) -> bool:
+        """Cheap: is this position worth judging (phase, solver's reach)?"""
+        ...
+
+    def judge(self, state: State) -> Verdict | None:
+        """The values of every legal move, or ``None`` when out of the engine's reach or
+        unstable (a search whose best move changes with depth)."""
+        ...
+
+    def key(self, state: State) -> str:
+        """The position (and what the rules remember of its history) as text: equal keys are
+        one puzzle."""
+        ...
+
+    def themes(self, state: State, line: Sequence[str]) -> list[str]:
+        """Theme tags of the puzzle at ``state`` whose solution is ``line`` (player, reply,
+        player, ...)."""
+        ...

@@ -1073,3 +1073,57 @@ def openapi(routes: list[Any], games: list[str]) -> dict[str, Any]:
 
 __all__ = ["ERRORS", "OPS", "PATHS", "ErrorResponse", "bind", "check", "missing", "openapi",
            "typed"]
+
+
+# --- s10-puzzles: the puzzle trainer (asobiba.server.puzzle_routes, docs/puzzles.md) ---
+
+class PuzzleStart(_Model):
+    set: str | None = Field(None, max_length=40)
+    mode: Literal["rated", "daily", "streak"]
+    run: StrictInt | None = Field(None, ge=1)
+
+
+class PuzzleMove(_Model):
+    move: str = Field(min_length=1, max_length=64)
+
+
+class PuzzleAnswers(_Model):
+    answers: list[str] = Field(max_length=16)
+
+
+class PuzzleAttemptPath(_Params):
+    attempt: str = Field(min_length=1, max_length=12)  # digits: checked by the route (404)
+    codes: ClassVar[dict[str, str]] = {"attempt": "no_attempt"}
+
+
+class PuzzleIndex(_Answer):
+    sets: list[dict[str, Any]]
+    day: str
+    daily: dict[str, Any]
+    me: dict[str, Any] | None
+
+
+class PuzzleAttempt(_Answer):
+    attempt: int
+    set: str
+    mode: str
+    rated: bool
+    puzzle: dict[str, Any]
+
+
+class PuzzleStep(_Answer):
+    """A move's verdict; once ``done``, the solution line, themes and rating changes."""
+
+
+PATHS.update({
+    "/api/puzzles/attempts/{attempt}/move": PuzzleAttemptPath,
+    "/api/puzzles/attempts/{attempt}/answer": PuzzleAttemptPath,
+})
+OPS.update({
+    ("GET", "/puzzles"): Op({200: PAGE}),
+    ("GET", "/api/puzzles"): Op({200: PuzzleIndex}),
+    ("POST", "/api/puzzles/start"): Op({200: PuzzleAttempt}, body=PuzzleStart),
+    ("POST", "/api/puzzles/attempts/{attempt}/move"): Op({200: PuzzleStep}, body=PuzzleMove),
+    ("POST", "/api/puzzles/attempts/{attempt}/answer"): Op({200: PuzzleStep},
+                                                          body=PuzzleAnswers),
+})

@@ -40,6 +40,7 @@ from .explorer_routes import explorer_routes
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
+from .puzzle_routes import puzzle_routes
 from .rooms import ClientError, Conn, Hub, Room
 from .security import BadJSON, Guard, json_text_error, parse_json
 from .wire import dumps
@@ -693,6 +694,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *analysis_routes(),  # the analysis board (its /ws/analysis before /ws/{room} too)
         WebSocketRoute("/ws/{room}", ws),
         *progression.routes,
+        *puzzle_routes(store.engine, today or _utc_today),  # s10-puzzles (docs/puzzles.md)
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
         *explorer_routes(store.engine, limits),  # the opening explorer (docs/explorer.md)

@@ -40,11 +40,13 @@ ALLOWED: dict[str, set[str]] = {
     "envs": {"core", "games"},
     "paper": {"core", "games"},
     "tables": {"core"},
-    "progression": {"core", "search", "play", "games", "tables"},
+    "puzzles": {"core", "search", "play", "games"},
+    "progression": {"core", "search", "play", "games", "tables", "puzzles"},
     "analysis": {"core", "search", "play", "games", "formats"},
     "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression",
-               "analysis"},
-    "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server"},
+               "analysis", "puzzles"},
+    "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server",
+            "puzzles"},
     "examples": {"core", "search", "play", "games", "envs"},
 }
 

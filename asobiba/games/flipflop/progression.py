@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...core import Analyst, AnyEvaluator, GameProgression, State, Thresholds
+from ...core.hooks import PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .game import FlipFlopState
 
@@ -94,8 +95,17 @@ def _analyst(options: JSONMapping) -> Analyst:
     return analyst()
 
 
+def _puzzles(options: JSONMapping) -> PuzzleJudge:
+    """s10-puzzles: the puzzle miner's judge (docs/puzzles.md)."""
+    from .puzzles import make_judge
+
+    return make_judge(options)
+
+
 PROGRESSION = GameProgression(
     analyst=_analyst,
+    puzzles=_puzzles,
+    puzzle_sets={"flipflop": {"board": "3x3"}, "flipflop5": {"board": "5x5"}},
     evaluator=_evaluator,
     thresholds=_thresholds,
     tutorial="tutorial.json",

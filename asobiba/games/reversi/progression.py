@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ...core import Analyst, GameProgression, State, Thresholds
+from ...core.hooks import PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .game import PASS, ReversiState
 
@@ -52,8 +53,17 @@ def _analyst(options: JSONMapping) -> Analyst:
     return analyst()
 
 
+def _puzzles(options: JSONMapping) -> PuzzleJudge:
+    """s10-puzzles: the puzzle miner's judge (docs/puzzles.md)."""
+    from .puzzles import make_judge
+
+    return make_judge(options)
+
+
 PROGRESSION = GameProgression(
     analyst=_analyst,
+    puzzles=_puzzles,
+    puzzle_sets={"reversi": {}},
     evaluator=lambda options: ReversiEvaluator(),
     # Reversi bots: square weights (a corner is 100) + 8 per mobility move; exact endgame
     # values are ±100 000 + disc difference (bots.WIN); scale fitted by

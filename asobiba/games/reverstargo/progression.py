@@ -5,6 +5,7 @@ reverse-match tie-break (hooks: ``asobiba.core.hooks``)."""
 from __future__ import annotations
 
 from ...core import Analyst, GameProgression, State, Thresholds
+from ...core.hooks import PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .board import LABELS
 from .game import ReverStarGoState
@@ -52,8 +53,17 @@ def _analyst(options: JSONMapping) -> Analyst:
     return analyst()
 
 
+def _puzzles(options: JSONMapping) -> PuzzleJudge:
+    """s10-puzzles: the puzzle miner's judge (docs/puzzles.md)."""
+    from .puzzles import make_judge
+
+    return make_judge(options)
+
+
 PROGRESSION = GameProgression(
     analyst=_analyst,
+    puzzles=_puzzles,
+    puzzle_sets={"reverstargo": {}},
     evaluator=lambda options: ReverStarGoEvaluator(),
     # its search's evaluation (cell classes, captures ×5, ring, mobility); exact values are
     # ±1 000 000 + margin (search.WIN); scale fitted like Reversi's
