@@ -83,6 +83,15 @@ def test_play_variations_promote_and_the_engine_deepening(page: Any, server: Ser
     page.locator("#lines li").first.locator(".pv-move").first.click()
     ready(page, 3)
     page.click("#engine-toggle")
+    # the opening explorer is mounted under the engine and follows the position: its book
+    # moves are buttons that play the move on the board
+    page.click("#first")
+    ready(page, 0)
+    page.wait_for_selector("#explorer .explorer-move[data-move]")
+    move = page.locator("#explorer .explorer-move[data-move]").first.get_attribute("data-move")
+    page.locator("#explorer .explorer-move[data-move]").first.click()
+    ready(page, 1)
+    assert page.locator("#tree [aria-current=true]").get_attribute("data-move") == move
     if page.viewport_size["width"] < 500:  # phone: the controls are at least 44 px
         for sel in ("#tree .tree-move", "#engine-toggle", "#promote", "#back"):
             box = page.locator(sel).first.bounding_box()

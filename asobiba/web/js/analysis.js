@@ -3,6 +3,7 @@
 // deepening live over /ws/analysis (two-player perfect-information games), one seat's
 // knowledge (hidden-information games), export with comments and a shareable link.
 // The server checks every position; this page only keeps the tree and draws.
+import { mountExplorer } from "./explorer.js";
 import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
 import { el, loadRenderer } from "./util.js";
 
@@ -103,6 +104,30 @@ function draw() {
   $("editor-box").hidden = !(game in PALETTES);
   $("comment").value = current.comment || "";
   $("link").value = shareLink();
+  drawExplorer();
+}
+
+// the opening explorer (js/explorer.js) under the engine, for the games it indexes, from
+// the start position only (an edited board has no games behind it)
+let explorer = null;
+let explorerId = null;
+const EXPLORER_IDS = { "3x3": "flipflop-3x3", "5x5": "flipflop-5x5" }; // FlipFlop's board → its explorer
+
+function explorerFor() {
+  if (base.setup) return null;
+  if (game === "flipflop") return EXPLORER_IDS[(base.options && base.options.board) || "3x3"] || null;
+  return ["reversi", "reverstargo"].includes(game) ? game : null;
+}
+
+function drawExplorer() {
+  const box = $("explorer");
+  const id = explorerFor();
+  box.hidden = !id;
+  if (!id) return;
+  if (id !== explorerId) {
+    explorerId = id;
+    explorer = mountExplorer(box, { game: id, moves: line(), onPlay: (m) => play(String(m)), label, seatName });
+  } else explorer.update(line());
 }
 
 function play(move) {
