@@ -31,23 +31,30 @@ if TYPE_CHECKING:
     from .single import AsobibaGym
     from .vector import AsobibaVectorEnv
 
+def encoded_games() -> list[str]:
+    """Every registered game whose manifest names an encoding (the games these bindings
+    serve), in the registry's order."""
+    return [gid for gid in available() if manifest(gid).encoding is not None]
+
+
 class _GymIds(Mapping[str, str]):
-    """Game id → Gymnasium id for every registered game, read from the registry whenever
-    it is asked (a game plugged in later has its id too): the manifests' ``gym_id``."""
+    """Game id → Gymnasium id for every registered game with an encoding, read from the
+    registry whenever it is asked (a game plugged in later has its id too): the manifests'
+    ``gym_id``."""
 
     def __getitem__(self, game_id: str) -> str:
-        if game_id not in available():
+        if game_id not in encoded_games():
             raise KeyError(game_id)
         return manifest(game_id).gym_id
 
     def __iter__(self) -> Iterator[str]:
-        return iter(available())
+        return iter(encoded_games())
 
     def __len__(self) -> int:
-        return len(available())
+        return len(encoded_games())
 
 
-#: Gymnasium ids, one per registered game (``gymnasium.make("asobiba/FlipFlop-v0",
+#: Gymnasium ids, one per registered game with an encoding (``gymnasium.make("asobiba/FlipFlop-v0",
 #: opponent="5")``), derived from the registry.
 GYM_IDS: Mapping[str, str] = _GymIds()
 

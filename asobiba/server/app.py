@@ -35,6 +35,7 @@ from .bot_api import bot_routes
 from .bots import BotPool
 from .clock import ClockError, check_clock
 from .db import Store
+from .game_web import game_files_mount
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
@@ -683,6 +684,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *progression.routes,
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
+        game_files_mount(WEB_DIR),  # each game's renderer and words, from its folder
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     # every HTTP route behind its request models (api_schema.OPS; one is missing: no start)
