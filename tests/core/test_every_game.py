@@ -1,5 +1,5 @@
 """Issue 26 item 1: every check that is about "every game" is parametrised over the registry
-(``asobiba.games.available()``), so a game plugged in at test time (tests/connect4) runs
+(``asobiba.games.available()``), so a game plugged in at test time (a folder of tests/, see tests/conftest.py) runs
 them all with no test naming it: protocol conformance (opt-out impossible: a game with no
 tests of its own still runs it), records in every format, paper, the RL bindings, the CLI's
 list, and the browser files served from the game's folder."""

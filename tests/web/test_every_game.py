@@ -1,6 +1,6 @@
 """Issue 26 item 1: the browser checks parametrised over EVERY registered game — the shipped
-ones and the games plugged in at test time (tests/connect4) — read from the registry, never
-a hand-picked list. One page load per game (the machine is small): the game is started from
+ones and the games plugged in at test time (a folder of tests/, see tests/conftest.py) —
+read from the registry, never a hand-picked list. One page load per game (the machine is small): the game is started from
 the lobby, a move is played from the page, axe finds no serious violation, and the language
 switch leaves no English word on the board. The renderer and its words come from the game's
 own folder (``/static/games/<id>.js``, ``<id>.words.json``)."""
@@ -12,24 +12,21 @@ from typing import Any
 
 import pytest
 
-from asobiba.games import available, get
+from asobiba.games import available
 
-from .browser import Server, click_a_move, click_listed, new_game, open_context, wait_turn
+from .browser import (
+    Server,
+    click_a_move,
+    click_listed,
+    lobby_setup,
+    new_game,
+    open_context,
+    wait_turn,
+)
 from .test_accessibility import AXE, serious
 from .test_i18n_table import BOARD_WORDS, JAPANESE, english_in
 
 pytestmark = pytest.mark.browser
-
-
-def lobby_setup(game_id: str) -> tuple[list[str], dict[str, Any]]:
-    """Seats and lobby options for a two-seat game against the game's first CPU level, from
-    the game's metadata alone."""
-    game = get(game_id)
-    options: dict[str, Any] = {}
-    players = next((o for o in game.options if o.name == "players"), None)
-    if players is not None and players.default != 2:
-        options["players"] = 2
-    return ["you", f"bot:{game.bot_levels[0].level}"], options
 
 
 @pytest.mark.parametrize("game", available())
