@@ -111,10 +111,11 @@ class GameManifest:
         if field_name == "cli":
             return module
         try:
-            return getattr(module, attr)
+            found: object = getattr(module, attr)
         except AttributeError:
             raise ManifestError(f"{self.package}.MANIFEST.{field_name}: {module_name} "
                                 f"defines no {attr}") from None
+        return found
 
     def hooks(self) -> GameProgression:
         """The progression hooks (an empty ``GameProgression`` when the game has none), with

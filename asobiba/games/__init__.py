@@ -4,7 +4,9 @@ registry resolves a game's manifest once, on first use, so starting the CLI for 
 not load the others; every lookup of the platform (progression, encoding, formats, paper, CLI
 extras, tutorial, web renderer and words) goes through :func:`manifest`.
 
-The six games shipped are listed in :data:`GAME_IDS`. Another package can be plugged in
+The six games shipped are listed in :data:`GAME_IDS` — the one list of shipped ids; everything
+that lists games (CLI, lobby, bindings, format detection, paper, tests) asks
+:func:`available`, which holds the plugged-in games too. Another package can be plugged in
 without editing anything here: :func:`register` (in-process, e.g. a test), or the environment
 variable ``ASOBIBA_GAMES`` — ``id=module`` pairs separated by commas, read when a process
 starts, so that a server started as a separate process knows the game too
@@ -71,15 +73,6 @@ def _from_environment() -> None:
 
 
 _from_environment()
-
-
-def package_of(game_id: str) -> str:
-    """The package a registered game lives in (nothing is imported)."""
-    try:
-        return _modules[game_id]
-    except KeyError:
-        raise UnknownGameError(f"unknown game {game_id!r}; games: {', '.join(_modules)}") \
-            from None
 
 
 def available() -> list[str]:

@@ -48,11 +48,12 @@ def winner(cells: str) -> str | None:
 class Connect4State(State[int]):
     """``cells``: row 0 (the bottom) first, ``COLS`` cells a row."""
 
-    __slots__ = ("cells", "_options")
+    __slots__ = ("cells", "_options", "last")
 
-    def __init__(self, cells: str, options: JSONMapping) -> None:
+    def __init__(self, cells: str, options: JSONMapping, last: int | None = None) -> None:
         self.cells = cells
         self._options = options
+        self.last = last  # the cell of the last disc dropped
 
     @property
     def options(self) -> JSONMapping:
@@ -73,7 +74,7 @@ class Connect4State(State[int]):
     def _apply(self, move: int, seat: int) -> Connect4State:
         row = next(r for r in range(ROWS) if self.cells[r * COLS + move] == ".")
         i = row * COLS + move
-        return Connect4State(self.cells[:i] + DISCS[seat] + self.cells[i + 1:], self._options)
+        return Connect4State(self.cells[:i] + DISCS[seat] + self.cells[i + 1:], self._options, i)
 
     def _outcome(self) -> Outcome | None:
         if self._acting():
@@ -98,7 +99,8 @@ class Connect4State(State[int]):
 
     def _view(self, seat: int | None) -> JSONObject:
         rows = [self.cells[r * COLS:(r + 1) * COLS] for r in reversed(range(ROWS))]
-        return {"board": rows, "turn": DISCS[self.turn]}
+        last = None if self.last is None else FILES[self.last % COLS] + str(self.last // COLS + 1)
+        return {"board": rows, "turn": DISCS[self.turn], "last_move": last}
 
 
 class Connect4(Game):
@@ -108,14 +110,18 @@ class Connect4(Game):
     summary = "Drop discs, four in a row wins (a test game, not shipped)."
     summary_ja = "石を落として四つ並べれば勝ち（テスト用のゲーム）。"
     min_seats = max_seats = 2
-    bot_levels = (BotLevel("random", "Random", title_ja="ランダム"),)
+    bot_levels = (BotLevel("random", "Random", title_ja="ランダム"),
+                  BotLevel("greedy", "Greedy", "wins at once, else blocks, else the centre",
+                           "貪欲"))
 
     def _initial(self, options: JSONObject, seed: int) -> Connect4State:
         return Connect4State("." * (ROWS * COLS), options)
 
     def state_from_view(self, view: JSONMapping) -> Connect4State:
         rows = list(view["board"])
-        return Connect4State("".join(reversed(rows)), {})
+        last = view.get("last_move")
+        cell = None if not last else (int(last[1:]) - 1) * COLS + FILES.index(last[0])
+        return Connect4State("".join(reversed(rows)), {}, cell)
 
     def render_view(self, view: JSONMapping) -> str:
         return "\n".join(" ".join(row) for row in view["board"]) + "\n" + " ".join(FILES)
@@ -123,7 +129,26 @@ class Connect4(Game):
     def make_bot(self, level: str, seed: int = 0) -> Bot:
         if level == "random":
             return RandomBot(seed)
-        raise ValueError(f"connect4 has no bot level {level!r}; levels: random")
+        if level == "greedy":
+            return GreedyBot(seed)
+        raise ValueError(f"{self.id} has no bot level {level!r}; levels: random, greedy")
+
+
+class GreedyBot(Bot):
+    """A column that wins now; else one that stops the opponent's win; else the one nearest
+    the centre (perfect information: it rebuilds the state from its view)."""
+
+    name = "greedy"
+
+    def choose(self, view: JSONMapping) -> str:
+        state = GAME.state_from_view(view)
+        me = state.turn
+        moves = sorted(state._legal(me), key=lambda c: abs(c - COLS // 2))
+        for seat in (me, 1 - me):
+            for col in moves:
+                if winner(state._apply(col, seat).cells) == DISCS[seat]:
+                    return FILES[col]
+        return FILES[moves[0]]
 
 
 GAME = Connect4()

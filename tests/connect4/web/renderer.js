@@ -1,5 +1,6 @@
-// Connect Four: the 7 × 6 grid from view.board (top row first; R, Y, .). Each column with room
-// is a move: click it, or Enter on its focused top cell. Words: ./words.json ("connect4.<key>").
+// Connect Four: the 7 × 6 grid from view.board (top row first; R, Y, .) and the last disc
+// dropped (view.last_move). Each column with room is a move: click it, or Enter on its focused
+// column. Words: ./words.json beside this file (ctx.t("red") finds "<game>.red").
 import { moveTarget, svg, swatch } from "../js/util.js";
 import { cellAt, cursorAt } from "../js/board.js";
 
@@ -25,6 +26,8 @@ export default {
     return [
       [swatch(svg("circle", { cx: 20, cy: 20, r: 15, fill: disc("R") })), ctx.t("red")],
       [swatch(svg("circle", { cx: 20, cy: 20, r: 15, fill: disc("Y") })), ctx.t("yellow")],
+      [swatch(svg("circle", { cx: 20, cy: 20, r: 15, fill: "#ffffff", stroke: "#2d5aa6" })), ctx.t("legend.empty")],
+      [swatch(svg("circle", { cx: 20, cy: 20, r: 15, fill: disc("R") }), svg("circle", { cx: 20, cy: 20, r: 4, fill: "#1b1b1b" })), ctx.t("legend.last")],
     ];
   },
   render(view, ctx) {
@@ -39,6 +42,7 @@ export default {
         const label = ctx.t(ch === "R" ? "cell.red" : ch === "Y" ? "cell.yellow" : "cell.empty", { cell: name });
         const hole = svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: CELL * 0.4, fill: ch === "." ? "#ffffff" : disc(ch), role: "img", "aria-label": label });
         root.append(hole);
+        if (view.last_move === name) root.append(svg("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 5, fill: "#1b1b1b", "aria-hidden": "true" }));
       });
     });
     for (let c = 0; c < cols; c += 1) {
