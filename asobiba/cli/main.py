@@ -95,10 +95,10 @@ class LazyGroup(TyperGroup):
             if extra is not None and missing_extra(extra):
                 return _needs_extra(cmd_name, extra, help_text)
         elif cmd_name in available():
-            found_cli = manifest(cmd_name).load("cli")
+            found_cli = manifest(cmd_name).module_of("cli")
             if found_cli is None:
                 return None
-            module_name, attr, help_text = found_cli.__name__, "app", f"{cmd_name} tools"
+            module_name, attr, help_text = found_cli, "app", f"{cmd_name} tools"
         else:
             return None
         sub = getattr(importlib.import_module(module_name), attr, None)
