@@ -74,7 +74,7 @@ def test_issue26_every_game_with_an_encoding_is_a_pettingzoo_env(game_id: str) -
     env.reset(seed=3)
     for _agent in env.agent_iter(max_iter=6):
         obs, _, done, trunc, _ = env.last()
-        env.step(None if done or trunc else int(obs["action_mask"].nonzero()[0][0]))
+        env.step(None if done or trunc else int(obs["action_mask"].nonzero()[0][0]))  # type: ignore[arg-type]
     assert GYM_IDS[game_id].startswith("asobiba/")
 
 
