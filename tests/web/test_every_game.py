@@ -40,6 +40,8 @@ def test_issue26_every_game_starts_plays_is_accessible_and_switches_language(
     try:
         new_game(page, server.url, game, seats, options)
         assert wait_turn(page) == "turn"
+        # axe on the page as it opens (the position test_accessibility.py checks too)
+        assert serious(page, Path(AXE).read_text(encoding="utf-8")) == []
         before = page.evaluate("document.body.dataset.ply")
         if page.locator("#board [data-move], #board [data-attack], #board [data-pick]").count():
             click_a_move(page)
@@ -51,7 +53,6 @@ def test_issue26_every_game_starts_plays_is_accessible_and_switches_language(
             "async () => (await import('/static/js/util.js')).loadRenderer"
             f"({game!r}).then((r) => Boolean(r.generic))")
         assert not generic, f"{game}: its renderer was not served from its folder"
-        assert serious(page, Path(AXE).read_text(encoding="utf-8")) == []
         english = page.evaluate(BOARD_WORDS)
         assert english and [w for w in english if JAPANESE.search(w)] == []
         page.click("#lang")
