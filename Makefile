@@ -52,12 +52,12 @@ node-deps: $(NODE_STAMP)
 
 ## make lint-js: ESLint over asobiba/web
 lint-js: $(NODE_STAMP)
-	npx --no-install eslint --max-warnings 0 asobiba/web
+	npx --no-install eslint --max-warnings 0 asobiba/web asobiba/games tests
 
 ## make test: install (Python packages; Debian chromium, CJK fonts, PostgreSQL; npm tools), then every check
 test: $(STAMP) browser-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
-	npx --no-install eslint --max-warnings 0 asobiba/web
+	npx --no-install eslint --max-warnings 0 asobiba/web asobiba/games tests
 	$(BIN)/mypy asobiba
 	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
 

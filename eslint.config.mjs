@@ -1,4 +1,5 @@
-// ESLint over the browser client (asobiba/web): plain ES modules, no build step.
+// ESLint over the browser client (asobiba/web, and each game's renderer in its own folder:
+// asobiba/games/<id>/web/, tests/<plug-in>/web/): plain ES modules, no build step.
 import js from "@eslint/js";
 import globals from "globals";
 import uiStrings from "./lint/ui-strings.mjs";
@@ -9,7 +10,7 @@ const asobiba = { rules: { "ui-strings": uiStrings } };
 export default [
   js.configs.recommended,
   {
-    files: ["asobiba/web/**/*.js"],
+    files: ["asobiba/web/**/*.js", "asobiba/games/*/web/*.js", "tests/*/web/*.js"],
     languageOptions: {
       ecmaVersion: 2022,
       sourceType: "module",
@@ -24,7 +25,7 @@ export default [
   },
   {
     // every script but the table itself: the renderers and the pages' scripts
-    files: ["asobiba/web/**/*.js"],
+    files: ["asobiba/web/**/*.js", "asobiba/games/*/web/*.js", "tests/*/web/*.js"],
     ignores: ["asobiba/web/js/i18n.js"],
     plugins: { asobiba },
     rules: { "asobiba/ui-strings": "error" },

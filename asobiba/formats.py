@@ -9,7 +9,7 @@ Every game has two formats:
   own notation, numbered, with the seat that played it (``12. B attack A3=7``).
 
 A game adds its own standard formats in ``asobiba/games/<id>/formats.py`` (a ``FORMATS``
-tuple), found on first use like ``encoding.py``: Reversi brings the ``transcript``
+tuple), named by its manifest (``formats=".formats:FORMATS"``) and loaded on first use: Reversi brings the ``transcript``
 (``f5d6c3…``) and ``ggf`` (the Generic Game Format of GGS). Another helper's format (e.g.
 the ReverStarGo app's own record) plugs in the same way, or with :func:`register`.
 
@@ -19,15 +19,15 @@ record is exact or refused with a :class:`~asobiba.core.RecordError` naming what
 
 from __future__ import annotations
 
-import importlib
 import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import cast
 
 from .core import MoveEntry, Record, RecordError, SeatInfo
 from .core.errors import AsobibaError
-from .games import get, replay_record
+from .games import available, get, manifest, replay_record
 
 SEAT_LETTERS = "ABCDEFGHIJKL"
 
@@ -55,17 +55,10 @@ def register(game_id: str, fmt: RecordFormat) -> None:
 def formats_for(game_id: str) -> dict[str, RecordFormat]:
     """Name -> format for ``game_id``: the generic ones, then the game's own."""
     if game_id not in _REGISTRY:
-        game = get(game_id)
         found = {"json": _json_format(game_id), "text": _text_format(game_id)}
-        package = type(game).__module__.rsplit(".", 1)[0]
-        try:
-            module = importlib.import_module(f"{package}.formats")
-        except ModuleNotFoundError as exc:
-            if exc.name != f"{package}.formats":
-                raise
-        else:
-            for fmt in module.FORMATS:
-                found[fmt.name] = fmt
+        own = manifest(game_id).load("formats")
+        for fmt in cast("tuple[RecordFormat, ...]", own or ()):
+            found[fmt.name] = fmt
         _REGISTRY[game_id] = found
     return _REGISTRY[game_id]
 
@@ -106,9 +99,7 @@ def _detect(text: str, fmt: str | None, game_id: str | None) -> tuple[str, str]:
     m = re.search(r'^\[Game "([^"]+)"\]', stripped, re.MULTILINE)
     if m:
         return fmt or "text", game_id or m.group(1)
-    from .games import GAME_IDS
-
-    for gid in ([game_id] if game_id else GAME_IDS):
+    for gid in ([game_id] if game_id else available()):
         try:
             formats = formats_for(gid)
         except AsobibaError:

@@ -117,3 +117,9 @@ HOME  # unused variable (asobiba/games/flipflop/solver3.py:29)
 relative_children  # unused function (asobiba/games/flipflop/solver3.py:84)
 CIRCLE  # unused variable (asobiba/games/patapata/tasks.py:22)
 SQUARE  # unused variable (asobiba/games/patapata/tasks.py:22)
+
+# Named by each game's MANIFEST as "module:attribute" strings (core/manifest.py imports them
+# on first use): a game's progression hooks, paper, formats and codec
+PROGRESSION  # unused variable (asobiba/games/<id>/progression.py)
+PAPER  # unused variable (asobiba/games/<id>/paper.py)
+FORMATS  # unused variable (asobiba/games/<id>/formats.py)

@@ -8,7 +8,37 @@ defaults."""
 
 from __future__ import annotations
 
-from asobiba.server import security
+import os
+import re
+from pathlib import Path
+
+_TESTS = Path(__file__).resolve().parent
+
+
+def _suite_plugins() -> list[str]:
+    """``id=tests.<folder>`` for every test folder whose ``__init__.py`` says
+    ``SUITE_PLUGIN = True``: a game plugged in for the whole suite (docs/architecture.md,
+    "Adding a game"), so every test parametrised over ``asobiba.games.available()`` runs it.
+    The folder's name is its game id."""
+    found = []
+    for init in sorted(_TESTS.glob("*/__init__.py")):
+        if re.search(r"^SUITE_PLUGIN = True$", init.read_text(encoding="utf-8"), re.M):
+            found.append(f"{init.parent.name}=tests.{init.parent.name}")
+    return found
+
+
+# before asobiba.games is imported (it reads ASOBIBA_GAMES once); servers started as
+# processes inherit it
+_entries = [e for e in os.environ.get("ASOBIBA_GAMES", "").split(",") if e.strip()]
+os.environ["ASOBIBA_GAMES"] = ",".join([*_entries, *(p for p in _suite_plugins()
+                                                     if p not in _entries)])
+
+from asobiba import games  # noqa: E402
+from asobiba.server import security  # noqa: E402
+
+for _entry in _suite_plugins():  # in case asobiba.games was imported before this file ran
+    _id, _, _module = _entry.partition("=")
+    games.register(_id, _module)
 
 if "testserver" not in security.LOCAL_HOSTS:
     security.LOCAL_HOSTS = (*security.LOCAL_HOSTS, "testserver")

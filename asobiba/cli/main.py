@@ -55,7 +55,7 @@ from ..core import (
 )
 from ..core.extras import missing as missing_extra
 from ..core.jsontypes import JSONObject
-from ..games import GAME_IDS, available, get, package_of, replay_record
+from ..games import available, get, manifest, replay_record
 from .needs import need
 
 LAZY_GROUPS: dict[str, tuple[str, str, str, str | None]] = {
@@ -70,18 +70,13 @@ extra to install when run."""
 
 
 def _game_cli_names() -> list[str]:
-    """Shipped games whose ``cli.py`` defines a typer ``app`` (a line ``app = ...``), found
-    on disk without importing the games."""
-    spec = importlib.util.find_spec("asobiba.games")
-    roots = [Path(p) for p in (spec.submodule_search_locations or [])] if spec else []
+    """Registered games whose manifest names a CLI module with a typer ``app`` (``asobiba
+    <id> ...``). Only ``--help`` lists them: it resolves every game's manifest."""
     found = []
-    for gid in GAME_IDS:
-        for root in roots:
-            path = root / gid / "cli.py"
-            if path.exists() and any(line.startswith("app =") or line.startswith("app:")
-                                     for line in path.read_text(encoding="utf-8").splitlines()):
-                found.append(gid)
-                break
+    for gid in available():
+        module = manifest(gid).load("cli")
+        if getattr(module, "app", None) is not None:
+            found.append(gid)
     return found
 
 
@@ -101,18 +96,11 @@ class LazyGroup(TyperGroup):
             module_name, attr, help_text, extra = LAZY_GROUPS[cmd_name]
             if extra is not None and missing_extra(extra):
                 return _needs_extra(cmd_name, extra, help_text)
-        elif cmd_name in GAME_IDS and cmd_name in _game_cli_names():
-            module_name, attr, help_text = f"asobiba.games.{cmd_name}.cli", "app", \
-                f"{cmd_name} tools"
-        elif cmd_name in available() and cmd_name not in GAME_IDS:  # a plugged-in game
-            module_name, attr, help_text = f"{package_of(cmd_name)}.cli", "app", \
-                f"{cmd_name} tools"
-            try:
-                importlib.import_module(module_name)
-            except ModuleNotFoundError as exc:
-                if exc.name == module_name:
-                    return None
-                raise
+        elif cmd_name in available():
+            found_cli = manifest(cmd_name).module_of("cli")
+            if found_cli is None:
+                return None
+            module_name, attr, help_text = found_cli, "app", f"{cmd_name} tools"
         else:
             return None
         sub = getattr(importlib.import_module(module_name), attr, None)
@@ -179,14 +167,9 @@ def _fail(message: str, code: int = 2) -> NoReturn:
 
 
 def _game_cli(game: Game) -> ModuleType | None:
-    """The ``cli`` module beside the game's module (its solver, puzzles), or None."""
-    name = type(game).__module__.rpartition(".")[0] + ".cli"
-    try:
-        return importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name == name:
-            return None
-        raise
+    """The game's CLI module (its solver, puzzles), as its manifest names it, or None."""
+    found = manifest(game.id).load("cli")
+    return found if isinstance(found, ModuleType) else None
 
 
 def _load(game_id: str) -> Game:

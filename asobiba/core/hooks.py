@@ -1,7 +1,8 @@
 """What a game brings to the platform besides its rules: the typed, optional hooks.
 
-A game package may hold a module ``progression.py`` with ``PROGRESSION = GameProgression(...)``;
-:meth:`asobiba.core.Game.progression` finds it (a game without one gets an empty
+A game package may hold a module ``progression.py`` with ``PROGRESSION = GameProgression(...)``,
+named by its manifest (``progression=".progression:PROGRESSION"``, ``core/manifest.py``);
+:meth:`asobiba.core.Game.progression` finds it there (a game without one gets an empty
 :class:`GameProgression`, and the platform simply offers no tutorial, feedback, ... for it).
 The shared layers (``progression/``, ``server/``) read a game only through these hooks and its
 views: they never import a game module nor read a state's concrete fields.

@@ -26,10 +26,9 @@ or kept in the state as an ``Rng`` state, so (game, options, seed, moves) replay
 
 from __future__ import annotations
 
-import importlib
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
 from .errors import (
@@ -453,9 +452,12 @@ class Game(ABC):
         return rated_violations(self.options, options)
 
     def match_tiebreak(self, state: State, seat: int) -> float:
-        """The second key of a reverse match after the summed scores (ReverStarGo: captured
-        stones); 0 where a game has none."""
-        return 0.0
+        """The second key of a reverse match after the summed scores, for ``seat`` of a
+        final ``state``: the one tie-break hook, ``GameProgression.view_tiebreak``, read
+        from the final spectator view (ReverStarGo: captured stones); 0 where a game has
+        none."""
+        hook = self.progression().view_tiebreak
+        return float(hook(state.view(None))[seat]) if hook is not None else 0.0
 
     def num_seats(self, options: JSONMapping) -> int:
         players = options.get("players")
@@ -521,26 +523,15 @@ class Game(ABC):
 
     def progression(self) -> GameProgression:
         """What the game brings to tutorials, move feedback, the ladder and dailies: the
-        ``PROGRESSION`` of the module ``progression`` beside the game's module, or no hooks
-        at all when the game has none. An import error inside that module is raised, never
-        taken for "no hooks"."""
+        hooks its manifest names (``core/manifest.py``), or no hooks at all when it names
+        none. An import error inside the game's progression module is raised, never taken
+        for "no hooks"."""
         cached = _PROGRESSION.get(type(self))
         if cached is not None:
             return cached
-        package = type(self).__module__.rpartition(".")[0]
-        name = f"{package}.progression"
-        try:
-            module = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != name:
-                raise
-            hooks = GameProgression(package=package)
-        else:
-            found = getattr(module, "PROGRESSION", None)
-            if not isinstance(found, GameProgression):
-                raise TypeError(f"{name}.PROGRESSION must be a GameProgression, "
-                                f"not {type(found).__name__}")
-            hooks = replace(found, package=package)
+        from .manifest import manifest_of
+
+        hooks = manifest_of(self).hooks()
         _PROGRESSION[type(self)] = hooks
         return hooks
 

@@ -17,9 +17,11 @@ Nothing here is imported by the rest of asobiba, so the default install needs no
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from ..core.jsontypes import OptionValue
+from ..games import available, manifest
 
 if TYPE_CHECKING:
     from pettingzoo import ParallelEnv
@@ -29,15 +31,32 @@ if TYPE_CHECKING:
     from .single import AsobibaGym
     from .vector import AsobibaVectorEnv
 
-#: Gymnasium ids, one per game (``gymnasium.make("asobiba/FlipFlop-v0", opponent="5")``).
-GYM_IDS: dict[str, str] = {
-    "reversi": "asobiba/Reversi-v0",
-    "flipflop": "asobiba/FlipFlop-v0",
-    "reverstargo": "asobiba/ReverStarGo-v0",
-    "memory_matrix": "asobiba/MemoryMatrix-v0",
-    "algo": "asobiba/Algo-v0",
-    "patapata": "asobiba/Patapata-v0",
-}
+def encoded_games() -> list[str]:
+    """Every registered game whose manifest names an encoding (the games these bindings
+    serve), in the registry's order."""
+    return [gid for gid in available() if manifest(gid).encoding is not None]
+
+
+class _GymIds(Mapping[str, str]):
+    """Game id → Gymnasium id for every registered game with an encoding, read from the
+    registry whenever it is asked (a game plugged in later has its id too): the manifests'
+    ``gym_id``."""
+
+    def __getitem__(self, game_id: str) -> str:
+        if game_id not in encoded_games():
+            raise KeyError(game_id)
+        return manifest(game_id).gym_id
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(encoded_games())
+
+    def __len__(self) -> int:
+        return len(encoded_games())
+
+
+#: Gymnasium ids, one per registered game with an encoding (``gymnasium.make("asobiba/FlipFlop-v0",
+#: opponent="5")``), derived from the registry.
+GYM_IDS: Mapping[str, str] = _GymIds()
 
 
 def pettingzoo_env(game_id: str, render_mode: str | None = None, illegal_action: str = "penalty",
@@ -81,7 +100,7 @@ def vector_env(game_id: str, num_envs: int, autoreset_mode: str = "NextStep",
 
 def register_gym() -> None:
     """Register :data:`GYM_IDS` with Gymnasium (idempotent; done when this package is
-    imported, so ``gymnasium.make("asobiba.envs:asobiba/Reversi-v0")`` works too)."""
+    imported — call it again after plugging in a game — so ``gymnasium.make("asobiba.envs:asobiba/Reversi-v0")`` works too)."""
     import gymnasium
 
     for game_id, env_id in GYM_IDS.items():

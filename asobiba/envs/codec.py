@@ -27,7 +27,6 @@ constant plane), documented in docs/python-api.md.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -42,6 +41,7 @@ except ModuleNotFoundError as _exc:
 
 from ..core import Game, Move, State
 from ..core.jsontypes import JSONMapping
+from ..games import manifest
 
 if TYPE_CHECKING:
     from typing_extensions import TypeVar as _TypeVarWithDefault
@@ -236,15 +236,13 @@ class Codec(Generic[MoveT]):
 def codec_for(game: Game, options: JSONMapping | None = None) -> Codec[Move]:
     """The codec of ``game`` for (validated) ``options``, from the game's own package."""
     opts = game.validate_options(options or {})
-    package = type(game).__module__.rsplit(".", 1)[0]
-    try:
-        module = importlib.import_module(f"{package}.encoding")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"{package}.encoding":
-            raise NotImplementedError(
-                f"{game.id} has no action/observation encoding ({package}.encoding)") from exc
-        raise
-    codec: Codec[Move] = module.Codec(game, opts)
+    found = manifest(game.id).load("encoding")
+    if found is None:
+        raise NotImplementedError(f"{game.id} has no action/observation encoding (its "
+                                  "manifest names no encoding)")
+    if not (isinstance(found, type) and issubclass(found, Codec)):
+        raise TypeError(f"{game.id}: the manifest's encoding must name a Codec subclass")
+    codec: Codec[Move] = found(game, opts)
     return codec
 
 

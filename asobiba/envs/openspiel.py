@@ -60,7 +60,8 @@ except ModuleNotFoundError as _exc:
 
 from ..core import Game, Move, Option, State
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
-from ..games import GAME_IDS, get
+from ..games import get
+from . import encoded_games
 from .codec import Codec, codec_for
 from .session import rewards_of
 
@@ -572,11 +573,12 @@ _REGISTERED: dict[str, type[AsobibaSpielGame]] = {}
 
 
 def register(game_ids: Sequence[str] | None = None) -> list[str]:
-    """Register the shipped asobiba games (or ``game_ids``, e.g. a plugged-in game) with
-    pyspiel; idempotent; returns the short names (``asobiba_<id>``). Importing this module
-    registers the shipped games already."""
+    """Register every registered asobiba game with an encoding (or ``game_ids``) with
+    pyspiel; idempotent;
+    returns the short names (``asobiba_<id>``). Importing this module registers the games
+    registered by then; call it again after plugging in a game."""
     names = []
-    for gid in (GAME_IDS if game_ids is None else game_ids):
+    for gid in (encoded_games() if game_ids is None else game_ids):
         game = get(gid)
         name = f"asobiba_{gid}"
         if gid not in _REGISTERED:

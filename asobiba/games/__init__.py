@@ -1,8 +1,12 @@
-"""The game registry. Each game lives in its own package and exposes ``GAME`` (a
-:class:`~asobiba.core.Game` instance). Games are imported lazily, on first use, so starting
-the CLI for one game does not load the others.
+"""The game registry. Each game lives in its own package and exports ``MANIFEST`` (a
+:class:`~asobiba.core.manifest.GameManifest`: its rules and everything else it brings). The
+registry resolves a game's manifest once, on first use, so starting the CLI for one game does
+not load the others; every lookup of the platform (progression, encoding, formats, paper, CLI
+extras, tutorial, web renderer and words) goes through :func:`manifest`.
 
-The six games shipped are listed in :data:`GAME_IDS`. Another package can be plugged in
+The six games shipped are listed in :data:`GAME_IDS` — the one list of shipped ids; everything
+that lists games (CLI, lobby, bindings, format detection, paper, tests) asks
+:func:`available`, which holds the plugged-in games too. Another package can be plugged in
 without editing anything here: :func:`register` (in-process, e.g. a test), or the environment
 variable ``ASOBIBA_GAMES`` — ``id=module`` pairs separated by commas, read when a process
 starts, so that a server started as a separate process knows the game too
@@ -21,6 +25,7 @@ import re
 from typing import ClassVar
 
 from ..core import AsobibaError, Game, Record, State, UnknownGameError
+from ..core.manifest import GameManifest
 
 #: The games shipped, in display order.
 GAME_IDS: tuple[str, ...] = (
@@ -28,12 +33,12 @@ GAME_IDS: tuple[str, ...] = (
 )
 
 _modules: dict[str, str] = {gid: f"{__name__}.{gid}" for gid in GAME_IDS}
-_loaded: dict[str, Game] = {}
+_loaded: dict[str, GameManifest] = {}
 _ID = re.compile(r"^[a-z][a-z0-9_]{0,31}$")
 
 
 class GameImportError(AsobibaError):
-    """A registered game whose package fails to import or holds no ``GAME``: the server's
+    """A registered game whose package fails to import or holds no ``MANIFEST``: the server's
     fault, said loudly (500), never the client's."""
 
     code: ClassVar[str] = "game_import_failed"
@@ -41,7 +46,7 @@ class GameImportError(AsobibaError):
 
 
 def register(game_id: str, module: str) -> None:
-    """Plug in the game whose package is ``module`` (it must define ``GAME`` with this id).
+    """Plug in the game whose package is ``module`` (it must define ``MANIFEST`` for this id).
     The game is imported on first use, like the shipped ones."""
     if not _ID.match(game_id):
         raise ValueError(f"game id {game_id!r}: lower-case letters, digits and _ only")
@@ -70,24 +75,15 @@ def _from_environment() -> None:
 _from_environment()
 
 
-def package_of(game_id: str) -> str:
-    """The package a registered game lives in (nothing is imported)."""
-    try:
-        return _modules[game_id]
-    except KeyError:
-        raise UnknownGameError(f"unknown game {game_id!r}; games: {', '.join(_modules)}") \
-            from None
-
-
 def available() -> list[str]:
     """Ids of every registered game (the shipped ones first). Nothing is imported: a game
     that fails to import is listed, and :func:`get` says why it fails."""
     return list(_modules)
 
 
-def get(game_id: str) -> Game:
-    """The game with this id, e.g. ``get("reversi")``; unknown ids name the known ones, and a
-    registered game that fails to import raises :class:`GameImportError`."""
+def manifest(game_id: str) -> GameManifest:
+    """The manifest of the game with this id, resolved once; unknown ids name the known ones,
+    and a registered game that fails to import raises :class:`GameImportError`."""
     if game_id in _loaded:
         return _loaded[game_id]
     module_name = _modules.get(game_id)
@@ -98,15 +94,20 @@ def get(game_id: str) -> Game:
     except Exception as exc:  # noqa: BLE001 - any failure is reported, with its cause
         raise GameImportError(f"game {game_id!r} ({module_name}) failed to import: "
                               f"{type(exc).__name__}: {exc}") from exc
-    game = getattr(module, "GAME", None)
-    if not isinstance(game, Game):
-        raise GameImportError(f"game {game_id!r}: {module_name} defines no GAME "
-                              "(an asobiba.core.Game instance)")
-    if game.id != game_id:
-        raise GameImportError(f"game {game_id!r}: {module_name}.GAME says its id is "
-                              f"{game.id!r}")
-    _loaded[game_id] = game
-    return game
+    found = getattr(module, "MANIFEST", None)
+    if not isinstance(found, GameManifest) or not isinstance(found.game, Game):
+        raise GameImportError(f"game {game_id!r}: {module_name} defines no MANIFEST "
+                              "(an asobiba.core.manifest.GameManifest)")
+    if found.game.id != game_id:
+        raise GameImportError(f"game {game_id!r}: {module_name}.MANIFEST says its id is "
+                              f"{found.game.id!r}")
+    _loaded[game_id] = found
+    return found
+
+
+def get(game_id: str) -> Game:
+    """The game with this id, e.g. ``get("reversi")`` (its manifest's rules)."""
+    return manifest(game_id).game
 
 
 def all_games() -> list[Game]:

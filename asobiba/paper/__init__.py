@@ -8,15 +8,14 @@ registry, parses the print options, and lays out records; it names no game.
 
 from __future__ import annotations
 
-import importlib
-import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from ..core import AsobibaError, Record
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
 from ..games import get as get_game
+from ..games import manifest
 from .doc import LANGS, PAPERS, Document
 from .errors import PaperError
 
@@ -79,27 +78,15 @@ class PrintRequest:
     raw: Mapping[str, str] = field(default_factory=dict)
 
 
-def _package_of(game: object) -> str:
-    """The package a game lives in (wherever the registry found it)."""
-    module = sys.modules[type(game).__module__]
-    return module.__name__ if hasattr(module, "__path__") else module.__name__.rpartition(".")[0]
-
-
 def hook(game_id: str) -> GamePaper:
-    """The game's paper (``paper.py`` beside its rules), or a PaperError naming the game."""
+    """The game's paper (its manifest's ``paper``), or a PaperError naming the game."""
     try:
-        game = get_game(game_id)
+        found = manifest(game_id).load("paper")
     except AsobibaError as exc:
         raise PaperError(str(exc), option="game") from exc
-    name = f"{_package_of(game)}.paper"
-    try:
-        module = importlib.import_module(name)
-    except ModuleNotFoundError as exc:
-        if exc.name and name.startswith(exc.name):
-            raise PaperError(f"game {game_id!r} has no print material", option="game") from exc
-        raise
-    paper: GamePaper = module.PAPER
-    return paper
+    if found is None:
+        raise PaperError(f"game {game_id!r} has no print material", option="game")
+    return cast("GamePaper", found)
 
 
 def parse_request(game_id: str, raw: Mapping[str, str], seed: int | None = None,

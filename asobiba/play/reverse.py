@@ -1,6 +1,7 @@
 """Reverse matches (seed §8): two games with the seats swapped; the higher sum of both games'
 scores wins, equal sums go to the higher sum of the game's tie-break (ReverStarGo: captured
-stones, :meth:`asobiba.core.Game.match_tiebreak`), then it is a draw.
+stones: the one hook ``GameProgression.view_tiebreak``, read through
+:meth:`asobiba.core.Game.match_tiebreak`), then it is a draw.
 
 :func:`reverse_winner` is the one scorer: the arena, bot matches and sets
 (``progression/matches.py``) and ReverStarGo's match scoring all decide through it."""

@@ -37,6 +37,7 @@ from .bots import BotPool
 from .clock import ClockError, check_clock
 from .db import Store
 from .explorer_routes import explorer_routes
+from .game_web import game_files_mount
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .print_routes import print_routes
 from .progression_routes import _utc_today, progression_routes
@@ -698,6 +699,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
         *explorer_routes(store.engine, limits),  # the opening explorer (docs/explorer.md)
+        game_files_mount(WEB_DIR),  # each game's renderer and words, from its folder
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     # every HTTP route behind its request models (api_schema.OPS; one is missing: no start)

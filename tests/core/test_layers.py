@@ -211,9 +211,6 @@ def test_the_architecture_document_draws_these_layers() -> None:
 
 #: Modules of the shared layers that may name a shipped game in code, and why.
 NAMES_A_GAME = {
-    "asobiba.envs": "GYM_IDS, the shipped games' Gymnasium ids, registered when asobiba.envs is "
-                    "imported: as data, so that the import does not load every game and its "
-                    "encoding (about 0.8 s of CPU) to read an id from each",
     "asobiba.examples.flipflop_qlearning": "the example is about FlipFlop 3x3",
 }
 

@@ -61,9 +61,9 @@ def test_a_broken_game_is_an_error_in_the_cli(broken: str) -> None:
 
 
 def test_a_module_without_a_game_and_a_wrong_id_are_refused() -> None:
-    games.register("nogame", "tests.core")  # a package with no GAME
+    games.register("nogame", "tests.core")  # a package with no MANIFEST
     try:
-        with pytest.raises(games.GameImportError, match="defines no GAME"):
+        with pytest.raises(games.GameImportError, match="defines no MANIFEST"):
             games.get("nogame")
     finally:
         games.unregister("nogame")

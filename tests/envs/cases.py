@@ -3,6 +3,8 @@ the encoding's shape (board size, seat counts, jokers, pair play, several colour
 
 from __future__ import annotations
 
+from asobiba.envs import encoded_games
+
 CASES: list[tuple[str, dict]] = [
     ("reversi", {}),
     ("flipflop", {}),
@@ -18,6 +20,8 @@ CASES: list[tuple[str, dict]] = [
     ("patapata", {}),
     ("patapata", {"players": 3, "course": "2", "scores": "steep"}),
 ]
+# every other registered game with an encoding (a plug-in): its default options
+CASES += [(gid, {}) for gid in encoded_games() if gid not in {g for g, _ in CASES}]
 
 
 def case_id(case: tuple[str, dict]) -> str:

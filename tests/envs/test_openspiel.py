@@ -27,6 +27,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import generate_playthrough, mcts, outcome_sampling_mccfr
 
+from asobiba.envs import encoded_games
 from asobiba.envs.openspiel import AsobibaSpielState, register
 from asobiba.games import GAME_IDS, get
 
@@ -67,7 +68,7 @@ EVERY_PARAMETER = [
 
 
 def test_every_game_is_registered() -> None:
-    assert NAMES == [f"asobiba_{g}" for g in GAME_IDS]
+    assert NAMES == [f"asobiba_{g}" for g in encoded_games()]
     assert set(NAMES) <= set(pyspiel.registered_names())
     assert register() == NAMES  # idempotent
 
@@ -84,7 +85,7 @@ def test_every_parameter_is_covered() -> None:
         name, _, args = text.partition("(")
         for pair in args.rstrip(")").split(","):
             given[name].add(pair.split("=")[0])
-    for gid in GAME_IDS:
+    for gid in encoded_games():
         expected = {o.name for o in get(gid).options} | ({"seeds"} if get(gid).chance else set())
         assert expected <= given[f"asobiba_{gid}"], (gid, expected - given[f"asobiba_{gid}"])
 

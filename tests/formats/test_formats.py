@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 from asobiba.cli.main import app
 from asobiba.core import RandomBot, Record, RecordError
 from asobiba.formats import RecordFormat, export_record, formats_for, import_record, register
-from asobiba.games import GAME_IDS, get
+from asobiba.games import available, get
 from asobiba.play.runner import play_game
 
 runner = CliRunner()
@@ -37,7 +37,7 @@ def _reversi_with_a_pass() -> Record:
 
 
 def test_every_game_has_json_and_text() -> None:
-    for gid in GAME_IDS:
+    for gid in available():
         assert {"json", "text"} <= set(formats_for(gid))
     assert {"transcript", "ggf"} <= set(formats_for("reversi"))
 

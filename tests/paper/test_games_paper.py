@@ -10,7 +10,7 @@ import re
 import pytest
 
 from asobiba.core import MoveEntry, Record, SeatInfo
-from asobiba.games import get
+from asobiba.games import available, get, manifest
 from asobiba.games.algo.tsume import generate
 from asobiba.games.memory_matrix.paper import RGB
 from asobiba.games.reverstargo.board import LABELS
@@ -27,6 +27,8 @@ from .pdfread import (
 )
 
 DPI = 100
+#: every registered game with print material (its manifest names a paper), plug-ins included
+PAPER_GAMES = [g for g in available() if manifest(g).paper is not None]
 
 
 def pdf(game: str, seed: int | None = None, paper: str = "a4", lang: str = "en",
@@ -53,8 +55,7 @@ def cell_rects(data: bytes, page: int, colour=(0.0, 0.0, 0.0)):
 
 
 # ---- every game: size, fonts, both languages -------------------------------------------------
-@pytest.mark.parametrize("game", ["reversi", "flipflop", "reverstargo", "memory_matrix", "algo",
-                                  "patapata"])
+@pytest.mark.parametrize("game", PAPER_GAMES)
 @pytest.mark.parametrize("paper, size", [("a4", (210, 297)), ("letter", (215.9, 279.4))])
 def test_every_game_prints_on_both_papers_with_embedded_fonts(game, paper, size):
     variants = {"flipflop": {"board": "5x5"}, "memory_matrix": {"shape": "10x10", "players": "8"},
@@ -224,8 +225,7 @@ def random_record(game_id: str, seed: int = 3, limit: int = 400,
     return Record.from_states(states, moves, seed, seats)
 
 
-@pytest.mark.parametrize("game", ["reversi", "flipflop", "reverstargo", "memory_matrix", "algo",
-                                  "patapata"])
+@pytest.mark.parametrize("game", PAPER_GAMES)
 def test_record_prints_final_position_moves_and_result(game, tmp_path):
     record = random_record(game)
     assert record.result is not None

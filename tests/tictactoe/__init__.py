@@ -7,3 +7,16 @@ into the CLI, the server, progression and the browser only through the registry
 from .game import GAME, TicTacToe, TicTacToeState
 
 __all__ = ["GAME", "TicTacToe", "TicTacToeState"]
+
+from asobiba.core.manifest import GameManifest  # noqa: E402
+
+#: Everything the test game brings: no paper, no formats, no renderer (the generic one draws it)
+MANIFEST = GameManifest(
+    package=__name__,
+    game=GAME,
+    progression=".progression:PROGRESSION",
+    encoding=".encoding:Codec",
+    cli=".cli",
+)
+
+__all__ += ["MANIFEST"]

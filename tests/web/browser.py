@@ -267,3 +267,27 @@ def english_left(page: Any, games: list[str]) -> list[str]:
                 for en in page.evaluate(ENGLISH_PATTERNS)]
     return [text for text in page.evaluate(VISIBLE_TEXTS)
             if any(p.match(text) for p in patterns)]
+
+
+def lobby_setup(game_id: str) -> tuple[list[str], dict[str, Any]]:
+    """Seats and lobby options for a two-seat game of ``game_id`` against its first CPU
+    level, from the game's metadata alone (issue 26: any registered game, plug-ins too)."""
+    from asobiba.games import get
+
+    game = get(game_id)
+    options: dict[str, Any] = {}
+    players = next((o for o in game.options if o.name == "players"), None)
+    if players is not None and players.default != 2:
+        options["players"] = 2
+    return ["you", f"bot:{game.bot_levels[0].level}"], options
+
+
+def every_game(chosen: list[tuple[str, list[str], dict[str, Any]]]
+               ) -> list[tuple[str, list[str], dict[str, Any]]]:
+    """``chosen`` (hand-tuned seats and options for some games) completed with every other
+    registered game (:func:`lobby_setup`): a test parametrised over it runs every game."""
+    from asobiba.games import available
+
+    named = {g for g, _, _ in chosen}
+    return [*chosen, *((g, *lobby_setup(g)) for g in available() if g not in named)]
+

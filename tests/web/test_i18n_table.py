@@ -1,6 +1,8 @@
 """Issue 17 item 8: ONE i18n table. Every word of the browser client lives in
 ``asobiba/web/js/i18n.js`` (one dictionary per language; a game's own words as
-``"<game>.<key>"``); the renderers in ``asobiba/web/games/`` hold none.
+``"<game>.<key>"``) or in a game's own ``words.json`` beside its renderer (issue 26: a game
+is one manifest; ``addWords`` files them under ``"<game>.<key>"``); the renderers (each in
+its game's folder, ``<package>/web/renderer.js``) hold none.
 
 Three checks: the lint rule that keeps words out of the renderers (``lint/ui-strings.mjs``,
 run by ESLint in ``make test``) is shown to catch each kind of stray word; the table holds
@@ -18,11 +20,16 @@ from typing import Any
 
 import pytest
 
+from asobiba.games import available, manifest
+
 from .browser import Server, click_a_move, click_listed, new_game, open_context, wait_turn
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "asobiba" / "web"
-RENDERERS = sorted(p.stem for p in (WEB / "games").glob("*.js") if p.stem != "generic")
+#: every registered game with a renderer of its own (plug-ins included) → that file
+RENDERER_FILES = {g: Path(str(f)) for g in available()
+                  if (f := manifest(g).web_file("renderer.js")) is not None}
+RENDERERS = sorted(RENDERER_FILES)
 JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uff66-\uff9f]")
 
 
@@ -88,29 +95,43 @@ def test_issue17_the_lint_rule_finds_every_kind_of_stray_word_in_a_renderer() ->
 def test_issue17_no_renderer_or_page_script_holds_words_of_its_own() -> None:
     """The shipped client passes that rule: no script but js/i18n.js (renderers and the
     pages' scripts alike) holds visible English or any Japanese."""
-    results = eslint(["asobiba/web"])
+    results = eslint(["asobiba/web", *(str(f) for f in RENDERER_FILES.values())])
     stray = [(r["filePath"], m["line"], m["message"]) for r in results for m in r["messages"]]
     assert stray == []
-    linted = {Path(r["filePath"]).name for r in results}
-    assert {f"{g}.js" for g in RENDERERS} | {"room.js", "lobby.js", "replay.js"} <= linted
+    linted = {Path(r["filePath"]).resolve() for r in results}
+    assert {f.resolve() for f in RENDERER_FILES.values()} <= linted
+    assert {WEB / "js" / f"{n}.js" for n in ("room", "lobby", "replay")} <= linted
 
 
 # ---- the table ----------------------------------------------------------------------------
-def test_issue17_one_table_holds_every_game_word_in_both_languages() -> None:
+def test_issue17_one_table_holds_every_game_word_in_both_languages(tmp_path: Path) -> None:
     """The renderers export no ``strings`` of their own; every ``ctx.t("key")`` a renderer
     makes is ``<game>.key`` (or a platform key) in English AND Japanese; both languages
     hold the same keys, and each game's rules have as many lines in each."""
     strings = table()
+    for game in RENDERERS:  # a game's own words.json, as addWords files it
+        own = manifest(game).web_file("words.json")
+        for lang, words in (json.loads(own.read_text(encoding="utf-8")) if own else {}).items():
+            for key, value in words.items():
+                strings[lang].setdefault(f"{game}.{key}", value)
+    # the renderers import ../js/util.js as served (/static/games/<id>.js): import copies
+    # laid out the same way
+    mirror = tmp_path / "static"
+    (mirror / "games").mkdir(parents=True)
+    (mirror / "js").symlink_to(WEB / "js")
+    for game, file in RENDERER_FILES.items():
+        (mirror / "games" / f"{game}.js").write_text(file.read_text(encoding="utf-8"),
+                                                     encoding="utf-8")
     exported = node(STUBS + "const out = {};" + "".join(
         f"out[{json.dumps(g)}] = Object.keys((await import("
-        f"{json.dumps((WEB / 'games' / f'{g}.js').as_uri())})).default);" for g in RENDERERS)
+        f"{json.dumps((mirror / 'games' / f'{g}.js').as_uri())})).default);" for g in RENDERERS)
         + "console.log(JSON.stringify(out));")
     assert all("strings" not in keys for keys in exported.values()), exported
     en, ja = strings["en"], strings["ja"]
     assert set(en) == set(ja), sorted(set(en) ^ set(ja))
     missing = []
     for game in RENDERERS:
-        source = (WEB / "games" / f"{game}.js").read_text(encoding="utf-8")
+        source = RENDERER_FILES[game].read_text(encoding="utf-8")
         keys = set(re.findall(r"""ctx\.t\(\s*["']([^"']+)["']""", source))
         assert keys, f"{game}: the check must see the renderer's keys"
         for key in keys:

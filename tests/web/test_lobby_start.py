@@ -23,6 +23,8 @@ from urllib.request import urlopen
 
 import pytest
 
+from asobiba.games import available
+
 from .browser import Server, open_context, wait_turn
 from .test_accessibility import AXE
 from .test_i18n_table import table
@@ -33,7 +35,7 @@ pytestmark = pytest.mark.browser
 
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
-GAMES = ["reversi", "flipflop", "reverstargo", "memory_matrix", "algo", "patapata"]
+GAMES = available()  # every registered game, plug-ins included (tests/conftest.py)
 # (locale, size): English on a desktop, Japanese on a phone — both languages, both sizes
 RUNS = [("en-US", "desktop"), ("ja-JP", "phone")]
 RUN_IDS = ["en-desktop", "ja-phone"]

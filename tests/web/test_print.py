@@ -11,9 +11,12 @@ import httpx2
 import pytest
 from pypdf import PdfReader
 
+from asobiba.games import available, manifest
+
 from .browser import TIMEOUT_MS, new_game, open_context
 
-GAMES = ["reversi", "flipflop", "reverstargo", "memory_matrix", "algo", "patapata"]
+#: every registered game with print material (its manifest names a paper), plug-ins included
+GAMES = [g for g in available() if manifest(g).paper is not None]
 
 
 def pages_text(data: bytes) -> tuple[int, str]:

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .browser import Server, click_a_move, new_game, open_context, wait_turn
+from .browser import Server, click_a_move, every_game, new_game, open_context, wait_turn
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +20,14 @@ PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touc
 SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 # game, seats, lobby options: one game page of each renderer
-GAMES = [
+GAMES = every_game([
     ("reversi", ["you", "bot:1"], {}),
     ("flipflop", ["you", "bot:1"], {}),
     ("reverstargo", ["you", "bot:entry"], {}),
     ("memory_matrix", ["you", "bot:1"], {"players": 2}),
     ("algo", ["you", "bot:1"], {}),
     ("patapata", ["you", "bot:greedy"], {"players": 2}),
-]
+])  # and every other registered game (plug-ins: tests/conftest.py)
 IDS = [g[0] for g in GAMES]
 
 # every control on a board a finger may press

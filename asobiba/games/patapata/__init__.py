@@ -1,5 +1,17 @@
 """Patapata Kamipen (パタパタ紙ペン): see :mod:`.game` and docs/rules/patapata.md."""
 
+from ...core.manifest import GameManifest
 from .game import GAME, Patapata, PatapataState, Sheet
 
-__all__ = ["GAME", "Patapata", "PatapataState", "Sheet"]
+#: Everything this game brings to the platform (docs/architecture.md, "A game is one manifest").
+MANIFEST = GameManifest(
+    package=__name__,
+    game=GAME,
+    progression=".progression:PROGRESSION",
+    encoding=".encoding:Codec",
+    paper=".paper:PAPER",
+    cli=".cli",
+    web="web",
+)
+
+__all__ = ["GAME", "MANIFEST", "Patapata", "PatapataState", "Sheet"]

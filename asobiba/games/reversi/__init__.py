@@ -1,5 +1,19 @@
 """Classic Reversi/Othello, the reference game."""
 
+from ...core.manifest import GameManifest
 from .game import GAME, Reversi, ReversiState
 
-__all__ = ["GAME", "Reversi", "ReversiState"]
+#: Everything this game brings to the platform (docs/architecture.md, "A game is one manifest").
+MANIFEST = GameManifest(
+    package=__name__,
+    game=GAME,
+    progression=".progression:PROGRESSION",
+    encoding=".encoding:Codec",
+    formats=".formats:FORMATS",
+    paper=".paper:PAPER",
+    cli=".cli",
+    gym_name="Reversi",
+    web="web",
+)
+
+__all__ = ["GAME", "MANIFEST", "Reversi", "ReversiState"]

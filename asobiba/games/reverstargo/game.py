@@ -350,12 +350,6 @@ class ReverStarGo(Game):
                  "exact endgame", "FINAL"),
     )
 
-    def match_tiebreak(self, state: State, seat: int) -> float:
-        """Reverse matches: equal summed totals go to more summed captured stones (seed §6,
-        REFERENCE: "ties broken by summed captures")."""
-        assert isinstance(state, ReverStarGoState)
-        return float(state.captured[seat])
-
     def _initial(self, options: JSONObject, seed: int) -> ReverStarGoState:
         return ReverStarGoState(START_BLACK, START_WHITE, (0, 0), BLACK, (), None, False,
                                 (), options)

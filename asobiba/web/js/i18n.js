@@ -2166,3 +2166,22 @@ function compactFrame() {
 }
 
 if (typeof document !== "undefined") compactFrame();
+
+// --- s10-manifest ---
+/** File a game's own words (its folder's words.json, served as /static/games/<id>.words.json:
+ * {"en": {...}, "ja": {...}}) under "<game>.<key>" in each language. A key the table
+ * already holds is kept (the table wins); returns how many keys were added. */
+export function addWords(game, words) {
+  let added = 0;
+  for (const [code, entries] of Object.entries(words || {})) {
+    if (!STRINGS[code] || entries === null || typeof entries !== "object") continue;
+    for (const [key, value] of Object.entries(entries)) {
+      const full = `${game}.${key}`;
+      if (!(full in STRINGS[code])) {
+        STRINGS[code][full] = value;
+        added += 1;
+      }
+    }
+  }
+  return added;
+}

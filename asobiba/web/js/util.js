@@ -1,6 +1,6 @@
 // Small DOM helpers, seat-key storage and renderer loading shared by every page.
 
-import { t } from "./i18n.js";
+import { addWords, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -83,14 +83,22 @@ export function saveInvites(room, invites) {
 // ---- renderers -----------------------------------------------------------------------
 const cache = new Map();
 
-/** The renderer module of a game (asobiba/web/games/<id>.js), or the generic one. */
+/** The renderer module of a game (served from the game's folder as /static/games/<id>.js,
+ * with its words, /static/games/<id>.words.json), or the generic one. */
 export async function loadRenderer(gameId) {
   if (cache.has(gameId)) return cache.get(gameId);
   let mod;
+  const id = encodeURIComponent(gameId);
   try {
-    mod = (await import(`/static/games/${encodeURIComponent(gameId)}.js`)).default;
+    mod = (await import(`/static/games/${id}.js`)).default;
   } catch {
     mod = (await import("/static/games/generic.js")).default;
+  }
+  try {
+    const words = await fetch(`/static/games/${id}.words.json`);
+    if (words.ok) addWords(gameId, await words.json());
+  } catch {
+    // no words of its own: the one table (js/i18n.js) holds them, or the key is shown
   }
   // the renderer for this game: its methods (through the prototype) and the id its words are
   // filed under in the one i18n table (js/i18n.js, "<game>.<key>")
