@@ -13,6 +13,16 @@ export_cmd  # unused function (asobiba/games/reverstargo/cli.py:25)
 import_cmd  # unused function (asobiba/games/reverstargo/cli.py:43)
 daily_cmd  # unused function (asobiba/progression/cli.py:64)
 calibrate  # unused function (asobiba/progression/cli.py:139)
+build_cmd  # unused function (asobiba/cli/puzzles_cmd.py)
+verify_cmd  # unused function (asobiba/cli/puzzles_cmd.py)
+sets_cmd  # unused function (asobiba/cli/puzzles_cmd.py)
+
+# Answer-model fields (api_schema): the OpenAPI document and the answer checks read them
+outgoing  # ChallengeNotices.outgoing
+correspondence  # Turn.correspondence
+
+# Names used only inside string annotations (typing.cast("…", …))
+CursorResult  # asobiba/progression/puzzle_trainer.py
 
 # Protocol and dunder methods called by Python or a type's users (comparisons, module
 # __getattr__, Protocol call/parameter names, asyncio's future protocol)

@@ -334,15 +334,6 @@ def _line(pz: Puzzle) -> str:
     return json.dumps(pz.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def write_set(path: Path, puzzles: Iterable[Puzzle]) -> int:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    n = 0
-    with path.open("w", encoding="utf-8") as f:
-        for pz in puzzles:
-            f.write(_line(pz))
-            n += 1
-    return n
-
 
 _CACHE: dict[Path, tuple[float, list[Puzzle]]] = {}
 
