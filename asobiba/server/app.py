@@ -699,4 +699,5 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     app.state.pool = pool
     app.state.holder = holder
     app.state.limits = limits
+    app.state.lobby = lobby
     return app
