@@ -276,6 +276,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
             resuming.add_done_callback(resumed)
             tasks.append(asyncio.get_running_loop().create_task(progression.warm()))
+            tasks.append(asyncio.get_running_loop().create_task(progression.watch_exams()))
             tasks.append(asyncio.get_running_loop().create_task(retention.run(
                 hub(), retention.ABANDON_AFTER if abandon_after is None else abandon_after,
                 retention.SWEEP_EVERY if sweep_every is None else sweep_every)))
@@ -700,4 +701,5 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     app.state.holder = holder
     app.state.limits = limits
     app.state.lobby = lobby
+    app.state.progression = progression
     return app

@@ -75,6 +75,12 @@ REVIEW_CPU = float(os.environ.get("ASOBIBA_REVIEW_CPU", "4"))
 answers with the verdicts it has, ``"partial": true`` and the plies analysed. Cut inside a
 move's search too (``asobiba.search.budget.checkpoint``); ASOBIBA_REVIEW_CPU sets it."""
 WARM_AFTER = 1.0  # seconds after start-up before the review's imports are warmed up
+EXAM_GRACE = float(os.environ.get("ASOBIBA_EXAM_GRACE", "60"))
+"""Seconds an exam game may run with no page of the player's seat connected (a reload, a
+dropped network) before the exam is failed as ``abandoned`` and the player's seat resigns
+its game (docs/progression.md, "Exams and reloads")."""
+EXAM_CHECK = float(os.environ.get("ASOBIBA_EXAM_CHECK", "2"))
+"""Seconds between two looks at the running exam games."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -142,6 +148,11 @@ class ProgressionWeb:
     """Why a finished room's record (which holds its seed) may not be given out yet."""
     warm: Callable[[], Coroutine[object, object, None]]
     """Run in the background after start-up: warms the review up (imports, evaluators)."""
+    sweep_exams: Callable[[float], Awaitable[list[str]]]
+    """Fail every running exam whose game's page has been gone for EXAM_GRACE seconds at
+    the given wall time (``time.time``); the rooms ended. Run by :attr:`watch_exams`."""
+    watch_exams: Callable[[], Coroutine[object, object, None]]
+    """Run in the background: :attr:`sweep_exams` every EXAM_CHECK seconds."""
 
 
 def _outcome(room: Room) -> Outcome:
@@ -492,6 +503,11 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
                     conn.execute(insert(DAILY_ROOMS).values(room_id=room.id,
                                                             day=day.isoformat()))
         await run_in_threadpool(store)
+        if kind == "exam":  # its grace counts from now until the player's page connects
+            from . import fairplay
+
+            fairplay.note_presence(room)
+            exam_rooms[room.id] = (pid, game_id, seat)
         return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                             status_code=201)
@@ -726,6 +742,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         exam = status.get("exam")
         tier = (await _body(request)).get("tier")
         if exam:
+            running = await running_exam_room(pid, game_id)
+            if running is not None:  # the exam game in progress is resumed, never doubled
+                return JSONResponse({"room": running, "url": f"/r/{running}", "keys": [],
+                                     "resumed": True})
             return await open_room(game_id, player, "exam", str(exam["level"]),
                                    int(exam["player_seat"]), None, None)
         open_tier = next((u for u in status["unlocked"] if u["tier"] == tier), None)
@@ -813,6 +833,72 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             except Exception:  # warming is an optimisation: never a failure of the server
                 log.exception("warming up the %s review failed", game_id)
 
+    # ---- exams: resumed on reload, failed when their page stays away ---------------------------
+    exam_rooms: dict[str, tuple[int, str, int]] = {}  # room id → (player, game, seat)
+
+    async def running_exam_room(pid: int, game_id: str) -> str | None:
+        """The player's exam game in progress, if any (the newest active exam room)."""
+        def load() -> list[str]:
+            with engine.connect() as conn:
+                return list(conn.execute(
+                    select(ROOM_CONTEXT.c.room_id)
+                    .join(RoomRow, RoomRow.id == ROOM_CONTEXT.c.room_id)
+                    .where(ROOM_CONTEXT.c.player_id == pid, ROOM_CONTEXT.c.game == game_id,
+                           ROOM_CONTEXT.c.kind == "exam", RoomRow.status == "active")
+                    .order_by(RoomRow.created.desc(), RoomRow.id.desc())).scalars())
+        for room_id in await run_in_threadpool(load):
+            room = await hub().get(room_id)
+            if room is not None and room.status == "active":
+                return room_id
+        return None
+
+    async def sweep_exams(now: float) -> list[str]:
+        """Fail the exams whose game's page is gone past EXAM_GRACE (``abandoned``) and
+        resign the player's seat of that game; the rooms so ended."""
+        ended = []
+        for room in list(hub().rooms.values()):
+            got = exam_rooms.get(room.id)
+            if got is None and room.id not in exam_checked:
+                exam_checked.add(room.id)  # rooms resumed after a restart: looked up once
+                ctx = await run_in_threadpool(load_context, room.id)
+                if ctx is not None and ctx["kind"] == "exam":
+                    got = exam_rooms[room.id] = (int(ctx["player_id"]), str(ctx["game"]),
+                                                 int(ctx["seat"]))
+                    if room.status == "active":
+                        from . import fairplay
+
+                        fairplay.note_presence(room)
+            if got is None:
+                continue
+            if room.status != "active":
+                exam_rooms.pop(room.id, None)
+                continue
+            pid, game_id, seat = got
+            since = room.away_since.get(seat)
+            if since is None or now - since < EXAM_GRACE:
+                continue
+            exam_rooms.pop(room.id, None)
+            try:
+                await run_in_threadpool(prog.leave_exam, pid, game_id, "abandoned")
+            except ProgressionError:  # left already (the Leave button): only the game ends
+                pass
+            try:
+                await hub().resign(room, seat)
+            except ClientError:  # ended meanwhile
+                pass
+            ended.append(room.id)
+        return ended
+
+    exam_checked: set[str] = set()
+
+    async def watch_exams() -> None:
+        while True:
+            await asyncio.sleep(EXAM_CHECK)
+            try:
+                await sweep_exams(time.time())
+            except Exception:  # the next look tries again
+                log.exception("the exam watch failed")
+
     h = _handled
     return ProgressionWeb([
         Route("/tutorial/{game}", _page("tutorial.html")),
@@ -845,7 +931,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         Route("/api/rooms/{room}/progress", h(room_rating)),
         Route("/api/rooms/{room}/feedback", h(room_feedback), methods=["POST"]),
         Route("/api/review", h(review), methods=["POST"]),
-    ], on_finish, record_embargo, warm)
+    ], on_finish, record_embargo, warm, sweep_exams, watch_exams)
 
 
 def _warm_review(game_id: str) -> None:
