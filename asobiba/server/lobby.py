@@ -43,10 +43,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core import Game, OptionError
+from ..core import Game
 from ..core.jsontypes import JSONObject
 from . import fairplay
-from .clock import ClockError, check_clock
+from .api_schema import QuickPair, SeekOpen, SeekToken, parsed
 from .rooms import ClientError
 from .security import BadJSON, parse_json
 from .ws_protocol import parse_lobby
@@ -443,15 +443,6 @@ class Lobby:
             raise ClientError("bad_seek", f"open games are for two players taking turns; "
                               f"{game.id} with these options is not")
 
-    async def _body(self, request: Request) -> JSONObject:
-        try:
-            data = parse_json(await request.body(), empty={})
-        except BadJSON as exc:
-            raise ClientError("bad_json", str(exc)) from None
-        if not isinstance(data, dict):
-            raise ClientError("bad_json", "the request must be a JSON object")
-        return data
-
     def _game(self, name: object) -> Game:
         try:
             return self.get_game(str(name))
@@ -459,24 +450,16 @@ class Lobby:
             raise ClientError("unknown_game", f"unknown game {name!r}") from None
 
     async def create(self, request: Request) -> Response:
+        from .routes.rooms import clock_of, valid_options
+
         await self.limit(request)
-        data = await self._body(request)
-        game = self._game(data.get("game"))
-        options = data.get("options") or {}
-        if not isinstance(options, dict):
-            raise ClientError("bad_options", "'options' must be an object")
-        try:
-            game.validate_options(options)
-        except OptionError as exc:
-            raise ClientError("bad_options", str(exc)) from None
+        body = await parsed(request, SeekOpen)  # "false" is not false: a StrictBool
+        game = self._game(body.game)
+        options = dict(body.options)
+        valid_options(game, options)
         self._two_player(game, options)
-        try:
-            clock = check_clock(data.get("clock"))
-        except ClockError as exc:
-            raise ClientError("bad_clock", str(exc), args=exc.details) from None
-        casual = data.get("casual", True)
-        if not isinstance(casual, bool):  # "false" is not false (docs/fair-play.md)
-            raise ClientError("bad_field", "'casual' must be true or false (a JSON boolean)")
+        clock = clock_of(body.clock)
+        casual = body.casual
         # a rated game between two people needs a clock (docs/fair-play.md)
         fairplay.check_rated_timing(game, [{"kind": "human"}] * 2, casual, clock)
         name, rating = await self.who(request, game.id)
@@ -489,8 +472,8 @@ class Lobby:
         return JSONResponse({"seek": seek.public(), "token": token}, status_code=201)
 
     async def cancel(self, request: Request) -> Response:
-        data = await self._body(request)
-        await self.board.cancel(request.path_params["seek"], str(data.get("token", "")))
+        body = await parsed(request, SeekToken)
+        await self.board.cancel(request.path_params["seek"], body.token or "")
         await self.push(force=True)
         return JSONResponse({"cancelled": True})
 
@@ -518,8 +501,8 @@ class Lobby:
 
     async def accept(self, request: Request) -> Response:
         await self.limit(request)
-        data = await self._body(request)
-        seek = await self.board.take(request.path_params["seek"], data.get("token"))
+        body = await parsed(request, SeekToken)
+        seek = await self.board.take(request.path_params["seek"], body.token)
         out = await self._start(seek)
         await self.push(force=True)
         return JSONResponse(out, status_code=201)
@@ -528,11 +511,11 @@ class Lobby:
         """Quick pairing: take the open game of this game nearest the asker's rating, or
         open one (default options) and wait for someone."""
         await self.limit(request)
-        data = await self._body(request)
-        game = self._game(data.get("game"))
+        body = await parsed(request, QuickPair)
+        game = self._game(body.game)
         self._two_player(game, {})
         name, rating = await self.who(request, game.id)
-        seek = await self.board.closest(game.id, rating, data.get("token"))
+        seek = await self.board.closest(game.id, rating, body.token)
         if seek is not None:  # taken already (by closest)
             out = await self._start(seek)
             await self.push(force=True)

@@ -24,7 +24,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine, RowMapping
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import Outcome, Record, RecordError
@@ -47,9 +47,20 @@ from ..tables import (
     now,
 )
 from .account_settings import settings_routes
+from .api_schema import (
+    Claim,
+    Credentials,
+    DailyAnswers,
+    FeedbackRequest,
+    LadderNext,
+    LadderPlay,
+    TutorialMove,
+    parsed,
+)
 from .history_routes import history_routes
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .rooms import ClientError
+from .routes.pages import page_route
 from .security import BadJSON, parse_json
 
 if TYPE_CHECKING:
@@ -63,7 +74,6 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "asobiba_session"
 COOKIE_AGE = 30 * 24 * 3600  # the progression layer's session lifetime
 MAX_BODY = 16_000
-MAX_MOVE = 64
 # seconds a review may take (queueing included) before 503 ``busy``; ASOBIBA_REVIEW_BUDGET
 REVIEW_BUDGET = float(os.environ.get("ASOBIBA_REVIEW_BUDGET", "30"))
 REVIEW_WALL = 4.0
@@ -94,26 +104,6 @@ class _Refused(Exception):
         self.response = _error(status, code, message)
 
 
-async def _body(request: Request) -> JSONObject:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes")
-    try:
-        data = parse_json(raw, empty={})
-    except BadJSON as exc:
-        raise _Refused(400, "bad_json", str(exc)) from None
-    if not isinstance(data, dict):
-        raise _Refused(400, "bad_json", "the request must be a JSON object")
-    return data
-
-
-def _text(data: JSONObject, key: str, limit: int = 1024) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value or len(value) > limit:
-        raise _Refused(400, "bad_field", f"'{key}' must be text of 1 to {limit} characters")
-    return value
-
-
 def _game_id(request: Request) -> str:
     game = request.path_params["game"]
     if game not in available():
@@ -130,12 +120,6 @@ def _handled(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
             return exc.response
         except ProgressionError as exc:  # each class states its code and status
             return _error(exc.status, exc.code, str(exc))
-    return endpoint
-
-
-def _page(filename: str) -> Callable[[Request], Awaitable[Response]]:
-    async def endpoint(request: Request) -> Response:
-        return FileResponse(WEB_DIR / filename, headers={"cache-control": "no-cache"})
     return endpoint
 
 
@@ -231,7 +215,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
 
     async def tutorial_attempt(request: Request) -> Response:
         game = _game_id(request)
-        move = _text(await _body(request), "move", MAX_MOVE)
+        move = (await parsed(request, TutorialMove, MAX_BODY)).move
         step = request.path_params["step"]
         try:
             data = await run_in_threadpool(prog.tutorial_attempt, game, step, move)
@@ -245,8 +229,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         return JSONResponse({"player": public(player) if player else None})
 
     async def register(request: Request) -> Response:
-        data = await _body(request)
-        name, password = _text(data, "name", 64), _text(data, "password")
+        creds = await parsed(request, Credentials, MAX_BODY)
+        name, password = creds.name, creds.password
         # a weak password is refused before the limit counts (no argon2 spent on it), so a
         # person trying a few passwords is not locked out
         weak = await run_in_threadpool(password_weakness, password, name)
@@ -266,8 +250,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         return response
 
     async def login(request: Request) -> Response:
-        data = await _body(request)
-        name, password = _text(data, "name", 64), _text(data, "password")
+        creds = await parsed(request, Credentials, MAX_BODY)
+        name, password = creds.name, creds.password
         # per (address, name) — someone elsewhere cannot lock the owner out — and per
         # address over all names
         await limited(request, "login_ip")
@@ -308,15 +292,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
         guest_in_rated = player.get("kind") == "guest" and not room.data.casual
-        claims = (await _body(request)).get("seats")
-        if not isinstance(claims, list) or len(claims) > 16:
-            raise _Refused(400, "bad_field", "'seats' must be a list of {seat, key}")
-        proven = []
-        for c in claims:
-            seat, key = (c.get("seat"), c.get("key")) if isinstance(c, dict) else (None, None)
-            if (isinstance(seat, int) and isinstance(key, str) and 0 <= seat < len(room.seats)
-                    and room.check_key(seat, key)):
-                proven.append(seat)
+        claims = (await parsed(request, Claim, MAX_BODY)).seats
+        proven = [c.seat for c in claims
+                  if c.seat < len(room.seats) and room.check_key(c.seat, c.key)]
         pid = int(player["id"])
 
         def store() -> list[int]:
@@ -533,17 +511,17 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
-        body = await _body(request)
-        ply = body.get("ply")
-        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply < len(room.moves):
+        body = await parsed(request, FeedbackRequest, MAX_BODY)
+        ply = body.ply
+        if not 0 <= ply < len(room.moves):
             raise _Refused(400, "bad_field", f"'ply' must be a played move, 0 to "
                            f"{len(room.moves) - 1}")
         if not room.data.casual:
             raise _Refused(409, "no_feedback", "move feedback is for casual games only")
         mover = room.moves[ply].seat
         if room.status != "finished":
-            seat, key = body.get("seat"), body.get("key")
-            if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(key, str):
+            seat, key = body.seat, body.key
+            if seat is None or key is None:
                 raise _Refused(403, "need_key", "while the game runs, feedback is only for "
                                "the player who made the move: send its 'seat' and 'key'")
             if seat != mover:
@@ -675,9 +653,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         game = _game_id(request)
         await limited(request, "daily_answer")
         player = await need_player(request)
-        answers = (await _body(request)).get("answers")
-        if not isinstance(answers, list) or not all(isinstance(a, str) and len(a) < 16
-                                                    for a in answers) or len(answers) > 32:
+        answers = (await parsed(request, DailyAnswers, MAX_BODY)).answers
+        if not all(len(a) < 16 for a in answers):
             raise _Refused(400, "bad_field", "'answers' must be a list of short texts")
         day = today()
         events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, day,
@@ -740,7 +717,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         pid = int(player["id"])
         status = await run_in_threadpool(prog.ladder, pid, game_id)
         exam = status.get("exam")
-        tier = (await _body(request)).get("tier")
+        tier = (await parsed(request, LadderPlay, MAX_BODY)).tier
         if exam:
             running = await running_exam_room(pid, game_id)
             if running is not None:  # the exam game in progress is resumed, never doubled
@@ -767,11 +744,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         that room's seat key (created once; asking again gives nothing new)."""
         game_id = _game_id(request)
         player = await need_player(request)
-        data = await _body(request)
-        room_id, seat, key = data.get("room"), data.get("seat"), data.get("key")
-        room = await hub().get(room_id) if isinstance(room_id, str) else None
-        if room is None or not isinstance(seat, int) or not isinstance(key, str) \
-                or not 0 <= seat < len(room.seats) or not room.check_key(seat, key):
+        body = await parsed(request, LadderNext, MAX_BODY)
+        seat, key = body.seat, body.key
+        room = await hub().get(body.room)
+        if room is None or not seat < len(room.seats) or not room.check_key(seat, key):
             raise _Refused(403, "bad_key", "that is not your seat of a ladder room")
         ctx = await run_in_threadpool(load_context, room.id)
 
@@ -901,12 +877,12 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
 
     h = _handled
     return ProgressionWeb([
-        Route("/tutorial/{game}", _page("tutorial.html")),
-        Route("/account", _page("account.html")),
-        Route("/player/{player}", _page("player.html")),
-        Route("/leaderboard/{game}", _page("leaderboard.html")),
-        Route("/daily/{game}", _page("daily.html")),
-        Route("/ladder/{game}", _page("ladder.html")),
+        page_route("/tutorial/{game}", "tutorial.html"),
+        page_route("/account", "account.html"),
+        page_route("/player/{player}", "player.html"),
+        page_route("/leaderboard/{game}", "leaderboard.html"),
+        page_route("/daily/{game}", "daily.html"),
+        page_route("/ladder/{game}", "ladder.html"),
         Route("/api/tutorials/{game}", h(tutorial)),
         Route("/api/tutorials/{game}/{step}", h(tutorial_attempt), methods=["POST"]),
         Route("/api/account", h(me)),
