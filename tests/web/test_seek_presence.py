@@ -126,3 +126,33 @@ def test_a_seek_taken_while_its_opener_was_away_gives_them_their_key_on_return(
             again.send_json({"type": "ping"})  # answered with an error: nothing kept came
             assert read_until(again, lambda m: m.get("type") in ("seek_taken", "error")
                               )["type"] == "error"
+
+
+def test_the_scaled_board_shares_the_openers_presence_and_their_kept_key(
+        redis_server: Any) -> None:
+    """Two processes' boards on one Redis: a page held at A keeps the seek listed for B's
+    sweep; once A's note is older than the grace, B withdraws it (once); a kept key is given
+    once, whichever process the opener comes back to."""
+    import asyncio
+
+    from asobiba.server.lobby import RedisSeekBoard, _hash
+
+    async def scenario() -> None:
+        a, b = RedisSeekBoard(redis_server.url, "A"), RedisSeekBoard(redis_server.url, "B")
+        try:
+            now = time.time()
+            await a.add(Seek("s1", "reversi", {}, True, None, "", 1500.0, _hash("t1"), now))
+            await a.mark_seen({_hash("t1")}, now + 30)  # A's lobby page holds it
+            assert await b.withdraw_stale(SEEK_GRACE, now + 35) == []
+            assert [s.id for s in await b.withdraw_stale(SEEK_GRACE, now + 41)] == ["s1"]
+            assert await a.withdraw_stale(SEEK_GRACE, now + 41) == [], "withdrawn once"
+            assert await a.all() == []
+            message = {"type": "seek_taken", "seek": "s2", "room": "r", "late": True}
+            await a.keep_taken(_hash("t2"), message, now)
+            assert await b.collect_taken({_hash("t2")}, now + 5) == [message]
+            assert await a.collect_taken({_hash("t2")}, now + 6) == [], "given once"
+        finally:
+            await a.close()
+            await b.close()
+
+    asyncio.run(scenario())
