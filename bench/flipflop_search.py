@@ -16,9 +16,10 @@ from asobiba.games import get
 from asobiba.games.flipflop import board as bd
 from asobiba.games.flipflop.bots import PLANS
 from asobiba.games.flipflop.search import WIN, Searcher, Weights
+from asobiba.search.adapter import HasPlayer, Terminates
 
 
-class GenericAdapter:
+class GenericAdapter(HasPlayer, Terminates):
     """The same rules and evaluation behind the generic adapter interface."""
 
     def __init__(self) -> None:

@@ -61,6 +61,10 @@ class LadderProgress:
     exam_wins: Mapping[str, int] = field(default_factory=dict)
     exam: ExamRun | None = None
     attempts: Mapping[str, int] = field(default_factory=dict)
+    last_exam: Mapping[str, object] | None = None
+    """How the last exam ended, for the ladder page: ``{"rank", "passed", "reason",
+    "wins"}`` (reason ``exam``/``career`` when passed; ``lost``, ``left`` — the Leave
+    button — or ``abandoned`` — its game's page gone past the grace — when failed)."""
 
     # ---- what the player may do ------------------------------------------------------------
     @property
@@ -153,31 +157,39 @@ class LadderProgress:
         exam_wins = dict(self.exam_wins)
         exam_wins[target.key] = exam_wins.get(target.key, 0) + won_units
         progress = replace(self, exam=ExamRun(self.exam.target, match), exam_wins=exam_wins)
+        wins = list(match.wins())
         if match.is_over and match.winner == A:
             p, ev = progress._promote(target, "exam")
-            return p, [{"type": "exam_passed", "rank": target.key, "wins": list(match.wins())}] + ev
+            p = replace(p, last_exam={"rank": target.key, "passed": True, "reason": "exam",
+                                      "wins": wins})
+            return p, [{"type": "exam_passed", "rank": target.key, "wins": wins}] + ev
         if cond.career is not None and exam_wins[target.key] >= cond.career:
             p, ev = progress._promote(target, "career")
+            p = replace(p, last_exam={"rank": target.key, "passed": True, "reason": "career",
+                                      "wins": wins})
             return p, [{"type": "exam_passed", "rank": target.key, "by": "career"}] + ev
         if match.is_over:
-            return replace(progress, exam=None), [
-                {"type": "exam_failed", "rank": target.key, "reason": "lost",
-                 "wins": list(match.wins())}]
+            return replace(progress, exam=None, last_exam={
+                "rank": target.key, "passed": False, "reason": "lost", "wins": wins}), [
+                {"type": "exam_failed", "rank": target.key, "reason": "lost", "wins": wins}]
         return progress, []
 
-    def abandon_exam(self) -> tuple[LadderProgress, list[Event]]:
-        """The player left mid-series: the exam fails (retry any time)."""
+    def abandon_exam(self, reason: str = "left") -> tuple[LadderProgress, list[Event]]:
+        """The player left mid-series (``left``: the Leave button; ``abandoned``: the exam
+        game's page gone past its grace): the exam fails (retry any time)."""
         if self.exam is None:
             raise LadderError("no exam is running")
         key = RANKS[self.exam.target].key
-        return replace(self, exam=None), [
-            {"type": "exam_failed", "rank": key, "reason": "left",
-             "wins": list(self.exam.match.wins())}]
+        wins = list(self.exam.match.wins())
+        return replace(self, exam=None, last_exam={"rank": key, "passed": False,
+                                                   "reason": reason, "wins": wins}), [
+            {"type": "exam_failed", "rank": key, "reason": reason, "wins": wins}]
 
     # ---- JSON ------------------------------------------------------------------------------
     def to_json(self) -> JSONObject:
         return {"rank": self.rank, "wins": dict(self.wins), "exam_wins": dict(self.exam_wins),
                 "attempts": dict(self.attempts),
+                "last_exam": None if self.last_exam is None else dict(self.last_exam),
                 "exam": None if self.exam is None else
                 {"target": self.exam.target, "match": self.exam.match.to_json()}}
 
@@ -187,7 +199,8 @@ class LadderProgress:
         return cls(int(data["rank"]), dict(data.get("wins", {})), dict(data.get("exam_wins", {})),
                    None if exam is None else ExamRun(int(exam["target"]),
                                                      Match.from_json(exam["match"])),
-                   dict(data.get("attempts", {})))
+                   dict(data.get("attempts", {})),
+                   data.get("last_exam"))
 
 
 # ---- descriptions for pages ----------------------------------------------------------------
@@ -261,7 +274,11 @@ def status(session: Session, player_id: int, game_id: str) -> JSONObject:
                       "reverse": TIERS.index(t) >= 4} for t in p.unlocked()],
         "exam_due": p.exam_due() is not None,
         "exam": None,
+        "last_exam": None,
     }
+    if p.last_exam is not None:  # why the last exam ended (the ladder page says so)
+        rank = next(r for r in RANKS if r.key == p.last_exam["rank"])
+        out["last_exam"] = {**p.last_exam, "en": rank.en, "ja": rank.ja}
     nxt_game = p.exam_next()
     if nxt_game is not None and p.exam is not None:
         tier, slot = nxt_game
@@ -289,8 +306,9 @@ def report_exam_game(session: Session, player_id: int, game_id: str, outcome: Ou
     return _act(session, player_id, game_id, lambda p: p.record_exam_game(outcome, tiebreak))
 
 
-def abandon_exam(session: Session, player_id: int, game_id: str) -> list[Event]:
-    return _act(session, player_id, game_id, lambda p: p.abandon_exam())
+def abandon_exam(session: Session, player_id: int, game_id: str, reason: str = "left"
+                 ) -> list[Event]:
+    return _act(session, player_id, game_id, lambda p: p.abandon_exam(reason))
 
 
 def report_cpu_result(session: Session, player_id: int, game_id: str, level: str,

@@ -215,8 +215,11 @@ class Progression:
         return self._run(lambda s: ladder.report_exam_game(s, player_id, game_id, outcome,
                                                            tiebreak))
 
-    def leave_exam(self, player_id: int, game_id: str) -> list[JSONObject]:
-        return self._run(lambda s: ladder.abandon_exam(s, player_id, game_id))
+    def leave_exam(self, player_id: int, game_id: str, reason: str = "left"
+                   ) -> list[JSONObject]:
+        """The exam fails: ``left`` (the player said so) or ``abandoned`` (its game's page
+        was gone past the grace, :data:`asobiba.server.progression_routes.EXAM_GRACE`)."""
+        return self._run(lambda s: ladder.abandon_exam(s, player_id, game_id, reason))
 
     # ---- daily -------------------------------------------------------------------------------
     def daily_challenge(self, game_id: str, day: date) -> JSONObject:

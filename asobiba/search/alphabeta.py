@@ -30,7 +30,19 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
-from .adapter import Adapter, M, P
+from .adapter import (
+    Adapter,
+    Decides,
+    Expands,
+    HasPlayer,
+    LearnsCutoffs,
+    M,
+    Orders,
+    P,
+    Passes,
+    Terminates,
+    check_adapter,
+)
 from .budget import checkpoint
 
 INF = float("inf")
@@ -115,19 +127,27 @@ class AlphaBeta(Generic[P, M]):
         self._hit_horizon = False
         self._path: set[Hashable] | None = None
         self._history: Mapping[Hashable, int] = {}
-        self._decided: Callable[[P], float | None] | None = getattr(adapter, "decided", None)
-        is_terminal: Callable[[P], bool] | None = getattr(adapter, "is_terminal", None)
-        if self._decided is None and is_terminal is not None:  # the older adapter shape
+        # the optional hooks, each through its protocol (adapter.py: declared by the
+        # adapter's bases and checked once per class, so a misspelt hook is an error)
+        check_adapter(type(adapter))
+        self._decided: Callable[[P], float | None] | None = (
+            adapter.decided if isinstance(adapter, Decides) else None)
+        if self._decided is None and isinstance(adapter, Terminates):  # the older shape
+            is_terminal = adapter.is_terminal
+
             def decided(pos: P) -> float | None:
                 return adapter.terminal_value(pos) if is_terminal(pos) else None
             self._decided = decided
-        self._order: Callable[[P, Sequence[M], M | None, int], Sequence[M]] | None = getattr(
-            adapter, "order", None)
-        self._pass: Callable[[P], P | None] | None = getattr(adapter, "pass_move", None)
-        self._expand: Callable[[P, M | None, int], Sequence[M]] | None = getattr(
-            adapter, "expand", None)
-        self._cutoff: Callable[[M, int], None] | None = getattr(adapter, "on_cutoff", None)
-        self._player: Callable[[P], int] | None = getattr(adapter, "player", None)
+        self._order: Callable[[P, Sequence[M], M | None, int], Sequence[M]] | None = (
+            adapter.order if isinstance(adapter, Orders) else None)
+        self._pass: Callable[[P], P | None] | None = (
+            adapter.pass_move if isinstance(adapter, Passes) else None)
+        self._expand: Callable[[P, M | None, int], Sequence[M]] | None = (
+            adapter.expand if isinstance(adapter, Expands) else None)
+        self._cutoff: Callable[[M, int], None] | None = (
+            adapter.on_cutoff if isinstance(adapter, LearnsCutoffs) else None)
+        self._player: Callable[[P], int] | None = (
+            adapter.player if isinstance(adapter, HasPlayer) else None)
 
     def reset(self) -> None:
         self.tt.clear()

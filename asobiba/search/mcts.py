@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Generic
 
 from ..core import Rng
-from .adapter import M, MCTSAdapter, P
+from .adapter import EstimatesRollout, M, MCTSAdapter, P, RollsOut
 
 
 @dataclass
@@ -57,8 +57,10 @@ def _deadline(start: float, time_limit: float | None, deadline: float | None) ->
 
 
 def _playout(adapter: MCTSAdapter[P, M], pos: P, rng: Rng, limit: int) -> list[float]:
-    smart: Callable[[P, Sequence[M], Rng], M] | None = getattr(adapter, "rollout_move", None)
-    early: Callable[[P], Sequence[float]] | None = getattr(adapter, "rollout_returns", None)
+    smart: Callable[[P, Sequence[M], Rng], M] | None = (
+        adapter.rollout_move if isinstance(adapter, RollsOut) else None)
+    early: Callable[[P], Sequence[float]] | None = (
+        adapter.rollout_returns if isinstance(adapter, EstimatesRollout) else None)
     for _ in range(limit):
         if adapter.is_terminal(pos):
             return list(adapter.returns(pos))

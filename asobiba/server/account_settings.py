@@ -18,8 +18,7 @@ from starlette.routing import Route
 
 from ..core.jsontypes import JSONObject
 from ..tables import ACCOUNT_SETTINGS
-from .api_schema import SettingsValues
-from .security import parse_json
+from .api_schema import SettingsBody, SettingsValues, parsed
 
 Endpoint = Callable[[Request], Awaitable[Response]]
 
@@ -55,9 +54,7 @@ def settings_routes(engine: Engine, need_player: Callable[[Request], Awaitable[J
 
     async def put_settings(request: Request) -> Response:
         player = await need_player(request)
-        body = parse_json(await request.body(), empty={})  # checked: api_schema.SettingsBody
-        assert isinstance(body, dict)
-        values = SettingsValues.model_validate(body["settings"]).model_dump()
+        values = (await parsed(request, SettingsBody)).settings.model_dump()
         await run_in_threadpool(store, int(str(player["id"])), values)
         return JSONResponse({"settings": values})
 

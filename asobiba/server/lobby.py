@@ -11,13 +11,25 @@ lobby page is connected to: the taking process says so on the room bus (a ``lobb
 The live-games list joins every process's rooms the same way: each process writes its own
 list to Redis every :data:`PUSH_EVERY` seconds when it changed (at least every third of
 :data:`LIVE_STALE`), and a list not refreshed for :data:`LIVE_STALE` seconds (its process
-died) is left out; the others' lists are read only by a process with a lobby page open."""
+died) is left out; the others' lists are read only by a process with a lobby page open.
+
+A seek lives as long as its opener's lobby: a page that opened one says so (its ``hello``
+names the seek's token) and the board notes, per seek, when a lobby page last held it. A
+seek no page has held for :data:`SEEK_GRACE` seconds (10; ``ASOBIBA_SEEK_GRACE``) is
+withdrawn by :meth:`Lobby.sweep` (every :data:`PUSH_EVERY` s; in the scaled mode any
+process withdraws it, the note being shared in Redis). A seek taken while its opener was
+away (within the grace) keeps the opener's seat key for :data:`TAKEN_KEEP` seconds: the
+opener's next lobby page that names the token gets it (``seek_taken`` with ``late``) and
+shows "your game" with its link. The token is the opener's proof (kept in the browser's
+``localStorage``), so this works for a guest without an account too."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import hashlib
+import json
+import os
 import secrets
 import time
 from collections.abc import Awaitable, Callable
@@ -31,10 +43,10 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core import Game, OptionError
+from ..core import Game
 from ..core.jsontypes import JSONObject
 from . import fairplay
-from .clock import ClockError, check_clock
+from .api_schema import QuickPair, SeekOpen, SeekToken, parsed
 from .rooms import ClientError
 from .security import BadJSON, parse_json
 from .ws_protocol import parse_lobby
@@ -49,7 +61,12 @@ MAX_SEEKS = 200  # the board is public: a flood of seeks cannot grow it without 
 PUSH_EVERY = 1.0  # seconds between checks of the live-games list
 LIVE_STALE = 10.0  # seconds after which another process's live-games list is dropped
 SEEK_MAX_AGE = 6 * 3600.0  # a seek nobody took for this long is withdrawn (scaled mode)
+SEEK_GRACE = float(os.environ.get("ASOBIBA_SEEK_GRACE", "10"))
+"""Seconds a seek outlives its opener's last lobby page (then it is withdrawn)."""
+TAKEN_KEEP = 3600.0
+"""Seconds a seek taken while its opener was away keeps the opener's key for them."""
 SEEKS_KEY, LIVE_KEY = "asobiba:seeks", "asobiba:live"
+SEEN_KEY, TAKEN_KEY = "asobiba:seek_seen", "asobiba:seek_taken"
 
 
 def _hash(token: str) -> str:
@@ -91,6 +108,8 @@ class SeekBoard:
 
     def __init__(self) -> None:
         self.seeks: dict[str, Seek] = {}
+        self.seen: dict[str, float] = {}  # token hash → when a lobby page last held it
+        self.taken: dict[str, tuple[float, JSONObject]] = {}  # token hash → its key message
 
     async def add(self, seek: Seek) -> None:
         if len(self.seeks) >= MAX_SEEKS:
@@ -138,6 +157,38 @@ class SeekBoard:
         """The live games of the other processes (none: this is the only one)."""
         return []
 
+    # ---- the opener's presence, and their key when they were away ---------------------------
+    async def mark_seen(self, hashes: set[str], now: float) -> None:
+        """Lobby pages hold the seeks of these token hashes at ``now``."""
+        for h in hashes:
+            self.seen[h] = now
+
+    async def withdraw_stale(self, grace: float, now: float) -> list[Seek]:
+        """Withdraw every seek no lobby page has held for ``grace`` seconds (one opened
+        without a page counts from its opening); the withdrawn, for the pushes."""
+        gone = []
+        for seek in await self.all():
+            if now - max(seek.created, self.seen.get(seek.token_hash, 0.0)) > grace:
+                if self.seeks.pop(seek.id, None) is not None:
+                    gone.append(seek)
+                self.seen.pop(seek.token_hash, None)
+        return gone
+
+    async def keep_taken(self, token_hash: str, message: JSONObject, now: float) -> None:
+        """Keep the opener's key message of a taken seek for their return."""
+        self.seen.pop(token_hash, None)
+        self.taken = {h: v for h, v in self.taken.items() if now - v[0] <= TAKEN_KEEP}
+        self.taken[token_hash] = (now, message)
+
+    async def collect_taken(self, hashes: set[str], now: float) -> list[JSONObject]:
+        """The kept key messages of these token hashes (given once)."""
+        out = []
+        for h in hashes:
+            got = self.taken.pop(h, None)
+            if got is not None and now - got[0] <= TAKEN_KEEP:
+                out.append(got[1])
+        return out
+
 
 _ADD = """
 if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 0 end
@@ -163,15 +214,11 @@ class RedisSeekBoard(SeekBoard):
         self._live_written, self._live_at = b"", 0.0
 
     async def add(self, seek: Seek) -> None:
-        import json
-
         if not await self._add(keys=[SEEKS_KEY],
                                args=[seek.id, json.dumps(seek.to_json()), MAX_SEEKS]):
             raise ClientError("too_many_seeks", "the open-games list is full; try again soon")
 
     async def _get(self, seek_id: str) -> Seek:
-        import json
-
         raw = await self.redis.hget(SEEKS_KEY, seek_id)
         if raw is None:
             raise ClientError("no_seek", "that open game is gone (taken or cancelled)")
@@ -196,8 +243,6 @@ class RedisSeekBoard(SeekBoard):
         return seek
 
     async def all(self) -> list[Seek]:
-        import json
-
         now = time.time()
         seeks = []
         for seek_id, raw in (await self.redis.hgetall(SEEKS_KEY)).items():
@@ -207,6 +252,40 @@ class RedisSeekBoard(SeekBoard):
                 continue
             seeks.append(seek)
         return sorted(seeks, key=lambda s: s.created)
+
+    async def mark_seen(self, hashes: set[str], now: float) -> None:
+        if hashes:
+            await self.redis.hset(SEEN_KEY, mapping=dict.fromkeys(hashes, repr(now)))
+
+    async def withdraw_stale(self, grace: float, now: float) -> list[Seek]:
+        """As :meth:`SeekBoard.withdraw_stale`, with every process's note of the opener's
+        pages (``HDEL``: one process withdraws a seek, the others find it gone)."""
+        seen = await self.redis.hgetall(SEEN_KEY)
+        gone = []
+        for seek in await self.all():
+            if now - max(seek.created, float(seen.get(seek.token_hash, 0.0))) > grace:
+                if await self.redis.hdel(SEEKS_KEY, seek.id):
+                    gone.append(seek)
+                await self.redis.hdel(SEEN_KEY, seek.token_hash)
+        return gone
+
+    async def keep_taken(self, token_hash: str, message: JSONObject, now: float) -> None:
+        await self.redis.hdel(SEEN_KEY, token_hash)
+        await self.redis.hset(TAKEN_KEY, token_hash, json.dumps({"at": now, "message": message}))
+        for h, raw in (await self.redis.hgetall(TAKEN_KEY)).items():  # the forgotten ones
+            if now - float(json.loads(raw)["at"]) > TAKEN_KEEP:
+                await self.redis.hdel(TAKEN_KEY, h)
+
+    async def collect_taken(self, hashes: set[str], now: float) -> list[JSONObject]:
+        out = []
+        for h in hashes:
+            raw = await self.redis.hget(TAKEN_KEY, h)
+            if raw is None or not await self.redis.hdel(TAKEN_KEY, h):
+                continue  # none, or given to another page of the same opener just now
+            got = json.loads(raw)
+            if now - float(got["at"]) <= TAKEN_KEEP:
+                out.append(got["message"])
+        return out
 
     async def write_live(self, mine: list[JSONObject]) -> None:
         """Write this process's live games for the others' lobbies: when the list changed,
@@ -257,8 +336,11 @@ class Lobby:
 
     def __init__(self, hub: Callable[[], Hub], get_game: Callable[[str], Game],
                  who: Who, limit: Callable[[Request], Awaitable[None]] | None = None,
-                 board: SeekBoard | None = None) -> None:
+                 board: SeekBoard | None = None, clock: Callable[[], float] = time.time,
+                 grace: float | None = None) -> None:
         self.board = board or SeekBoard()
+        self.clock = clock  # wall time: the scaled mode compares it across processes
+        self.grace = SEEK_GRACE if grace is None else grace
         self.limit = limit or _no_limit  # awaited: the room-creation limit (Redis: off the loop)
         self.hub = hub
         self.get_game = get_game
@@ -314,13 +396,29 @@ class Lobby:
             with contextlib.suppress(Exception):  # a closed page is dropped by its handler
                 await ws.send_json(snap)
 
+    def held(self) -> set[str]:
+        """The token hashes of the seeks this process's lobby pages hold."""
+        return set().union(*self.sockets.values())
+
+    async def sweep(self) -> list[Seek]:
+        """Note the seeks this process's pages hold; withdraw those no page anywhere has
+        held for :attr:`grace` seconds (and tell the lobby pages)."""
+        now = self.clock()
+        await self.board.mark_seen(self.held(), now)
+        gone = await self.board.withdraw_stale(self.grace, now)
+        if gone:
+            await self.push(force=True)
+        return gone
+
     async def watch(self) -> None:
-        """Every :data:`PUSH_EVERY` seconds: the lobby pages get any change (seeks and live
-        games of every process), and in the scaled mode this process's live games are
-        written for the others even while no lobby page is connected here."""
+        """Every :data:`PUSH_EVERY` seconds: seeks whose opener left are withdrawn, the
+        lobby pages get any change (seeks and live games of every process), and in the
+        scaled mode this process's live games are written for the others even while no
+        lobby page is connected here."""
         while True:
             await asyncio.sleep(PUSH_EVERY)
             with contextlib.suppress(Exception):
+                await self.sweep()
                 if self.sockets:
                     await self.push()
                 elif isinstance(self.board, RedisSeekBoard):  # nobody here reads the others'
@@ -336,26 +434,21 @@ class Lobby:
         if event.get("what") == "seek_taken":
             await self._tell_opener(str(event["token_hash"]), dict(event["message"]))
 
-    async def _tell_opener(self, token_hash: str, message: JSONObject) -> None:
+    async def _tell_opener(self, token_hash: str, message: JSONObject) -> bool:
+        """Send ``message`` to the opener's lobby pages here; whether one got it."""
+        told = False
         for ws, hashes in list(self.sockets.items()):
             if token_hash in hashes:
                 with contextlib.suppress(Exception):
                     await ws.send_json(message)
+                    told = True
+        return told
 
     # ---- HTTP ---------------------------------------------------------------------------------
     def _two_player(self, game: Game, options: JSONObject) -> None:
         if game.num_seats(options) != 2 or game.simultaneous:
             raise ClientError("bad_seek", f"open games are for two players taking turns; "
                               f"{game.id} with these options is not")
-
-    async def _body(self, request: Request) -> JSONObject:
-        try:
-            data = parse_json(await request.body(), empty={})
-        except BadJSON as exc:
-            raise ClientError("bad_json", str(exc)) from None
-        if not isinstance(data, dict):
-            raise ClientError("bad_json", "the request must be a JSON object")
-        return data
 
     def _game(self, name: object) -> Game:
         try:
@@ -364,37 +457,30 @@ class Lobby:
             raise ClientError("unknown_game", f"unknown game {name!r}") from None
 
     async def create(self, request: Request) -> Response:
+        from .routes.rooms import clock_of, valid_options
+
         await self.limit(request)
-        data = await self._body(request)
-        game = self._game(data.get("game"))
-        options = data.get("options") or {}
-        if not isinstance(options, dict):
-            raise ClientError("bad_options", "'options' must be an object")
-        try:
-            game.validate_options(options)
-        except OptionError as exc:
-            raise ClientError("bad_options", str(exc)) from None
+        body = await parsed(request, SeekOpen)  # "false" is not false: a StrictBool
+        game = self._game(body.game)
+        options = dict(body.options)
+        valid_options(game, options)
         self._two_player(game, options)
-        try:
-            clock = check_clock(data.get("clock"))
-        except ClockError as exc:
-            raise ClientError("bad_clock", str(exc), args=exc.details) from None
-        casual = data.get("casual", True)
-        if not isinstance(casual, bool):  # "false" is not false (docs/fair-play.md)
-            raise ClientError("bad_field", "'casual' must be true or false (a JSON boolean)")
+        clock = clock_of(body.clock)
+        casual = body.casual
         # a rated game between two people needs a clock (docs/fair-play.md)
         fairplay.check_rated_timing(game, [{"kind": "human"}] * 2, casual, clock)
         name, rating = await self.who(request, game.id)
         token = secrets.token_urlsafe(24)
         seek = Seek(secrets.token_urlsafe(8), game.id, dict(options),
-                    casual, clock, name, rating, _hash(token))
+                    casual, clock, name, rating, _hash(token), self.clock())
         await self.board.add(seek)
+        self.start()  # the sweep withdraws it if no lobby page ever holds it
         await self.push(force=True)
         return JSONResponse({"seek": seek.public(), "token": token}, status_code=201)
 
     async def cancel(self, request: Request) -> Response:
-        data = await self._body(request)
-        await self.board.cancel(request.path_params["seek"], str(data.get("token", "")))
+        body = await parsed(request, SeekToken)
+        await self.board.cancel(request.path_params["seek"], body.token or "")
         await self.push(force=True)
         return JSONResponse({"cancelled": True})
 
@@ -408,6 +494,10 @@ class Lobby:
                                              casual=seek.casual, clock=seek.clock)
         message = {"type": "seek_taken", "seek": seek.id, "room": room.id,
                    "url": f"/r/{room.id}", "keys": [{"seat": opener, "key": keys[opener]}]}
+        # kept for the opener's return first (their page may be gone, or connected to
+        # another process): a page that gets the message live drops the token, so the kept
+        # copy is only ever read by a page that missed it
+        await self.board.keep_taken(seek.token_hash, {**message, "late": True}, self.clock())
         await self._tell_opener(seek.token_hash, message)
         # the opener's page may be connected to another process: say it on the bus too
         self.hub().bus.publish({"kind": "lobby", "what": "seek_taken",
@@ -418,8 +508,8 @@ class Lobby:
 
     async def accept(self, request: Request) -> Response:
         await self.limit(request)
-        data = await self._body(request)
-        seek = await self.board.take(request.path_params["seek"], data.get("token"))
+        body = await parsed(request, SeekToken)
+        seek = await self.board.take(request.path_params["seek"], body.token)
         name, _rating = await self.who(request, seek.game)
         if await self.blocked(seek.name, name):
             await self.board.add(seek)  # still open for everyone else
@@ -433,11 +523,11 @@ class Lobby:
         """Quick pairing: take the open game of this game nearest the asker's rating, or
         open one (default options) and wait for someone."""
         await self.limit(request)
-        data = await self._body(request)
-        game = self._game(data.get("game"))
+        body = await parsed(request, QuickPair)
+        game = self._game(body.game)
         self._two_player(game, {})
         name, rating = await self.who(request, game.id)
-        seek = await self.board.closest(game.id, rating, data.get("token"))
+        seek = await self.board.closest(game.id, rating, body.token)
         if seek is not None and await self.blocked(seek.name, name):
             await self.board.add(seek)  # a blocked pair: open a game of one's own instead
             seek = None
@@ -447,8 +537,9 @@ class Lobby:
             return JSONResponse({"paired": True, **out}, status_code=201)
         token = secrets.token_urlsafe(24)
         mine = Seek(secrets.token_urlsafe(8), game.id, {}, True, None, name, rating,
-                    _hash(token))
+                    _hash(token), self.clock())
         await self.board.add(mine)
+        self.start()
         await self.push(force=True)
         return JSONResponse({"paired": False, "seek": mine.public(), "token": token},
                             status_code=201)
@@ -484,11 +575,20 @@ class Lobby:
                         error["args"] = dict(exc.details)
                     await websocket.send_json(error)
                     continue
-                self.sockets[websocket] = {_hash(t) for t in hello.tokens}
+                hashes = {_hash(t) for t in hello.tokens}
+                self.sockets[websocket] = hashes
+                now = self.clock()
+                await self.board.mark_seen(hashes, now)
+                # a seek of this opener taken while they were away: their seat's key
+                for late in await self.board.collect_taken(hashes, now):
+                    await websocket.send_json(late)
         except (WebSocketDisconnect, ValueError, KeyError, RuntimeError):
             pass
         finally:
-            self.sockets.pop(websocket, None)
+            held = self.sockets.pop(websocket, None)
+            if held:  # the grace counts from the moment the page went
+                with contextlib.suppress(Exception):
+                    await self.board.mark_seen(held, self.clock())
 
     def routes(self) -> list[BaseRoute]:
         return [

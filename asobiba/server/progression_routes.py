@@ -24,7 +24,7 @@ from sqlalchemy import insert, select
 from sqlalchemy.engine import Engine, RowMapping
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from ..core import Outcome, Record, RecordError
@@ -47,9 +47,20 @@ from ..tables import (
     now,
 )
 from .account_settings import settings_routes
+from .api_schema import (
+    Claim,
+    Credentials,
+    DailyAnswers,
+    FeedbackRequest,
+    LadderNext,
+    LadderPlay,
+    TutorialMove,
+    parsed,
+)
 from .history_routes import history_routes
 from .limits import MAX_RECORD_BYTES, MAX_RECORD_PLIES, Limits
 from .rooms import ClientError
+from .routes.pages import page_route
 from .security import BadJSON, parse_json
 
 if TYPE_CHECKING:
@@ -63,7 +74,6 @@ WEB_DIR = Path(__file__).resolve().parent.parent / "web"
 COOKIE = "asobiba_session"
 COOKIE_AGE = 30 * 24 * 3600  # the progression layer's session lifetime
 MAX_BODY = 16_000
-MAX_MOVE = 64
 # seconds a review may take (queueing included) before 503 ``busy``; ASOBIBA_REVIEW_BUDGET
 REVIEW_BUDGET = float(os.environ.get("ASOBIBA_REVIEW_BUDGET", "30"))
 REVIEW_WALL = 4.0
@@ -75,6 +85,12 @@ REVIEW_CPU = float(os.environ.get("ASOBIBA_REVIEW_CPU", "4"))
 answers with the verdicts it has, ``"partial": true`` and the plies analysed. Cut inside a
 move's search too (``asobiba.search.budget.checkpoint``); ASOBIBA_REVIEW_CPU sets it."""
 WARM_AFTER = 1.0  # seconds after start-up before the review's imports are warmed up
+EXAM_GRACE = float(os.environ.get("ASOBIBA_EXAM_GRACE", "60"))
+"""Seconds an exam game may run with no page of the player's seat connected (a reload, a
+dropped network) before the exam is failed as ``abandoned`` and the player's seat resigns
+its game (docs/progression.md, "Exams and reloads")."""
+EXAM_CHECK = float(os.environ.get("ASOBIBA_EXAM_CHECK", "2"))
+"""Seconds between two looks at the running exam games."""
 
 
 def _error(status: int, code: str, message: str) -> JSONResponse:
@@ -86,26 +102,6 @@ class _Refused(Exception):
     def __init__(self, status: int, code: str, message: str) -> None:
         super().__init__(message)
         self.response = _error(status, code, message)
-
-
-async def _body(request: Request) -> JSONObject:
-    raw = await request.body()
-    if len(raw) > MAX_BODY:
-        raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes")
-    try:
-        data = parse_json(raw, empty={})
-    except BadJSON as exc:
-        raise _Refused(400, "bad_json", str(exc)) from None
-    if not isinstance(data, dict):
-        raise _Refused(400, "bad_json", "the request must be a JSON object")
-    return data
-
-
-def _text(data: JSONObject, key: str, limit: int = 1024) -> str:
-    value = data.get(key)
-    if not isinstance(value, str) or not value or len(value) > limit:
-        raise _Refused(400, "bad_field", f"'{key}' must be text of 1 to {limit} characters")
-    return value
 
 
 def _game_id(request: Request) -> str:
@@ -127,12 +123,6 @@ def _handled(fn: Callable[[Request], Awaitable[Response]]) -> Callable[[Request]
     return endpoint
 
 
-def _page(filename: str) -> Callable[[Request], Awaitable[Response]]:
-    async def endpoint(request: Request) -> Response:
-        return FileResponse(WEB_DIR / filename, headers={"cache-control": "no-cache"})
-    return endpoint
-
-
 @dataclasses.dataclass
 class ProgressionWeb:
     routes: list[Route]
@@ -142,6 +132,11 @@ class ProgressionWeb:
     """Why a finished room's record (which holds its seed) may not be given out yet."""
     warm: Callable[[], Coroutine[object, object, None]]
     """Run in the background after start-up: warms the review up (imports, evaluators)."""
+    sweep_exams: Callable[[float], Awaitable[list[str]]]
+    """Fail every running exam whose game's page has been gone for EXAM_GRACE seconds at
+    the given wall time (``time.time``); the rooms ended. Run by :attr:`watch_exams`."""
+    watch_exams: Callable[[], Coroutine[object, object, None]]
+    """Run in the background: :attr:`sweep_exams` every EXAM_CHECK seconds."""
 
 
 def _outcome(room: Room) -> Outcome:
@@ -220,7 +215,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
 
     async def tutorial_attempt(request: Request) -> Response:
         game = _game_id(request)
-        move = _text(await _body(request), "move", MAX_MOVE)
+        move = (await parsed(request, TutorialMove, MAX_BODY)).move
         step = request.path_params["step"]
         try:
             data = await run_in_threadpool(prog.tutorial_attempt, game, step, move)
@@ -234,8 +229,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         return JSONResponse({"player": public(player) if player else None})
 
     async def register(request: Request) -> Response:
-        data = await _body(request)
-        name, password = _text(data, "name", 64), _text(data, "password")
+        creds = await parsed(request, Credentials, MAX_BODY)
+        name, password = creds.name, creds.password
         # a weak password is refused before the limit counts (no argon2 spent on it), so a
         # person trying a few passwords is not locked out
         weak = await run_in_threadpool(password_weakness, password, name)
@@ -255,8 +250,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         return response
 
     async def login(request: Request) -> Response:
-        data = await _body(request)
-        name, password = _text(data, "name", 64), _text(data, "password")
+        creds = await parsed(request, Credentials, MAX_BODY)
+        name, password = creds.name, creds.password
         # per (address, name) — someone elsewhere cannot lock the owner out — and per
         # address over all names
         await limited(request, "login_ip")
@@ -297,15 +292,9 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
         guest_in_rated = player.get("kind") == "guest" and not room.data.casual
-        claims = (await _body(request)).get("seats")
-        if not isinstance(claims, list) or len(claims) > 16:
-            raise _Refused(400, "bad_field", "'seats' must be a list of {seat, key}")
-        proven = []
-        for c in claims:
-            seat, key = (c.get("seat"), c.get("key")) if isinstance(c, dict) else (None, None)
-            if (isinstance(seat, int) and isinstance(key, str) and 0 <= seat < len(room.seats)
-                    and room.check_key(seat, key)):
-                proven.append(seat)
+        claims = (await parsed(request, Claim, MAX_BODY)).seats
+        proven = [c.seat for c in claims
+                  if c.seat < len(room.seats) and room.check_key(c.seat, c.key)]
         pid = int(player["id"])
 
         def store() -> list[int]:
@@ -492,6 +481,11 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
                     conn.execute(insert(DAILY_ROOMS).values(room_id=room.id,
                                                             day=day.isoformat()))
         await run_in_threadpool(store)
+        if kind == "exam":  # its grace counts from now until the player's page connects
+            from . import fairplay
+
+            fairplay.note_presence(room)
+            exam_rooms[room.id] = (pid, game_id, seat)
         return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                              "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                             status_code=201)
@@ -517,17 +511,17 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         room = await hub().get(request.path_params["room"])
         if room is None:
             raise _Refused(404, "no_room", "there is no such room")
-        body = await _body(request)
-        ply = body.get("ply")
-        if not isinstance(ply, int) or isinstance(ply, bool) or not 0 <= ply < len(room.moves):
+        body = await parsed(request, FeedbackRequest, MAX_BODY)
+        ply = body.ply
+        if not 0 <= ply < len(room.moves):
             raise _Refused(400, "bad_field", f"'ply' must be a played move, 0 to "
                            f"{len(room.moves) - 1}")
         if not room.data.casual:
             raise _Refused(409, "no_feedback", "move feedback is for casual games only")
         mover = room.moves[ply].seat
         if room.status != "finished":
-            seat, key = body.get("seat"), body.get("key")
-            if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(key, str):
+            seat, key = body.seat, body.key
+            if seat is None or key is None:
                 raise _Refused(403, "need_key", "while the game runs, feedback is only for "
                                "the player who made the move: send its 'seat' and 'key'")
             if seat != mover:
@@ -659,9 +653,8 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         game = _game_id(request)
         await limited(request, "daily_answer")
         player = await need_player(request)
-        answers = (await _body(request)).get("answers")
-        if not isinstance(answers, list) or not all(isinstance(a, str) and len(a) < 16
-                                                    for a in answers) or len(answers) > 32:
+        answers = (await parsed(request, DailyAnswers, MAX_BODY)).answers
+        if not all(len(a) < 16 for a in answers):
             raise _Refused(400, "bad_field", "'answers' must be a list of short texts")
         day = today()
         events = await run_in_threadpool(prog.daily_answer, int(player["id"]), game, day,
@@ -724,8 +717,12 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         pid = int(player["id"])
         status = await run_in_threadpool(prog.ladder, pid, game_id)
         exam = status.get("exam")
-        tier = (await _body(request)).get("tier")
+        tier = (await parsed(request, LadderPlay, MAX_BODY)).tier
         if exam:
+            running = await running_exam_room(pid, game_id)
+            if running is not None:  # the exam game in progress is resumed, never doubled
+                return JSONResponse({"room": running, "url": f"/r/{running}", "keys": [],
+                                     "resumed": True})
             return await open_room(game_id, player, "exam", str(exam["level"]),
                                    int(exam["player_seat"]), None, None)
         open_tier = next((u for u in status["unlocked"] if u["tier"] == tier), None)
@@ -747,11 +744,10 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         that room's seat key (created once; asking again gives nothing new)."""
         game_id = _game_id(request)
         player = await need_player(request)
-        data = await _body(request)
-        room_id, seat, key = data.get("room"), data.get("seat"), data.get("key")
-        room = await hub().get(room_id) if isinstance(room_id, str) else None
-        if room is None or not isinstance(seat, int) or not isinstance(key, str) \
-                or not 0 <= seat < len(room.seats) or not room.check_key(seat, key):
+        body = await parsed(request, LadderNext, MAX_BODY)
+        seat, key = body.seat, body.key
+        room = await hub().get(body.room)
+        if room is None or not seat < len(room.seats) or not room.check_key(seat, key):
             raise _Refused(403, "bad_key", "that is not your seat of a ladder room")
         ctx = await run_in_threadpool(load_context, room.id)
 
@@ -813,14 +809,80 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             except Exception:  # warming is an optimisation: never a failure of the server
                 log.exception("warming up the %s review failed", game_id)
 
+    # ---- exams: resumed on reload, failed when their page stays away ---------------------------
+    exam_rooms: dict[str, tuple[int, str, int]] = {}  # room id → (player, game, seat)
+
+    async def running_exam_room(pid: int, game_id: str) -> str | None:
+        """The player's exam game in progress, if any (the newest active exam room)."""
+        def load() -> list[str]:
+            with engine.connect() as conn:
+                return list(conn.execute(
+                    select(ROOM_CONTEXT.c.room_id)
+                    .join(RoomRow, RoomRow.id == ROOM_CONTEXT.c.room_id)
+                    .where(ROOM_CONTEXT.c.player_id == pid, ROOM_CONTEXT.c.game == game_id,
+                           ROOM_CONTEXT.c.kind == "exam", RoomRow.status == "active")
+                    .order_by(RoomRow.created.desc(), RoomRow.id.desc())).scalars())
+        for room_id in await run_in_threadpool(load):
+            room = await hub().get(room_id)
+            if room is not None and room.status == "active":
+                return room_id
+        return None
+
+    async def sweep_exams(now: float) -> list[str]:
+        """Fail the exams whose game's page is gone past EXAM_GRACE (``abandoned``) and
+        resign the player's seat of that game; the rooms so ended."""
+        ended = []
+        for room in list(hub().rooms.values()):
+            got = exam_rooms.get(room.id)
+            if got is None and room.id not in exam_checked:
+                exam_checked.add(room.id)  # rooms resumed after a restart: looked up once
+                ctx = await run_in_threadpool(load_context, room.id)
+                if ctx is not None and ctx["kind"] == "exam":
+                    got = exam_rooms[room.id] = (int(ctx["player_id"]), str(ctx["game"]),
+                                                 int(ctx["seat"]))
+                    if room.status == "active":
+                        from . import fairplay
+
+                        fairplay.note_presence(room)
+            if got is None:
+                continue
+            if room.status != "active":
+                exam_rooms.pop(room.id, None)
+                continue
+            pid, game_id, seat = got
+            since = room.away_since.get(seat)
+            if since is None or now - since < EXAM_GRACE:
+                continue
+            exam_rooms.pop(room.id, None)
+            try:
+                await run_in_threadpool(prog.leave_exam, pid, game_id, "abandoned")
+            except ProgressionError:  # left already (the Leave button): only the game ends
+                pass
+            try:
+                await hub().resign(room, seat)
+            except ClientError:  # ended meanwhile
+                pass
+            ended.append(room.id)
+        return ended
+
+    exam_checked: set[str] = set()
+
+    async def watch_exams() -> None:
+        while True:
+            await asyncio.sleep(EXAM_CHECK)
+            try:
+                await sweep_exams(time.time())
+            except Exception:  # the next look tries again
+                log.exception("the exam watch failed")
+
     h = _handled
     return ProgressionWeb([
-        Route("/tutorial/{game}", _page("tutorial.html")),
-        Route("/account", _page("account.html")),
-        Route("/player/{player}", _page("player.html")),
-        Route("/leaderboard/{game}", _page("leaderboard.html")),
-        Route("/daily/{game}", _page("daily.html")),
-        Route("/ladder/{game}", _page("ladder.html")),
+        page_route("/tutorial/{game}", "tutorial.html"),
+        page_route("/account", "account.html"),
+        page_route("/player/{player}", "player.html"),
+        page_route("/leaderboard/{game}", "leaderboard.html"),
+        page_route("/daily/{game}", "daily.html"),
+        page_route("/ladder/{game}", "ladder.html"),
         Route("/api/tutorials/{game}", h(tutorial)),
         Route("/api/tutorials/{game}/{step}", h(tutorial_attempt), methods=["POST"]),
         Route("/api/account", h(me)),
@@ -845,7 +907,7 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
         Route("/api/rooms/{room}/progress", h(room_rating)),
         Route("/api/rooms/{room}/feedback", h(room_feedback), methods=["POST"]),
         Route("/api/review", h(review), methods=["POST"]),
-    ], on_finish, record_embargo, warm)
+    ], on_finish, record_embargo, warm, sweep_exams, watch_exams)
 
 
 def _warm_review(game_id: str) -> None:

@@ -300,6 +300,8 @@ class SeekTaken(_Server):
     type: Literal["seek_taken"]
     seek: str
     room: str
+    late: bool = False
+    """True when the opener's page was away when it was taken: the key kept for them."""
 
 
 LobbyServerMessage = Annotated[Lobby | SeekTaken | Error, Field(discriminator="type")]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from asobiba.core import Rng
+from asobiba.search.adapter import HasPlayer, Terminates
 from asobiba.search.alphabeta import AlphaBeta
 from asobiba.search.mcts import ismcts, uct
 
 
-class Nim:
+class Nim(HasPlayer, Terminates):
     """Take 1-3 stones; taking the last stone wins. Positions: (stones, player)."""
 
     def moves(self, pos):

@@ -66,12 +66,12 @@ def test_issue27_api_paths_and_non_browsers_keep_json(client: Any) -> None:
 
 def test_issue27_a_server_failure_on_a_page_is_an_html_500(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import asobiba.server.app as app_module
+    import asobiba.server.routes.pages as pages_module  # the pages' route module
 
     def broken(*args: object, **kw: object) -> None:
         raise RuntimeError("disk gone")
 
-    monkeypatch.setattr(app_module, "FileResponse", broken)
+    monkeypatch.setattr(pages_module, "FileResponse", broken)
     with TestClient(create_app(str(tmp_path), bot_processes=0),
                     raise_server_exceptions=False) as c:
         r = c.get("/replay", headers={"accept": BROWSER_ACCEPT, "accept-language": "ja"})

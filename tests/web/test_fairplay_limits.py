@@ -262,7 +262,9 @@ def test_rule_replay_and_review_run_in_a_worker_within_a_time_budget(
                     moves=(MoveEntry(0, "d3"), MoveEntry(1, "c5"))).dumps()
     hdr = {"content-type": "application/json"}
     assert client.post("/api/replay", content=record, headers=hdr).status_code == 200
-    monkeypatch.setattr(server_app, "REPLAY_BUDGET", 1e-9)
+    from asobiba.server.routes import replay as replay_routes  # the replay's route module
+
+    monkeypatch.setattr(replay_routes, "REPLAY_BUDGET", 1e-9)
     monkeypatch.setattr(progression_routes, "REVIEW_BUDGET", 1e-9)
     for path in ("/api/replay", "/api/review"):
         res = client.post(path, content=record, headers=hdr)

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from ...search.adapter import Decides, Expands, LearnsCutoffs, Orders
 from ...search.alphabeta import AlphaBeta
 from . import board as bd
 
@@ -57,7 +58,8 @@ class Result:
     seconds: float = 0.0
 
 
-class FlipFlopAdapter:
+class FlipFlopAdapter(Decides[Pos], Orders[Pos, int], Expands[Pos, int],
+                      LearnsCutoffs[int]):
     """Search positions are the four position ints; moves are ``from << 5 | to``."""
 
     def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from ...core.bot import Bot
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.rng import Rng
+from ...search.adapter import Decides, Expands, HasPlayer
 from ...search.alphabeta import AlphaBeta
 from . import rules
 from .memory import Memory, determinize
@@ -242,7 +243,7 @@ where the children are not ordered (most of them are never played: a cut-off com
 first)."""
 
 
-class ParanoidAdapter:
+class ParanoidAdapter(Expands[Node, Child], HasPlayer[Node], Decides[Node]):
     """Memory Matrix on the project's alpha-beta: the paranoid reduction of a many-player
     game to two sides (``seat`` against every other seat; exact minimax for two players),
     as negamax. Children are ordered by the static evaluation (for the side to move) where

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from ...core import Bot, RandomBot
 from ...core.jsontypes import JSONMapping
+from ...search.adapter import Decides, Orders, Terminates
 from ...search.alphabeta import AlphaBeta, SearchResult
 from ...search.budget import MoveClock
 from . import bitboard as bb
@@ -43,7 +44,7 @@ WIN = 100_000
 Pos = tuple[int, int, int]
 
 
-class ReversiAdapter:
+class ReversiAdapter(Orders[Pos, int], Decides[Pos], Terminates[Pos]):
     """Search positions are ``(mine, theirs, seat)``; passes are moves, so turns alternate."""
 
     def moves(self, pos: Pos) -> Sequence[int]:

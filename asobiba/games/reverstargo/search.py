@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 
+from ...search.adapter import Orders, Passes
 from ...search.alphabeta import AlphaBeta as Engine
 from ...search.alphabeta import SearchResult as EngineResult
 from .board import A_RING, APP_CELL_VALUE, INTERIOR, LABELS, STONE_CELLS
@@ -162,7 +163,7 @@ def our_evaluation(node: Node, w: Weights | None = None) -> float:
 DEFAULT_WEIGHTS = Weights()
 
 
-class ReverStarGoAdapter:
+class ReverStarGoAdapter(Passes[Node], Orders[Node, Child]):
     """Search positions are nodes; a move is a whole child ``((cell, colour), node, gain)``
     (the children of a board are computed once and cached), so ``play`` is a lookup. A
     side with no move passes; two passes in a row end the game."""

@@ -997,6 +997,19 @@ export const STRINGS = {
     "pz.err.streak_over": "This streak has ended: start a new one.",
     "pz.err.bad_field": "The request was not understood ({field}).",
     "pz.err.other": "Refused: {msg}",
+    // --- s10-routes ---
+    "room.exam_banner": "Exam",
+    "room.exam_banner_hint": "This is a rank-up exam game: play it to the end. A reload brings you back to it; away from it for over a minute, the exam is failed.",
+    "ladder.last_exam_passed": "Last exam ({rank}, {wins}): passed — {why}",
+    "ladder.last_exam_failed": "Last exam ({rank}, {wins}): failed — {why}",
+    "ladder.exam_why.lost": "the series was lost.",
+    "ladder.exam_why.left": "you left it (the Leave button).",
+    "ladder.exam_why.abandoned": "its game's page was closed for over a minute, so that game was resigned.",
+    "ladder.exam_why.exam": "the series was won.",
+    "ladder.exam_why.career": "enough exam wins in all.",
+    "lobby.seek_taken_late": "Your open game was taken while you were away.",
+    "lobby.seek_join": "Go to your game",
+    // --- end s10-routes ---
   },
   ja: {
     "app.name": "あそびば",
@@ -1990,6 +2003,19 @@ export const STRINGS = {
     "pz.err.streak_over": "この連続正解は終わりました。新しく始めてください。",
     "pz.err.bad_field": "リクエストを理解できませんでした（{field}）。",
     "pz.err.other": "受け付けられません：{msg}",
+    // --- s10-routes ---
+    "room.exam_banner": "昇格試験",
+    "room.exam_banner_hint": "ランクアップマッチの対局です。最後まで戦ってください。再読み込みしても戻れますが、1分以上離れると不合格になります。",
+    "ladder.last_exam_passed": "前回の試験（{rank}、{wins}）：合格 — {why}",
+    "ladder.last_exam_failed": "前回の試験（{rank}、{wins}）：不合格 — {why}",
+    "ladder.exam_why.lost": "シリーズに負けました。",
+    "ladder.exam_why.left": "試験をやめました（「試験をやめる」ボタン）。",
+    "ladder.exam_why.abandoned": "対局のページが1分以上閉じられていたため、その対局は投了になりました。",
+    "ladder.exam_why.exam": "シリーズに勝ちました。",
+    "ladder.exam_why.career": "試験の通算勝利数が条件に達しました。",
+    "lobby.seek_taken_late": "あなたが離れている間に、募集した対局が始まりました。",
+    "lobby.seek_join": "対局へ行く",
+    // --- end s10-routes ---
   },
 };
 

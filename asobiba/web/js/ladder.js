@@ -52,6 +52,13 @@ async function draw() {
   if (st.exam) {
     exam.replaceChildren(t("ladder.exam_running", { n: (st.exam.game_index || 0) + 1, level: st.exam.level, seat: st.exam.player_seat + 1 }), " ", el("button", { type: "button", id: "exam-play", class: "primary", onclick: () => play({}) }, t("ladder.play")));
   } else exam.textContent = st.exam_due ? t("ladder.exam_due") : t("ladder.exam_none");
+  // how the last exam ended, and why (a lost series, the Leave button, or its game's page
+  // gone past the grace)
+  const last = document.getElementById("last-exam");
+  const le = st.last_exam;
+  last.hidden = !le;
+  last.dataset.reason = le ? le.reason : "";
+  last.textContent = le ? t(le.passed ? "ladder.last_exam_passed" : "ladder.last_exam_failed", { rank: pick(le), wins: (le.wins || []).join("–"), why: t(`ladder.exam_why.${le.reason}`) }) : "";
   document.getElementById("start-exam").hidden = !(st.exam_due && !st.exam);
   document.getElementById("leave-exam").hidden = !st.exam;
   document.getElementById("events").replaceChildren(...events.map((ev) => el("li", { "data-event": ev.type }, eventText(ev))));

@@ -93,6 +93,14 @@ async function quick() {
   }
 }
 
+/** A seek of this person's, taken while their lobby was closed: its seat key is saved and
+ * the game is offered as a link ("your game"), kept above the open games. */
+function yourGame(msg) {
+  const box = document.getElementById("meet-note");
+  box.replaceChildren(el("span", {}, t("lobby.seek_taken_late")), " ",
+    el("a", { class: "button primary", href: msg.url, "data-mine": msg.room }, t("lobby.seek_join")));
+}
+
 function draw() {
   const mine = tokens();
   const seeks = snapshot.seeks;
@@ -127,7 +135,8 @@ function connect() {
     } else if (msg.type === "seek_taken") {
       dropToken(msg.seek);
       saveKeys(msg.room, msg.keys);
-      location.href = msg.url;
+      if (msg.late) yourGame(msg); // taken while this person was away: a link, no jump
+      else location.href = msg.url;
     }
   });
   ws.addEventListener("close", () => {

@@ -44,13 +44,28 @@ async function start(room, game, keys) {
     // progression is an extra: the game plays on without it
   }
   document.body.dataset.progress = "ready";
-  if (state.context && state.context.kind === "exam") {
-    // Leaving the page mid-game fails the exam (seed: 「途中で他の画面に移動すると不合格になります」).
-    window.addEventListener("pagehide", () => {
-      if (state.last && state.last.room.status === "active") fetch(`/api/ladder/${encodeURIComponent(game)}/leave`, { method: "POST", keepalive: true, credentials: "same-origin" });
-    });
-  }
+  if (state.context && state.context.kind === "exam") examGuard();
   if (state.last) update(state.last, state.seatName);
+}
+
+// An exam game (seed: 「途中で他の画面に移動すると不合格になります」): a banner says it is the exam and
+// that leaving fails it; while the game runs the browser asks before the page is left. A
+// reload is not leaving: the page comes back to the same game and the exam goes on; only a
+// page gone for the server's grace (a minute) fails the exam, said on the ladder page
+// (docs/progression.md, "Exams and reloads").
+function examGuard() {
+  let banner = document.getElementById("exam-banner");
+  if (!banner) {
+    banner = el("p", { id: "exam-banner", class: "exam-banner", role: "note" });
+    document.getElementById("status").before(banner);
+  }
+  banner.replaceChildren(el("strong", {}, t("room.exam_banner")), " ", t("room.exam_banner_hint"));
+  document.body.dataset.exam = "running";
+  window.addEventListener("beforeunload", (event) => {
+    if (!state.last || state.last.room.status !== "active") return;
+    event.preventDefault();
+    event.returnValue = ""; // the browser's own words: "Leave site?"
+  });
 }
 
 function update(msg, seatName, shown = {}) {
@@ -59,6 +74,7 @@ function update(msg, seatName, shown = {}) {
   state.label = shown.label || ((m) => m);
   state.shownSeat = shown.shownSeat === undefined ? null : shown.shownSeat;
   if (!state.room) return;
+  if (document.body.dataset.exam && msg.room.status !== "active") document.body.dataset.exam = "over";
   askFeedback(msg);
   drawFeedback();
   if (msg.room.status === "finished") pollResult();

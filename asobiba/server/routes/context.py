@@ -1,0 +1,62 @@
+"""What every route module's handlers need, typed: one :class:`AppContext` per app, kept at
+``app.state.ctx`` by :func:`asobiba.server.app.create_app` and read with :func:`ctx` (a
+handler is a plain module-level ``async def handler(request)``: no closure over the app)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from starlette.requests import HTTPConnection
+
+if TYPE_CHECKING:
+    from ..bots import BotPool
+    from ..bus import RedisBus
+    from ..db import Store
+    from ..fairplay import Policy
+    from ..jobs import RedisJobs
+    from ..limits import Limits
+    from ..lobby import Lobby
+    from ..progression_routes import ProgressionWeb
+    from ..rooms import Hub
+
+
+@dataclass
+class AppContext:
+    """The app's parts: the store, the bots, the limits, the lobby, the progression layer and
+    (once the app has started: :attr:`hub`) the rooms' Hub."""
+
+    store: Store
+    pool: BotPool
+    limits: Limits
+    policy: Policy
+    bot_delay: float
+    bot_time_limit: float
+    abandon_after: float | None
+    sweep_every: float | None
+    bus: RedisBus | None = None
+    jobs: RedisJobs | None = None
+    lobby: Lobby | None = None
+    progression: ProgressionWeb | None = None
+    holder: dict[str, Hub] = field(default_factory=dict)
+    """The Hub, made at start-up (``holder["hub"]``: also ``app.state.holder``)."""
+
+    @property
+    def hub(self) -> Hub:
+        return self.holder["hub"]
+
+    def get_hub(self) -> Hub:
+        """:attr:`hub` as a function, for the parts that take one (built before start-up)."""
+        return self.holder["hub"]
+
+    @property
+    def prog(self) -> ProgressionWeb:
+        assert self.progression is not None, "create_app sets it"
+        return self.progression
+
+
+def ctx(conn: HTTPConnection) -> AppContext:
+    """The app's context, from a request or a WebSocket."""
+    got = conn.app.state.ctx
+    assert isinstance(got, AppContext)
+    return got
