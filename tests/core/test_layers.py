@@ -40,9 +40,12 @@ ALLOWED: dict[str, set[str]] = {
     "envs": {"core", "games"},
     "paper": {"core", "games"},
     "tables": {"core"},
+    "tournaments": {"core"},
     "progression": {"core", "search", "play", "games", "tables"},
-    "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression"},
-    "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server"},
+    "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression",
+               "tournaments"},
+    "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server",
+            "tournaments"},
     "examples": {"core", "search", "play", "games", "envs"},
 }
 
