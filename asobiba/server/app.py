@@ -227,6 +227,8 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     progression = progression_routes(store.engine, hub, today=today or _utc_today,
                                      daily_key=daily_key, limits=limits)
     from .lobby import Lobby, RedisSeekBoard, who_from_accounts
+    from .tournament_routes import tournament_routes  # docs/tournaments.md
+    tournaments = tournament_routes(store.engine, hub, get, WEB_DIR)
 
     # an open game becomes a room when taken: the room-creation limit counts seeks too;
     # scaled: one board of open games for every web process (Redis)
@@ -284,6 +286,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
         tasks.append(asyncio.get_running_loop().create_task(background()))
         tasks.append(asyncio.get_running_loop().create_task(shared.refresh(hub())))
+        tasks.append(asyncio.get_running_loop().create_task(tournaments.driver()))
         if bus is not None:  # Redis away: rooms read from the database instead (docs/web.md)
             tasks.append(asyncio.get_running_loop().create_task(hub().poll_while_away()))
         if jobs is not None:  # a bot turn whose job was lost is queued again (docs/web.md)
@@ -683,6 +686,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         *progression.routes,
         *bot_routes(store.engine, hub, limits),  # the Bot API (docs/bot-api.md)
         *print_routes(),
+        *tournaments.routes,
         Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
     ]
     # every HTTP route behind its request models (api_schema.OPS; one is missing: no start)
