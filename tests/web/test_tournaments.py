@@ -220,3 +220,25 @@ def test_pages_are_served(client: TestClient) -> None:
     assert client.get(f"/t/{tid}").status_code == 200
     assert client.get("/t/abc").status_code == 404
     assert client.get("/api/tournaments/999").status_code == 404
+
+
+def test_operator_commands_create_list_cancel(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from asobiba.cli.main import app
+
+    db = f"sqlite:///{tmp_path / 'ops.db'}"
+    run = CliRunner().invoke
+    got = run(app, ["admin", "tournament", "create", "--game", "reversi", "--kind", "arena",
+                    "--minutes", "60", "--rated", "--db", db])
+    assert got.exit_code == 0, got.output
+    assert "/t/1" in got.output
+    bad = run(app, ["admin", "tournament", "create", "--game", "reversi", "--kind", "tables",
+                    "--db", db])
+    assert bad.exit_code == 2 and "tournament_kind" in bad.output
+    listed = run(app, ["admin", "tournament", "list", "--json", "--db", db])
+    rows = __import__("json").loads(listed.output)["tournaments"]
+    assert [(r["kind"], r["casual"], r["creator_id"], r["status"]) for r in rows] == [
+        ("arena", False, None, "open")]
+    assert run(app, ["admin", "tournament", "cancel", "1", "--db", db]).exit_code == 0
+    assert run(app, ["admin", "tournament", "cancel", "1", "--db", db]).exit_code == 2
