@@ -49,10 +49,34 @@ class Free:
 def pair_free(free: Sequence[Free], pair_games: dict[frozenset[int], int],
               pair_cap: int = PAIR_CAP) -> list[tuple[int, int]]:
     """(white, black) pairs among ``free``; ``pair_games``: games so far of each pair."""
+    by_score = sorted(free, key=lambda f: (-f.score, -f.rating, f.player))
+    pairs = _match(by_score, pair_games, pair_cap, WINDOW)
+    if len(pairs) < len(free) // 2:  # the window left some unpaired: every pair
+        pairs = _match(by_score, pair_games, pair_cap, None)
+    by = {f.player: f for f in free}
+    out = []
+    for a, b in pairs:
+        fa, fb = by[a], by[b]
+        # colour: the one with fewer whites (relative to blacks) takes white
+        if (fa.whites - fa.blacks, a) <= (fb.whites - fb.blacks, b):
+            out.append((a, b))
+        else:
+            out.append((b, a))
+    out.sort()
+    return out
+
+
+#: Arena pairs a player with the ``WINDOW`` nearest below him in the standings first.
+WINDOW = 8
+
+
+def _match(free: Sequence[Free], pair_games: dict[frozenset[int], int], pair_cap: int,
+           window: int | None) -> list[tuple[int, int]]:
     graph: nx.Graph[int] = nx.Graph()
     top_s = max((f.score for f in free), default=0) - min((f.score for f in free), default=0)
+    reach = len(free) if window is None else window
     for i, a in enumerate(free):
-        for b in free[i + 1:]:
+        for b in free[i + 1:i + 1 + reach]:
             if a.last_opponent == b.player or b.last_opponent == a.player:
                 continue
             if pair_games.get(frozenset((a.player, b.player)), 0) >= pair_cap:
@@ -62,14 +86,4 @@ def pair_free(free: Sequence[Free], pair_games: dict[frozenset[int], int],
             # close scores first, then close ratings (integers, exact)
             graph.add_edge(a.player, b.player, weight=(top_s - ds + 1) * 1000 + (999 - dr))
     matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
-    by = {f.player: f for f in free}
-    out = []
-    for a, b in matching:
-        fa, fb = by[a], by[b]
-        # colour: the one with fewer whites (relative to blacks) takes white
-        if (fa.whites - fa.blacks, a) <= (fb.whites - fb.blacks, b):
-            out.append((a, b))
-        else:
-            out.append((b, a))
-    out.sort()
-    return out
+    return [(int(a), int(b)) for a, b in matching]

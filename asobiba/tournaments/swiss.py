@@ -129,6 +129,9 @@ def ranking(recs: dict[int, Record]) -> list[int]:
 
 #: The ranking windows tried in turn (None: every pair), see :func:`pair_round`.
 WINDOWS: tuple[int | None, ...] = (6, 24, None)
+#: From this many players, a pairing whose only flaw is a clash of two absolute colour
+#: preferences is kept rather than widened (docs/tournaments.md, "Speed").
+LARGE_FIELD = 64
 
 
 def pair_round(recs: dict[int, Record]) -> Pairing:
@@ -139,21 +142,24 @@ def pair_round(recs: dict[int, Record]) -> Pairing:
     the player's Dutch opponent (half a score group down); when that pairing
     falls short of a perfect one (a player unpaired, a repeat, a second bye while a player
     has none, two absolute colour preferences clashing), a wider window is tried, and last
-    the complete graph, whose answer is the exact optimum of the criteria.
+    the complete graph, whose answer is the exact optimum of the criteria — except for a
+    colour clash alone in a field of ``LARGE_FIELD`` players or more, which is kept.
     """
     order = ranking(recs)
     if not order:
         return Pairing((), None)
     result = Pairing((), None)
     for window in WINDOWS:
-        result, clean = _pair(recs, order, window)
-        if clean:
+        result, clean, colour_only = _pair(recs, order, window)
+        # in a large field a clash of absolute colours alone is kept (the complete graph
+        # of 200 players costs seconds); a small field tries every pair first
+        if clean or (colour_only and len(order) >= LARGE_FIELD):
             break
     return result
 
 
 def _pair(recs: dict[int, Record], order: list[int],
-          window: int | None) -> tuple[Pairing, bool]:
+          window: int | None) -> tuple[Pairing, bool, bool]:
     n = len(order)
     rank = {p: i for i, p in enumerate(order)}
     half = [int(2 * recs[p].score) for p in order]  # scores in half points
@@ -199,6 +205,7 @@ def _pair(recs: dict[int, Record], order: list[int],
     games: list[tuple[int, int]] = []
     bye: int | None = None
     clean = len(matching) == pairs
+    colour_clash = False
     for a, b in matching:
         if a == BYE or b == BYE:
             bye = b if a == BYE else a
@@ -209,10 +216,10 @@ def _pair(recs: dict[int, Record], order: list[int],
             clean = False
         pa, pb = prefs[a], prefs[b]
         if pa[0] is not None and pa[0] == pb[0] and pa[1] and pb[1]:
-            clean = False
+            colour_clash = True
         games.append(colours(recs[a], recs[b], rank))
     games.sort(key=lambda wb: min(rank[wb[0]], rank[wb[1]]))
-    return Pairing(tuple(games), bye), clean
+    return Pairing(tuple(games), bye), clean and not colour_clash, clean and colour_clash
 
 
 def colours(a: Record, b: Record, rank: dict[int, int]) -> tuple[int, int]:

@@ -102,7 +102,7 @@ def test_swiss_rounds_byes_results_and_standings(client: TestClient) -> None:
     byes: list[int] = []
     pairs: list[frozenset[int]] = []
     for rnd in (1, 2, 3):
-        s = until(lambda rnd=rnd: (lambda s: s if len(s["rounds"]) >= rnd else None)(
+        s = until(lambda rnd=rnd: (lambda got: got if len(got["rounds"]) >= rnd else None)(
             snap(client, tid)))
         assert s["tournament"]["status"] == "running"
         games = s["rounds"][rnd - 1]["games"]
