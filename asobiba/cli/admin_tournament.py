@@ -35,7 +35,7 @@ def _store(data_dir: str, db: str | None):  # type: ignore[no-untyped-def]
 
 @app.command("create")
 def create(
-    game: Annotated[str, typer.Option(help="the game's id, e.g. reversi")],
+    game: Annotated[str, typer.Option(help="the game's id (see asobiba --help)")],
     kind: Annotated[str, typer.Option(help="swiss, arena or tables")] = "swiss",
     name: Annotated[str, typer.Option(help="shown on the pages")] = "",
     rounds: Annotated[int, typer.Option(min=1, max=30, help="Swiss / tables")] = 5,
@@ -71,13 +71,9 @@ def list_(data_dir: DataDir = "data", db: Db = None,
           as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
     """Every tournament, newest first."""
     engine = _store(data_dir, db)
-    from sqlalchemy import select
+    from ..server.tournament_routes import list_rows
 
-    from ..tables import TOURNAMENTS
-
-    with engine.connect() as conn:
-        rows = [dict(r) for r in conn.execute(select(TOURNAMENTS)
-                                              .order_by(TOURNAMENTS.c.id.desc())).mappings()]
+    rows = list_rows(engine)
     if as_json:
         typer.echo(json.dumps({"tournaments": rows}, ensure_ascii=False))
         return
@@ -91,15 +87,10 @@ def list_(data_dir: DataDir = "data", db: Db = None,
 def cancel(tournament: int, data_dir: DataDir = "data", db: Db = None) -> None:
     """Cancel a tournament that has not finished (its games already played stay stored)."""
     engine = _store(data_dir, db)
-    from sqlalchemy import update
+    from ..server.tournament_routes import cancel_tournament
 
-    from ..tables import TOURNAMENTS
-
-    with engine.begin() as conn:
-        got = conn.execute(update(TOURNAMENTS).where(
-            TOURNAMENTS.c.id == tournament,
-            TOURNAMENTS.c.status.in_(("open", "running"))).values(status="cancelled"))
-    if not got.rowcount:
+    got = cancel_tournament(engine, tournament)
+    if not got:
         typer.echo(f"no open or running tournament {tournament}", err=True)
         raise typer.Exit(2)
     typer.echo(f"tournament {tournament} cancelled")

@@ -128,10 +128,10 @@ def standings(st: State) -> list[JSONObject]:
         sgames = [swiss.Game(g["players"][0], g["players"][1], float(g["points"][0]))
                   for g in done if len(g["players"]) == 2]
         byes = [g["players"][0] for g in st.games if g["room_id"] is None]
-        for s in swiss.standings([(p, float(e["rating"])) for p, e in names.items()],
-                                 sgames, byes):
-            out.append({"player": s.player, "points": s.score, "games": s.games,
-                        "buchholz": s.buchholz, "sonneborn_berger": s.sonneborn_berger})
+        for row in swiss.standings([(p, float(e["rating"])) for p, e in names.items()],
+                                   sgames, byes):
+            out.append({"player": row.player, "points": row.score, "games": row.games,
+                        "buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger})
     elif kind == "arena":
         results: dict[int, list[float]] = {p: [] for p in names}
         for g in done:
@@ -350,7 +350,7 @@ def decide(conn: Connection, tid: int, seats_of: Callable[[str, JSONObject], int
                       [pairing.bye] if pairing.bye is not None else [], 1.0)
         return True
     size = seats_of(str(st.row["game"]), json.loads(str(st.row["options"])))
-    table = {int(s["player"]): s for s in standings(st)}
+    placed = {int(s["player"]): s for s in standings(st)}
     seated = []
     for e in present:
         pid = int(e["player_id"])
@@ -363,7 +363,7 @@ def decide(conn: Connection, tid: int, seats_of: Callable[[str, JSONObject], int
                     byes_had += 1
                 else:
                     seats.append(ps.index(pid))
-        seated.append(seating.Seated(pid, float(table[pid]["points"]) if pid in table else 0.0,
+        seated.append(seating.Seated(pid, float(placed[pid]["points"]) if pid in placed else 0.0,
                                      float(e["rating"]), seats, byes_had))
     tables, byes = seating.seat_round(seated, size, size, first_round=(rnd == 1))
     _insert_games(conn, st, rnd, tables, byes, (size - 1) / 2)
@@ -414,16 +414,34 @@ def create_tournament(engine: Engine, get_game: Callable[[str], Game], data: JSO
                 raise ClientError("tournament_limit", f"at most {CREATE_PER_DAY} "
                                   "tournaments a day per player", status=429,
                                   args={"limit": str(CREATE_PER_DAY)})
-        tid = conn.execute(insert(TOURNAMENTS).values(
+        made = conn.execute(insert(TOURNAMENTS).values(
             name=name[:80], kind=kind, game=game.id, options=json.dumps(options),
             clock=json.dumps(clock) if clock else None, casual=casual,
             rounds=int(data.get("rounds", 5)) if kind != "arena" else 0,
             minutes=int(data.get("minutes", 30)) if kind == "arena" else 0,
             starts=stamp(starts), ends=None, status="open", creator_id=creator,
-            created=stamp(t))).inserted_primary_key[0]
+            created=stamp(t))).inserted_primary_key
+        assert made is not None
+        tid = made[0]
         row = conn.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
                            ).mappings().one()
     return info(dict(row))
+
+
+def list_rows(engine: Engine) -> list[JSONObject]:
+    """Every tournament's row, newest first (the operator's list)."""
+    with engine.connect() as conn:
+        return [dict(r) for r in conn.execute(select(TOURNAMENTS)
+                                              .order_by(TOURNAMENTS.c.id.desc())).mappings()]
+
+
+def cancel_tournament(engine: Engine, tid: int) -> bool:
+    """Cancel an open or running tournament (its games stay); False if there is none."""
+    with engine.begin() as conn:
+        got = conn.execute(update(TOURNAMENTS).where(
+            TOURNAMENTS.c.id == tid,
+            TOURNAMENTS.c.status.in_(("open", "running"))).values(status="cancelled"))
+    return bool(got.rowcount)
 
 
 # ---- the web part ----------------------------------------------------------------------------
@@ -500,7 +518,7 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
         with engine.connect() as conn:
             rows = conn.execute(select(TOURNAMENTS).order_by(TOURNAMENTS.c.id.desc())
                                 .limit(100)).mappings().all()
-            counts = dict(conn.execute(
+            counts: dict[int, int] = dict(conn.execute(
                 select(TOURNAMENT_ENTRIES.c.tournament_id, func.count())
                 .where(TOURNAMENT_ENTRIES.c.status == "active")
                 .group_by(TOURNAMENT_ENTRIES.c.tournament_id)).all())
@@ -601,7 +619,6 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
 
     async def join(request: Request) -> Response:
         pid, name, kind = await player(request)
-        await body(request)
         return JSONResponse(await run_in_threadpool(enter, tid_of(request), pid, name, kind))
 
     def leave(tid: int, pid: int) -> JSONObject:
@@ -615,7 +632,6 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
 
     async def withdraw(request: Request) -> Response:
         pid, _name, _kind = await player(request)
-        await body(request)
         return JSONResponse(await run_in_threadpool(leave, tid_of(request), pid))
 
     # -- the driver

@@ -34,10 +34,6 @@ class TournamentCreate(_Model):
     starts_in: StrictInt = Field(5, ge=0, le=60 * 24 * 14)  # minutes from now
 
 
-class Empty(_Model):
-    pass
-
-
 class TournamentInfo(_Answer):
     id: int
     name: str
@@ -73,8 +69,8 @@ OPS: dict[tuple[str, str], Op] = {
     ("POST", "/api/tournaments"): Op({201: TournamentCreated}, body=TournamentCreate),
     ("GET", "/api/tournaments/{tournament}"): Op({200: TournamentSnapshot}),
     ("GET", "/api/tournaments/{tournament}/events"): Op({200: EVENTS}),
-    ("POST", "/api/tournaments/{tournament}/join"): Op({200: Entry}, body=Empty),
-    ("POST", "/api/tournaments/{tournament}/withdraw"): Op({200: Entry}, body=Empty),
+    ("POST", "/api/tournaments/{tournament}/join"): Op({200: Entry}),
+    ("POST", "/api/tournaments/{tournament}/withdraw"): Op({200: Entry}),
 }
 
 PATHS: dict[str, type[_Params]] = {
