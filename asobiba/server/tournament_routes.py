@@ -414,15 +414,15 @@ def create_tournament(engine: Engine, get_game: Callable[[str], Game], data: JSO
                 raise ClientError("tournament_limit", f"at most {CREATE_PER_DAY} "
                                   "tournaments a day per player", status=429,
                                   args={"limit": str(CREATE_PER_DAY)})
-        made = conn.execute(insert(TOURNAMENTS).values(
+        key = conn.execute(insert(TOURNAMENTS).values(
             name=name[:80], kind=kind, game=game.id, options=json.dumps(options),
             clock=json.dumps(clock) if clock else None, casual=casual,
             rounds=int(data.get("rounds", 5)) if kind != "arena" else 0,
             minutes=int(data.get("minutes", 30)) if kind == "arena" else 0,
             starts=stamp(starts), ends=None, status="open", creator_id=creator,
             created=stamp(t))).inserted_primary_key
-        assert made is not None
-        tid = made[0]
+        assert key is not None
+        tid = key[0]
         row = conn.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
                            ).mappings().one()
     return info(dict(row))
