@@ -403,3 +403,53 @@ PUZZLE_SEEN = Table(
 )
 """The first attempt of each player at each puzzle (the key makes it one, also under races):
 only that attempt can be rated; repeats are practice."""
+# ---- tournaments (asobiba.server.tournament_routes, docs/tournaments.md) -------------------
+TOURNAMENTS = Table(
+    "web_tournaments", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("name", String(80), nullable=False),
+    Column("kind", String(8), nullable=False),  # "swiss" | "arena" | "tables"
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON object
+    Column("clock", Text),  # JSON object or NULL
+    Column("casual", Boolean, nullable=False),
+    Column("rounds", Integer, nullable=False),  # Swiss / tables: the rounds; Arena: 0
+    Column("minutes", Integer, nullable=False),  # Arena: its length; else 0
+    Column("starts", String(40), nullable=False),
+    Column("ends", String(40)),  # Arena: starts + minutes; set when it finishes
+    Column("status", String(12), nullable=False),  # open | running | finished | cancelled
+    Column("creator_id", Integer),  # NULL: scheduled by an operator
+    Column("created", String(40), nullable=False, index=True),
+)
+"""Tournaments: one row each."""
+TOURNAMENT_ENTRIES = Table(
+    "web_tournament_entries", Base.metadata,
+    Column("tournament_id", Integer, primary_key=True),
+    Column("player_id", Integer, primary_key=True),
+    Column("name", String(80), nullable=False),
+    Column("rating", Float, nullable=False),  # at joining: the seeding
+    Column("status", String(12), nullable=False),  # active | withdrawn
+    Column("joined", String(40), nullable=False),
+    Column("seen", String(40), nullable=False),  # last time a page of theirs was open
+)
+"""Who plays in a tournament (withdrawn players stay, with their games)."""
+TOURNAMENT_ROUNDS = Table(
+    "web_tournament_rounds", Base.metadata,
+    Column("tournament_id", Integer, primary_key=True),
+    Column("round", Integer, primary_key=True),
+    Column("created", String(40), nullable=False),
+)
+"""One row per pairing decision (a Swiss or tables round, an Arena wave): the primary key
+is what makes it one decision with several web processes."""
+TOURNAMENT_GAMES = Table(
+    "web_tournament_games", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", Integer, nullable=False, index=True),
+    Column("round", Integer, nullable=False),
+    Column("room_id", String(32)),  # NULL: a bye
+    Column("players", Text, nullable=False),  # JSON list of player ids in seat order
+    Column("keys", Text),  # JSON list of the seats' keys, given only to their own players
+    Column("points", Text),  # JSON list of each seat's tournament points once it ended
+    Column("created", String(40), nullable=False),
+)
+"""The games (and byes) of tournaments; a game is an ordinary stored room, replayable."""

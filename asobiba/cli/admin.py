@@ -57,3 +57,8 @@ def pairs(
         typer.echo(f"{a} (#{p['players'][0]}) vs {b} (#{p['players'][1]}): {p['games']} games, "
                    f"{p['rated']} rated, wins {p['wins'][0]}-{p['wins'][1]}; "
                    + "; ".join(p["reasons"]))
+
+
+from .admin_tournament import app as _tournament_app  # noqa: E402
+
+app.add_typer(_tournament_app, name="tournament")

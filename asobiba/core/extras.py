@@ -23,7 +23,7 @@ import importlib.util
 #: Extra → the top-level modules it brings (import names, not distribution names).
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "web": ("starlette", "uvicorn", "sqlalchemy", "alembic", "argon2", "openskill",
-            "pydantic", "pydantic_core", "zxcvbn", "icu"),
+            "pydantic", "pydantic_core", "zxcvbn", "icu", "networkx"),
     "paper": ("reportlab",),
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
     "postgres": ("psycopg",),

@@ -126,6 +126,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                     functools.partial(_live_games, app_ctx.lobby),
                     limit=functools.partial(_room_limit, limits))
     app_ctx.lobby.blocked = people.blocked
+    from .tournament_routes import tournament_routes  # docs/tournaments.md
+
+    tournaments = tournament_routes(store.engine, app_ctx.get_hub, get, WEB_DIR)
     routes = table(app_ctx, WebSocketRoute("/ws/{room}", ws),
                    Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
                    # before the room socket: /ws/analysis is not a room
@@ -133,6 +136,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                    before_static=[
                        *puzzle_routes(store.engine, today or _utc_today),  # docs/puzzles.md
                        *explorer_routes(store.engine, limits),  # docs/explorer.md
+                       *tournaments.routes,  # docs/tournaments.md
                        game_files_mount(WEB_DIR),  # each game's renderer and words
                    ])
     # every HTTP route behind its request models (api_schema.OPS; one is missing: no start)
@@ -150,6 +154,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     app.state.pool = app_ctx.pool
     app.state.holder = app_ctx.holder
     app.state.people = people
+    app.state.tournaments = tournaments  # its pairing driver starts with the app (lifespan)
     app.state.limits = limits
     app.state.lobby = app_ctx.lobby
     app.state.progression = app_ctx.progression
@@ -242,6 +247,7 @@ async def lifespan(app: Starlette) -> AsyncIterator[None]:
     loop = asyncio.get_running_loop()
     tasks.append(loop.create_task(background(app, app_ctx, tasks)))
     tasks.append(loop.create_task(shared.refresh(hub)))
+    tasks.append(loop.create_task(app.state.tournaments.driver()))
     if app_ctx.bus is not None:  # Redis away: rooms read from the database instead (docs/web.md)
         tasks.append(loop.create_task(hub.poll_while_away()))
     if app_ctx.jobs is not None:  # a bot turn whose job was lost is queued again (docs/web.md)

@@ -44,10 +44,11 @@ ALLOWED: dict[str, set[str]] = {
     "explorer": {"core", "search", "play", "games", "tables"},
     "progression": {"core", "search", "play", "games", "tables", "puzzles", "explorer"},
     "analysis": {"core", "search", "play", "games", "formats"},
+    "tournaments": {"core"},
     "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression",
-               "analysis", "puzzles", "explorer"},
+               "analysis", "puzzles", "explorer", "tournaments"},
     "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server",
-            "puzzles", "explorer"},
+            "puzzles", "explorer", "tournaments"},
     "examples": {"core", "search", "play", "games", "envs"},
 }
 

@@ -1,0 +1,728 @@
+"""Tournaments on the server (issue 28 item 1; docs/tournaments.md): the routes, the
+snapshot every page reads (and hears pushed over server-sent events), and the driver that
+starts tournaments, pairs rounds and Arena waves, and collects results.
+
+Several web processes (``serve --redis``) each run the driver. A pairing decision is one
+database transaction that first takes the tournament row's write lock (a no-op ``UPDATE``:
+a row lock on PostgreSQL, the write lock on SQLite), re-reads the state, and inserts the
+decision's row in ``web_tournament_rounds`` (primary key (tournament, round)) with its games
+— their rooms' ids and keys chosen in advance. A second process that arrives at the same
+decision waits for the lock, then sees the round taken and does nothing: one pairing
+decision per round, no player paired twice. The rooms are made after the commit, from the
+stored rows (a room that is missing later — its process died — is made by any process).
+
+The games are ordinary rooms (watchable at ``/r/<room>``, stored, replayable, rated through
+the same recording and fair-play limits as any game: the players' seats are held by their
+accounts from the start).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from collections.abc import AsyncIterator, Callable, Coroutine
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from ..core import Game, OptionError
+from ..core.jsontypes import JSONObject
+from ..tables import (
+    SEAT_PLAYERS,
+    TOURNAMENT_ENTRIES,
+    TOURNAMENT_GAMES,
+    TOURNAMENT_ROUNDS,
+    TOURNAMENTS,
+    RoomRow,
+    now,
+    stamp,
+)
+from ..tournaments import arena, seating, swiss
+from . import fairplay, tournament_schema
+from .clock import ClockError, check_clock
+from .rooms import ClientError, new_key
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection, Engine
+
+    from .rooms import Hub
+
+log = logging.getLogger(__name__)
+
+#: Tournaments one registered player may create per UTC day (operators: no limit).
+CREATE_PER_DAY = 3
+#: A player none of whose tournament pages has been open for this long is away: at the next
+#: pairing he is withdrawn (he missed it) — docs/tournaments.md.
+AWAY_AFTER = timedelta(seconds=60)
+#: Seconds between the driver's looks at the running tournaments.
+TICK = 1.0
+#: Seconds between two looks of one open event stream at its tournament.
+STREAM_EVERY = 1.0
+#: Seconds a paired game's room may be missing before any process makes it.
+MISSING_ROOM_AFTER = timedelta(seconds=10)
+DEFAULT_RATING = 1500.0
+KINDS = ("swiss", "arena", "tables")
+
+
+def _parse(when: str) -> datetime:
+    return datetime.fromisoformat(when)
+
+
+# ---- reading a tournament --------------------------------------------------------------------
+@dataclass
+class State:
+    """One tournament as stored: the row, the entries, the games (in pairing order)."""
+
+    row: JSONObject
+    entries: list[JSONObject]
+    games: list[JSONObject]
+    round: int
+
+
+def load(conn: Connection, tid: int) -> State | None:
+    row = conn.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)).mappings().first()
+    if row is None:
+        return None
+    entries = [dict(r) for r in conn.execute(
+        select(TOURNAMENT_ENTRIES).where(TOURNAMENT_ENTRIES.c.tournament_id == tid)
+        .order_by(TOURNAMENT_ENTRIES.c.joined, TOURNAMENT_ENTRIES.c.player_id)).mappings()]
+    games = []
+    for g in conn.execute(select(TOURNAMENT_GAMES).where(TOURNAMENT_GAMES.c.tournament_id == tid)
+                          .order_by(TOURNAMENT_GAMES.c.id)).mappings():
+        d = dict(g)
+        d["players"] = json.loads(d["players"])
+        d["keys"] = json.loads(d["keys"]) if d["keys"] else None
+        d["points"] = json.loads(d["points"]) if d["points"] else None
+        games.append(d)
+    rnd = conn.execute(select(func.max(TOURNAMENT_ROUNDS.c.round))
+                       .where(TOURNAMENT_ROUNDS.c.tournament_id == tid)).scalar() or 0
+    return State(dict(row), entries, games, int(rnd))
+
+
+def info(row: JSONObject) -> JSONObject:
+    return {"id": row["id"], "name": row["name"], "kind": row["kind"], "game": row["game"],
+            "status": row["status"], "casual": bool(row["casual"]),
+            "options": json.loads(str(row["options"])),
+            "clock": json.loads(str(row["clock"])) if row["clock"] else None,
+            "rounds": row["rounds"], "minutes": row["minutes"], "starts": row["starts"],
+            "ends": row["ends"], "operator": row["creator_id"] is None}
+
+
+def standings(st: State) -> list[JSONObject]:
+    """Every entry with its points, games and tie-breaks, best first."""
+    kind = st.row["kind"]
+    names = {int(e["player_id"]): e for e in st.entries}
+    done = [g for g in st.games if g["points"] is not None]
+    out: list[JSONObject] = []
+    if kind == "swiss":
+        sgames = [swiss.Game(g["players"][0], g["players"][1], float(g["points"][0]))
+                  for g in done if len(g["players"]) == 2]
+        byes = [g["players"][0] for g in st.games if g["room_id"] is None]
+        for row in swiss.standings([(p, float(e["rating"])) for p, e in names.items()],
+                                   sgames, byes):
+            out.append({"player": row.player, "points": row.score, "games": row.games,
+                        "buchholz": row.buchholz, "sonneborn_berger": row.sonneborn_berger})
+    elif kind == "arena":
+        results: dict[int, list[float]] = {p: [] for p in names}
+        for g in done:
+            for p, outcome in zip(g["players"], g["points"], strict=True):
+                results.setdefault(int(p), []).append(float(outcome))
+        for p in names:
+            pts, fire = arena.points(results[p])
+            out.append({"player": p, "points": pts, "games": len(results[p]), "fire": fire})
+        out.sort(key=lambda s: (-float(s["points"]), -float(names[int(s["player"])]["rating"]),
+                                int(s["player"])))
+    else:
+        totals = {p: 0.0 for p in names}
+        count = {p: 0 for p in names}
+        for g in done:
+            for p, pts in zip(g["players"], g["points"], strict=True):
+                totals[int(p)] = totals.get(int(p), 0.0) + float(pts)
+                count[int(p)] = count.get(int(p), 0) + (1 if g["room_id"] else 0)
+        for p in names:
+            out.append({"player": p, "points": totals[p], "games": count[p]})
+        out.sort(key=lambda s: (-float(s["points"]), -float(names[int(s["player"])]["rating"]),
+                                int(s["player"])))
+    for i, s in enumerate(out):
+        e = names[int(s["player"])]
+        s.update(rank=i + 1, name=e["name"], status=e["status"], rating=round(e["rating"]))
+    return out
+
+
+def snapshot(st: State, me: int | None) -> JSONObject:
+    """What a page shows: the tournament, standings, rounds with their games (linked), and
+    for a signed-in player in it, their entry and current game (with their seat's key)."""
+    names = {int(e["player_id"]): str(e["name"]) for e in st.entries}
+    rounds: dict[int, list[JSONObject]] = {}
+    you: JSONObject | None = None
+    for g in st.games:
+        players = [int(p) for p in g["players"]]
+        rounds.setdefault(int(g["round"]), []).append({
+            "room": g["room_id"], "url": f"/r/{g['room_id']}" if g["room_id"] else None,
+            "replay": f"/replay?room={g['room_id']}" if g["room_id"] else None,
+            "players": [{"id": p, "name": names.get(p, "")} for p in players],
+            "points": g["points"]})
+    if me is not None:
+        entry = next((e for e in st.entries if int(e["player_id"]) == me), None)
+        if entry is not None:
+            you = {"status": entry["status"], "game": None}
+            for g in reversed(st.games):
+                players = [int(p) for p in g["players"]]
+                if me in players and g["room_id"] and g["points"] is None:
+                    seat = players.index(me)
+                    you["game"] = {"room": g["room_id"], "url": f"/r/{g['room_id']}",
+                                   "seat": seat, "key": g["keys"][seat] if g["keys"] else None,
+                                   "round": g["round"],
+                                   "opponents": [names.get(p, "") for p in players if p != me]}
+                    break
+    return {"tournament": info(st.row), "standings": standings(st),
+            "rounds": [{"round": r, "games": gs} for r, gs in sorted(rounds.items())],
+            "you": you}
+
+
+# ---- pairing decisions ---------------------------------------------------------------------
+def lock(conn: Connection, tid: int) -> None:
+    """Take the tournament's write lock for this transaction (see the module docstring)."""
+    conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                 .values(status=TOURNAMENTS.c.status))
+
+
+def _outcome(result: JSONObject | None, seats: int) -> list[float]:
+    """Each seat's result: two seats 1 / ½ / 0; more seats the points of their places."""
+    ranks = result.get("ranks") if result else None
+    if not isinstance(ranks, list) or len(ranks) != seats:
+        return [0.0] * seats  # no result (an aborted game): nothing for anyone
+    if seats == 2:
+        a, b = int(ranks[0]), int(ranks[1])
+        return [1.0, 0.0] if a < b else [0.0, 1.0] if b < a else [0.5, 0.5]
+    return seating.placing_points([int(r) - 1 for r in ranks])
+
+
+def collect(conn: Connection, st: State) -> bool:
+    """Store the points of the games that have ended since; True if any did."""
+    open_games = {str(g["room_id"]): g for g in st.games
+                  if g["room_id"] and g["points"] is None}
+    if not open_games:
+        return False
+    rooms = RoomRow.__table__
+    changed = False
+    for room_id, status, result in conn.execute(
+            select(rooms.c.id, rooms.c.status, rooms.c.result)
+            .where(rooms.c.id.in_(list(open_games)))):
+        if status == "active":
+            continue
+        g = open_games[room_id]
+        pts = _outcome(json.loads(result) if result else None, len(g["players"]))
+        conn.execute(update(TOURNAMENT_GAMES).where(TOURNAMENT_GAMES.c.id == g["id"])
+                     .values(points=json.dumps(pts)))
+        g["points"] = pts
+        changed = True
+    return changed
+
+
+def _insert_games(conn: Connection, st: State, rnd: int,
+                  tables: list[list[int]], byes: list[int], bye_points: float) -> None:
+    at = stamp(now())
+    conn.execute(insert(TOURNAMENT_ROUNDS).values(tournament_id=st.row["id"], round=rnd,
+                                                  created=at))
+    for players in tables:
+        room_id = secrets.token_urlsafe(6)
+        keys = [new_key() for _ in players]
+        conn.execute(insert(TOURNAMENT_GAMES).values(
+            tournament_id=st.row["id"], round=rnd, room_id=room_id,
+            players=json.dumps(players), keys=json.dumps(keys), points=None, created=at))
+        for seat, pid in enumerate(players):  # the seats are the accounts' from the start
+            conn.execute(insert(SEAT_PLAYERS).values(room_id=room_id, seat=seat,
+                                                     player_id=pid))
+    for pid in byes:
+        conn.execute(insert(TOURNAMENT_GAMES).values(
+            tournament_id=st.row["id"], round=rnd, room_id=None, players=json.dumps([pid]),
+            keys=None, points=json.dumps([bye_points]), created=at))
+
+
+def _withdraw_away(conn: Connection, st: State, busy: set[int]) -> list[JSONObject]:
+    """Withdraw the active players who are away at a pairing; the rest."""
+    cutoff = now() - AWAY_AFTER
+    present = []
+    for e in st.entries:
+        if e["status"] != "active":
+            continue
+        pid = int(e["player_id"])
+        if pid not in busy and _parse(str(e["seen"])) < cutoff:
+            conn.execute(update(TOURNAMENT_ENTRIES).where(
+                TOURNAMENT_ENTRIES.c.tournament_id == st.row["id"],
+                TOURNAMENT_ENTRIES.c.player_id == pid).values(status="withdrawn"))
+            e["status"] = "withdrawn"
+            continue
+        present.append(e)
+    return present
+
+
+def decide(conn: Connection, tid: int, seats_of: Callable[[str, JSONObject], int]) -> bool:
+    """One look at a tournament inside a locked transaction: start it, store results, pair
+    the next round or wave, or finish it. True when something changed (rooms may be due)."""
+    lock(conn, tid)
+    st = load(conn, tid)
+    if st is None or st.row["status"] in ("finished", "cancelled"):
+        return False
+    t = now()
+    kind = str(st.row["kind"])
+    changed = collect(conn, st)
+    if st.row["status"] == "open":
+        if _parse(str(st.row["starts"])) > t:
+            return changed
+        active = [e for e in st.entries if e["status"] == "active"]
+        if len(active) < 2:
+            return changed  # waits for players (an operator may cancel it)
+        values: JSONObject = {"status": "running"}
+        if kind == "arena":
+            values["ends"] = stamp(t + timedelta(minutes=int(st.row["minutes"])))
+        conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid).values(**values))
+        st.row.update(values)
+        changed = True
+    unfinished = [g for g in st.games if g["room_id"] and g["points"] is None]
+    busy = {int(p) for g in unfinished for p in g["players"]}
+    if kind == "arena":
+        if _parse(str(st.row["ends"])) <= t:
+            if not unfinished:  # games started before the end still count
+                conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                             .values(status="finished"))
+                return True
+            return changed
+        present = _withdraw_away(conn, st, busy)
+        free_ids = [int(e["player_id"]) for e in present if int(e["player_id"]) not in busy]
+        if len(free_ids) < 2:
+            return changed
+        table = standings(st)
+        score = {int(s["player"]): int(s["points"]) for s in table}
+        last: dict[int, int] = {}
+        whites: dict[int, int] = {}
+        blacks: dict[int, int] = {}
+        pair_games: dict[frozenset[int], int] = {}
+        for g in st.games:
+            ps = [int(p) for p in g["players"]]
+            if len(ps) != 2:
+                continue
+            last[ps[0]], last[ps[1]] = ps[1], ps[0]
+            whites[ps[0]] = whites.get(ps[0], 0) + 1
+            blacks[ps[1]] = blacks.get(ps[1], 0) + 1
+            key = frozenset(ps)
+            pair_games[key] = pair_games.get(key, 0) + 1
+        rating = {int(e["player_id"]): float(e["rating"]) for e in st.entries}
+        free = [arena.Free(p, score.get(p, 0), rating[p], last.get(p), whites.get(p, 0),
+                           blacks.get(p, 0)) for p in free_ids]
+        pairs = arena.pair_free(free, pair_games)
+        if pairs:
+            _insert_games(conn, st, st.round + 1, [list(p) for p in pairs], [], 0.0)
+            return True
+        return changed
+    # Swiss and tables: the next round once every game of this one has ended
+    if unfinished:
+        return changed
+    if st.round >= int(st.row["rounds"]):
+        conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                     .values(status="finished"))
+        return True
+    present = _withdraw_away(conn, st, busy)
+    if len(present) < 2:
+        conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                     .values(status="finished"))
+        return True
+    rnd = st.round + 1
+    if kind == "swiss":
+        sgames = [swiss.Game(g["players"][0], g["players"][1], float(g["points"][0]))
+                  for g in st.games if len(g["players"]) == 2]
+        byes = [int(g["players"][0]) for g in st.games if g["room_id"] is None]
+        recs = swiss.records([(int(e["player_id"]), float(e["rating"])) for e in present],
+                             sgames, byes)
+        pairing = swiss.pair_round(recs)
+        _insert_games(conn, st, rnd, [list(wb) for wb in pairing.games],
+                      [pairing.bye] if pairing.bye is not None else [], 1.0)
+        return True
+    size = seats_of(str(st.row["game"]), json.loads(str(st.row["options"])))
+    placed = {int(s["player"]): s for s in standings(st)}
+    seated = []
+    for e in present:
+        pid = int(e["player_id"])
+        seats = []
+        byes_had = 0
+        for g in st.games:
+            ps = [int(p) for p in g["players"]]
+            if pid in ps:
+                if g["room_id"] is None:
+                    byes_had += 1
+                else:
+                    seats.append(ps.index(pid))
+        seated.append(seating.Seated(pid, float(placed[pid]["points"]) if pid in placed else 0.0,
+                                     float(e["rating"]), seats, byes_had))
+    tables, byes = seating.seat_round(seated, size, size, first_round=(rnd == 1))
+    _insert_games(conn, st, rnd, tables, byes, (size - 1) / 2)
+    return True
+
+
+def create_tournament(engine: Engine, get_game: Callable[[str], Game], data: JSONObject,
+                      creator: int | None) -> JSONObject:
+    """Validate and store a new tournament (``creator`` None: an operator's, no daily
+    limit); bad input raises :class:`ClientError` and stores nothing."""
+    try:
+        game = get_game(str(data.get("game")))
+    except Exception:
+        raise ClientError("unknown_game", f"unknown game {data.get('game')!r}",
+                          args={"game": str(data.get("game"))[:40]}) from None
+    options = data.get("options") or {}
+    if not isinstance(options, dict):
+        raise ClientError("bad_options", "'options' must be an object")
+    try:
+        options = game.validate_options(options)
+    except OptionError as exc:
+        raise ClientError("bad_options", str(exc)) from None
+    kind = str(data.get("kind"))
+    if kind not in KINDS:
+        raise ClientError("bad_field", "kind must be swiss, arena or tables",
+                          args={"field": "kind"})
+    seats = game.num_seats(options)
+    if (kind == "tables") != (seats >= 3):
+        raise ClientError("tournament_kind", "Swiss and Arena are for two-player games, "
+                          "tables for games of three or more",
+                          args={"game": game.id, "seats": str(seats)})
+    try:
+        clock = check_clock(data.get("clock"))
+    except ClockError as exc:
+        raise ClientError("bad_clock", str(exc), args=exc.details) from None
+    casual = bool(data.get("casual", True))
+    fairplay.check_rated_timing(game, [{"kind": "human"}] * seats, casual, clock)
+    t = now()
+    starts = t + timedelta(minutes=int(data.get("starts_in", 5)))
+    name = str(data.get("name") or "").strip() or f"{game.id} {kind}"
+    with engine.begin() as conn:
+        if creator is not None:
+            day = stamp(t.replace(hour=0, minute=0, second=0, microsecond=0))
+            made = conn.execute(select(func.count()).select_from(TOURNAMENTS).where(
+                TOURNAMENTS.c.creator_id == creator, TOURNAMENTS.c.created >= day)
+            ).scalar() or 0
+            if made >= CREATE_PER_DAY:
+                raise ClientError("tournament_limit", f"at most {CREATE_PER_DAY} "
+                                  "tournaments a day per player", status=429,
+                                  args={"limit": str(CREATE_PER_DAY)})
+        key = conn.execute(insert(TOURNAMENTS).values(
+            name=name[:80], kind=kind, game=game.id, options=json.dumps(options),
+            clock=json.dumps(clock) if clock else None, casual=casual,
+            rounds=int(data.get("rounds", 5)) if kind != "arena" else 0,
+            minutes=int(data.get("minutes", 30)) if kind == "arena" else 0,
+            starts=stamp(starts), ends=None, status="open", creator_id=creator,
+            created=stamp(t))).inserted_primary_key
+        assert key is not None
+        tid = key[0]
+        row = conn.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                           ).mappings().one()
+    return info(dict(row))
+
+
+def list_rows(engine: Engine) -> list[JSONObject]:
+    """Every tournament's row, newest first (the operator's list)."""
+    with engine.connect() as conn:
+        return [dict(r) for r in conn.execute(select(TOURNAMENTS)
+                                              .order_by(TOURNAMENTS.c.id.desc())).mappings()]
+
+
+def cancel_tournament(engine: Engine, tid: int) -> bool:
+    """Cancel an open or running tournament (its games stay); False if there is none."""
+    with engine.begin() as conn:
+        got = conn.execute(update(TOURNAMENTS).where(
+            TOURNAMENTS.c.id == tid,
+            TOURNAMENTS.c.status.in_(("open", "running"))).values(status="cancelled"))
+    return bool(got.rowcount)
+
+
+# ---- the web part ----------------------------------------------------------------------------
+@dataclass
+class TournamentWeb:
+    routes: list[BaseRoute]
+    driver: Callable[[], Coroutine[object, object, None]]
+    """The pairing driver: run it as a task for the app's life."""
+    tick: Callable[[], Coroutine[object, object, None]]
+    """One look at every open and running tournament (tests call it)."""
+
+
+def tournament_routes(engine: Engine, hub: Callable[[], Hub],
+                      get_game: Callable[[str], Game], web_dir: object) -> TournamentWeb:
+    """The routes and the driver (start it in the app's lifespan: ``driver()``)."""
+    from pathlib import Path
+
+    from sqlalchemy.orm import Session
+
+    from ..progression import accounts, ratings
+    from ..progression.errors import AuthError
+    from .progression_routes import COOKIE
+
+    tournament_schema.register()
+    pages = Path(str(web_dir))
+
+    def seats_of(game_id: str, options: JSONObject) -> int:
+        return get_game(game_id).num_seats(options)
+
+    def me_of(token: str | None) -> tuple[int, str, str] | None:
+        if not token:
+            return None
+        with Session(engine) as s:
+            try:
+                p = accounts.player_for_token(s, token)
+            except AuthError:
+                return None
+            return int(p.id), str(p.name), str(p.kind)
+
+    def rating_of(pid: int, game_id: str, seats: int) -> float:
+        with Session(engine) as s:
+            pool, _system = ratings.pool_for(game_id, seats)
+            got = ratings.current_rating(s, pid, pool)
+            return float(got["rating"]) if got else DEFAULT_RATING
+
+    async def player(request: Request) -> tuple[int, str, str]:
+        me = await run_in_threadpool(me_of, request.cookies.get(COOKIE))
+        if me is None:
+            raise ClientError("not_signed_in", "sign in (or play as a guest) first", status=401)
+        return me
+
+    def tid_of(request: Request) -> int:
+        return int(request.path_params["tournament"])
+
+    async def body(request: Request) -> JSONObject:
+        raw = await request.body()  # checked against its model (tournament_schema)
+        data = json.loads(raw) if raw.strip() else {}
+        assert isinstance(data, dict)
+        return data
+
+    # -- create / list
+    def make(data: JSONObject, creator: int | None) -> JSONObject:
+        return create_tournament(engine, get_game, data, creator)
+
+    async def create(request: Request) -> Response:
+        pid, _name, kind = await player(request)
+        if kind != "human":
+            raise ClientError("need_account", "register to create tournaments", status=403)
+        data = await body(request)
+        made = await run_in_threadpool(make, data, pid)
+        return JSONResponse({"tournament": made}, status_code=201)
+
+    def listing() -> list[JSONObject]:
+        with engine.connect() as conn:
+            rows = conn.execute(select(TOURNAMENTS).order_by(TOURNAMENTS.c.id.desc())
+                                .limit(100)).mappings().all()
+            counts: dict[int, int] = dict(conn.execute(
+                select(TOURNAMENT_ENTRIES.c.tournament_id, func.count())
+                .where(TOURNAMENT_ENTRIES.c.status == "active")
+                .group_by(TOURNAMENT_ENTRIES.c.tournament_id)).all())
+        return [{**info(dict(r)), "players": int(counts.get(r["id"], 0))} for r in rows]
+
+    async def list_(request: Request) -> Response:
+        return JSONResponse({"tournaments": await run_in_threadpool(listing)})
+
+    # -- one tournament
+    def read(tid: int, me: int | None, touch: bool) -> JSONObject:
+        with engine.begin() as conn:
+            if me is not None and touch:  # a page of theirs is open: present
+                conn.execute(update(TOURNAMENT_ENTRIES).where(
+                    TOURNAMENT_ENTRIES.c.tournament_id == tid,
+                    TOURNAMENT_ENTRIES.c.player_id == me).values(seen=stamp(now())))
+            st = load(conn, tid)
+        if st is None:
+            raise ClientError("no_tournament", "there is no such tournament", status=404)
+        return snapshot(st, me)
+
+    async def one(request: Request) -> Response:
+        me = await run_in_threadpool(me_of, request.cookies.get(COOKIE))
+        snap = await run_in_threadpool(read, tid_of(request), me[0] if me else None, True)
+        return JSONResponse(snap)
+
+    async def events(request: Request) -> Response:
+        """Server-sent events: the snapshot now and each time it changes (the pairing
+        announced to the player's open page); an open stream keeps its player present."""
+        tid = tid_of(request)
+        me = await run_in_threadpool(me_of, request.cookies.get(COOKIE))
+        mine = me[0] if me else None
+        first = await run_in_threadpool(read, tid, mine, True)
+
+        async def stream() -> AsyncIterator[str]:
+            last = json.dumps(first, sort_keys=True)
+            yield f"data: {last}\n\n"
+            beats = 0
+            while True:
+                await asyncio.sleep(STREAM_EVERY)
+                beats += 1
+                if await request.is_disconnected():
+                    return
+                try:
+                    snap = await run_in_threadpool(read, tid, mine, beats % 10 == 0)
+                except ClientError:
+                    return
+                text_ = json.dumps(snap, sort_keys=True)
+                if text_ != last:
+                    last = text_
+                    yield f"data: {text_}\n\n"
+                elif beats % 15 == 0:
+                    yield ": alive\n\n"
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"cache-control": "no-cache",
+                                          "x-accel-buffering": "no"})
+
+    def enter(tid: int, pid: int, name: str, kind: str) -> JSONObject:
+        with engine.connect() as conn:
+            game_row = conn.execute(select(TOURNAMENTS.c.game, TOURNAMENTS.c.options)
+                                    .where(TOURNAMENTS.c.id == tid)).first()
+        if game_row is None:
+            raise ClientError("no_tournament", "there is no such tournament", status=404)
+        seats = get_game(str(game_row[0])).num_seats(json.loads(str(game_row[1])))
+        rating = rating_of(pid, str(game_row[0]), seats)  # before the write lock
+        with engine.begin() as conn:
+            lock(conn, tid)
+            row = conn.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                               ).mappings().first()
+            if row is None:
+                raise ClientError("no_tournament", "there is no such tournament", status=404)
+            if kind == "guest" and not row["casual"]:
+                raise ClientError("guest_casual", "guest accounts play casual games only; "
+                                  "register to play rated tournaments", status=403)
+            late_ok = row["status"] == "open" or (
+                row["status"] == "running" and (
+                    (row["kind"] == "arena" and row["ends"] and _parse(str(row["ends"])) > now())
+                    or (row["kind"] != "arena" and (conn.execute(
+                        select(func.max(TOURNAMENT_ROUNDS.c.round))
+                        .where(TOURNAMENT_ROUNDS.c.tournament_id == tid)).scalar() or 0)
+                        < int(row["rounds"]))))
+            if not late_ok:
+                raise ClientError("tournament_closed", "this tournament takes no more players",
+                                  status=409, args={"status": str(row["status"])})
+            t = stamp(now())
+            have = conn.execute(select(TOURNAMENT_ENTRIES.c.status).where(
+                TOURNAMENT_ENTRIES.c.tournament_id == tid,
+                TOURNAMENT_ENTRIES.c.player_id == pid)).scalar()
+            if have is None:
+                conn.execute(insert(TOURNAMENT_ENTRIES).values(
+                    tournament_id=tid, player_id=pid, name=name, rating=rating,
+                    status="active", joined=t, seen=t))
+            else:  # back after withdrawing: a late join with what he had
+                conn.execute(update(TOURNAMENT_ENTRIES).where(
+                    TOURNAMENT_ENTRIES.c.tournament_id == tid,
+                    TOURNAMENT_ENTRIES.c.player_id == pid).values(status="active", seen=t))
+        return {"status": "active"}
+
+    async def join(request: Request) -> Response:
+        pid, name, kind = await player(request)
+        return JSONResponse(await run_in_threadpool(enter, tid_of(request), pid, name, kind))
+
+    def leave(tid: int, pid: int) -> JSONObject:
+        with engine.begin() as conn:
+            got = conn.execute(update(TOURNAMENT_ENTRIES).where(
+                TOURNAMENT_ENTRIES.c.tournament_id == tid,
+                TOURNAMENT_ENTRIES.c.player_id == pid).values(status="withdrawn"))
+            if not got.rowcount:
+                raise ClientError("not_entered", "you are not in this tournament", status=409)
+        return {"status": "withdrawn"}
+
+    async def withdraw(request: Request) -> Response:
+        pid, _name, _kind = await player(request)
+        return JSONResponse(await run_in_threadpool(leave, tid_of(request), pid))
+
+    # -- the driver
+    def running() -> list[int]:
+        with engine.connect() as conn:
+            return [int(i) for i in conn.execute(select(TOURNAMENTS.c.id).where(
+                TOURNAMENTS.c.status.in_(("open", "running"))))
+                .scalars()]
+
+    def step(tid: int) -> None:
+        for attempt in range(5):
+            try:
+                with engine.begin() as conn:
+                    decide(conn, tid, seats_of)
+                return
+            except IntegrityError:  # another process decided this round first
+                return
+            except Exception as exc:  # noqa: BLE001 - a lost race (deadlock, locked): again
+                if attempt == 4:
+                    raise
+                log.debug("tournament %s: retrying after %s", tid, exc)
+
+    def missing_rooms(tid: int) -> list[JSONObject]:
+        rooms = RoomRow.__table__
+        with engine.connect() as conn:
+            st = load(conn, tid)
+            if st is None:
+                return []
+            ids = [str(g["room_id"]) for g in st.games if g["room_id"] and g["points"] is None]
+            if not ids:
+                return []
+            have = set(conn.execute(select(rooms.c.id).where(rooms.c.id.in_(ids))).scalars())
+        return [{**g, "row": st.row} for g in st.games
+                if g["room_id"] and g["points"] is None and g["room_id"] not in have]
+
+    async def make_rooms(tid: int, mine_only_fresh: bool) -> None:
+        for g in await run_in_threadpool(missing_rooms, tid):
+            age = now() - _parse(str(g["created"]))
+            if mine_only_fresh and age > MISSING_ROOM_AFTER:
+                continue
+            if not mine_only_fresh and age <= MISSING_ROOM_AFTER:
+                continue
+            row = g["row"]
+            game = get_game(str(row["game"]))
+            names = await run_in_threadpool(_names, [int(p) for p in g["players"]])
+            seats: list[JSONObject] = [{"kind": "human", "level": None, "name": n}
+                                       for n in names]
+            with contextlib.suppress(IntegrityError):  # made by another process meanwhile
+                await hub().create(
+                    game, game.validate_options(json.loads(str(row["options"]))), seats,
+                    casual=bool(row["casual"]),
+                    clock=json.loads(str(row["clock"])) if row["clock"] else None,
+                    room_id=str(g["room_id"]), keys=dict(enumerate(g["keys"])))
+
+    def _names(pids: list[int]) -> list[str]:
+        with engine.connect() as conn:
+            got = dict(conn.execute(select(TOURNAMENT_ENTRIES.c.player_id,
+                                           TOURNAMENT_ENTRIES.c.name)
+                                    .where(TOURNAMENT_ENTRIES.c.player_id.in_(pids))).all())
+        return [str(got.get(p, ""))[:40] for p in pids]
+
+    async def tick() -> None:
+        for tid in await run_in_threadpool(running):
+            await run_in_threadpool(step, tid)
+            await make_rooms(tid, mine_only_fresh=True)
+            await make_rooms(tid, mine_only_fresh=False)
+
+    async def driver() -> None:
+        while True:
+            try:
+                await tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the driver never dies; the next tick tries again
+                log.exception("tournament driver")
+            await asyncio.sleep(TICK)
+
+    async def page_list(request: Request) -> Response:
+        return FileResponse(pages / "tournaments.html", headers={"cache-control": "no-cache"})
+
+    async def page_one(request: Request) -> Response:
+        return FileResponse(pages / "tournament.html", headers={"cache-control": "no-cache"})
+
+    routes: list[BaseRoute] = [
+        Route("/tournaments", page_list),
+        Route("/t/{tournament}", page_one),
+        Route("/api/tournaments", list_, methods=["GET"]),
+        Route("/api/tournaments", create, methods=["POST"]),
+        Route("/api/tournaments/{tournament}", one, methods=["GET"]),
+        Route("/api/tournaments/{tournament}/events", events, methods=["GET"]),
+        Route("/api/tournaments/{tournament}/join", join, methods=["POST"]),
+        Route("/api/tournaments/{tournament}/withdraw", withdraw, methods=["POST"]),
+    ]
+    return TournamentWeb(routes, driver, tick)

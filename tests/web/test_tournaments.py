@@ -1,0 +1,244 @@
+"""Tournaments on the server (docs/tournaments.md): creating, joining, the pairing driver,
+results from ordinary rooms, withdrawing and late joining, and the fair-play rules.
+
+Each test runs the real app (its driver looks every second) on SQLite; the players finish
+their games by resigning over the room's WebSocket, as a person would."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from asobiba.server import create_app, tournament_routes
+from asobiba.server.limits import RULES, Limits, Rule
+from asobiba.server.progression_routes import COOKIE
+
+PASSWORD = "correct horse battery 9"
+WAIT = 60.0
+
+
+@pytest.fixture
+def client(tmp_path: Any) -> Iterator[TestClient]:
+    limits = Limits(rules={**RULES, "register": Rule(100, 60.0)})
+    with TestClient(create_app(str(tmp_path), bot_processes=0, limits=limits)) as c:
+        yield c
+
+
+def register(c: TestClient, name: str) -> str:
+    c.cookies.clear()
+    res = c.post("/api/account/register", json={"name": name, "password": PASSWORD})
+    assert res.status_code == 201, res.text
+    token = c.cookies.get(COOKIE)
+    assert token
+    return str(token)
+
+
+def as_(c: TestClient, token: str | None) -> TestClient:
+    c.cookies.clear()
+    if token:
+        c.cookies.set(COOKIE, token)
+    return c
+
+
+def until(what: Callable[[], Any], timeout: float = WAIT) -> Any:
+    """Poll ``what`` until it gives something true (bounded)."""
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        got = what()
+        if got:
+            return got
+        time.sleep(0.2)
+    raise AssertionError(f"not within {timeout} s")
+
+
+def snap(c: TestClient, tid: int, token: str | None = None) -> dict[str, Any]:
+    res = as_(c, token).get(f"/api/tournaments/{tid}")
+    assert res.status_code == 200, res.text
+    return dict(res.json())
+
+
+def resign(c: TestClient, game: dict[str, Any]) -> None:
+    until(lambda: c.get(f"/api/rooms/{game['room']}").status_code == 200)  # made just after
+    with c.websocket_connect(f"/ws/{game['room']}") as ws:
+        ws.send_json({"type": "hello", "seats": [{"seat": game["seat"], "key": game["key"]}]})
+        ws.receive_json()
+        ws.send_json({"type": "resign", "seat": game["seat"]})
+        # wait for the end to be told (closing at once can cancel the handler between the
+        # store's commit and the room's own update: the room then reads "active")
+        for _ in range(20):
+            if ws.receive_json().get("room", {}).get("status") == "finished":
+                break
+
+
+def create(c: TestClient, token: str, **body: Any) -> dict[str, Any]:
+    res = as_(c, token).post("/api/tournaments", json={"game": "reversi", "starts_in": 60,
+                                                        **body})
+    assert res.status_code == 201, res.text
+    return dict(res.json()["tournament"])
+
+
+def start_now(c: TestClient, tid: int) -> None:
+    """The start time brought forward to now (its players have joined)."""
+    from asobiba.tables import TOURNAMENTS, now, stamp
+
+    engine = c.app.state.store.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        conn.execute(TOURNAMENTS.update().where(TOURNAMENTS.c.id == tid)
+                     .values(starts=stamp(now())))
+
+
+def test_swiss_rounds_byes_results_and_standings(client: TestClient) -> None:
+    tokens = {n: register(client, n) for n in ("ann", "bob", "cat")}
+    t = create(client, tokens["ann"], kind="swiss", rounds=3, name="Friday Swiss")
+    tid = t["id"]
+    for tok in tokens.values():
+        assert as_(client, tok).post(f"/api/tournaments/{tid}/join", json={}).json() == {
+            "status": "active"}
+    start_now(client, tid)
+    byes: list[int] = []
+    pairs: list[frozenset[int]] = []
+    for rnd in (1, 2, 3):
+        s = until(lambda rnd=rnd: (lambda got: got if len(got["rounds"]) >= rnd else None)(
+            snap(client, tid)))
+        assert s["tournament"]["status"] == "running"
+        games = s["rounds"][rnd - 1]["games"]
+        assert len(games) == 2, s  # one game, one bye (3 players)
+        bye = [g for g in games if g["room"] is None]
+        assert len(bye) == 1
+        byes.append(bye[0]["players"][0]["id"])
+        played = [g for g in games if g["room"]][0]
+        pairs.append(frozenset(p["id"] for p in played["players"]))
+        # the game is an ordinary room: watchable, its players told of it on their page
+        until(lambda played=played: client.get(f"/api/rooms/{played['room']}"
+                                               ).status_code == 200)
+        white = played["players"][0]["name"]
+        mine = until(lambda white=white: snap(client, tid, tokens[white])["you"]["game"])
+        assert mine["room"] == played["room"] and mine["seat"] == 0
+        resign(as_(client, None), mine)  # white resigns: black wins
+    assert len(set(byes)) == 3, "each player had one bye"
+    assert len(set(pairs)) == 3, "no repeat pairing"
+    final = until(lambda: (lambda s: s if s["tournament"]["status"] == "finished" else None)(
+        snap(client, tid)))
+    table = final["standings"]
+    assert sorted(s["points"] for s in table) == [1.0, 2.0, 3.0] or \
+        sum(s["points"] for s in table) == 6.0  # 3 games + 3 byes
+    assert all("buchholz" in s and "sonneborn_berger" in s for s in table)
+    # every game stored and replayable
+    for r in final["rounds"]:
+        for g in r["games"]:
+            if g["room"]:
+                rec = client.get(f"/api/rooms/{g['room']}/record")
+                assert rec.status_code == 200, rec.text
+
+
+def test_arena_never_pairs_a_pair_straight_again(client: TestClient) -> None:
+    """The farming attack: two accounts alone in an Arena finish a game at once and wait
+    for the next — the driver never pairs them straight again (docs/fair-play.md)."""
+    a, b = register(client, "farm1"), register(client, "farm2")
+    tid = create(client, a, kind="arena", minutes=5)["id"]
+    for tok in (a, b):
+        as_(client, tok).post(f"/api/tournaments/{tid}/join", json={})
+    start_now(client, tid)
+    game = until(lambda: snap(client, tid, a)["you"]["game"])
+    resign(as_(client, None), game)
+    until(lambda: snap(client, tid)["standings"][0]["games"] == 1)
+    time.sleep(3 * tournament_routes.TICK)
+    s = snap(client, tid, b)
+    assert sum(len(r["games"]) for r in s["rounds"]) == 1
+    assert s["you"]["game"] is None
+    # a third player comes: both may be paired again, one of them with the newcomer
+    c = register(client, "fresh3")
+    as_(client, c).post(f"/api/tournaments/{tid}/join", json={})
+    got = until(lambda: snap(client, tid, c)["you"]["game"])
+    assert got["opponents"][0] in ("farm1", "farm2")
+
+
+def test_withdraw_and_late_join(client: TestClient) -> None:
+    toks = [register(client, n) for n in ("pl1", "pl2", "pl3", "pl4")]
+    tid = create(client, toks[0], kind="swiss", rounds=2)["id"]
+    for tok in toks[:2]:
+        as_(client, tok).post(f"/api/tournaments/{tid}/join", json={})
+    start_now(client, tid)
+    s = until(lambda: (lambda s: s if s["rounds"] else None)(snap(client, tid)))
+    assert len(s["rounds"][0]["games"]) == 1
+    # late: two more join after round 1 was paired, one withdraws and is not paired again
+    for tok in toks[2:]:
+        assert as_(client, tok).post(f"/api/tournaments/{tid}/join", json={}
+                                     ).status_code == 200
+    assert as_(client, toks[3]).post(f"/api/tournaments/{tid}/withdraw", json={}
+                                     ).json() == {"status": "withdrawn"}
+    game = snap(client, tid, toks[0])["you"]["game"]
+    resign(as_(client, None), game)
+    s = until(lambda: (lambda s: s if len(s["rounds"]) == 2 else None)(snap(client, tid)))
+    round2 = {p["name"] for g in s["rounds"][1]["games"] for p in g["players"]}
+    assert round2 == {"pl1", "pl2", "pl3"}  # pl4 withdrew; p3 joined late (one gets the bye)
+    # the tournament takes no one once the last round is paired
+    late = register(client, "toolate")
+    res = as_(client, late).post(f"/api/tournaments/{tid}/join", json={})
+    assert res.status_code == 409 and res.json()["error"]["code"] == "tournament_closed"
+
+
+def test_creating_is_for_registered_players_with_a_daily_limit(client: TestClient) -> None:
+    tok = register(client, "maker")
+    assert as_(client, None).post("/api/tournaments", json={
+        "game": "reversi", "kind": "swiss"}).status_code == 401
+    bad = [({"game": "nope", "kind": "swiss"}, "unknown_game"),
+           ({"game": "reversi", "kind": "tables"}, "tournament_kind"),
+           ({"game": "reversi", "kind": "swiss", "casual": False}, "rated_needs_clock"),
+           ({"game": "reversi", "kind": "knockout"}, "bad_field"),
+           ({"game": "reversi", "kind": "swiss", "rounds": 0}, "bad_field")]
+    for body, code in bad:
+        res = as_(client, tok).post("/api/tournaments", json=body)
+        assert res.status_code in (400, 404), res.text
+        assert res.json()["error"]["code"] == code, (body, res.text)
+    assert client.get("/api/tournaments").json()["tournaments"] == []  # nothing stored
+    for _ in range(tournament_routes.CREATE_PER_DAY):
+        create(client, tok, kind="swiss")
+    res = as_(client, tok).post("/api/tournaments", json={"game": "reversi", "kind": "swiss"})
+    assert res.status_code == 429
+    assert res.json()["error"] == {"code": "tournament_limit", "message": res.json()["error"][
+        "message"], "args": {"limit": str(tournament_routes.CREATE_PER_DAY)}}
+    # rated with a clock is fine; a guest may not join a rated one
+    other = register(client, "maker2")
+    rated = create(client, other, kind="swiss", casual=False,
+                   clock={"initial": 300, "increment": 3}, starts_in=60)
+    assert rated["casual"] is False
+    client.cookies.clear()
+    assert client.post("/api/account/guest", json={}).status_code in (200, 201)
+    res = client.post(f"/api/tournaments/{rated['id']}/join", json={})
+    assert res.status_code == 403 and res.json()["error"]["code"] == "guest_casual"
+
+
+def test_pages_are_served(client: TestClient) -> None:
+    assert "tournaments" in client.get("/tournaments").text.lower()
+    tok = register(client, "pager")
+    tid = create(client, tok, kind="swiss")["id"]
+    assert client.get(f"/t/{tid}").status_code == 200
+    assert client.get("/t/abc").status_code == 404
+    assert client.get("/api/tournaments/999").status_code == 404
+
+
+def test_operator_commands_create_list_cancel(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from asobiba.cli.main import app
+
+    db = f"sqlite:///{tmp_path / 'ops.db'}"
+    run = CliRunner().invoke
+    got = run(app, ["admin", "tournament", "create", "--game", "reversi", "--kind", "arena",
+                    "--minutes", "60", "--rated", "--db", db])
+    assert got.exit_code == 0, got.output
+    assert "/t/1" in got.output
+    bad = run(app, ["admin", "tournament", "create", "--game", "reversi", "--kind", "tables",
+                    "--db", db])
+    assert bad.exit_code == 2 and "tournament_kind" in bad.output
+    listed = run(app, ["admin", "tournament", "list", "--json", "--db", db])
+    rows = __import__("json").loads(listed.output)["tournaments"]
+    assert [(r["kind"], r["casual"], r["creator_id"], r["status"]) for r in rows] == [
+        ("arena", False, None, "open")]
+    assert run(app, ["admin", "tournament", "cancel", "1", "--db", db]).exit_code == 0
+    assert run(app, ["admin", "tournament", "cancel", "1", "--db", db]).exit_code == 2
