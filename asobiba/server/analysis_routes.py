@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 import multiprocessing
@@ -25,8 +26,8 @@ from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from typing import ParamSpec
 
-from pydantic import Field, StrictInt
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -34,12 +35,12 @@ from starlette.types import Scope
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..analysis import worker
-from ..analysis.position import MAX_MOVES
 from ..core.jsontypes import JSONObject
 from ..games import available
 from . import api_schema
-from .api_schema import PAGE, GamePath, Op, _Answer, _Model
+from .api_schema import PAGE, AnalysedPosition, AnalysisSpec, GamePath, Op
 
+P = ParamSpec("P")
 log = logging.getLogger("asobiba.server.analysis")
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "web")
@@ -114,11 +115,13 @@ class Analysis:
                 initializer=worker.start)
         return self._executor
 
-    async def run(self, key: str, fn: Callable[..., JSONObject], *args: object) -> JSONObject:
+    async def run(self, key: str, fn: Callable[P, JSONObject], *args: P.args,
+                  **kwargs: P.kwargs) -> JSONObject:
         """``fn(*args)`` in the analysis process, its CPU time charged to ``key``."""
         loop = asyncio.get_running_loop()
         try:
-            out = await loop.run_in_executor(self.executor(), fn, *args)
+            out = await loop.run_in_executor(self.executor(), functools.partial(fn, *args,
+                                                                                **kwargs))
         except BrokenProcessPool:  # the process died (killed): a fresh one next time
             self._executor = None
             raise
@@ -139,33 +142,6 @@ class Analysis:
 
 
 # ---- request models (api_schema: every HTTP route is typed) ---------------------------------
-class AnalysisSpec(_Model):
-    """A position to analyse (docs/analysis.md): a record (JSON) or notation cut at ``ply``,
-    or a new game (``options``, ``seed``) or a set-up board; then ``moves``."""
-
-    codes = {"": "analysis_bad_request"}
-
-    game: str = Field(max_length=40)
-    options: JSONObject = Field(default_factory=dict)
-    seed: StrictInt = 0
-    record: JSONObject | None = None
-    notation: str | None = Field(None, max_length=200_000)
-    format: str | None = Field(None, max_length=40)
-    ply: StrictInt | None = None
-    setup: JSONObject | None = None
-    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
-    seat: StrictInt | None = None
-
-
-class AnalysedPosition(_Answer):
-    game: str
-    moves: list[str]
-    view: JSONObject
-    legal_moves: list[str]
-    over: bool
-    engine: bool
-
-
 api_schema.PATHS.setdefault("/analysis/{game}", GamePath)
 api_schema.OPS.setdefault(("GET", "/analysis/{game}"), Op({200: PAGE}))
 api_schema.OPS.setdefault(("POST", "/api/analysis/position"),

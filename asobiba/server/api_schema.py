@@ -1154,3 +1154,82 @@ OPS.update({
     ("POST", "/api/puzzles/attempts/{attempt}/answer"): Op({200: PuzzleStep},
                                                           body=PuzzleAnswers),
 })
+
+
+# ---- the tournaments' models (server.tournament_schema adds their operations) ----------------
+class TournamentPath(_Params):
+    tournament: str = Field(min_length=1, max_length=12, pattern=r"^[0-9]+$")
+    codes: ClassVar[dict[str, str]] = {"tournament": "no_tournament"}
+
+
+class TournamentCreate(_Model):
+    codes: ClassVar[dict[str, str]] = {"game": "unknown_game", "options": "bad_options",
+                                       "clock": "bad_clock"}
+    name: str = Field("", max_length=80)
+    game: str = Field(max_length=40)
+    kind: Literal["swiss", "arena", "tables"]
+    options: dict[str, Any] = Field(default_factory=dict)
+    casual: StrictBool = True
+    clock: Clock | None = None
+    rounds: StrictInt = Field(5, ge=1, le=30)
+    minutes: StrictInt = Field(30, ge=5, le=720)
+    starts_in: StrictInt = Field(5, ge=0, le=60 * 24 * 14)  # minutes from now
+
+
+class TournamentInfo(_Answer):
+    id: int
+    name: str
+    kind: str
+    game: str
+    status: str
+    casual: bool
+
+
+class TournamentList(_Answer):
+    tournaments: list[TournamentInfo]
+
+
+class TournamentCreated(_Answer):
+    tournament: TournamentInfo
+
+
+class TournamentSnapshot(_Answer):
+    tournament: TournamentInfo
+    standings: list[dict[str, Any]]
+    rounds: list[dict[str, Any]]
+    you: dict[str, Any] | None
+
+
+class Entry(_Answer):
+    status: str
+
+
+# ---- the analysis board's models (server.analysis_routes adds its operations) ---------------
+from ..analysis.position import MAX_MOVES  # noqa: E402 - the analysis board's own bound
+
+
+class AnalysisSpec(_Model):
+    """A position to analyse (docs/analysis.md): a record (JSON) or notation cut at ``ply``,
+    or a new game (``options``, ``seed``) or a set-up board; then ``moves``."""
+
+    codes = {"": "analysis_bad_request"}
+
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: StrictInt = 0
+    record: dict[str, Any] | None = None
+    notation: str | None = Field(None, max_length=200_000)
+    format: str | None = Field(None, max_length=40)
+    ply: StrictInt | None = None
+    setup: dict[str, Any] | None = None
+    moves: list[str] = Field(default_factory=list, max_length=MAX_MOVES)
+    seat: StrictInt | None = None
+
+
+class AnalysedPosition(_Answer):
+    game: str
+    moves: list[str]
+    view: dict[str, Any]
+    legal_moves: list[str]
+    over: bool
+    engine: bool

@@ -4,62 +4,22 @@ routes are checked and documented like every other."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Literal
-
-from pydantic import Field, StrictBool, StrictInt
-
 from . import api_schema
-from .api_schema import PAGE, Clock, Media, Op, _Answer, _Model, _Params
+from .api_schema import (
+    PAGE,
+    Entry,
+    Media,
+    Op,
+    TournamentCreate,
+    TournamentCreated,
+    TournamentList,
+    TournamentPath,
+    TournamentSnapshot,
+    _Params,
+)
 
 EVENTS = Media("text/event-stream", "server-sent events: the tournament's snapshot "
                "(as GET /api/tournaments/{tournament}) each time it changes")
-
-
-class TournamentPath(_Params):
-    tournament: str = Field(min_length=1, max_length=12, pattern=r"^[0-9]+$")
-    codes: ClassVar[dict[str, str]] = {"tournament": "no_tournament"}
-
-
-class TournamentCreate(_Model):
-    codes: ClassVar[dict[str, str]] = {"game": "unknown_game", "options": "bad_options",
-                                       "clock": "bad_clock"}
-    name: str = Field("", max_length=80)
-    game: str = Field(max_length=40)
-    kind: Literal["swiss", "arena", "tables"]
-    options: dict[str, Any] = Field(default_factory=dict)
-    casual: StrictBool = True
-    clock: Clock | None = None
-    rounds: StrictInt = Field(5, ge=1, le=30)
-    minutes: StrictInt = Field(30, ge=5, le=720)
-    starts_in: StrictInt = Field(5, ge=0, le=60 * 24 * 14)  # minutes from now
-
-
-class TournamentInfo(_Answer):
-    id: int
-    name: str
-    kind: str
-    game: str
-    status: str
-    casual: bool
-
-
-class TournamentList(_Answer):
-    tournaments: list[TournamentInfo]
-
-
-class TournamentCreated(_Answer):
-    tournament: TournamentInfo
-
-
-class TournamentSnapshot(_Answer):
-    tournament: TournamentInfo
-    standings: list[dict[str, Any]]
-    rounds: list[dict[str, Any]]
-    you: dict[str, Any] | None
-
-
-class Entry(_Answer):
-    status: str
 
 
 OPS: dict[tuple[str, str], Op] = {
