@@ -11,6 +11,8 @@ export const STRINGS = {
     "lang.label": "Language",
     "nav.home": "Lobby",
     "nav.replay": "Replay viewer",
+    "nav.puzzles": "Puzzles",
+    "nav.tournaments": "Tournaments",
     "lobby.games": "Games",
     "lobby.mine": "Your games on this device",
     "lobby.mine_item": "{title} — move {ply}",
@@ -1077,6 +1079,8 @@ export const STRINGS = {
     "lang.label": "言語",
     "nav.home": "ロビー",
     "nav.replay": "棋譜再生",
+    "nav.puzzles": "パズル",
+    "nav.tournaments": "大会",
     "lobby.games": "ゲーム",
     "lobby.mine": "この端末の対局",
     "lobby.mine_item": "{title} — {ply}手目",
@@ -2251,7 +2255,7 @@ function buildFrame() {
   const d = header.dataset;
   if (d.titleId) parts.push(make("h1", { id: d.titleId }));
   else if (d.titleKey) parts.push(make("h1", { "data-i18n": d.titleKey }));
-  const links = [["/", "nav.home"], ["/replay", "nav.replay"], ["/account", "nav.account"], ["/settings", "nav.settings"]].filter(([href]) => !(d.home && href === "/"));
+  const links = [["/", "nav.home"], ["/puzzles", "nav.puzzles"], ["/tournaments", "nav.tournaments"], ["/replay", "nav.replay"], ["/account", "nav.account"], ["/settings", "nav.settings"]].filter(([href]) => !(d.home && href === "/"));
   const nav = make("nav", {}, ...links.map(([href, key]) => make("a", { href, "data-i18n": key })));
   // a game page's paper (the print helper fills its address and shows it)
   if (d.print) nav.insertBefore(make("a", { id: "print-link", href: "#", "data-i18n": "nav.print", download: "", hidden: "" }), nav.lastChild);
