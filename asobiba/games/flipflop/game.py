@@ -17,6 +17,7 @@ from ...core.bot import Bot
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import board as bd
 from .notation import NOTATION_WHY, FFMove, from_fen, move_text, parse_move, square_name, to_fen
+from .views import FlipFlopBoard, flipflop_view
 
 SEAT_NAMES = ("white", "black")
 COLOUR = ("White", "Black")
@@ -182,6 +183,10 @@ class FlipFlopState(State[FFMove]):
         return to_fen(self.n, self.white, self.black, self.bishops, self.turn)
 
     def _view(self, seat: int | None) -> JSONObject:
+        return dict(self.board_view())
+
+    def board_view(self) -> FlipFlopBoard:
+        """FlipFlop's own keys of every seat's view (the same for all: no secrets)."""
         self._settle()
         geo = self.geometry
         n = self.n
@@ -191,10 +196,10 @@ class FlipFlopState(State[FFMove]):
         if self._result is None and attacker >> defender_home & 1:
             threat = square_name(n, defender_home)
         return {
-            "board_size": n,
+            "board_size": 5 if n == 5 else 3,
             "board": [self._row(r) for r in range(n - 1, -1, -1)],
             "position": self.fen(),
-            "turn": SEAT_NAMES[self.turn],
+            "turn": "white" if self.turn == bd.WHITE else "black",
             "goals": {"white": square_name(n, geo.goal_of(bd.WHITE)),
                       "black": square_name(n, geo.goal_of(bd.BLACK))},
             "threat": threat,
@@ -272,10 +277,16 @@ class FlipFlop(Game):
         return FlipFlopState(n, w, b, x, t, {"board": f"{n}x{n}"}, tuple(keys), tuple(moves))
 
     def state_from_view(self, view: JSONMapping) -> FlipFlopState:
-        return self.from_position(view["position"], history=view.get("history", ()),
+        """A state from a view, or from a hand-made one (a tutorial's start) holding at least
+        FlipFlopBoard's ``position`` (and ``history``/``moves`` when repetition matters)."""
+        position = view.get("position")
+        if not isinstance(position, str):
+            raise OptionError("a FlipFlop view holds its 'position' string", option="view")
+        return self.from_position(position, history=view.get("history", ()),
                                   moves=view.get("moves", ()))
 
     def render_view(self, view: JSONMapping) -> str:
+        view = flipflop_view(view)
         n = view["board_size"]
         marks = {"R": "W+", "B": "W×", "r": "b+", "b": "b×", ".": " ·"}
         goals = {view["goals"]["white"], view["goals"]["black"]}
@@ -292,8 +303,9 @@ class FlipFlop(Game):
                 cells.append(mark)
             lines.append(f"{rank} " + " ".join(cells) + f"  {rank}")
         lines.append(header)
-        status = f"to move: {view['turn']}" if not view["over"] else (
-            "game over: " + view["outcome"]["reason"])
+        outcome = view["outcome"]
+        status = f"to move: {view['turn']}" if outcome is None else (
+            "game over: " + outcome["reason"])
         if view.get("last_move"):
             status += f"   last: {view['last_move']}"
         if view.get("threat"):
