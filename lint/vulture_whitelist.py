@@ -117,3 +117,4 @@ HOME  # unused variable (asobiba/games/flipflop/solver3.py:29)
 relative_children  # unused function (asobiba/games/flipflop/solver3.py:84)
 CIRCLE  # unused variable (asobiba/games/patapata/tasks.py:22)
 SQUARE  # unused variable (asobiba/games/patapata/tasks.py:22)
+last_move  # a key of FlipFlopView (asobiba/games/flipflop/views.py), read by the JS renderer asobiba/web/games/flipflop.js

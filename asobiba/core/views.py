@@ -48,9 +48,6 @@ class CommonView(TypedDict):
     legal_moves: list[str]
 
 
-COMMON_KEYS: frozenset[str] = frozenset(CommonView.__required_keys__)
-
-
 def missing_keys(view: Mapping[str, object], keys: Collection[str]) -> list[str]:
     """The declared keys a view lacks (sorted), for a reader's clear error."""
     return sorted(k for k in keys if k not in view)
