@@ -133,3 +133,4 @@ SQUARE  # unused variable (asobiba/games/patapata/tasks.py:22)
 PROGRESSION  # unused variable (asobiba/games/<id>/progression.py)
 PAPER  # unused variable (asobiba/games/<id>/paper.py)
 FORMATS  # unused variable (asobiba/games/<id>/formats.py)
+last_move  # a key of FlipFlopView (asobiba/games/flipflop/views.py), read by the JS renderer asobiba/web/games/flipflop.js

@@ -11,6 +11,8 @@ from .errors import (
     OptionError,
     RecordError,
     UnknownGameError,
+    Why,
+    why,
 )
 from .hooks import (
     AnalysisLine,
@@ -34,7 +36,8 @@ __all__ = [
     "Daily", "Evaluator", "Game", "GameProgression", "Puzzle", "Thresholds", "ViewEvaluator",
     "IllegalMoveError", "LegalMoves", "MalformedMoveError", "Move", "MoveEntry", "MoveError",
     "NotYourTurnError", "Option", "OptionError", "Outcome", "RandomBot", "Record", "RecordError",
-    "Rng", "SeatInfo", "SetupError", "State", "UnknownGameError", "derive_seed", "parse_option_pairs",
+    "Rng", "SeatInfo", "SetupError", "State", "UnknownGameError", "Why", "derive_seed",
+    "parse_option_pairs",
     "rated_violations",
-    "validate_options",
+    "validate_options", "why",
 ]

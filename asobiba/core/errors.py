@@ -4,16 +4,56 @@ because states are immutable (see :mod:`asobiba.core.protocol`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import ClassVar
+
+WhyArg = str | int
+"""A value a code's argument takes (a square, a colour, a seat letter, a count)."""
+
+
+@dataclass(frozen=True)
+class Why:
+    """A coded reason (issue 26 item 2): a stable ``code``, its ``args``, and the English
+    ``text`` made from them for logs, the CLI and records. The front end never shows
+    ``text``: it renders ``code`` + ``args`` from its one i18n table (``asobiba/web/js/
+    i18n.js``, key ``why:<code>`` for a refused move's rule, ``reason:<code>`` for an end
+    of game), in English and Japanese. Game codes are ``<game>.<name>``."""
+
+    code: str
+    args: Mapping[str, WhyArg] = field(default_factory=dict)
+    text: str = ""
+
+    def to_json(self) -> dict[str, str | dict[str, WhyArg]]:
+        return {"code": self.code, "args": dict(self.args)}
+
+
+def why(table: Mapping[str, str], code: str, *, en: Mapping[str, WhyArg] | None = None,
+        **args: WhyArg) -> Why:
+    """The reason ``code`` with ``args``, its English text filled from ``table`` (the game's
+    own English templates, ``{name}`` slots; every code a game emits is a key of it).
+    ``en`` overrides arguments in the English text only (``White`` for ``colour="white"``)."""
+    return Why(code, args, table[code].format(**{**args, **(en or {})}))
 
 
 class AsobibaError(Exception):
     """Base class of every error asobiba raises on purpose. ``code`` is the stable,
     machine-readable name an API answers with (``{"error": {"code", "message"}}``) and
-    ``status`` its HTTP status: each class states its own, nobody matches class names."""
+    ``status`` its HTTP status: each class states its own, nobody matches class names.
+    ``why`` is the specific coded reason (a rule of a game, with its arguments); it defaults
+    to the class's code without arguments."""
 
     code: ClassVar[str] = "error"
     status: ClassVar[int] = 400
+
+    def __init__(self, message: str = "", *, why: Why | None = None) -> None:
+        super().__init__(message)
+        self.why = why if why is not None else Why(self.code, {}, message)
+
+    def detail(self) -> dict[str, str]:
+        """The specific code and its arguments, flattened to text for a refusal's ``args``:
+        ``{"why": code, **args}`` (a refusal's own ``code`` stays the class's category)."""
+        return {"why": self.why.code, **{k: str(v) for k, v in self.why.args.items()}}
 
 
 class OptionError(AsobibaError, ValueError):
@@ -21,8 +61,9 @@ class OptionError(AsobibaError, ValueError):
 
     code: ClassVar[str] = "bad_options"
 
-    def __init__(self, message: str, *, option: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, option: str | None = None,
+                 why: Why | None = None) -> None:
+        super().__init__(message, why=why)
         self.option = option
 
 
@@ -31,8 +72,9 @@ class MoveError(AsobibaError, ValueError):
 
     code: ClassVar[str] = "illegal"
 
-    def __init__(self, message: str, *, move: str | None = None) -> None:
-        super().__init__(message)
+    def __init__(self, message: str, *, move: str | None = None,
+                 why: Why | None = None) -> None:
+        super().__init__(message, why=why)
         self.move = move
 
 

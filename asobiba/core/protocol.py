@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar, overload
 
 from .errors import (
@@ -37,6 +37,9 @@ from .errors import (
     MoveError,
     NotYourTurnError,
     OptionError,
+    Why,
+    WhyArg,
+    why,
 )
 from .hooks import GameProgression
 from .jsontypes import JSONMapping, JSONObject
@@ -46,6 +49,18 @@ if TYPE_CHECKING:
     from .bot import Bot
 
 Move = Hashable
+
+CORE_WHY: dict[str, str] = {
+    "not_legal": "it is not among the legal moves in this position",
+    "game_over": "the game is over; no more moves can be played",
+    "which_seat": "several seats act at once here; say which seat moves",
+    "not_your_turn": "it is not seat {seat}'s turn",
+    "not_text": "a move must be text",
+    "move_length": "a move must be non-empty text of at most 200 characters",
+    "malformed": "this is not a move in the game's notation",
+}
+"""The English of the codes every game shares (a refused move's rule, ``why:<code>`` in the
+front end's table); a game's own codes are ``<game>.<name>`` in its own table."""
 """A game's internal move object. Any hashable value; its text form comes from the game."""
 
 if TYPE_CHECKING:
@@ -86,22 +101,42 @@ class Outcome:
     ``scores`` per seat (the game's own points), ``ranks`` per seat (1 = best; equal ranks
     share a place, so a two-seat draw is ``(1, 1)``), and a short ``reason``. Team games
     give partners the same rank.
+
+    The reason is a code with arguments (issue 26): ``code`` (``<game>.<name>``, e.g.
+    ``flipflop.holds``) and ``args`` (``{"colour": "white", "sq": "b3"}``) are what a front
+    end renders from its i18n table; ``reason`` is the same in English, for logs, the CLI and
+    records. Records made before codes existed hold only ``reason``: they load with ``code``
+    empty (and a front end shows the stored English sentence); ``code``/``args`` take no part
+    in equality, so a replayed result matches an old stored one.
     """
 
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
     reason: str = ""
+    code: str = field(default="", compare=False)
+    args: Mapping[str, WhyArg] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def coded(cls, scores: Sequence[float], ranks: Sequence[int], why: Why) -> Outcome:
+        """An outcome with the coded reason ``why``."""
+        return cls(tuple(scores), tuple(ranks), why.text, why.code, dict(why.args))
 
     @classmethod
     def from_scores(
         cls,
         scores: Sequence[float],
-        reason: str = "",
+        reason: str | Why = "",
         keys: Sequence[Ordered] | None = None,
     ) -> Outcome:
         """Rank seats by ``keys`` (default: the scores), higher is better, ties shared."""
         ranks = _ranks(scores) if keys is None else _ranks(keys)
+        if isinstance(reason, Why):
+            return cls.coded(scores, ranks, reason)
         return cls(tuple(scores), ranks, reason)
+
+    @property
+    def why(self) -> Why:
+        return Why(self.code, self.args, self.reason)
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -129,11 +164,18 @@ class Outcome:
             "winners": list(self.winners),
             "draw": self.is_draw,
             "reason": self.reason,
+            "code": self.code,
+            "args": dict(self.args),
         }
 
     @classmethod
     def from_json(cls, data: JSONMapping) -> Outcome:
-        return cls(tuple(data["scores"]), tuple(data["ranks"]), str(data.get("reason", "")))
+        args = data.get("args") or {}
+        if not isinstance(args, Mapping):
+            raise ValueError("result args must be an object")
+        return cls(tuple(data["scores"]), tuple(data["ranks"]), str(data.get("reason", "")),
+                   str(data.get("code") or ""),
+                   {str(k): v if isinstance(v, int) else str(v) for k, v in args.items()})
 
 
 class LegalMoves(Sequence[MoveT]):
@@ -236,12 +278,13 @@ class State(ABC, Generic[MoveT]):
         raise IllegalMoveError(
             f"{text!r} is not a legal move here; legal moves: "
             + ", ".join(self._move_text(m, seat) for m in self._legal(seat)),
-            move=text,
+            move=text, why=why(CORE_WHY, "not_legal"),
         )
 
-    def _why_illegal(self, move: MoveT, seat: int) -> str:  # type: ignore[misc]
-        """A sentence naming the rule a well-formed but illegal move breaks."""
-        return "it is not among the legal moves in this position"
+    def _why_illegal(self, move: MoveT, seat: int) -> Why:  # type: ignore[misc]
+        """The rule a well-formed but illegal move breaks, as a code with arguments (English
+        text from the game's table: see :func:`asobiba.core.errors.why`)."""
+        return why(CORE_WHY, "not_legal")
 
     def _full(self) -> JSONObject:
         """Everything, secrets included (for finished-game replays and debugging)."""
@@ -273,18 +316,18 @@ class State(ABC, Generic[MoveT]):
     def _resolve_seat(self, seat: int | None) -> int:
         acting = self._acting()
         if not acting:
-            raise NotYourTurnError("the game is over; no more moves can be played")
+            raise NotYourTurnError("the game is over; no more moves can be played",
+                                   why=why(CORE_WHY, "game_over"))
         if seat is None:
             if len(acting) > 1:
                 raise NotYourTurnError(
-                    f"several seats act at once here ({acting}); say which seat moves"
-                )
+                    f"several seats act at once here ({acting}); say which seat moves",
+                    why=why(CORE_WHY, "which_seat"))
             return acting[0]
         if seat not in acting:
             raise NotYourTurnError(
                 f"it is not seat {seat}'s turn; seat(s) to act: "
-                + ", ".join(map(str, acting))
-            )
+                + ", ".join(map(str, acting)), why=why(CORE_WHY, "not_your_turn", seat=seat))
         return seat
 
     def legal_moves(self, seat: int | None = None) -> LegalMoves[MoveT]:
@@ -304,15 +347,16 @@ class State(ABC, Generic[MoveT]):
     def parse(self, text: str, seat: int | None = None) -> MoveT:
         """Parse ``text`` as a legal move of ``seat`` or raise a typed :class:`MoveError`."""
         if not isinstance(text, str):
-            raise MalformedMoveError(f"a move must be text, not {type(text).__name__}")
+            raise MalformedMoveError(f"a move must be text, not {type(text).__name__}",
+                                     why=why(CORE_WHY, "not_text"))
         if len(text) > 200 or not text.strip():
             raise MalformedMoveError("a move must be non-empty text of at most 200 characters",
-                                     move=text[:40])
+                                     move=text[:40], why=why(CORE_WHY, "move_length"))
         seat = self._resolve_seat(seat)
         move = self._parse(text, seat)
         if move not in self._legal(seat):
-            raise IllegalMoveError(f"{text.strip()} is illegal: {self._why_illegal(move, seat)}",
-                                   move=text)
+            rule = self._why_illegal(move, seat)
+            raise IllegalMoveError(f"{text.strip()} is illegal: {rule.text}", move=text, why=rule)
         return move
 
     def play(self, move: str | MoveT, seat: int | None = None) -> State[MoveT]:
@@ -324,9 +368,10 @@ class State(ABC, Generic[MoveT]):
         else:
             seat = self._resolve_seat(seat)
             if move not in self._legal(seat):
+                rule = self._why_illegal(move, seat)
                 raise IllegalMoveError(
-                    f"{self._safe_text(move, seat)} is illegal: {self._why_illegal(move, seat)}",
-                    move=self._safe_text(move, seat),
+                    f"{self._safe_text(move, seat)} is illegal: {rule.text}",
+                    move=self._safe_text(move, seat), why=rule,
                 )
             parsed = move
         return self._apply(parsed, seat)

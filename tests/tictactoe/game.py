@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from asobiba.core import BotLevel, Game, MalformedMoveError, Outcome, RandomBot, State
+from asobiba.core import BotLevel, Game, MalformedMoveError, Outcome, RandomBot, State, Why, why
 from asobiba.core.bot import Bot
 from asobiba.core.jsontypes import JSONMapping, JSONObject
 
@@ -75,8 +75,10 @@ class TicTacToeState(State[int]):
             raise MalformedMoveError(f"{text!r} is not a square a1–c3", move=text)
         return FILES.index(t[0]) + 3 * (int(t[1]) - 1)
 
-    def _why_illegal(self, move: int, seat: int) -> str:
-        return f"{square_name(int(move))} is already taken"
+    def _why_illegal(self, move: int, seat: int) -> Why:
+        # a refused move's rule is a code with arguments, its English from the game's table
+        return why({"tictactoe.taken": "{sq} is already taken"}, "tictactoe.taken",
+                   sq=square_name(int(move)))
 
     def _view(self, seat: int | None) -> JSONObject:
         rows = [self.cells[3 * r:3 * r + 3] for r in (2, 1, 0)]

@@ -96,7 +96,9 @@ def test_only_a_bot_accounts_token_and_only_for_its_own_seat(client: TestClient)
     # an illegal move: its code, nothing played; then the legal one is
     res = client.post(f"/api/bot/game/{room}/move/a1", headers=auth)
     assert res.status_code == 400 and res.json()["error"]["code"] == "illegal"
-    assert res.json()["error"]["args"] == {"move": "a1"}  # a code with its arguments
+    # a code with its arguments: the move, and the rule it breaks as a code with its own
+    assert res.json()["error"]["args"] == {"move": "a1", "why": "reversi.no_bracket",
+                                           "sq": "a1", "colour": "white"}
     assert ply(client, room) == 0
     res = client.post(f"/api/bot/game/{room}/move/d3?ply=5", headers=auth)
     assert res.json()["error"]["code"] == "stale" and ply(client, room) == 0

@@ -233,3 +233,104 @@ def test_issue17_language_switch_leaves_no_word_of_the_other_language_on_the_boa
     finally:
         context.close()
     assert not errors, errors
+
+
+# ---- issue 26 item 2: every code in both languages ----------------------------------------
+def game_codes() -> dict[str, str]:
+    """Every code a game can emit, with its English template: the module-level ``*WHY``
+    tables of every module under ``asobiba.games`` (a game's ``why()`` looks its code up in
+    one, so a code missing from them raises) and the codes all games share."""
+    import importlib
+    import pkgutil
+
+    import asobiba.games
+    from asobiba.core.protocol import CORE_WHY
+
+    codes = dict(CORE_WHY)
+    for info in pkgutil.walk_packages(asobiba.games.__path__, "asobiba.games."):
+        module = importlib.import_module(info.name)
+        for name, value in vars(module).items():
+            if name.endswith("WHY") and isinstance(value, dict):
+                codes.update(value)
+    return codes
+
+
+def server_codes() -> set[str]:
+    """Every code a refusal of the server can carry: each ``ClientError("code", …)`` and
+    ``_error(status, "code", …)`` in ``asobiba/server``, and the class code of every error
+    the engine raises (a move refused by the rules arrives as ``illegal``, ``malformed``…)."""
+    import asobiba.server  # noqa: F401 - the error classes the server defines
+    from asobiba.core.errors import AsobibaError
+
+    codes: set[str] = set()
+    for path in (ROOT / "asobiba" / "server").rglob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        codes |= set(re.findall(r'ClientError\(\s*"([a-z_]+)"', text))
+        codes |= set(re.findall(r'_error\(\s*\d+,\s*"([a-z_]+)"', text))
+    todo: list[type[AsobibaError]] = [AsobibaError]
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.code)
+        todo.extend(cls.__subclasses__())
+    return codes
+
+
+def end_codes() -> set[str]:
+    """The end reasons games reach: random games of every game to their end, a few seeds."""
+    import random
+
+    from asobiba.games import all_games
+
+    out = set()
+    for game in all_games():
+        gid = game.id
+        for variant in [{}, *game.variants.values()]:
+            for seed in range(6):
+                state = game.new_game(dict(variant), seed)
+                rng = random.Random(seed)
+                for _ in range(3000):
+                    if state.is_over:
+                        break
+                    seat = rng.choice(state.acting_seats)
+                    state = state.play(rng.choice(list(state.legal_moves(seat))), seat)
+                if state.outcome is not None:
+                    assert state.outcome.code, f"{gid}: an end without a code"
+                    out.add(state.outcome.code)
+    return out
+
+
+def slots(text: str) -> set[str]:
+    return set(re.findall(r"\{(\w+)\}", text))
+
+
+def test_issue26_every_code_has_english_and_japanese() -> None:
+    """Each code a game emits (a refused move's rule ``why:<code>`` or an end of game
+    ``reason:<code>``) and each code a refusal of the server carries (``err:<code>``) has an
+    entry in English AND Japanese; the Japanese is Japanese; an entry asks only for
+    arguments the code has. Fails on the code before issue 26 (no such entries)."""
+    strings = table()
+    en, ja = strings["en"], strings["ja"]
+    missing = []
+    for code, template in game_codes().items():
+        keys = [k for k in (f"why:{code}", f"reason:{code}") if k in en or k in ja]
+        if not keys:
+            missing.append(code)
+        for key in keys:
+            for lang, words in (("en", en), ("ja", ja)):
+                if key not in words:
+                    missing.append(f"{lang} {key}")
+                elif not slots(words[key]) <= slots(template):
+                    missing.append(f"{lang} {key} asks for {slots(words[key]) - slots(template)}")
+            if key in ja:
+                assert JAPANESE.search(ja[key]), f"{key}: the Japanese entry is not Japanese"
+    for code in server_codes():
+        for lang, words in (("en", en), ("ja", ja)):
+            if f"err:{code}" not in words:
+                missing.append(f"{lang} err:{code}")
+        if f"err:{code}" in ja:
+            assert JAPANESE.search(ja[f"err:{code}"]), code
+    reached = end_codes()
+    assert {"flipflop.holds", "reversi.no_moves", "algo.last"} & reached, reached
+    missing += [f"reason:{c}" for c in reached if f"reason:{c}" not in en or f"reason:{c}" not in ja]
+    assert missing == []
+    assert len(game_codes()) > 70 and len(server_codes()) > 50  # the collection sees them

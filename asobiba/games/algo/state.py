@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import TypedDict, Unpack
 
-from ...core import MalformedMoveError, Outcome, State
+from ...core import MalformedMoveError, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from .cards import (
     COLOUR_LETTERS,
@@ -26,6 +26,30 @@ from .cards import (
 SETUP, PASS, SHOW, USE, ATTACK, PLACE, OVER = (
     "setup", "pass", "show", "use", "attack", "place", "over")
 SEAT_LETTERS = "ABCDEFGHIJKL"
+WHY: dict[str, str] = {
+    # end reasons (``pair`` is two seat letters joined by +, ``seat`` one letter)
+    "algo.pair": "pair {a}+{b} turned up both enemy rows",
+    "algo.last": "{seat} has the last face-down card",
+    # malformed moves
+    "algo.notation": "this is not an Algo move; write e.g. 'attack B3=7', 'stay', 'pass!', "
+                     "'show 2', 'use 2' or 'place 3'",
+    "algo.one_position": "{kind} takes one position",
+    # a refused move's rule (``step`` is the phase: setup, pass, show, use, attack, place)
+    "algo.own_row": "you attack another player's row, not your own",
+    "algo.partner": "in pair play you attack only the two enemies, never your partner",
+    "algo.out": "player {seat} is out: every card is face up",
+    "algo.row_length": "row {seat} has only {n} cards",
+    "algo.face_up": "that card is already face up; attack a face-down card",
+    "algo.number_range": "numbers run from 0 to 11",
+    "algo.stay_early": "you may stay only after at least one hit this turn",
+    "algo.not_face_down": "position {pos} is not one of the face-down cards of the row",
+    "algo.joker_places": "give one final position (1..{n}) for each of your jokers, all "
+                         "different",
+    "algo.order": "that place breaks the order: non-joker cards stay in ascending order "
+                  "(black before white on equal numbers)",
+    "algo.wrong_step": "this is the {step} step; another kind of move is expected",
+}
+"""The English of every code Algo emits."""
 _PHASE_NUMBER = {p: i for i, p in enumerate((SETUP, PASS, SHOW, USE, ATTACK, PLACE, OVER))}
 
 Slot = tuple[int, int, bool]          # (slot id, card key, face up)
@@ -240,43 +264,40 @@ class AlgoState(State[AlgoMove]):
         if m:
             numbers = tuple(int(x) - 1 for x in m.group(2).split())
             if m.group(1) != "place" and len(numbers) > 1:
-                raise MalformedMoveError(f"{text!r}: {m.group(1)} takes one position",
-                                         move=text)
+                    raise MalformedMoveError(f"{text!r}: {m.group(1)} takes one position",
+                                         move=text,
+                                         why=why(WHY, "algo.one_position", kind=m.group(1)))
             return (m.group(1), *numbers)
         raise MalformedMoveError(
             f"{text!r} is not an Algo move; write e.g. 'attack B3=7', 'stay', 'pass!', "
-            "'show 2', 'use 2' or 'place 3'", move=text)
+            "'show 2', 'use 2' or 'place 3'", move=text, why=why(WHY, "algo.notation"))
 
-    def _why_illegal(self, move: AlgoMove, seat: int) -> str:
+    def _why_illegal(self, move: AlgoMove, seat: int) -> Why:
         kind = move[0]
-        expected = {PASS: "'pass!'", SHOW: "'show N'", USE: "'use N'",
-                    SETUP: "'ready', or 'place N' (one position per joker)",
-                    PLACE: "'place N'", ATTACK: "'attack XN=V' or 'stay'"}.get(self.phase, "")
         if kind == "attack" and self.phase == ATTACK:
             target, pos, value = move[1:][:3]
             if target >= self.n or target == seat:
-                return "you attack another player's row, not your own"
+                return why(WHY, "algo.own_row")
             if target not in self.enemies(seat):
-                return "in pair play you attack only the two enemies, never your partner"
+                return why(WHY, "algo.partner")
             if self.is_out(target):
-                return f"player {seat_letter(target)} is out: every card is face up"
+                return why(WHY, "algo.out", seat=seat_letter(target))
             if pos >= len(self.rows[target]) or pos < 0:
-                return f"row {seat_letter(target)} has only {len(self.rows[target])} cards"
+                return why(WHY, "algo.row_length", seat=seat_letter(target),
+                           n=len(self.rows[target]))
             if self.rows[target][pos][2]:
-                return "that card is already face up; attack a face-down card"
+                return why(WHY, "algo.face_up")
             if not 0 <= value < 12:
-                return "numbers run from 0 to 11"
+                return why(WHY, "algo.number_range")
         if kind == "stay" and self.phase == ATTACK:
-            return "you may stay only after at least one hit this turn"
+            return why(WHY, "algo.stay_early")
         if kind in ("show", "use") and self.phase in (SHOW, USE):
-            return f"position {move[1:][0] + 1} is not one of the face-down cards of the row"
+            return why(WHY, "algo.not_face_down", pos=move[1:][0] + 1)
         if kind == "place" and self.phase == SETUP:
-            return ("give one final position (1.." + str(len(self.rows[seat]) + len(
-                self.setup[seat])) + ") for each of your jokers, all different")
+            return why(WHY, "algo.joker_places", n=len(self.rows[seat]) + len(self.setup[seat]))
         if kind == "place" and self.phase == PLACE:
-            return ("that place breaks the order: non-joker cards stay in ascending order "
-                    "(black before white on equal numbers)")
-        return f"this is the {self.phase} step; the move expected is {expected}"
+            return why(WHY, "algo.order")
+        return why(WHY, "algo.wrong_step", step=self.phase)
 
     # ---- applying ---------------------------------------------------------------------------
     def _apply(self, move: AlgoMove, seat: int) -> AlgoState:
@@ -463,10 +484,11 @@ class AlgoState(State[AlgoMove]):
                  for s, (c, b) in enumerate(zip(self.chips, self.bonus, strict=True))]
         if self.pair:
             keys = [1 if s in winners else 0 for s in range(self.n)]
-            reason = f"pair {'+'.join(map(seat_letter, winners))} turned up both enemy rows"
+            a, b = (list(map(seat_letter, winners)) + ["-", "-"])[:2]
+            reason = why(WHY, "algo.pair", a=a, b=b)
         else:
             keys = [self.n if s in winners else self.out.index(s) for s in range(self.n)]
-            reason = f"{seat_letter(winners[0]) if winners else '-'} has the last face-down card"
+            reason = why(WHY, "algo.last", seat=seat_letter(winners[0]) if winners else "-")
         scores = chips if self._o["chips"] else [float(k) for k in keys]
         return Outcome.from_scores(scores, reason, keys=keys)
 

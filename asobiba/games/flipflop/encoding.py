@@ -19,6 +19,7 @@ from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, bit_values
 from .game import FlipFlopState
 from .notation import FFMove, parse_move
+from .views import flipflop_view
 
 
 class Codec(_Base[FFMove]):
@@ -66,6 +67,7 @@ class Codec(_Base[FFMove]):
         return out
 
     def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
+        view = flipflop_view(view)
         grid = np.array([list(r) for r in reversed(view["board"])])  # row 0 = rank 1
         white = view["seat"] == 0
         mine = ("R", "B") if white else ("r", "b")

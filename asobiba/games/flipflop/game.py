@@ -12,14 +12,36 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core import BotLevel, Game, Option, OptionError, Outcome, State
+from ...core import BotLevel, Game, Option, OptionError, Outcome, State, Why, why
 from ...core.bot import Bot
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import board as bd
-from .notation import FFMove, from_fen, move_text, parse_move, square_name, to_fen
+from .notation import NOTATION_WHY, FFMove, from_fen, move_text, parse_move, square_name, to_fen
+from .views import FlipFlopBoard, flipflop_view
 
 SEAT_NAMES = ("white", "black")
 COLOUR = ("White", "Black")
+WHY: dict[str, str] = {
+    # end reasons (``reason:<code>`` in the front end's table)
+    "flipflop.holds": "{colour}'s piece on {sq} was not taken back: {colour} holds the goal",
+    "flipflop.no_move": "{colour} has no legal move",
+    "flipflop.repetition": "the same position occurred for the third time",
+    # a refused move's rule (``why:<code>``)
+    "flipflop.not_own_piece": "there is no piece on {sq}; {colour} moves only its own pieces",
+    "flipflop.opposing_piece": "there is an opposing piece on {sq}; {colour} moves only its own "
+                               "pieces",
+    "flipflop.wrong_face": "the piece on {sq} shows {face}; write the face it shows before moving",
+    "flipflop.must_move": "a piece must move; passing is not allowed",
+    "flipflop.own_piece_there": "{sq} holds your own piece",
+    "flipflop.not_a_line": "{face}; {frm} to {to} is not such a line",
+    "flipflop.not_on_goal": "the piece on {sq} cannot be captured: only pieces on the goal squares {g1} and {g2} can be taken",
+    "flipflop.blocked": "the path from {frm} to {to} is blocked; pieces cannot jump",
+    "flipflop.not_capture": "{sq} is empty, so this is not a capture: write {move}",
+    "flipflop.is_capture": "{sq} holds an opposing piece: a capture is written with x, {move}",
+    **NOTATION_WHY,
+}
+"""The English of every code FlipFlop emits (logs, CLI, records); arguments: ``colour`` is
+``white``/``black``, ``face`` is ``rook``/``bishop``, squares are names like ``b3``."""
 REPETITION_LIMIT = 3
 """The same position (board and side to move) for the third time is a draw."""
 
@@ -44,7 +66,7 @@ class FlipFlopState(State[FFMove]):
         self.moves = moves
         self.key = bd.position_key(white, black, bishops, turn)
         self._legal_cache: tuple[FFMove, ...] | None = None  # computed on first use
-        self._result: tuple[int | None, str] | None = None
+        self._result: tuple[int | None, Why] | None = None
 
     def _settle(self) -> tuple[FFMove, ...]:
         """The legal moves, and whether the game is over (``_result``): computed once, on
@@ -55,15 +77,17 @@ class FlipFlopState(State[FFMove]):
         geo = bd.GEOMETRY[n]
         self._legal_cache = ()
         if bd.holds_goal(geo, white, black, turn):
-            self._result = (turn, f"{COLOUR[turn]}'s piece on {square_name(n, geo.goal_of(turn))}"
-                            f" was not taken back: {COLOUR[turn]} holds the goal")
+            self._result = (turn, why(WHY, "flipflop.holds", colour=SEAT_NAMES[turn],
+                                      sq=square_name(n, geo.goal_of(turn)),
+                                      en={"colour": COLOUR[turn]}))
             return self._legal_cache
         pairs = bd.legal_moves(geo, white, black, bishops, turn)
         if not pairs:
-            self._result = (1 - turn, f"{COLOUR[turn]} has no legal move")
+            self._result = (1 - turn, why(WHY, "flipflop.no_move", colour=SEAT_NAMES[turn],
+                                          en={"colour": COLOUR[turn]}))
             return self._legal_cache
         if self.history.count(self.key) + 1 >= REPETITION_LIMIT:
-            self._result = (None, "the same position occurred for the third time")
+            self._result = (None, why(WHY, "flipflop.repetition"))
             return self._legal_cache
         occ = white | black
         self._legal_cache = tuple(
@@ -110,9 +134,9 @@ class FlipFlopState(State[FFMove]):
             return None
         winner, reason = self._result
         if winner is None:
-            return Outcome((0.5, 0.5), (1, 1), reason)
+            return Outcome.coded((0.5, 0.5), (1, 1), reason)
         scores = (1.0, 0.0) if winner == bd.WHITE else (0.0, 1.0)
-        return Outcome(scores, (1, 2) if winner == bd.WHITE else (2, 1), reason)
+        return Outcome.coded(scores, (1, 2) if winner == bd.WHITE else (2, 1), reason)
 
     def _move_text(self, move: FFMove, seat: int | None) -> str:
         return move_text(self.n, move)
@@ -120,44 +144,49 @@ class FlipFlopState(State[FFMove]):
     def _parse(self, text: str, seat: int) -> FFMove:
         return parse_move(self.n, text)
 
-    def _why_illegal(self, move: FFMove, seat: int) -> str:
+    def _why_illegal(self, move: FFMove, seat: int) -> Why:
         n, geo = self.n, self.geometry
         frm, to = square_name(n, move.frm), square_name(n, move.to)
         mine, theirs = (self.white, self.black) if seat == bd.WHITE else (self.black, self.white)
         if not mine >> move.frm & 1:
-            whose = "an opposing" if theirs >> move.frm & 1 else "no"
-            return f"there is {whose} piece on {frm}; {COLOUR[seat]} moves only its own pieces"
+            code = "flipflop.opposing_piece" if theirs >> move.frm & 1 else "flipflop.not_own_piece"
+            return why(WHY, code, sq=frm, colour=SEAT_NAMES[seat], en={"colour": COLOUR[seat]})
         bishop = bool(self.bishops >> move.frm & 1)
-        shown = "B (bishop, ×)" if bishop else "R (rook, +)"
+        face = "bishop" if bishop else "rook"
         if move.bishop != bishop:
-            return f"the piece on {frm} shows {shown}; write the face it shows before moving"
+            return why(WHY, "flipflop.wrong_face", sq=frm, face=face,
+                       en={"face": "B (bishop, ×)" if bishop else "R (rook, +)"})
         if move.frm == move.to:
-            return "a piece must move; passing is not allowed"
+            return why(WHY, "flipflop.must_move")
         if mine >> move.to & 1:
-            return f"{to} holds your own piece"
+            return why(WHY, "flipflop.own_piece_there", sq=to)
         line = bd.piece_moves(geo, move.frm, bishop, 0, 0)
         if move.to not in line:
-            kind = "a bishop (×) moves only diagonally" if bishop else \
-                "a rook (+) moves only orthogonally"
-            return f"{kind}; {frm} to {to} is not such a line"
+            return why(WHY, "flipflop.not_a_line", face=face, frm=frm, to=to,
+                       en={"face": "a bishop (×) moves only diagonally" if bishop
+                           else "a rook (+) moves only orthogonally"})
         reach = bd.piece_moves(geo, move.frm, bishop, mine, theirs)
         if move.to not in reach:
             if theirs >> move.to & 1 and not bd.can_capture_on(geo, move.to):
-                goals = " and ".join(square_name(n, s) for s in geo.home_centre)
-                return (f"the piece on {to} cannot be captured: only pieces on the goal "
-                        f"squares {goals} can be taken")
-            return f"the path from {frm} to {to} is blocked; pieces cannot jump"
+                g1, g2 = (square_name(n, s) for s in geo.home_centre)
+                return why(WHY, "flipflop.not_on_goal", sq=to, g1=g1, g2=g2)
+            return why(WHY, "flipflop.blocked", frm=frm, to=to)
         if move.capture and not theirs >> move.to & 1:
-            return f"{to} is empty, so this is not a capture: write {move_text(n, move._replace(capture=False))}"
+            return why(WHY, "flipflop.not_capture", sq=to,
+                       move=move_text(n, move._replace(capture=False)))
         if not move.capture and theirs >> move.to & 1:
-            return f"{to} holds an opposing piece: a capture is written with x, " \
-                   f"{move_text(n, move._replace(capture=True))}"
-        return "it is not among the legal moves in this position"
+            return why(WHY, "flipflop.is_capture", sq=to,
+                       move=move_text(n, move._replace(capture=True)))
+        return super()._why_illegal(move, seat)
 
     def fen(self) -> str:
         return to_fen(self.n, self.white, self.black, self.bishops, self.turn)
 
     def _view(self, seat: int | None) -> JSONObject:
+        return dict(self.board_view())
+
+    def board_view(self) -> FlipFlopBoard:
+        """FlipFlop's own keys of every seat's view (the same for all: no secrets)."""
         self._settle()
         geo = self.geometry
         n = self.n
@@ -167,10 +196,10 @@ class FlipFlopState(State[FFMove]):
         if self._result is None and attacker >> defender_home & 1:
             threat = square_name(n, defender_home)
         return {
-            "board_size": n,
+            "board_size": 5 if n == 5 else 3,
             "board": [self._row(r) for r in range(n - 1, -1, -1)],
             "position": self.fen(),
-            "turn": SEAT_NAMES[self.turn],
+            "turn": "white" if self.turn == bd.WHITE else "black",
             "goals": {"white": square_name(n, geo.goal_of(bd.WHITE)),
                       "black": square_name(n, geo.goal_of(bd.BLACK))},
             "threat": threat,
@@ -248,10 +277,16 @@ class FlipFlop(Game):
         return FlipFlopState(n, w, b, x, t, {"board": f"{n}x{n}"}, tuple(keys), tuple(moves))
 
     def state_from_view(self, view: JSONMapping) -> FlipFlopState:
-        return self.from_position(view["position"], history=view.get("history", ()),
+        """A state from a view, or from a hand-made one (a tutorial's start) holding at least
+        FlipFlopBoard's ``position`` (and ``history``/``moves`` when repetition matters)."""
+        position = view.get("position")
+        if not isinstance(position, str):
+            raise OptionError("a FlipFlop view holds its 'position' string", option="view")
+        return self.from_position(position, history=view.get("history", ()),
                                   moves=view.get("moves", ()))
 
     def render_view(self, view: JSONMapping) -> str:
+        view = flipflop_view(view)
         n = view["board_size"]
         marks = {"R": "W+", "B": "W×", "r": "b+", "b": "b×", ".": " ·"}
         goals = {view["goals"]["white"], view["goals"]["black"]}
@@ -268,8 +303,9 @@ class FlipFlop(Game):
                 cells.append(mark)
             lines.append(f"{rank} " + " ".join(cells) + f"  {rank}")
         lines.append(header)
-        status = f"to move: {view['turn']}" if not view["over"] else (
-            "game over: " + view["outcome"]["reason"])
+        outcome = view["outcome"]
+        status = f"to move: {view['turn']}" if outcome is None else (
+            "game over: " + outcome["reason"])
         if view.get("last_move"):
             status += f"   last: {view['last_move']}"
         if view.get("threat"):

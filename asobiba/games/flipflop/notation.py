@@ -11,8 +11,14 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from ...core import MalformedMoveError
+from ...core import MalformedMoveError, why
 from .board import FILES
+
+NOTATION_WHY: dict[str, str] = {
+    "flipflop.off_board": "{sq} is not on the {n}×{n} board",
+    "flipflop.notation": "this is not a FlipFlop move: write the face (R or B), the "
+                         "from-square, - or x, and the to-square, e.g. Ra1-a2 or Rb1xb3",
+}
 
 _MOVE = re.compile(r"^\s*([RB])([a-e])([1-5])([-x])([a-e])([1-5])\s*$", re.IGNORECASE)
 
@@ -36,7 +42,8 @@ def parse_square(n: int, file: str, rank: str, text: str) -> int:
     if f >= n or r >= n:
         raise MalformedMoveError(
             f"{text.strip()!r}: {file.lower()}{rank} is not on the {n}×{n} board "
-            f"(files a–{FILES[n - 1]}, ranks 1–{n})", move=text)
+            f"(files a–{FILES[n - 1]}, ranks 1–{n})", move=text,
+            why=why(NOTATION_WHY, "flipflop.off_board", sq=f"{file.lower()}{rank}", n=n))
     return r * n + f
 
 
@@ -46,7 +53,8 @@ def parse_move(n: int, text: str) -> FFMove:
     if not m:
         raise MalformedMoveError(
             f"{text.strip()!r} is not a FlipFlop move: write the face (R or B), the "
-            f"from-square, - or x, and the to-square, e.g. Ra1-a2 or Rb1xb3", move=text)
+            f"from-square, - or x, and the to-square, e.g. Ra1-a2 or Rb1xb3", move=text,
+            why=why(NOTATION_WHY, "flipflop.notation"))
     face, f1, r1, sep, f2, r2 = m.groups()
     return FFMove(parse_square(n, f1, r1, text), parse_square(n, f2, r2, text),
                   face.upper() == "B", sep.lower() == "x")

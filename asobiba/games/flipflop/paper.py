@@ -10,6 +10,7 @@ from ...paper import Document, PrintOption, PrintRequest
 from ...paper.boards import move_sheet, square_board
 from ...paper.doc import CUT, MARGIN, VALLEY, LineStyle
 from . import GAME
+from .views import flipflop_view
 
 GOAL_FILL = (1.0, 0.9, 0.55)
 WHITE, BLACK = (1.0, 1.0, 1.0), (0.12, 0.12, 0.12)
@@ -30,7 +31,8 @@ def face(doc: Document, cx: float, cy: float, size: float, white: bool, bishop: 
         doc.line(cx, cy - arm, cx, cy + arm, style)
 
 
-def draw_board(doc: Document, view: JSONMapping, x: float, y: float, cell: float) -> float:
+def draw_board(doc: Document, json_view: JSONMapping, x: float, y: float, cell: float) -> float:
+    view = flipflop_view(json_view)
     n = view["board_size"]
     goals = {view["goals"]["white"]: "white", view["goals"]["black"]: "black"}
     names = [str(n - i) for i in range(n)]  # view rows: rank n at the top
@@ -81,7 +83,7 @@ class FlipFlopPaper:
 
     def blank(self, doc: Document, request: PrintRequest) -> None:
         state = GAME.new_game(request.options, request.seed)
-        view = state.view(None)
+        view = flipflop_view(state.view(None))
         n = view["board_size"]
         which = request.extra["sheets"]
         if which in ("all", "board"):
@@ -109,7 +111,7 @@ class FlipFlopPaper:
 
     def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
-        cell = min(18.0, (width - 20) / view["board_size"])
+        cell = min(18.0, (width - 20) / flipflop_view(view)["board_size"])
         return draw_board(doc, view, x + 8, y + 6, cell)
 
 

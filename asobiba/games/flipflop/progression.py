@@ -10,6 +10,7 @@ from ...core import Analyst, AnyEvaluator, GameProgression, State, Thresholds
 from ...core.hooks import PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .game import FlipFlopState
+from .views import flipflop_view
 
 
 class FlipFlop3Evaluator:
@@ -84,8 +85,8 @@ def _thresholds(options: JSONMapping) -> Thresholds:
 def _square(view: JSONMapping, square: str) -> str:
     """The piece on ``square`` of a view (``R``/``B`` White's rook/bishop face, lower case
     Black's, ``.`` empty)."""
-    n = int(view["board_size"])
-    return str(view["board"][n - int(square[1:])]["abcde".index(square[0])])
+    v = flipflop_view(view)
+    return v["board"][v["board_size"] - int(square[1:])]["abcde".index(square[0])]
 
 
 def _analyst(options: JSONMapping) -> Analyst:

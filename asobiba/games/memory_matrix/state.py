@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from ...core.errors import IllegalMoveError, MalformedMoveError
+from ...core.errors import IllegalMoveError, MalformedMoveError, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.protocol import Outcome, State
 from . import rules
@@ -13,7 +13,35 @@ from .palette import EMPTY, HOLE, LETTERS, NEUTRAL, PALETTE, WHITE
 from .rules import PASS, Config, Pos
 
 DEAD_BOARD = "no piece shows a colour: nothing can flip any more"
-"""The end reason of a dead board (``rules.is_dead``; a key of the web's i18n table)."""
+"""The end reason of a dead board (``rules.is_dead``), in English."""
+
+WHY: dict[str, str] = {
+    # end reasons
+    "memory_matrix.full": "the board is full",
+    "memory_matrix.dead": DEAD_BOARD,
+    "memory_matrix.no_colour_moves": "no colour left can move (adults' rule)",
+    # malformed moves
+    "memory_matrix.notation": "this is not a move: write a cell like 'd3' (colour side up), "
+                              "'d3w' (white side up) or 'pass'",
+    "memory_matrix.no_cell": "{cell} is not a cell of this board (off the edge or a hole)",
+    # a refused move's rule (``colour`` is the colour's English name, e.g. ``blue``)
+    "memory_matrix.no_pass": "there is no passing (rule: a colour that cannot sandwich plays "
+                             "white; 'パスするのではなく、裏面（白）で参加する')",
+    "memory_matrix.must_move": "{colour} still has a piece face up, so it must move (rule: "
+                               "lost colour)",
+    "memory_matrix.must_pass": "{colour} has no piece face up, so under the adults' rule it "
+                               "must pass",
+    "memory_matrix.occupied": "{cell} is already occupied",
+    "memory_matrix.no_sandwich": "a {colour} piece must sandwich at least one run of pieces "
+                                 "that ends at the nearest {colour} piece (rule: colour move)",
+    "memory_matrix.white_too_early": "{colour} can still sandwich with its colour, and a white "
+                                     "piece may be placed only when no colour move exists "
+                                     "(rule: white move)",
+    "memory_matrix.white_no_sandwich": "a white piece must sandwich a run of coloured pieces "
+                                       "up to the nearest white piece; it may go anywhere only "
+                                       "when no sandwich at all is possible (rule: white move)",
+}
+"""The English of every code Memory Matrix emits."""
 
 _MOVE = re.compile(r"^([a-z])([0-9]{1,2})(w?)$")
 
@@ -78,11 +106,11 @@ class MemoryMatrixState(State[int]):
         if self.pos.turn >= 0:
             return None
         if self.pos.occ == self.cfg.geometry.valid:
-            reason = "the board is full"
+            reason = why(WHY, "memory_matrix.full")
         elif self.cfg.dead_board_ends and rules.is_dead(self.pos.up):
-            reason = DEAD_BOARD
+            reason = why(WHY, "memory_matrix.dead")
         else:
-            reason = "no colour left can move (adults' rule)"
+            reason = why(WHY, "memory_matrix.no_colour_moves")
         return Outcome.from_scores(rules.scores(self.cfg, self.pos), reason)
 
     # ---- notation ----------------------------------------------------------------------
@@ -99,37 +127,35 @@ class MemoryMatrixState(State[int]):
         if not match:
             raise MalformedMoveError(
                 f"{text.strip()!r} is not a move: write a cell like 'd3' (colour side up), "
-                "'d3w' (white side up) or 'pass'", move=text)
+                "'d3w' (white side up) or 'pass'", move=text,
+                why=why(WHY, "memory_matrix.notation"))
         cell = self.cfg.geometry.index_of.get(match.group(1) + match.group(2))
         if cell is None:
             raise IllegalMoveError(f"{match.group(1)}{match.group(2)} is not a cell of this "
-                                   "board (off the edge or a hole)", move=text)
+                                   "board (off the edge or a hole)", move=text,
+                                   why=why(WHY, "memory_matrix.no_cell",
+                                           cell=match.group(1) + match.group(2)))
         return cell << 1 | (1 if match.group(3) else 0)
 
-    def _why_illegal(self, move: int, seat: int) -> str:
+    def _why_illegal(self, move: int, seat: int) -> Why:
         pos, cfg, geo = self.pos, self.cfg, self.cfg.geometry
         colour = pos.turn
         name = PALETTE[colour][1]
         if move == PASS:
             if not cfg.lost_colour_passes:
-                return ("there is no passing (rule: a colour that cannot sandwich plays "
-                        "white; 'パスするのではなく、裏面（白）で参加する')")
-            return f"{name} still has a piece face up, so it must move (rule: lost colour)"
+                return why(WHY, "memory_matrix.no_pass")
+            return why(WHY, "memory_matrix.must_move", colour=name)
         if cfg.lost_colour_passes and not pos.showing(colour):
-            return f"{name} has no piece face up, so under the adults' rule it must pass"
+            return why(WHY, "memory_matrix.must_pass", colour=name)
         cell, white = move >> 1, move & 1
         if (1 << cell) & pos.occ:
-            return f"{geo.name(cell)} is already occupied"
+            return why(WHY, "memory_matrix.occupied", cell=geo.name(cell))
         coloured = rules.colour_move_cells(geo, pos, colour)
         if not white:
-            return (f"a {name} piece must sandwich at least one run of pieces that ends at the "
-                    f"nearest {name} piece (rule: colour move)")
+            return why(WHY, "memory_matrix.no_sandwich", colour=name)
         if coloured and not cfg.white_any_time:
-            return (f"{name} can still sandwich with its colour, and a white piece may be "
-                    "placed only when no colour move exists (rule: white move)")
-        return ("a white piece must sandwich a run of coloured pieces up to the nearest white "
-                "piece; it may go anywhere only when no sandwich at all is possible "
-                "(rule: white move)")
+            return why(WHY, "memory_matrix.white_too_early", colour=name)
+        return why(WHY, "memory_matrix.white_no_sandwich")
 
     # ---- views -------------------------------------------------------------------------
     def board_rows(self) -> list[str]:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ...core import Bot, BotLevel, Game, Option, Outcome, State
+from ...core import Bot, BotLevel, Game, Option, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from .geometry import cell_name, switch_name, visible_mask, visible_window
 from .notation import PASS, PatapataMove, move_text, parse_move, writes_text
@@ -260,7 +260,9 @@ class PatapataState(State[PatapataMove]):
         if self.round < COURSE_LENGTH:
             return None
         totals = [self.breakdown(i).total for i in range(len(self.sheets))]
-        return Outcome.from_scores(totals, "the course of 12 tasks is finished")
+        from .explain import WHY
+
+        return Outcome.from_scores(totals, why(WHY, "patapata.course_done", n=COURSE_LENGTH))
 
     def _move_text(self, move: PatapataMove, seat: int | None) -> str:
         return move_text(move)
@@ -268,7 +270,7 @@ class PatapataState(State[PatapataMove]):
     def _parse(self, text: str, seat: int) -> PatapataMove:
         return parse_move(text)
 
-    def _why_illegal(self, move: PatapataMove, seat: int) -> str:
+    def _why_illegal(self, move: PatapataMove, seat: int) -> Why:
         from .explain import why_illegal
 
         return why_illegal(self, move, seat)

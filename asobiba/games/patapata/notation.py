@@ -13,7 +13,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Literal, TypeAlias
 
-from ...core import MalformedMoveError
+from ...core import MalformedMoveError, why
 from .geometry import cell_name, parse_cell, parse_switch, switch_name
 from .tasks import MARKS
 
@@ -29,11 +29,18 @@ PASS: tuple[Literal["pass"]] = ("pass",)
 MARK_ALIASES = {"O": 0, "X": 1, "B": 2, "〇": 0, "○": 0, "×": 1, "■": 2, "#": 2, "S": 2}
 
 
+def _why() -> dict[str, str]:
+    from .explain import WHY  # explain imports this module
+
+    return WHY
+
+
 def parse_mark(text: str, move: str) -> int:
     mark = MARK_ALIASES.get(text.strip().upper())
     if mark is None:
         raise MalformedMoveError(
-            f"{text!r} is not a mark: use O (〇), X (×) or B (■)", move=move)
+            f"{text!r} is not a mark: use O (〇), X (×) or B (■)", move=move,
+            why=why(_why(), "patapata.mark", text=text.strip()[:8]))
     return mark
 
 
@@ -41,7 +48,8 @@ def parse_cell_mark(token: str, move: str) -> tuple[int, int]:
     """``"c2O"`` → (cell, mark)."""
     if len(token) < 3:
         raise MalformedMoveError(
-            f"{token!r} must be a printed cell followed by a mark, e.g. c2O", move=move)
+            f"{token!r} must be a printed cell followed by a mark, e.g. c2O", move=move,
+            why=why(_why(), "patapata.cell_mark", text=token[:8]))
     return parse_cell(token[:2]), parse_mark(token[2:], move)
 
 
@@ -90,7 +98,8 @@ def parse_move(text: str) -> PatapataMove:
         for token in words[1:]:
             p, m = parse_cell_mark(token, text)
             if p in seen:
-                raise MalformedMoveError(f"cell {cell_name(p)} is written twice", move=text)
+                raise MalformedMoveError(f"cell {cell_name(p)} is written twice", move=text,
+                                         why=why(_why(), "patapata.twice", cell=cell_name(p)))
             seen.add(p)
             writes[m] |= 1 << p
         return ("clear", (writes[0], writes[1], writes[2]))
@@ -103,8 +112,9 @@ def parse_move(text: str) -> PatapataMove:
     if head == "rotate" and len(words) == 2:
         turns = {"90": 1, "180": 2, "270": 3}.get(words[1].strip())
         if turns is None:
-            raise MalformedMoveError("rotate by 90, 180 or 270 (degrees clockwise)", move=text)
+            raise MalformedMoveError("rotate by 90, 180 or 270 (degrees clockwise)", move=text,
+                                     why=why(_why(), "patapata.rotate"))
         return ("rotate", turns)
     raise MalformedMoveError(
         f"{text.strip()[:40]!r} is not a patapata move: use 'clear <cells>', 'write c2O', "
-        "'switch 2R', 'rotate 90' or 'pass'", move=text)
+        "'switch 2R', 'rotate 90' or 'pass'", move=text, why=why(_why(), "patapata.notation"))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from ...core import Bot, BotLevel, Game, MalformedMoveError, Outcome, State
+from ...core import Bot, BotLevel, Game, MalformedMoveError, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import bitboard as bb
 
@@ -19,6 +19,16 @@ FILES = "abcdefgh"
 PASS = -1
 BLACK, WHITE = 0, 1
 SEAT_NAMES = ("black", "white")
+WHY: dict[str, str] = {
+    "reversi.no_moves": "neither player can move",
+    "reversi.full": "the board is full",
+    "reversi.notation": "this is not a Reversi move: write a square a1–h8, or 'pass'",
+    "reversi.no_pass": "a player may pass only when no placement is legal",
+    "reversi.occupied": "{sq} is already occupied",
+    "reversi.must_pass": "this player has no legal placement and must pass",
+    "reversi.no_bracket": "a disc on {sq} would not bracket any run of {colour} discs",
+}
+"""The English of every code Reversi emits (end reasons and refused moves' rules)."""
 
 
 def square_name(sq: int) -> str:
@@ -30,8 +40,8 @@ def parse_square(text: str) -> int:
     t = text.strip().lower()
     if len(t) != 2 or t[0] not in FILES or t[1] not in "12345678":
         raise MalformedMoveError(
-            f"{text!r} is not a Reversi move: write a square a1–h8, or 'pass'", move=text
-        )
+            f"{text!r} is not a Reversi move: write a square a1–h8, or 'pass'", move=text,
+            why=why(WHY, "reversi.notation"))
     return (int(t[1]) - 1) * 8 + FILES.index(t[0])
 
 
@@ -119,7 +129,7 @@ class ReversiState(State[int]):
         if self._legal_tuple():
             return None
         b, w = self.counts()
-        reason = "neither player can move" if b + w < 64 else "the board is full"
+        reason = why(WHY, "reversi.no_moves" if b + w < 64 else "reversi.full")
         return Outcome.from_scores((b, w), reason)
 
     def _move_text(self, move: int, seat: int | None) -> str:
@@ -130,15 +140,15 @@ class ReversiState(State[int]):
             return PASS
         return parse_square(text)
 
-    def _why_illegal(self, move: int, seat: int) -> str:
+    def _why_illegal(self, move: int, seat: int) -> Why:
         if move == PASS:
-            return "a player may pass only when no placement is legal"
+            return why(WHY, "reversi.no_pass")
         if (self.black | self.white) >> move & 1:
-            return f"{square_name(move)} is already occupied"
+            return why(WHY, "reversi.occupied", sq=square_name(move))
         if self._legal_tuple() == (PASS,):
-            return "this player has no legal placement and must pass"
-        return (f"a disc on {square_name(move)} would not bracket any run of "
-                f"{SEAT_NAMES[1 - self.turn]} discs")
+            return why(WHY, "reversi.must_pass")
+        return why(WHY, "reversi.no_bracket", sq=square_name(move),
+                   colour=SEAT_NAMES[1 - self.turn])
 
     def board_rows(self) -> list[str]:
         """Rank 8 first; ``B`` black, ``W`` white, ``.`` empty."""

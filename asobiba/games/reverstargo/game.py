@@ -11,7 +11,17 @@ import re
 from collections.abc import Sequence
 from typing import NamedTuple, cast
 
-from ...core import AmbiguousMoveError, Bot, BotLevel, Game, MalformedMoveError, Outcome, State
+from ...core import (
+    AmbiguousMoveError,
+    Bot,
+    BotLevel,
+    Game,
+    MalformedMoveError,
+    Outcome,
+    State,
+    Why,
+    why,
+)
 from ...core.jsontypes import JSONMapping, JSONObject
 from .board import INDEX, LABELS, N_CELLS, STONE_CELLS
 from .rules import BLACK, COLOUR_LETTER, WHITE, CellOption, boards_after, cell_options, key
@@ -75,11 +85,40 @@ def parse_board_text(text: str) -> tuple[int, int]:
     return black, white
 
 
+WHY: dict[str, str] = {
+    # end reasons
+    "reverstargo.cap": "the {n}-entry cap was reached",
+    "reverstargo.full": "the board is full",
+    "reverstargo.no_moves": "neither player can place a stone",
+    "reverstargo.ko_twice": "ko: a second ko exception in a row ends the game",
+    # malformed or ambiguous moves
+    "reverstargo.notation": "this is not a ReverStarGo move: write a cell such as B2, with a "
+                            "CP call in brackets where it matters, such as A5[W]",
+    "reverstargo.no_cell": "{cell} is not a cell; cells are CP, A1…AJ, BQ…BJ, CQ…CJ, DQ…DX",
+    "reverstargo.bad_call": "the CP call is [B] (Black) or [W] (White)",
+    "reverstargo.needs_call": "{cell} needs a CP call (seed §5①): {cell}[B] and {cell}[W] "
+                              "leave different positions",
+    # a refused move's rule
+    "reverstargo.no_pass": "there is no voluntary pass; a side with no playable cell passes "
+                           "automatically",
+    "reverstargo.cp": "the CP never holds a stone and can never be played",
+    "reverstargo.occupied": "{cell} is already occupied",
+    "reverstargo.flanks_nothing": "a stone on {cell} flanks nothing, whatever the CP is "
+                                  "called; a stone may only go where it flanks opponent "
+                                  "stones (seed §4①)",
+    "reverstargo.call_flanks_nothing": "with the CP called {colour}, a stone on {cell} flanks "
+                                       "nothing",
+    "reverstargo.ko": "ko (seed §7①): {cell} with the CP called {colour} would recreate a "
+                      "position that has already appeared",
+}
+"""The English of every code ReverStarGo emits (``colour`` is ``black``/``white``)."""
+
+
 class ReverStarGoState(State[Move]):
     """An immutable position with everything the rules need: the boards, captures, the ko
     history, whether the last move was a ko exception, and the record entries so far."""
 
-    __slots__ = ("black", "white", "captured", "turn", "mode", "reason", "history",
+    __slots__ = ("black", "white", "captured", "turn", "mode", "end", "history",
                  "seen", "previous", "last_exception", "entries", "_options", "_spots",
                  "_moves")
 
@@ -97,7 +136,12 @@ class ReverStarGoState(State[Move]):
         self.entries = entries
         self._options = options
         self._moves: list[Move] | None = None
-        self.turn, self.mode, self.reason, self._spots = self._settle(turn)
+        self.turn, self.mode, self.end, self._spots = self._settle(turn)
+
+    @property
+    def reason(self) -> str:
+        """Why the game ended, in English (``""`` while it goes on); ``end`` is the code."""
+        return self.end.text if self.end is not None else ""
 
     # ---- the turn order: automatic passes, ko exceptions, the end -----------------------
     def is_ko(self, black: int, white: int) -> bool:
@@ -118,27 +162,27 @@ class ReverStarGoState(State[Move]):
             out.append(Spot(opt, (ko[0], ko[1]), free))
         return out
 
-    def _settle(self, turn: int) -> tuple[int, str, str, list[Spot]]:
+    def _settle(self, turn: int) -> tuple[int, str, Why | None, list[Spot]]:
         """Who acts now. ``turn`` is the side whose turn it is by alternation; a side with
         no playable cell passes automatically (the pass is a record entry)."""
         if len(self.entries) >= MAX_ENTRIES:
-            return turn, OVER, f"the {MAX_ENTRIES}-entry cap was reached", []
+            return turn, OVER, why(WHY, "reverstargo.cap", n=MAX_ENTRIES), []
         spots = self._spots_for(turn)
         if not spots:
             other = self._spots_for(1 - turn)
             if not other:
                 full = not (STONE_CELLS & ~(self.black | self.white))
-                return turn, OVER, ("the board is full" if full
-                                    else "neither player can place a stone"), []
+                return turn, OVER, why(WHY, "reverstargo.full" if full
+                                       else "reverstargo.no_moves"), []
             self.entries = self.entries + (Entry(turn, PASS_CELL, -1, 0),)
             if len(self.entries) >= MAX_ENTRIES:
-                return turn, OVER, f"the {MAX_ENTRIES}-entry cap was reached", []
+                return turn, OVER, why(WHY, "reverstargo.cap", n=MAX_ENTRIES), []
             turn, spots = 1 - turn, other
         if all(s.blocked for s in spots):
             if self.last_exception:
-                return turn, OVER, "ko: a second ko exception in a row ends the game", []
-            return turn, EXCEPTION, "", spots
-        return turn, NORMAL, "", spots
+                return turn, OVER, why(WHY, "reverstargo.ko_twice"), []
+            return turn, EXCEPTION, None, spots
+        return turn, NORMAL, None, spots
 
     # ---- protocol hooks ------------------------------------------------------------------
     @property
@@ -190,7 +234,7 @@ class ReverStarGoState(State[Move]):
         scores = self.score()
         # equal totals: more captured stones wins; still equal: a draw (seed §6)
         keys = [(scores[s], self.captured[s]) for s in (BLACK, WHITE)]
-        return Outcome.from_scores(scores, self.reason, keys)
+        return Outcome.from_scores(scores, self.end or "", keys)
 
     def _move_text(self, move: Move, seat: int | None) -> str:
         cell, colour = move
@@ -209,18 +253,21 @@ class ReverStarGoState(State[Move]):
         if not m:
             raise MalformedMoveError(
                 f"{text!r} is not a ReverStarGo move: write a cell such as B2, with a CP "
-                "call in brackets where it matters, such as A5[W]", move=text)
+                "call in brackets where it matters, such as A5[W]", move=text,
+                why=why(WHY, "reverstargo.notation"))
         label = m.group(1).upper()
         if label not in INDEX:
             raise MalformedMoveError(
-                f"{label} is not a cell; cells are CP, A1…AJ, BQ…BJ, CQ…CJ, DQ…DX", move=text)
+                f"{label} is not a cell; cells are CP, A1…AJ, BQ…BJ, CQ…CJ, DQ…DX", move=text,
+                why=why(WHY, "reverstargo.no_cell", cell=label))
         cell = INDEX[label]
         call = None
         if m.group(2) is not None:
             call = _CALLS.get(m.group(2).lower())
             if call is None:
                 raise MalformedMoveError(
-                    f"{text!r}: the CP call is [B] (Black) or [W] (White)", move=text)
+                    f"{text!r}: the CP call is [B] (Black) or [W] (White)", move=text,
+                    why=why(WHY, "reverstargo.bad_call"))
         spot = self.spot(cell)
         if spot is None:
             return (cell, BLACK if call is None else call)
@@ -230,7 +277,8 @@ class ReverStarGoState(State[Move]):
             if opt.call_matters and len(allowed) == 2:
                 raise AmbiguousMoveError(
                     f"{label} needs a CP call (seed §5①): {label}[B] and {label}[W] leave "
-                    "different positions", move=text)
+                    "different positions", move=text,
+                    why=why(WHY, "reverstargo.needs_call", cell=label))
             if opt.call_matters and len(allowed) == 1:
                 return (cell, allowed[0])
             return (cell, opt.auto)
@@ -238,24 +286,22 @@ class ReverStarGoState(State[Move]):
             return (cell, opt.auto)  # a call that changes nothing is normalised
         return (cell, call)
 
-    def _why_illegal(self, move: Move, seat: int) -> str:
+    def _why_illegal(self, move: Move, seat: int) -> Why:
         cell, colour = move
         if cell == PASS_CELL:
-            return "there is no voluntary pass; a side with no playable cell passes automatically"
+            return why(WHY, "reverstargo.no_pass")
         label = LABELS[cell]
         if cell == 0:
-            return "the CP never holds a stone and can never be played"
+            return why(WHY, "reverstargo.cp")
         if (self.black | self.white) >> cell & 1:
-            return f"{label} is already occupied"
+            return why(WHY, "reverstargo.occupied", cell=label)
         spot = self.spot(cell)
         if spot is None:
-            return (f"a stone on {label} flanks nothing, whatever the CP is called; a stone "
-                    "may only go where it flanks opponent stones (seed §4①)")
+            return why(WHY, "reverstargo.flanks_nothing", cell=label)
         name = SEAT_NAMES[colour]
         if spot.option.by_colour[colour] is None:
-            return f"with the CP called {name}, a stone on {label} flanks nothing"
-        return (f"ko (seed §7①): {label} with the CP called {name} would recreate a position "
-                "that has already appeared")
+            return why(WHY, "reverstargo.call_flanks_nothing", cell=label, colour=name)
+        return why(WHY, "reverstargo.ko", cell=label, colour=name)
 
     # ---- helpers for views, bots, the UI -------------------------------------------------
     def spot(self, cell: int) -> Spot | None:

@@ -153,8 +153,9 @@ class Moves:
             try:
                 move = state.parse(text, seat)
                 new = state.play(move, seat)
-            except MoveError as exc:  # the code, and the move as given as its argument
-                raise ClientError(exc.code, str(exc), args={"move": text[:40]}) from None
+            except MoveError as exc:  # the code, the move as given, the rule's code + args
+                raise ClientError(exc.code, str(exc),
+                                  args={"move": text[:40], **exc.detail()}) from None
             entry = MoveData(len(room.moves), seat, state.move_text(move, seat), utcnow())
             result = room.natural_result(new)
             standing = room.set_after(new, result) if result else None

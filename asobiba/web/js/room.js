@@ -1,6 +1,7 @@
 // The game page: one WebSocket to the room, the generic frame (status, seats, score, legal
 // moves, actions, result, move log) around the game's own SVG renderer.
 import { applyStatic, lang, localized, mountSwitch, onLangChange, pick, t } from "./i18n.js";
+import { reasonText as endText, refusalText } from "./codes.js";
 import { el, loadInvites, loadKeys, loadRenderer, saveKeys } from "./util.js";
 import { roomProgress } from "./room_progress.js";
 import { confirmMove } from "./settings.js";
@@ -126,7 +127,7 @@ function receive(msg) {
       document.body.dataset.status = "missing";
       return;
     }
-    showError(msg.message);
+    showError(refusalText(msg, renderer && renderer.game));
   } else if (msg.type === "rematch") {
     saveKeys(msg.room, msg.keys);
     rematch = msg.room;
@@ -486,13 +487,7 @@ function reasonText(result) {
   if (result.agreed_draw) return t("room.agreed_draw");
   if (result.resigned !== undefined) return t("room.resigned", { name: seatName(result.resigned) });
   if (result.timeout !== undefined) return t("room.timeout", { name: seatName(result.timeout) });
-  if (renderer.reason) {
-    const custom = renderer.reason(result.reason, { t: tt, lang: lang() });
-    if (custom) return custom;
-  }
-  const key = `reason:${result.reason}`;
-  const translated = tt(key);
-  return translated === key ? result.reason : translated;
+  return endText(result, renderer && renderer.game);
 }
 
 function drawResult(seat) {

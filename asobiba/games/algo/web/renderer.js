@@ -33,13 +33,7 @@ export default {
   seatName(seat, ctx) {
     return ctx.t("player", { l: LETTERS[seat] });
   },
-  reason(reason, ctx) {
-    let m = reason.match(/^pair ([A-L])\+([A-L]) turned up both enemy rows/);
-    if (m) return ctx.t("reason:pair", { a: m[1], b: m[2] });
-    m = reason.match(/^([A-L]) has the last face-down card/);
-    if (m) return ctx.t("reason:last", { l: m[1] });
-    return null;
-  },
+
   moveLabel(move, ctx) {
     const m = move.match(ATTACK);
     if (m) return ctx.t("attack", { target: `${m[1]}${m[2]}`, value: m[3] });

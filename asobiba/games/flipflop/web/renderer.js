@@ -13,14 +13,7 @@ export default {
   seatName(seat, ctx) {
     return seat === 0 ? `○ ${ctx.t("white")}` : `● ${ctx.t("black")}`;
   },
-  reason(reason, ctx) {
-    const colour = (w) => ctx.t(w.toLowerCase());
-    let m = reason.match(/^(white|black)'s piece on ([a-e][1-5]) was not taken back/i);
-    if (m) return ctx.t("reason:holds", { colour: colour(m[1]), sq: m[2] });
-    m = reason.match(/^(white|black) has no legal move/i);
-    if (m) return ctx.t("reason:nomove", { colour: colour(m[1]) });
-    return null;
-  },
+
   legend(ctx) {
     const piece = (face) => [svg("circle", { cx: 20, cy: 20, r: 15, fill: "#fbfbf6", stroke: "#222", "stroke-width": 2 }), svg("path", { d: face === "rook" ? "M20 11V29M11 20H29" : "M13 13L27 27M27 13L13 27", stroke: face === "rook" ? "#d0342c" : "#2f64c8", "stroke-width": 4, "stroke-linecap": "round" })];
     return [

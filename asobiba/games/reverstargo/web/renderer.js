@@ -44,10 +44,7 @@ export default {
     if (m) return ctx.t(m[2] === "B" ? "call_black" : "call_white", { cell: m[1] });
     return move;
   },
-  reason(reason, ctx) {
-    const m = reason.match(/^the (\d+)-entry cap was reached/);
-    return m ? ctx.t("cap", { n: m[1] }) : null;
-  },
+
   legend(ctx) {
     const hex = (fill, stroke, sw) => svg("path", { d: hexPath(20, 20, 18), fill, stroke, "stroke-width": sw });
     const dot = () => svg("circle", { cx: 20, cy: 11, r: 4, fill: "#ffd400", stroke: "#6a5a00" });
