@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 if TYPE_CHECKING:
     from sqlalchemy.engine import CursorResult
 
-from ..core import Outcome, derive_seed
+from ..core import Outcome, Why, derive_seed
 from ..core.jsontypes import JSONObject
 from ..games import available
 from ..games import get as get_game
@@ -42,14 +42,14 @@ TSUME_LEVELS = 7
 
 
 class PuzzleError(ProgressionError):
-    """A trainer action refused: ``why`` is the code the page translates, ``details`` its
-    arguments, ``http`` the status."""
+    """A trainer action refused: ``refusal`` is the code the page translates (also the
+    error's ``why``), ``details`` its arguments, ``http`` the status."""
 
     code: ClassVar[str] = "puzzle_refused"
 
     def __init__(self, why: str, message: str, http: int = 400, **details: object) -> None:
-        super().__init__(message)
-        self.why, self.http, self.details = why, http, details
+        super().__init__(message, why=Why(why, {k: str(v) for k, v in details.items()}, message))
+        self.refusal, self.http, self.details = why, http, details
 
 
 def pool(puzzle_set: str) -> str:

@@ -105,7 +105,7 @@ def puzzle_routes(engine: Engine, today: Callable[[], date] = _utc_today) -> lis
             except _Refused as exc:
                 return exc.response
             except trainer.PuzzleError as exc:
-                return _error(exc.http, exc.why, str(exc),
+                return _error(exc.http, exc.refusal, str(exc),
                               {k: str(v) for k, v in exc.details.items()})
         return endpoint
 

@@ -202,7 +202,7 @@ def test_rule_a_move_sent_many_times_at_once_is_rated_once(db_url: str) -> None:
                 out = trainer.move(s, pid, started["attempt"], pz.line[-1])
             results.append("rated" if "rating" in out else "done")
         except trainer.PuzzleError as exc:
-            results.append(exc.why)
+            results.append(exc.refusal)
         except Exception as exc:  # noqa: BLE001 - a lost race is a refusal, never a second rating
             results.append(type(exc).__name__)
 
