@@ -15,9 +15,18 @@ from asobiba.core import (
     Outcome,
     RandomBot,
     State,
+    Why,
+    why,
 )
 from asobiba.core.bot import Bot
 from asobiba.core.jsontypes import JSONMapping, JSONObject
+
+#: The end reasons as codes (their words are in web/words.json as "reason:<code>").
+WHY = {"connect4.full": "the board is full", "connect4.four": "four in a row"}
+
+
+def _why(code: str) -> Why:
+    return why(WHY, code)
 
 COLS, ROWS = 7, 6
 FILES = "abcdefg"
@@ -81,9 +90,9 @@ class Connect4State(State[int]):
             return None
         won = winner(self.cells)
         if won is None:
-            return Outcome((0.0, 0.0), (1, 1), "the board is full")
+            return Outcome.coded((0.0, 0.0), (1, 1), _why("connect4.full"))
         scores = (1.0, 0.0) if won == DISCS[0] else (0.0, 1.0)
-        return Outcome.from_scores(scores, "four in a row")
+        return Outcome.from_scores(scores, _why("connect4.four"))
 
     def _move_text(self, move: int, seat: int | None) -> str:
         return FILES[int(move)]

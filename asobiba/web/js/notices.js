@@ -7,6 +7,7 @@
 import { has, onLangChange, pick, t } from "./i18n.js";
 import { el, saveKeys } from "./util.js";
 import { clockShort } from "./clock_form.js";
+import { refusalText } from "./codes.js";
 import { get as settingsNow } from "./settings.js"; // (settings.js loads this module: a cycle, read only after both ran)
 
 const POLL_MS = 20000;
@@ -34,7 +35,7 @@ function markSeen(id) {
 /** A refusal in this page's language: the code's words, else the server's text. */
 export function refusal(body, status) {
   const err = body && typeof body.error === "object" ? body.error : null;
-  if (err && has(`error.${err.code}`)) return t(`error.${err.code}`, err.args || {});
+  if (err && has(`err:${err.code}`)) return refusalText(err);
   return err && err.message ? err.message : t("people.refused", { status });
 }
 
