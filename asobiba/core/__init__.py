@@ -20,6 +20,7 @@ from .hooks import (
     AnyEvaluator,
     Daily,
     Evaluator,
+    ExplorerSpec,
     GameProgression,
     Puzzle,
     SetupError,
@@ -33,7 +34,7 @@ from .rng import Rng, derive_seed
 
 __all__ = [
     "PROTOCOL_VERSION", "AmbiguousMoveError", "AnalysisLine", "Analyst", "AnyEvaluator", "AsobibaError", "Bot", "BotLevel",
-    "Daily", "Evaluator", "Game", "GameProgression", "Puzzle", "Thresholds", "ViewEvaluator",
+    "Daily", "Evaluator", "ExplorerSpec", "Game", "GameProgression", "Puzzle", "Thresholds", "ViewEvaluator",
     "IllegalMoveError", "LegalMoves", "MalformedMoveError", "Move", "MoveEntry", "MoveError",
     "NotYourTurnError", "Option", "OptionError", "Outcome", "RandomBot", "Record", "RecordError",
     "Rng", "SeatInfo", "SetupError", "State", "UnknownGameError", "Why", "derive_seed",

@@ -20,7 +20,9 @@ Every field is optional:
 * **matches and dailies** — ``opening_plies`` (seeded random plies before the players take
   over), ``view_tiebreak`` (a reverse match's second key from the final spectator view),
   ``teams`` (partners, for rating pools), ``daily`` (the game's own daily puzzle instead of a
-  game against the CPU).
+  game against the CPU);
+* **analysis, puzzles, opening explorer** — ``analyst``, ``puzzles``/``puzzle_sets``,
+  ``explorer``/``explorer_sets`` (the explorer's position keys, symmetries and book engine).
 """
 
 from __future__ import annotations
@@ -185,6 +187,11 @@ class GameProgression:
     game has no puzzles)."""
     puzzle_sets: Mapping[str, JSONMapping] = field(default_factory=dict)
     """s10-puzzles: the game's puzzle sets, name → options (a set per board, say)."""
+    explorer: Callable[[JSONMapping], ExplorerSpec] | None = None
+    """s10-explorer2: the opening explorer's parts for these options (``None``: the game has
+    no explorer)."""
+    explorer_sets: Mapping[str, JSONMapping] = field(default_factory=dict)
+    """s10-explorer2: the game's explorers, id (in URLs, at most 20 characters) → options."""
 
 
 # --- s10-puzzles: the puzzle miner's hook (asobiba/puzzles, docs/puzzles.md) ---
@@ -232,3 +239,34 @@ class PuzzleJudge(Protocol):
         """Theme tags of the puzzle at ``state`` whose solution is ``line`` (player, reply,
         player, ...)."""
         ...
+
+
+# --- s10-explorer2: the opening explorer's hook (asobiba/explorer, docs/explorer.md) ---
+
+Perm = tuple[int, ...]
+"""A symmetry of a board: square ``i`` goes to square ``perm[i]``."""
+
+
+@dataclass(frozen=True)
+class ExplorerSpec:
+    """What the opening explorer needs of a two-player perfect-information game for one set
+    of options (``GameProgression.explorer(options)``): how a position is keyed up to the
+    board's symmetries, how a move's text moves with a symmetry, and the engine its bundled
+    book is scored with."""
+
+    perms: tuple[Perm, ...]
+    """The symmetries of the board that the rules respect (the identity among them)."""
+    cells: Callable[[State], str]
+    """One character per square (empty ``.``), in the squares' order of ``perms``."""
+    extra: Callable[[State], str]
+    """The rest of a position's key: the side to move, and whatever else decides the game
+    from there (not the move history)."""
+    move_map: Callable[[str, Perm], str]
+    """A move's text (the game's own spelling) with its squares moved by a symmetry."""
+    score: Callable[[State, int], tuple[float, float]]
+    """The book's engine: (the value of a position that is not over for its side to move,
+    searched the given plies; the engine's win bound — a value at or beyond it is decided)."""
+    book_plies: int = 4
+    """Plies of positions of the shipped book (``asobiba explorer book`` by default)."""
+    book_depth: int = 4
+    """Search plies per move of the shipped book."""

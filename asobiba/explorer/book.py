@@ -7,14 +7,13 @@ the move, in the engine's units (positive is good for the mover), or a decided `
 ``loss`` when the search proves one. The result is a small JSON file shipped in
 ``asobiba/explorer/books/`` and read at request time (cached per process).
 
-Engines: Reversi's alpha-beta with its evaluation (discs, corners, mobility); FlipFlop's
-searcher (both boards); ReverStarGo's alpha-beta with the project's evaluation.
+The engine is the game's own (``ExplorerSpec.score``, brought by its ``explorer`` hook), as
+are the shipped book's plies and depth (``ExplorerSpec.book_plies`` / ``book_depth``).
 """
 
 from __future__ import annotations
 
 import json
-import math
 import time
 from collections.abc import Callable
 from functools import cache
@@ -26,50 +25,6 @@ from ..core.jsontypes import JSONObject
 from .positions import ExplorerGame, canonical, explorers
 
 BOOKS = Path(__file__).parent / "books"
-
-Scorer = Callable[[State, int], tuple[float, float]]
-"""(the value of ``state`` for its side to move searched ``depth`` plies, the engine's win
-bound: a value at or beyond it is a decided game)."""
-
-
-def _reversi(state: State, depth: int) -> tuple[float, float]:
-    from ..games.reversi.bots import WIN, ReversiAdapter
-    from ..search.alphabeta import search
-
-    black, white, turn = (getattr(state, a) for a in ("black", "white", "turn"))
-    pos = (black, white, 0) if turn == 0 else (white, black, 1)
-    adapter = ReversiAdapter()
-    if adapter.is_terminal(pos):
-        return adapter.terminal_value(pos), WIN / 2
-    return search(adapter, pos, depth).value, WIN / 2
-
-
-def _flipflop(state: State, depth: int) -> tuple[float, float]:
-    from ..games.flipflop.search import MATE_BOUND, WIN, Searcher
-
-    if state.is_over:
-        out = state.outcome
-        assert out is not None and state.to_move is None
-        return 0.0, MATE_BOUND  # handled by the caller from the outcome
-    w, b, x, t, n = (getattr(state, a) for a in ("white", "black", "bishops", "turn", "n"))
-    res = Searcher(n, tt_size=50_000).search((w, b, x, t), depth)
-    return float(res.value), float(min(MATE_BOUND, WIN - 1_000))
-
-
-def _reverstargo(state: State, depth: int) -> tuple[float, float]:
-    from ..games.reverstargo.search import WIN, AlphaBeta, our_evaluation
-
-    black, white, captured, turn = (getattr(state, a) for a in
-                                    ("black", "white", "captured", "turn"))
-    engine = AlphaBeta(our_evaluation, use_tt=False)
-    value = engine.negamax((black, white, captured[0], captured[1], turn), depth,
-                           -math.inf, math.inf)
-    return float(value), WIN / 2
-
-
-SCORERS: dict[str, Scorer] = {"reversi": _reversi, "flipflop": _flipflop,
-                              "reverstargo": _reverstargo}
-
 
 def score_move(ex: ExplorerGame, state: State, move: str, depth: int) -> JSONObject:
     """One move's book entry: ``{"eval": value for the mover}`` or ``{"result": "win" |
@@ -83,7 +38,7 @@ def score_move(ex: ExplorerGame, state: State, move: str, depth: int) -> JSONObj
         from .index import result_for
 
         return {"result": result_for(mover, out.ranks)}
-    value, bound = SCORERS[ex.game](child, max(0, depth - 1))
+    value, bound = ex.spec.score(child, max(0, depth - 1))
     if child.to_move != mover:
         value = -value
     if value >= bound:

@@ -19,27 +19,23 @@ import typer
 app = typer.Typer(help="opening explorer: build the engine book, index stored games",
                   no_args_is_help=True)
 
-DEFAULTS = {"reversi": (6, 5), "flipflop-3x3": (8, 8), "flipflop-5x5": (3, 4),
-            "reverstargo": (5, 3)}
-"""Per explorer, the (plies, depth) of the shipped book (docs/explorer.md gives the sizes)."""
-
-
 @app.command("book")
 def book(
-    game: Annotated[str, typer.Option(help="explorer: " + ", ".join(DEFAULTS))],
+    game: Annotated[str, typer.Option(help="an explorer id (the games' explorer_sets; a wrong one lists them)")],
     plies: Annotated[int | None, typer.Option(min=1, max=12, help="plies of positions")] = None,
     depth: Annotated[int | None, typer.Option(min=1, max=12, help="search plies per move")]
     = None,
     out: Annotated[str | None, typer.Option(help="file (default: the shipped book)")] = None,
 ) -> None:
-    """Score the moves of the first plies with the game's engine into the bundled book."""
+    """Score the moves of the first plies with the game's engine into the bundled book
+    (by default the plies and depth of the shipped book, the game's ``ExplorerSpec``)."""
     from .book import build, write
     from .positions import explorers
 
     if game not in explorers():
         raise typer.BadParameter(f"no explorer {game!r}; explorers: {', '.join(explorers())}")
-    p, d = DEFAULTS[game]
-    data = build(explorers()[game], plies or p, depth or d, typer.echo)
+    ex = explorers()[game]
+    data = build(ex, plies or ex.spec.book_plies, depth or ex.spec.book_depth, typer.echo)
     path = write(data, Path(out) if out else None)
     typer.echo(f"{path}: {len(data['positions'])} positions, {path.stat().st_size} bytes, "  # type: ignore[arg-type]
                f"{data['cpu_seconds']} s CPU (load {os.getloadavg()[0]:.1f})")

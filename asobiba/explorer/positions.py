@@ -2,209 +2,114 @@
 key, symmetry-reduced (docs/explorer.md, "Positions and symmetry").
 
 A position is keyed by its board, the side to move and whatever else decides the game from
-there (ReverStarGo: the captured stones and the ko-exception mode); the move history is not
-part of it (FlipFlop's repetition count, ReverStarGo's ko history), as in any opening book.
-Every symmetry of a game's board that its rules respect maps a position to an equivalent
-one; the key is the smallest of the images' texts, so the eight orientations of a Reversi
+there (the game says what: ``ExplorerSpec.extra``); the move history is not part of it, as
+in any opening book. Every symmetry of a game's board that its rules respect maps a position
+to an equivalent one; the key is the smallest of the images' texts, so the orientations of a
 position share one row. The moves from a position are stored in that canonical frame too,
-and equivalent moves of a symmetric position (the four first moves of Reversi) fold into one.
+and equivalent moves of a symmetric position fold into one.
 
-- Reversi: the 8 symmetries of the square (rotations and reflections).
-- FlipFlop (3×3, 5×5): the left↔right mirror (the goals are on the centre file); a
-  quarter turn or a rank flip would move the players' home rows, so they are not symmetries.
-- ReverStarGo: the 12 symmetries of the hexagonal star (6 rotations, 6 reflections); every
-  rule (lines, enclosures, the CP) is defined by the grid alone. Only those that keep the
-  position's stones where they are fold; the start position keeps 6 of them.
-
-Nothing here imports the web: the index, the book and the CLI use it alike.
+The games are reached through the registry (:mod:`asobiba.games`): a game has explorers when
+its progression fills the ``explorer`` hook (:class:`~asobiba.core.ExplorerSpec`: its
+symmetries, position text, move mapping and book engine) and names them in
+``explorer_sets`` (explorer id → options). Nothing here names a game, nor imports the web:
+the index, the book and the CLI use it alike.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import cast
 
-from ..core import State
+from ..core import ExplorerSpec, State
+from ..core.hooks import Perm
 from ..core.jsontypes import JSONMapping
 
-Perm = tuple[int, ...]
-"""A symmetry: square ``i`` goes to square ``perm[i]``."""
+__all__ = ["Canonical", "ExplorerGame", "Perm", "canonical", "explorer_for", "explorers", "walk"]
 
 
 @dataclass(frozen=True)
 class ExplorerGame:
-    """One explorer: a two-player perfect-information game with fixed options."""
+    """One explorer: a two-player perfect-information game with fixed options, and the
+    parts its game brings (:class:`~asobiba.core.ExplorerSpec`)."""
 
     id: str
-    """The explorer's name in URLs: ``reversi``, ``flipflop-3x3``, ``flipflop-5x5``,
-    ``reverstargo``."""
+    """The explorer's name in URLs (a key of the game's ``explorer_sets``)."""
     game: str
     options: JSONMapping
-    perms: tuple[Perm, ...]
-    cells: Callable[[State], str]
-    """One character per square (empty ``.``), in square order."""
-    extra: Callable[[State], str]
-    """The rest of the key (side to move, and more where the rules need it)."""
-    move_map: Callable[[str, Perm], str]
-    """A move's text with its squares moved by a symmetry."""
+    spec: ExplorerSpec
+
+    @property
+    def perms(self) -> tuple[Perm, ...]:
+        return self.spec.perms
+
+    @property
+    def cells(self) -> Callable[[State], str]:
+        """One character per square (empty ``.``), in square order."""
+        return self.spec.cells
+
+    @property
+    def extra(self) -> Callable[[State], str]:
+        """The rest of the key (side to move, and more where the rules need it)."""
+        return self.spec.extra
+
+    @property
+    def move_map(self) -> Callable[[str, Perm], str]:
+        """A move's text with its squares moved by a symmetry."""
+        return self.spec.move_map
 
     def new_state(self) -> State:
         from ..games import get
 
         return get(self.game).new_game(dict(self.options))
 
+    def matches(self, options: JSONMapping) -> bool:
+        """Whether a game stored with ``options`` is one of this explorer's: each option
+        the explorer fixes has its value there (a missing or empty one is the game's
+        declared default); the options it does not fix do not matter."""
+        from ..games import get
 
-# ---- Reversi ----------------------------------------------------------------------------------
-
-def _square_perms(n: int) -> tuple[Perm, ...]:
-    """The 8 symmetries of an n×n board (square = row * n + file)."""
-    maps: list[Callable[[int, int], tuple[int, int]]] = [
-        lambda r, f: (r, f), lambda r, f: (f, n - 1 - r), lambda r, f: (n - 1 - r, n - 1 - f),
-        lambda r, f: (n - 1 - f, r), lambda r, f: (r, n - 1 - f), lambda r, f: (n - 1 - r, f),
-        lambda r, f: (f, r), lambda r, f: (n - 1 - f, n - 1 - r)]
-    out = []
-    for m in maps:
-        perm = []
-        for sq in range(n * n):
-            r, f = m(*divmod(sq, n))
-            perm.append(r * n + f)
-        out.append(tuple(perm))
-    return tuple(out)
+        defaults = {o.name: o.default for o in get(self.game).options}
+        return all((options.get(k) or defaults.get(k)) == v for k, v in self.options.items())
 
 
-def _reversi_cells(state: State) -> str:
-    s = cast("object", state)
-    black, white = getattr(s, "black"), getattr(s, "white")  # noqa: B009 - one State type
-    return "".join("x" if black >> i & 1 else "o" if white >> i & 1 else "." for i in range(64))
+_GAMES: dict[tuple[str, ...], dict[str, ExplorerGame]] = {}
 
 
-def _reversi_move(text: str, perm: Perm) -> str:
-    from ..games.reversi.game import parse_square, square_name
+def _collect(game_ids: Sequence[str]) -> dict[str, ExplorerGame]:
+    from ..games import get
 
-    if text.strip().lower() == "pass":
-        return "pass"
-    return square_name(perm[parse_square(text)])
-
-
-def _turn(state: State) -> str:
-    return str(state.to_move)
-
-
-# ---- FlipFlop ---------------------------------------------------------------------------------
-
-def _mirror_perm(n: int) -> Perm:
-    return tuple(r * n + (n - 1 - f) for r, f in (divmod(sq, n) for sq in range(n * n)))
-
-
-def _flipflop_cells(state: State) -> str:
-    white, black = getattr(state, "white"), getattr(state, "black")  # noqa: B009
-    bishops, n = getattr(state, "bishops"), getattr(state, "n")  # noqa: B009
-    out = []
-    for i in range(n * n):
-        if white >> i & 1:
-            out.append("B" if bishops >> i & 1 else "R")
-        elif black >> i & 1:
-            out.append("b" if bishops >> i & 1 else "r")
-        else:
-            out.append(".")
-    return "".join(out)
-
-
-def _flipflop_move(n: int) -> Callable[[str, Perm], str]:
-    def move_map(text: str, perm: Perm) -> str:
-        from ..games.flipflop.notation import FFMove, move_text, parse_move
-
-        m = parse_move(n, text)
-        return move_text(n, FFMove(perm[m.frm], perm[m.to], m.bishop, m.capture))
-    return move_map
-
-
-# ---- ReverStarGo ------------------------------------------------------------------------------
-
-def _hex_perms() -> tuple[Perm, ...]:
-    """The 12 symmetries of the star: cube coordinates permuted, and negated or not."""
-    from itertools import permutations
-
-    from ..games.reverstargo.board import CUBES
-
-    at = {c: i for i, c in enumerate(CUBES)}
-    out: list[Perm] = []
-    for order in permutations(range(3)):
-        for sign in (1, -1):
-            perm = []
-            for c in CUBES:
-                image = tuple(sign * c[k] for k in order)
-                perm.append(at[cast(tuple[int, int, int], image)])
-            out.append(tuple(perm))
-    return tuple(out)
-
-
-def _rsg_cells(state: State) -> str:
-    from ..games.reverstargo.game import board_text
-
-    return board_text(getattr(state, "black"), getattr(state, "white"))  # noqa: B009
-
-
-def _rsg_extra(state: State) -> str:
-    captured = getattr(state, "captured")  # noqa: B009
-    mode = getattr(state, "mode")  # noqa: B009
-    return f"{state.to_move}:{captured[0]},{captured[1]}:{mode[0]}"
-
-
-_RSG_MOVE = re.compile(r"^([A-Z][A-Z0-9])(\[[BW]\])?$")
-
-
-def _rsg_move(text: str, perm: Perm) -> str:
-    from ..games.reverstargo.board import INDEX, LABELS
-
-    t = text.strip()
-    if t == "--":
-        return t
-    m = _RSG_MOVE.match(t.upper())
-    if m is None or m.group(1) not in INDEX:
-        raise ValueError(f"{text!r} is not a ReverStarGo move in its canonical text")
-    return LABELS[perm[INDEX[m.group(1)]]] + (m.group(2) or "")
-
-
-def _games() -> dict[str, ExplorerGame]:
-    return {
-        "reversi": ExplorerGame("reversi", "reversi", {}, _square_perms(8), _reversi_cells,
-                                _turn, _reversi_move),
-        "flipflop-3x3": ExplorerGame("flipflop-3x3", "flipflop", {"board": "3x3"},
-                                     (tuple(range(9)), _mirror_perm(3)), _flipflop_cells,
-                                     _turn, _flipflop_move(3)),
-        "flipflop-5x5": ExplorerGame("flipflop-5x5", "flipflop", {"board": "5x5"},
-                                     (tuple(range(25)), _mirror_perm(5)), _flipflop_cells,
-                                     _turn, _flipflop_move(5)),
-        "reverstargo": ExplorerGame("reverstargo", "reverstargo", {}, _hex_perms(),
-                                    _rsg_cells, _rsg_extra, _rsg_move),
-    }
-
-
-_GAMES: dict[str, ExplorerGame] = {}
+    out: dict[str, ExplorerGame] = {}
+    for gid in game_ids:
+        prog = get(gid).progression()
+        if prog.explorer is None:
+            continue
+        for name, options in prog.explorer_sets.items():
+            if name in out:
+                raise ValueError(f"explorer {name!r} is declared by {out[name].game!r} and "
+                                 f"{gid!r}")
+            out[name] = ExplorerGame(name, gid, dict(options), prog.explorer(options))
+    return out
 
 
 def explorers() -> dict[str, ExplorerGame]:
-    """Every explorer by its id."""
-    if not _GAMES:
-        _GAMES.update(_games())
-    return _GAMES
+    """Every explorer by its id, in the registry's order of games (each game's
+    ``explorer_sets`` in their order); a game without the ``explorer`` hook has none."""
+    from ..games import available
+
+    ids = tuple(available())
+    if ids not in _GAMES:
+        _GAMES.clear()
+        _GAMES[ids] = _collect(ids)
+    return _GAMES[ids]
 
 
 def explorer_for(game: str, options: JSONMapping) -> ExplorerGame | None:
     """The explorer a stored game belongs to (its game and options), or None: a game with
-    hidden information or more than two seats, or options other than an explorer's
-    (FlipFlop's board is the only option any of them has)."""
+    hidden information or more than two seats (no explorer hook), or options other than an
+    explorer's (:meth:`ExplorerGame.matches`)."""
     for ex in explorers().values():
-        if ex.game != game:
-            continue
-        if game == "flipflop":
-            if (options.get("board") or "3x3") == ex.options["board"]:
-                return ex
-            continue
-        return ex
+        if ex.game == game and ex.matches(options):
+            return ex
     return None
 
 

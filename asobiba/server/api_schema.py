@@ -756,7 +756,7 @@ class Op:
 
 # --- s10-explorer: the opening explorer (server/explorer_routes.py, docs/explorer.md) ---
 class ExplorerPath(_Params):
-    """An explorer: ``reversi``, ``flipflop-3x3``, ``flipflop-5x5``, ``reverstargo``."""
+    """An explorer: an id of ``GET /api/explorer`` (``reversi``, ``flipflop-3x3``, ...)."""
 
     explorer: str = Field(min_length=1, max_length=40)
     codes: ClassVar[dict[str, str]] = {"explorer": "no_explorer"}
@@ -779,6 +779,21 @@ class Explorer(_Answer):
     """Per move: ``games``, ``wins``/``draws``/``losses`` for the side to move, ``rating``
     (average, rated games only), ``last_played`` and ``book`` (the engine book's entry)."""
     total: dict[str, int]
+
+
+class ExplorerEntry(_Answer):
+    explorer: str
+    game: str
+    options: dict[str, Any]
+    """The options this explorer fixes (the other options of the game do not matter)."""
+    defaults: dict[str, Any]
+    """The game's declared default of each of those options (a game leaving one out)."""
+
+
+class ExplorerList(_Answer):
+    """s10-explorer2: every explorer, from the games' ``explorer`` hooks."""
+
+    explorers: list[ExplorerEntry]
 
 
 PATHS: dict[str, type[_Params]] = {
@@ -884,6 +899,7 @@ OPS: dict[tuple[str, str], Op] = {
     ("POST", "/api/print/record"): Op({200: PDF}, body=GameRecord, query=PaperQuery),
     ("GET", "/explorer/{explorer}"): Op({200: PAGE}),  # s10-explorer
     ("GET", "/api/explorer/{explorer}"): Op({200: Explorer}, query=ExplorerQuery),
+    ("GET", "/api/explorer"): Op({200: ExplorerList}),  # s10-explorer2
 }
 """Every operation of the API, and the pages (HTML). A route missing here is refused at start-up (:func:`bind`)
 and by tests/fairplay/test_api_models.py; an operation without ``body`` takes no body

@@ -1,4 +1,5 @@
-"""The opening explorer over HTTP (docs/explorer.md): ``GET /api/explorer/{explorer}?moves=``
+"""The opening explorer over HTTP (docs/explorer.md): ``GET /api/explorer`` lists the
+explorers (each game's ``explorer_sets``: id, game, options); ``GET /api/explorer/{explorer}?moves=``
 answers the position after ``moves`` with the moves played from it in stored finished games
 (counts, results for the side to move, average rating, last played) beside the bundled
 engine book; ``/explorer/{explorer}`` is the standalone page with a board.
@@ -80,6 +81,20 @@ def answer(engine: Engine, name: str, raw_moves: str) -> JSONObject:
             "view": state.view(None), "played": rows, "total": total}
 
 
+def listing() -> JSONObject:
+    """Every explorer (``GET /api/explorer``), in the registry's order: its id, game and
+    fixed options, and the game's declared defaults of those options (a stored or analysed
+    game that leaves one out has the default: how a page finds the explorer of a game)."""
+    from ..games import get
+
+    out: list[JSONObject] = []
+    for ex in explorers().values():
+        declared = {o.name: o.default for o in get(ex.game).options}
+        out.append({"explorer": ex.id, "game": ex.game, "options": dict(ex.options),
+                    "defaults": {k: declared.get(k) for k in ex.options}})
+    return {"explorers": out}
+
+
 def explorer_routes(engine: Engine, limits: Limits) -> list[Route]:
     async def api(request: Request) -> Response:
         ip = str(request.scope.get("state", {}).get("client_ip") or "?")
@@ -94,4 +109,8 @@ def explorer_routes(engine: Engine, limits: Limits) -> list[Route]:
     async def page(request: Request) -> Response:
         return FileResponse(WEB_DIR / "explorer.html", headers={"cache-control": "no-cache"})
 
-    return [Route("/api/explorer/{explorer}", api), Route("/explorer/{explorer}", page)]
+    async def index(request: Request) -> Response:
+        return JSONResponse(listing())
+
+    return [Route("/api/explorer", index), Route("/api/explorer/{explorer}", api),
+            Route("/explorer/{explorer}", page)]

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import Counter
 
 from ...core import Analyst, AnyEvaluator, GameProgression, State, Thresholds
-from ...core.hooks import PuzzleJudge
+from ...core.hooks import ExplorerSpec, PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .game import FlipFlopState
 from .views import flipflop_view
@@ -103,9 +103,18 @@ def _puzzles(options: JSONMapping) -> PuzzleJudge:
     return make_judge(options)
 
 
+def _explorer(options: JSONMapping) -> ExplorerSpec:
+    """s10-explorer2: the opening explorer's parts (``explorer.py``; docs/explorer.md)."""
+    from .explorer import explorer
+
+    return explorer(options)
+
+
 PROGRESSION = GameProgression(
     analyst=_analyst,
     puzzles=_puzzles,
+    explorer=_explorer,
+    explorer_sets={"flipflop-3x3": {"board": "3x3"}, "flipflop-5x5": {"board": "5x5"}},
     puzzle_sets={"flipflop": {"board": "3x3"}, "flipflop5": {"board": "5x5"}},
     evaluator=_evaluator,
     thresholds=_thresholds,

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from ...core import Analyst, GameProgression, State, Thresholds
-from ...core.hooks import PuzzleJudge
+from ...core.hooks import ExplorerSpec, PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .game import PASS, ReversiState
 
@@ -60,9 +60,18 @@ def _puzzles(options: JSONMapping) -> PuzzleJudge:
     return make_judge(options)
 
 
+def _explorer(options: JSONMapping) -> ExplorerSpec:
+    """s10-explorer2: the opening explorer's parts (``explorer.py``; docs/explorer.md)."""
+    from .explorer import explorer
+
+    return explorer(options)
+
+
 PROGRESSION = GameProgression(
     analyst=_analyst,
     puzzles=_puzzles,
+    explorer=_explorer,
+    explorer_sets={"reversi": {}},
     puzzle_sets={"reversi": {}},
     evaluator=lambda options: ReversiEvaluator(),
     # Reversi bots: square weights (a corner is 100) + 8 per mobility move; exact endgame

@@ -5,7 +5,7 @@ reverse-match tie-break (hooks: ``asobiba.core.hooks``)."""
 from __future__ import annotations
 
 from ...core import Analyst, GameProgression, State, Thresholds
-from ...core.hooks import PuzzleJudge
+from ...core.hooks import ExplorerSpec, PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .board import LABELS
 from .game import ReverStarGoState
@@ -60,9 +60,18 @@ def _puzzles(options: JSONMapping) -> PuzzleJudge:
     return make_judge(options)
 
 
+def _explorer(options: JSONMapping) -> ExplorerSpec:
+    """s10-explorer2: the opening explorer's parts (``explorer.py``; docs/explorer.md)."""
+    from .explorer import explorer
+
+    return explorer(options)
+
+
 PROGRESSION = GameProgression(
     analyst=_analyst,
     puzzles=_puzzles,
+    explorer=_explorer,
+    explorer_sets={"reverstargo": {}},
     puzzle_sets={"reverstargo": {}},
     evaluator=lambda options: ReverStarGoEvaluator(),
     # its search's evaluation (cell classes, captures ×5, ring, mobility); exact values are

@@ -111,12 +111,24 @@ function draw() {
 // the start position only (an edited board has no games behind it)
 let explorer = null;
 let explorerId = null;
-const EXPLORER_IDS = { "3x3": "flipflop-3x3", "5x5": "flipflop-5x5" }; // FlipFlop's board → its explorer
+// the explorers and the game options each fixes (GET /api/explorer; null until answered)
+let explorerList = null;
+
+async function loadExplorers() {
+  try {
+    const res = await fetch("/api/explorer");
+    explorerList = res.ok ? (await res.json()).explorers || [] : [];
+  } catch {
+    explorerList = [];
+  }
+}
 
 function explorerFor() {
-  if (base.setup) return null;
-  if (game === "flipflop") return EXPLORER_IDS[(base.options && base.options.board) || "3x3"] || null;
-  return ["reversi", "reverstargo"].includes(game) ? game : null;
+  if (base.setup || !explorerList) return null;
+  const options = base.options || {};
+  const fits = (e) => Object.entries(e.options).every(([k, v]) => (options[k] || e.defaults[k]) === v);
+  const found = explorerList.find((e) => e.game === game && fits(e));
+  return found ? found.explorer : null;
 }
 
 function drawExplorer() {
@@ -488,7 +500,7 @@ function json(text, fallback) {
 async function main() {
   mountSwitch(document.getElementById("lang"));
   applyStatic();
-  renderer = await loadRenderer(game);
+  [renderer] = await Promise.all([loadRenderer(game), loadExplorers()]);
   onLangChange(() => {
     $("engine-toggle").textContent = t(analysing ? "analysis.stop" : "analysis.start");
     draw();

@@ -2,20 +2,16 @@
 // (asobiba/web/games/<game>.js) and the explorer's table (js/explorer.js). Clicking a move
 // on the board or in the table walks the tree; Start and Back walk it back. The line is kept
 // in the address (?moves=f5,d6) so a position can be linked.
-import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
+import { applyStatic, has, lang, mountSwitch, onLangChange, t } from "./i18n.js";
 import { armBoard } from "./board.js";
 import { el, loadRenderer } from "./util.js";
 import { mountExplorer } from "./explorer.js";
 
-const EXPLORERS = [
-  ["reversi", "reversi"],
-  ["flipflop-3x3", "flipflop"],
-  ["flipflop-5x5", "flipflop"],
-  ["reverstargo", "reverstargo"],
-];
+// the explorers come from the server (GET /api/explorer: each game's explorer hook)
+let explorers = [];
+let entry = null;
 
 const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "reversi");
-const entry = EXPLORERS.find((e) => e[0] === name);
 let line = (new URLSearchParams(location.search).get("moves") || "").split(",").filter(Boolean);
 let renderer = null;
 let explorer = null;
@@ -74,15 +70,24 @@ async function main() {
   applyStatic();
   mountSwitch(document.getElementById("lang"));
   const select = document.getElementById("game");
+  try {
+    const res = await fetch("/api/explorer");
+    if (res.ok) explorers = (await res.json()).explorers || [];
+  } catch {
+    explorers = [];
+  }
+  entry = explorers.find((e) => e.explorer === name) || null;
+  // an explorer's name: its words (i18n.js), else its id
+  const title = (e) => (has(`explorer.g:${e.explorer}`) ? t(`explorer.g:${e.explorer}`) : e.explorer);
   const fill = () => {
-    select.replaceChildren(...EXPLORERS.map(([id]) => el("option", { value: id }, t(`explorer.g:${id}`))));
-    select.value = entry ? entry[0] : "";
+    select.replaceChildren(...explorers.map((e) => el("option", { value: e.explorer }, title(e))));
+    select.value = entry ? entry.explorer : "";
   };
   fill();
   select.addEventListener("change", () => {
     location.href = `/explorer/${encodeURIComponent(select.value)}`;
   });
-  renderer = await loadRenderer(entry ? entry[1] : "generic");
+  renderer = await loadRenderer(entry ? entry.game : "generic");
   const section = document.getElementById("explorer");
   section.addEventListener("explorer:loaded", (e) => drawBoard(e.detail));
   document.getElementById("start").addEventListener("click", () => {
