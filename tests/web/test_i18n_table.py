@@ -245,7 +245,6 @@ def game_codes() -> dict[str, str]:
 
     import asobiba.games
     from asobiba.core.protocol import CORE_WHY
-
     from asobiba.games import available, manifest
 
     codes = dict(CORE_WHY)
