@@ -1174,7 +1174,8 @@ OPS.update({
 
 # ---- the tournaments' models (server.tournament_schema adds their operations) ----------------
 class TournamentPath(_Params):
-    tournament: str = Field(min_length=1, max_length=12, pattern=r"^[0-9]+$")
+    # at most 9 digits: a number past a 32-bit key is no tournament (404), not a 500
+    tournament: str = Field(min_length=1, max_length=9, pattern=r"^[0-9]+$")
     codes: ClassVar[dict[str, str]] = {"tournament": "no_tournament"}
 
 

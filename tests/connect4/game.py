@@ -119,9 +119,10 @@ class Connect4(Game):
     summary = "Drop discs, four in a row wins (a test game, not shipped)."
     summary_ja = "石を落として四つ並べれば勝ち（テスト用のゲーム）。"
     min_seats = max_seats = 2
+    # a CPU's title carries its level (the lobby's rule since issue 27)
     bot_levels = (BotLevel("random", "Random", title_ja="ランダム"),
-                  BotLevel("greedy", "Greedy", "wins at once, else blocks, else the centre",
-                           "貪欲"))
+                  BotLevel("greedy", "Lv.1 Greedy", "wins at once, else blocks, else the centre",
+                           "Lv.1 貪欲"))
 
     def _initial(self, options: JSONObject, seed: int) -> Connect4State:
         return Connect4State("." * (ROWS * COLS), options)

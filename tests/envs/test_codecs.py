@@ -140,7 +140,10 @@ def test_planes_are_the_flat_observation_laid_on_the_board(case: tuple[str, dict
     state = get(game_id).new_game(opts, 2)
     obs = codec.observe_state(state, 0)
     if codec.planes_shape is None:  # Algo, Patapata, ReverStarGo: flat only, said so
-        assert game_id in ("algo", "patapata", "reverstargo")
+        from asobiba.games import GAME_IDS
+
+        # of the shipped games these three; a plugged-in game may have no planes layout too
+        assert game_id in ("algo", "patapata", "reverstargo") or game_id not in GAME_IDS
         with pytest.raises(ValueError, match="no planes layout"):
             codec.to_planes(obs)
         return

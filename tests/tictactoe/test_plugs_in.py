@@ -106,11 +106,10 @@ def test_browser_plays_the_game_it_has_no_renderer_for(tmp_path: Any) -> None:
 
     from tests.web.browser import Server, click_listed, launch, new_game, open_context, wait_turn
 
-    os.environ["ASOBIBA_GAMES"] = PLUGIN  # the server process inherits it
-    try:
-        server = Server(tmp_path).start()
-    finally:
-        del os.environ["ASOBIBA_GAMES"]
+    # the server process gets it; the suite's own plug-ins (tests/conftest.py) stay
+    # registered for the servers of the tests that come after this one in this process
+    server = Server(tmp_path, env={"ASOBIBA_GAMES": ",".join(
+        e for e in (os.environ.get("ASOBIBA_GAMES", ""), PLUGIN) if e)}).start()
     errors: list[str] = []
     try:
         with sync_playwright() as p:

@@ -172,9 +172,9 @@ def test_rule_a_bot_turn_that_comes_again_after_an_undo_is_queued_again(
         await until(lambda: r.xlen(STREAM) == 1, "the bot's job")
         await run_jobs()
         async with room.lock:  # the bus would have told this process; here it reads
-            await web._reload(room)
+            await web.persistence.reload(room)
         assert len(room.moves) == 2, "the bot answered"
-        await web._apply_undo(room, 0)  # the person takes back their move (and the answer)
+        await web.offers.apply_undo(room, 0)  # the person takes back their move (and the answer)
         assert len(room.moves) == 0
         await web.play(room, 0, first[1])  # another move: the bot's turn at ply 1 again
         await until(lambda: r.xlen(STREAM) == 1, "the bot's job for the new position",

@@ -111,7 +111,7 @@ def test_rule_a_seated_page_never_shows_the_spectator_view_and_a_refused_key_spe
         stranger.wait_for_selector("body[data-connected=true]")
         assert stranger.evaluate("document.body.dataset.seat") == ""
         stranger.wait_for_function(
-            "() => document.getElementById('error').textContent.includes('does not match')")
+            "() => document.getElementById('error').textContent.includes('key for this seat is wrong')")
         assert stranger.evaluate("document.body.dataset.myTurn") == "false"
     finally:
         ctx.close()

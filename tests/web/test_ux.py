@@ -407,11 +407,11 @@ def test_issue15_every_other_page_fits_a_phone(pages: Any, server: Server, path:
 
 
 def test_issue15_claim_button_when_the_other_person_is_away(pages: Any, server: Server) -> None:
+    """Since issue 26 a claim needs an opponent who joined and left (a friend who never came
+    cannot be claimed against: the game is aborted instead). The countdown after a friend
+    left is tested in test_room_flows_browser.py; here: no claim against a no-show."""
     page = pages()
     new_game(page, server.url, "reversi", ["you", "friend"])  # the friend never comes
-    page.wait_for_selector("#claim:not([hidden])")
-    page.click("#claim")
-    # too early: the server's fair-play rule says how long they must have been gone
-    page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
-    assert "gone" in page.inner_text("#error")
+    page.wait_for_timeout(1500)  # several presence updates
+    assert page.locator("#claim:not([hidden])").count() == 0
     assert page.evaluate("document.body.dataset.status") == "active", "nothing changed"

@@ -16,6 +16,16 @@ depends_on = None
 
 
 def upgrade() -> None:
+    # a database made by the progression layer alone (the CLI) already has every prog_
+    # table of its version, these two included: they are made only where missing
+    have = set(sa.inspect(op.get_bind()).get_table_names())
+    if "prog_puzzle_attempts" not in have:
+        _attempts()
+    if "prog_puzzle_seen" not in have:
+        _seen()
+
+
+def _attempts() -> None:
     op.create_table("prog_puzzle_attempts",
                     sa.Column("id", sa.Integer(), autoincrement=True, nullable=False),
                     sa.Column("player_id", sa.Integer(), nullable=False),
@@ -35,6 +45,9 @@ def upgrade() -> None:
                     sa.PrimaryKeyConstraint("id"))
     op.create_index(op.f("ix_prog_puzzle_attempts_player_id"), "prog_puzzle_attempts",
                     ["player_id"], unique=False)
+
+
+def _seen() -> None:
     op.create_table("prog_puzzle_seen",
                     sa.Column("player_id", sa.Integer(), nullable=False),
                     sa.Column("puzzle_set", sa.String(length=40), nullable=False),
