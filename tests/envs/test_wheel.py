@@ -75,8 +75,9 @@ def _assert_gym_ids_without_import(py: str, work: Path, env: dict[str, str]) -> 
 @pytest.mark.skipif(shutil.which("git") is None or not (ROOT / ".git").exists(),
                     reason="needs the git checkout (to list the package's tracked files)")
 def test_the_wheel_runs_alone(tmp_path: Path) -> None:
+    # (ASOBIBA_GAMES too: the suite's plug-in games live in tests/, not in the wheel)
     env = {k: v for k, v in os.environ.items()
-           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+           if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "ASOBIBA_GAMES")}
     work = tmp_path / "outside"  # not the checkout: nothing can be imported from it
     work.mkdir()
 
