@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import anyio
 import starlette.websockets
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
@@ -364,7 +365,10 @@ async def ws_session(websocket: WebSocket) -> None:
     finally:
         room.conns.discard(conn)
         fairplay.note_presence(room)
-        await hub.broadcast(room)
+        # shielded: a server shutting down (or a test client closing) cancels this task,
+        # and the table must still be told the seat left — else its claim never counts down
+        with anyio.CancelScope(shield=True):
+            await hub.broadcast(room)
         shared.publish(hub, room)
         hub.forget_if_idle(room)
 
