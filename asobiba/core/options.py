@@ -36,6 +36,8 @@ class Option:
     #: A value other than the default is allowed only in casual (unrated) games — learning
     #: aids that show a seat more than the rules let a player know.
     casual_only: bool = field(default=False)
+    #: The value is a seat number (from 0): a form offers only the seats the table has.
+    seat: bool = field(default=False)
 
     def allowed(self) -> str:
         """Human text for the allowed values, used in error messages and ``asobiba games``."""

@@ -603,6 +603,7 @@ class Game(ABC):
                     "description": o.description,
                     "description_ja": o.description_ja,
                     "casual_only": o.casual_only,
+                    "seat": o.seat,
                     "minimum": o.minimum,
                     "maximum": o.maximum,
                 }

@@ -375,6 +375,7 @@ class OptionInfo(_Answer):
     default: Any = None
     choices: list[Any]
     casual_only: bool
+    seat: bool = False
 
 
 class BotInfo(_Answer):

@@ -244,6 +244,35 @@ def test_issue27_no_rated_choice_with_a_cpu_seat(pages: Any, server: Server, loc
     assert page.locator("#casual-row").is_hidden()
 
 
+def test_the_dealer_offers_only_the_seats_the_table_has(pages: Any, server: Server) -> None:
+    """Algo's dealer (a seat-numbered option) listed seats 1–8 whatever the number of
+    players; a dealer past the last seat made the form refuse. Now the select offers the
+    table's seats only, and a dealer the smaller table cannot seat falls back to seat 1."""
+    page = pages()
+    lobby(page, server.url)
+    page.locator("[data-game=algo]").click()
+    page.wait_for_selector("#seat-0")
+
+    def offered() -> list[int]:
+        return list(page.evaluate(
+            "() => [...document.getElementById('opt-first').options]"
+            ".filter((o) => !o.disabled && !o.hidden).map((o) => JSON.parse(o.value))"))
+
+    page.wait_for_function("() => document.querySelectorAll('#seats [id^=seat-]').length >= 2")
+    assert offered() == [0, 1]
+    if page.locator("#more-options").count():  # folded under "More rules"
+        page.evaluate("() => { document.getElementById('more-options').open = true; }")
+    page.select_option("#opt-players", "4")
+    page.wait_for_function("() => document.getElementById('seat-3')")
+    assert offered() == [0, 1, 2, 3]
+    page.select_option("#opt-first", "3")
+    page.select_option("#opt-players", "2")
+    page.wait_for_function("() => !document.getElementById('seat-2')")
+    assert offered() == [0, 1]
+    assert page.input_value("#opt-first") == "0"
+    assert page.inner_text("#create-error").strip() == ""
+
+
 # ---- every option in players' words, in both languages (the table, no browser) --------------
 
 ENGINE_WORDS = ("seed", "mask", "0-based", "'#'", "シード", "nullable", "ply")

@@ -86,7 +86,7 @@ class AlgoGame(Game):
                description_ja="配る枚数（既定は人数で決まる）"),
         Option("first", 0, "int", minimum=0, maximum=7,
                description="the seat that starts (the dealer, 親)",
-               description_ja="最初の手番（親）"),
+               description_ja="最初の手番（親）", seat=True),
         Option("aid", False, "bool", casual_only=True,
                description="deduction aid for learners: each view carries its seat's exact "
                            "odds (keep off in rated games)",

@@ -308,9 +308,40 @@ function drawForm() {
   }
   box.hidden = chosen.options.length === 0;
   drawClock(chosen);
+  fitSeatOptions();
   drawSeats();
   drawMatch();
   if (challengeTarget()) challengeFrame();
+}
+
+/** The selects of seat-numbered options (Algo's dealer). */
+function seatSelects() {
+  return (chosen.options || []).filter((o) => o.seat).map((o) => [o, document.getElementById(`opt-${o.name}`)]).filter(([, sel]) => sel && sel.tagName === "SELECT");
+}
+
+/** Put every seat-numbered option back on the first seat; true if one was elsewhere. */
+function resetSeatOptions() {
+  let moved = false;
+  for (const [o, sel] of seatSelects()) {
+    const first = JSON.stringify(o.minimum ?? 0);
+    if (sel.value !== first) {
+      sel.value = first;
+      moved = true;
+    }
+  }
+  return moved;
+}
+
+/** A seat-numbered option offers only the seats this table has. */
+function fitSeatOptions() {
+  for (const [, sel] of seatSelects()) {
+    for (const opt of sel.options) {
+      const v = JSON.parse(opt.value);
+      const out = typeof v === "number" && v >= seatCount;
+      opt.hidden = out;
+      opt.disabled = out;
+    }
+  }
 }
 
 function readOptions() {
@@ -348,13 +379,22 @@ function refreshSeats() {
 async function loadSeats() {
   const err = document.getElementById("create-error");
   err.textContent = "";
+  const ask = () => api("/api/seats", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ game: chosen.id, options: requestOptions() }) });
   try {
-    const res = await api("/api/seats", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ game: chosen.id, options: requestOptions() }) });
+    let res;
+    try {
+      res = await ask();
+    } catch (e) {
+      // fewer players than the chosen dealer's seat: the dealer falls back to the first seat
+      if (!resetSeatOptions()) throw e;
+      res = await ask();
+    }
     seatCount = res.seats;
     setsAllowed = !!res.sets;
   } catch (e) {
     err.textContent = t("lobby.error", { msg: e.message });
   }
+  fitSeatOptions();
   drawSeats();
   drawMatch();
   if (challengeTarget()) challengeFrame();
