@@ -350,7 +350,11 @@ async def ws_session(websocket: WebSocket) -> None:
                 if throttled:
                     raise ClientError("too_fast", f"at most {RATE} messages a second, "
                                       "please; this one was ignored")
-                acked = await dispatch(app_ctx, room, conn, msg, ref)
+                # shielded: a message taken in is carried out whole — a socket closed (or a
+                # server stopping) while a resign is half-stored must not leave the room
+                # finished in the database and active in memory
+                with anyio.CancelScope(shield=True):
+                    acked = await dispatch(app_ctx, room, conn, msg, ref)
                 if ref is not None and not acked:
                     await websocket.send_text(dumps({"type": "ack", "id": ref}))
             except ClientError as exc:

@@ -129,6 +129,27 @@ def test_rule_a_claim_counts_down_after_the_friend_joined_and_left(tmp_path: Any
             "code": "claimed", "args": {"seat": 0, "against": 1, "kind": "abort"}}
 
 
+def test_rule_a_resign_sent_as_the_socket_closes_is_carried_out_whole(tmp_path: Any) -> None:
+    """A message taken in is carried out whole even when its connection's task is cancelled
+    (the socket closed, the server stopping): before, a resign sent just before closing left
+    the room finished in the database and active in memory, and the record answered 409
+    until a restart (29 of 30 tries here)."""
+    with make_client(tmp_path) as client:
+        for _ in range(5):
+            room = create_room(client, "reversi", [HUMAN, HUMAN])
+            k0, _ = room["keys"]
+            rid = room["room"]
+            with client.websocket_connect(f"/ws/{rid}") as a:
+                join(a, [k0])
+                send_json(a, {"type": "resign", "seat": 0})
+            deadline = time.monotonic() + 30
+            while client.get(f"/api/rooms/{rid}").json()["status"] != "finished":
+                assert time.monotonic() < deadline, "the resign was never carried out"
+                time.sleep(0.05)
+            got = client.get(f"/api/rooms/{rid}/record")
+            assert got.status_code == 200, got.text
+
+
 def test_unit_presence_joined_counts_a_seat_that_moved_before_a_restart() -> None:
     class M:
         def __init__(self, seat: int) -> None:
