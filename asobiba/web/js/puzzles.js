@@ -3,7 +3,7 @@
 // change; the daily puzzle and streaks; tsume-algo answered in the same place. Every move is
 // also a button and can be typed (keyboard use).
 import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
-import { el, loadRenderer } from "./util.js";
+import { el, loadAllWords, loadRenderer } from "./util.js";
 
 let index = null; // GET /api/puzzles
 let attempt = null; // the open attempt (POST /api/puzzles/start)
@@ -47,6 +47,7 @@ function tt(key, params) {
 
 async function refresh() {
   index = await call("/api/puzzles");
+  await loadAllWords(index.sets.map((s) => s.game)); // the sets' names are their games' words
   const select = document.getElementById("set");
   const current = select.value;
   select.replaceChildren(...index.sets.map((s) => el("option", { value: s.set }, setLabel(s.set))));

@@ -82,6 +82,29 @@ export function saveInvites(room, invites) {
 
 // ---- renderers -----------------------------------------------------------------------
 const cache = new Map();
+const wordsLoaded = new Map();
+
+/** Add a game's own words (its folder's words.json, served as /static/games/<id>.words.json)
+ * to the i18n table, once per page: every page that shows a game's words (its renderer, its
+ * options, levels, codes, puzzle sets, explorers) awaits this first — loadRenderer does. */
+export function loadWords(gameId) {
+  if (!wordsLoaded.has(gameId)) {
+    wordsLoaded.set(gameId, (async () => {
+      try {
+        const words = await fetch(`/static/games/${encodeURIComponent(gameId)}.words.json`);
+        if (words.ok) addWords(gameId, await words.json());
+      } catch {
+        // no words of its own (the generic renderer): the key is shown
+      }
+    })());
+  }
+  return wordsLoaded.get(gameId);
+}
+
+/** The words of several games at once (a page listing every game's puzzle sets or books). */
+export function loadAllWords(gameIds) {
+  return Promise.all([...new Set(gameIds)].map(loadWords));
+}
 
 /** The renderer module of a game (served from the game's folder as /static/games/<id>.js,
  * with its words, /static/games/<id>.words.json), or the generic one. */
@@ -94,12 +117,7 @@ export async function loadRenderer(gameId) {
   } catch {
     mod = (await import("/static/games/generic.js")).default;
   }
-  try {
-    const words = await fetch(`/static/games/${id}.words.json`);
-    if (words.ok) addWords(gameId, await words.json());
-  } catch {
-    // no words of its own: the one table (js/i18n.js) holds them, or the key is shown
-  }
+  await loadWords(gameId);
   // the renderer for this game: its methods (through the prototype) and the id its words are
   // filed under in the one i18n table (js/i18n.js, "<game>.<key>")
   const renderer = Object.assign(Object.create(mod), { game: gameId });
