@@ -1,6 +1,7 @@
 // Small DOM helpers, seat-key storage and renderer loading shared by every page.
 
-import { addWords, t } from "./i18n.js";
+import { refusalText } from "./codes.js";
+import { addWords, has, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -125,22 +126,29 @@ export async function loadRenderer(gameId) {
   return renderer;
 }
 
-// The API's one error shape is {"error": {"code", "message"}}; a 5xx is the server's fault
-// and is shown as such, never as a fault of what the person sent.
-export function errorMessage(body, status) {
-  const err = body && typeof body.error === "object" ? body.error : null;
+// The API's one error shape is {"error": {"code", "message", "args"?}}: a refusal is shown
+// from its code (``err:<code>`` with its arguments, through js/codes.js) in the page's
+// language; the server's English ``message`` only for a code the table does not know. A 5xx
+// is the server's fault and is shown as such, never as a fault of what the person sent.
+export function errorMessage(body, status, game = null) {
+  const err = body && typeof body.error === "object" && body.error ? body.error : null;
+  if (status < 500 && err && err.code && has(`err:${err.code}`, game)) return refusalText(err, game);
   const msg = err && err.message ? err.message : `HTTP ${status}`;
   return status >= 500 ? `${t("error.server")} (${msg})` : msg;
+}
+
+/** An Error for a refused HTTP call: its text in the page's language (errorMessage), and the
+ * refusal's ``code``, ``args`` and ``status`` for a page that words some codes its own way. */
+export function httpError(body, status) {
+  const err = body && typeof body.error === "object" && body.error ? body.error : {};
+  return Object.assign(new Error(errorMessage(body, status)), { code: err.code, args: err.args || {}, status });
 }
 
 export async function api(path, options = {}) {
   const res = await fetch(path, options);
   const type = res.headers.get("content-type") || "";
   const body = type.includes("json") ? await res.json() : await res.text();
-  if (!res.ok) {
-    const msg = errorMessage(body, res.status);
-    throw new Error(msg);
-  }
+  if (!res.ok) throw httpError(body, res.status);
   return body;
 }
 
