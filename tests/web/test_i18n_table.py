@@ -255,10 +255,11 @@ def game_codes() -> dict[str, str]:
     import pkgutil
 
     import asobiba.games
+    from asobiba.core.errors import OPTION_WHY, RECORD_WHY
     from asobiba.core.protocol import CORE_WHY
     from asobiba.games import available, manifest
 
-    codes = dict(CORE_WHY)
+    codes = {**CORE_WHY, **OPTION_WHY, **RECORD_WHY}  # an option's and a record's codes too
     packages = [asobiba.games] + [importlib.import_module(manifest(g).package)
                                   for g in available()]  # plugged-in games' folders too
     for package in packages:
