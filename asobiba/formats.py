@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import cast
 
 from .core import MoveEntry, Record, RecordError, SeatInfo
-from .core.errors import AsobibaError
+from .core.errors import AsobibaError, record_why
 from .games import available, get, manifest, replay_record
 
 SEAT_LETTERS = "ABCDEFGHIJKL"
@@ -67,7 +67,7 @@ def _format(game_id: str, name: str) -> RecordFormat:
     formats = formats_for(game_id)
     if name not in formats:
         raise RecordError(f"{game_id} has no record format {name!r}; formats: "
-                          + ", ".join(formats))
+                          + ", ".join(formats), why=record_why("record.format", format=name[:40]))
     return formats[name]
 
 
@@ -107,7 +107,8 @@ def _detect(text: str, fmt: str | None, game_id: str | None) -> tuple[str, str]:
         for f in formats.values():
             if (fmt is None or f.name == fmt) and f.sniff(text):
                 return f.name, gid
-    raise RecordError("cannot tell the record's format; give --format (and --game)")
+    raise RecordError("cannot tell the record's format; give --format (and --game)",
+                      why=record_why("record.format", format="?"))
 
 
 # ---- json ---------------------------------------------------------------------------------
@@ -115,7 +116,9 @@ def _json_format(game_id: str) -> RecordFormat:
     def loads(text: str) -> Record:
         record = Record.loads(text)
         if record.game != game_id:
-            raise RecordError(f"the record is of {record.game!r}, not {game_id!r}")
+            raise RecordError(f"the record is of {record.game!r}, not {game_id!r}",
+                              why=record_why("record.game_mismatch", format="json",
+                                             expected=game_id, game=record.game[:40]))
         return record
 
     return RecordFormat("json", "the asobiba record (JSON)", ".json",
@@ -172,20 +175,27 @@ def _text_format(game_id: str) -> RecordFormat:
             m = _MOVE.match(line)
             if not m:
                 raise RecordError(f"line {number}: {line!r} is neither a [Tag \"value\"] nor "
-                                  "a numbered move such as '1. A d3'")
+                                  "a numbered move such as '1. A d3'",
+                                  why=record_why("record.line", format="text", line=number))
             if int(m.group(1)) != len(moves) + 1:
-                raise RecordError(f"line {number}: move number {m.group(1)} out of order")
+                raise RecordError(f"line {number}: move number {m.group(1)} out of order",
+                                  why=record_why("record.line", format="text", line=number))
             moves.append(MoveEntry(SEAT_LETTERS.index(m.group(2)), m.group(3)))
         if tags.get("Game") != game_id:
-            raise RecordError(f"the text names game {tags.get('Game')!r}, not {game_id!r}")
+            raise RecordError(f"the text names game {tags.get('Game')!r}, not {game_id!r}",
+                              why=record_why("record.game_mismatch", format="text",
+                                             expected=game_id,
+                                             game=str(tags.get("Game"))[:40]))
         try:
             options = json.loads(tags.get("Options", "{}"))
             seed = int(tags.get("Seed", "0"))
             version = int(tags.get("RulesVersion", str(get(game_id).rules_version)))
         except ValueError as exc:
-            raise RecordError(f"a header tag is malformed: {exc}") from exc
+            raise RecordError(f"a header tag is malformed: {exc}",
+                              why=record_why("record.shape", field="Options")) from exc
         if not isinstance(options, dict):
-            raise RecordError("[Options] must hold a JSON object")
+            raise RecordError("[Options] must hold a JSON object",
+                              why=record_why("record.shape", field="Options"))
         seats = []
         for letter in SEAT_LETTERS:
             value = tags.get(f"Seat{letter}")

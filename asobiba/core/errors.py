@@ -56,15 +56,62 @@ class AsobibaError(Exception):
         return {"why": self.why.code, **{k: str(v) for k, v in self.why.args.items()}}
 
 
+OPTION_WHY: dict[str, str] = {
+    "option.unknown": "unknown option '{option}'; the options are: {allowed}",
+    "option.bad_value": "option '{option}': {value} is not allowed; allowed values: {allowed}",
+    "option.pair": "option '{option}' must look like name=value",
+    "option.seed": "the seed must be an integer, not {value}",
+    "option.invalid": "option '{option}' is not valid here",
+    "option.needs": "option '{option}' is needed when {other} is {value}",
+    "option.unused": "option '{option}' is only used when {other} is {value}",
+    "option.conflict": "option '{option}' does not go with option '{other}'",
+}
+"""The English of an :class:`OptionError`'s codes (``why:<code>`` in the front end's table,
+shared by every game): the option at fault, its value, and what is allowed."""
+
+RECORD_WHY: dict[str, str] = {
+    "record.too_large": "the record is larger than {max} bytes",
+    "record.not_json": "the record is not valid JSON",
+    "record.shape": "the record is not an asobiba record: '{field}' is missing or of the wrong kind",
+    "record.version": "record_version {version} is not supported (this is {current})",
+    "record.unknown_game": "the record names an unknown game ({game})",
+    "record.rules_version": "the record was made under {game} rules version {version}; "
+                            "this build plays version {current}",
+    "record.options": "the record's options are not valid",
+    "record.seats": "the record lists {n} seats; the game has {seats}",
+    "record.move": "move {number} ({move}) cannot be played",
+    "record.result": "the record's result does not match what its moves produce",
+    "record.format": "this is not a {format} record",
+    "record.line": "{format}, line {line}: not understood",
+    "record.game_mismatch": "a {format} record holds {expected}, not {game}",
+    "record.invalid": "the record cannot be read",
+}
+"""The English of a :class:`RecordError`'s codes (``why:<code>``, shared by every format)."""
+
+
 class OptionError(AsobibaError, ValueError):
-    """An unknown option, or a value outside the allowed ones."""
+    """An unknown option, or a value outside the allowed ones. Its ``why`` is one of
+    :data:`OPTION_WHY` with its arguments (``option.bad_value`` with ``option``, ``value``,
+    ``allowed``); a raise that gives none is ``option.invalid`` naming the option."""
 
     code: ClassVar[str] = "bad_options"
 
     def __init__(self, message: str, *, option: str | None = None,
                  why: Why | None = None) -> None:
+        if why is None:
+            why = Why("option.invalid", {"option": option or "?"}, message)
         super().__init__(message, why=why)
         self.option = option
+
+
+def option_why(code: str, **args: WhyArg) -> Why:
+    """An option's coded reason (:data:`OPTION_WHY`), its English text filled in."""
+    return Why(code, args, OPTION_WHY[code].format(**args))
+
+
+def record_why(code: str, **args: WhyArg) -> Why:
+    """A record's coded reason (:data:`RECORD_WHY`), its English text filled in."""
+    return Why(code, args, RECORD_WHY[code].format(**args))
 
 
 class MoveError(AsobibaError, ValueError):
@@ -103,9 +150,15 @@ class NotYourTurnError(IllegalMoveError):
 
 
 class RecordError(AsobibaError, ValueError):
-    """A game record that is corrupt, tampered with, or does not replay."""
+    """A game record that is corrupt, tampered with, or does not replay. Its ``why`` is one
+    of :data:`RECORD_WHY` with its arguments (``record.result``, ``record.line`` with
+    ``format`` and ``line`` …); a raise that gives none is ``record.invalid``."""
 
     code: ClassVar[str] = "bad_record"
+
+    def __init__(self, message: str = "", *, why: Why | None = None) -> None:
+        super().__init__(message, why=why if why is not None else Why("record.invalid", {},
+                                                                      message))
 
 
 class UnknownGameError(AsobibaError, KeyError):

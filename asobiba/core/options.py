@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from .errors import OptionError
+from .errors import OptionError, option_why
 from .jsontypes import JSONMapping, JSONObject, OptionValue
 
 
@@ -58,6 +58,8 @@ class Option:
         bad = OptionError(
             f"option {self.name!r}: {raw!r} is not allowed; allowed values: {self.allowed()}",
             option=self.name,
+            why=option_why("option.bad_value", option=self.name, value=str(raw)[:40],
+                           allowed=self.allowed()),
         )
         if self.kind == "bool":
             if isinstance(raw, bool):
@@ -100,7 +102,8 @@ def validate_options(specs: Iterable[Option], raw: JSONMapping | None) -> JSONOb
     if unknown:
         names = ", ".join(by_name) or "none"
         raise OptionError(
-            f"unknown option {unknown[0]!r}; this game's options are: {names}", option=unknown[0]
+            f"unknown option {unknown[0]!r}; this game's options are: {names}", option=unknown[0],
+            why=option_why("option.unknown", option=unknown[0][:40], allowed=names),
         )
     return {spec.name: spec.convert(raw[spec.name]) if spec.name in raw else spec.default
             for spec in specs}
@@ -121,6 +124,7 @@ def parse_option_pairs(pairs: Iterable[str]) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise OptionError(f"option {pair!r} must look like name=value", option=pair)
+            raise OptionError(f"option {pair!r} must look like name=value", option=pair,
+                              why=option_why("option.pair", option=pair[:40]))
         out[key.strip()] = value.strip()
     return out

@@ -39,6 +39,7 @@ from .errors import (
     OptionError,
     Why,
     WhyArg,
+    option_why,
     why,
 )
 from .hooks import GameProgression
@@ -483,6 +484,8 @@ class Game(ABC):
                     f"option 'variant': {variant!r} is not allowed; allowed values: "
                     + ", ".join(self.variants),
                     option="variant",
+                    why=option_why("option.bad_value", option="variant",
+                                   value=str(variant)[:40], allowed=", ".join(self.variants)),
                 )
             raw = {**self.variants[variant], **raw}
         options = validate_options(self.options, raw)
@@ -515,7 +518,8 @@ class Game(ABC):
         if seed is None:
             seed = self.default_seed
         if isinstance(seed, bool) or not isinstance(seed, int):
-            raise OptionError(f"seed must be an integer, not {seed!r}", option="seed")
+            raise OptionError(f"seed must be an integer, not {seed!r}", option="seed",
+                              why=option_why("option.seed", value=str(seed)[:40]))
         return self._initial(opts, seed)
 
     @abstractmethod

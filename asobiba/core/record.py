@@ -10,7 +10,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from .errors import AsobibaError, MoveError, RecordError
+from .errors import AsobibaError, MoveError, RecordError, record_why
 from .jsontypes import JSONMapping, JSONObject
 from .protocol import PROTOCOL_VERSION, Game, Outcome, State
 
@@ -39,7 +39,8 @@ class SeatInfo:
     @classmethod
     def from_json(cls, data: object) -> SeatInfo:
         if not isinstance(data, Mapping) or data.get("kind") not in ("human", "bot"):
-            raise RecordError(f"seat entry {data!r} must have kind 'human' or 'bot'")
+            raise RecordError(f"seat entry {data!r} must have kind 'human' or 'bot'",
+                              why=record_why("record.shape", field="seats"))
         level = data.get("level")
         return cls(str(data["kind"]), str(data.get("name", "")),
                    None if level is None else str(level))
@@ -116,33 +117,42 @@ class Record:
     @classmethod
     def loads(cls, text: str | bytes) -> Record:
         if len(text) > MAX_RECORD_BYTES:
-            raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes")
+            raise RecordError(f"record is larger than {MAX_RECORD_BYTES} bytes",
+                              why=record_why("record.too_large", max=MAX_RECORD_BYTES))
         try:
             data = json.loads(text)
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise RecordError(f"record is not valid JSON: {exc}") from exc
+            raise RecordError(f"record is not valid JSON: {exc}",
+                              why=record_why("record.not_json")) from exc
         return cls.from_json(data)
 
     @classmethod
     def from_json(cls, data: object) -> Record:
         if not isinstance(data, Mapping):
-            raise RecordError("record must be a JSON object")
+            raise RecordError("record must be a JSON object",
+                              why=record_why("record.shape", field="format"))
         if data.get("format") != "asobiba-record":
-            raise RecordError("record lacks \"format\": \"asobiba-record\"")
+            raise RecordError("record lacks \"format\": \"asobiba-record\"",
+                              why=record_why("record.shape", field="format"))
         version = data.get("record_version")
         if version != RECORD_VERSION:
-            raise RecordError(f"record_version {version!r} is not supported (this is {RECORD_VERSION})")
+            raise RecordError(f"record_version {version!r} is not supported (this is {RECORD_VERSION})",
+                              why=record_why("record.version", version=str(version)[:20],
+                                             current=RECORD_VERSION))
         for key, kind in (("game", str), ("seed", int), ("options", Mapping), ("moves", list),
                           ("rules_version", int)):
             if key not in data:
-                raise RecordError(f"record is missing {key!r}")
+                raise RecordError(f"record is missing {key!r}",
+                                  why=record_why("record.shape", field=key))
             if not isinstance(data[key], kind) or isinstance(data[key], bool):
-                raise RecordError(f"record field {key!r} has the wrong type")
+                raise RecordError(f"record field {key!r} has the wrong type",
+                                  why=record_why("record.shape", field=key))
         moves = []
         for number, entry in enumerate(data["moves"], 1):
             if (not isinstance(entry, Mapping) or not isinstance(entry.get("move"), str)
                     or not isinstance(entry.get("seat"), int) or isinstance(entry.get("seat"), bool)):
-                raise RecordError(f"move {number} must be {{\"seat\": int, \"move\": text}}")
+                raise RecordError(f"move {number} must be {{\"seat\": int, \"move\": text}}",
+                                  why=record_why("record.shape", field="moves"))
             moves.append(MoveEntry(entry["seat"], entry["move"]))
         result = data.get("result")
         outcome = None
@@ -150,10 +160,12 @@ class Record:
             try:
                 outcome = Outcome.from_json(result)
             except (KeyError, TypeError, ValueError) as exc:
-                raise RecordError(f"record result is malformed: {exc}") from exc
+                raise RecordError(f"record result is malformed: {exc}",
+                                  why=record_why("record.shape", field="result")) from exc
         seats = data.get("seats", [])
         if not isinstance(seats, list):
-            raise RecordError("record field 'seats' must be a list")
+            raise RecordError("record field 'seats' must be a list",
+                              why=record_why("record.shape", field="seats"))
         return cls(
             game=data["game"],
             options=dict(data["options"]),
@@ -173,28 +185,36 @@ class Record:
         try:
             game = get_game(self.game)
         except AsobibaError as exc:
-            raise RecordError(f"record names an unknown game: {exc}") from exc
+            raise RecordError(f"record names an unknown game: {exc}",
+                              why=record_why("record.unknown_game", game=self.game[:40])) from exc
         options = dict(self.options)
         if self.rules_version != game.rules_version:
             legacy = game.legacy_options.get(self.rules_version)
             if legacy is None:
                 raise RecordError(
                     f"record was made under {game.id} rules version {self.rules_version}; "
-                    f"this build plays version {game.rules_version}"
+                    f"this build plays version {game.rules_version}",
+                    why=record_why("record.rules_version", game=game.id,
+                                   version=self.rules_version, current=game.rules_version),
                 )
             options.update(legacy)  # the old version's behaviour, made explicit
         try:
             state = game.new_game(options, self.seed)
         except AsobibaError as exc:
-            raise RecordError(f"record options are not valid: {exc}") from exc
+            raise RecordError(f"record options are not valid: {exc}",
+                              why=record_why("record.options")) from exc
         if self.seats and len(self.seats) != state.num_seats:
-            raise RecordError(f"record lists {len(self.seats)} seats; the game has {state.num_seats}")
+            raise RecordError(f"record lists {len(self.seats)} seats; the game has {state.num_seats}",
+                              why=record_why("record.seats", n=len(self.seats),
+                                             seats=state.num_seats))
         states = [state]
         for number, entry in enumerate(self.moves, 1):
             try:
                 state = state.play(entry.move, entry.seat)
             except MoveError as exc:
-                raise RecordError(f"move {number} ({entry.move!r} by seat {entry.seat}): {exc}") from exc
+                raise RecordError(f"move {number} ({entry.move!r} by seat {entry.seat}): {exc}",
+                                  why=record_why("record.move", number=number,
+                                                 move=entry.move[:40])) from exc
             states.append(state)
         final = states[-1].outcome
         if self.result is not None and final != self.result:
@@ -202,6 +222,7 @@ class Record:
                 raise RecordError(
                     "record result does not match what its moves produce "
                     f"(stored {self.result.to_json() if self.result else None}, "
-                    f"replayed {final.to_json() if final else None}): the record was altered"
+                    f"replayed {final.to_json() if final else None}): the record was altered",
+                    why=record_why("record.result"),
                 )
         return states

@@ -24,7 +24,7 @@ from starlette.routing import Mount, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core import AsobibaError, MoveError, OptionError
+from ..core import AsobibaError, MoveError, OptionError, RecordError
 from ..core.jsontypes import JSONObject
 from ..core.text import TextError
 from ..games import available, get
@@ -452,8 +452,10 @@ async def asobiba_error(request: Request, exc: Exception) -> Response:
         args = exc.args_json
     elif isinstance(exc, MoveError) and exc.move is not None:
         args = {"move": exc.move}
-    elif isinstance(exc, OptionError) and exc.option is not None:
-        args = {"option": exc.option}
+    elif isinstance(exc, (OptionError, RecordError)):
+        # the specific code and its arguments ({"why": "option.bad_value", "option": …})
+        args = {**({"option": exc.option} if isinstance(exc, OptionError) and exc.option
+                   is not None else {}), **exc.detail()}
     return _error(exc.status, exc.code, str(exc), args=args)
 
 async def server_error(request: Request, exc: Exception) -> Response:

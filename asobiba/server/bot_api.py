@@ -258,8 +258,7 @@ def bot_routes(engine: Engine, hub: Callable[[], Hub], limits: Limits) -> list[R
         try:
             return game_id, get(game_id).validate_options(dict(options))  # type: ignore[arg-type]
         except OptionError as exc:
-            raise ClientError("bad_options", str(exc),
-                              args={"option": exc.option} if exc.option else None) from None
+            raise ClientError("bad_options", str(exc), args=exc.detail()) from None
 
     async def challenge(request: Request) -> Response:
         """A person challenges a BOT account: the room is made when the bot accepts; its seat

@@ -36,7 +36,7 @@ class GameFiles:
         m = _NAME.match(rel)
         if scope["type"] == "http" and m and m.group(1) in available():
             file = manifest(m.group(1)).web_file(_FILES[m.group(2)])
-            if file is None and m.group(2) == ".words.json":  # words all in js/i18n.js
+            if file is None and m.group(2) == ".words.json":  # a game with no words of its own
                 response = Response(b"{}", media_type=_TYPES[m.group(2)])
             elif file is None:
                 response = Response(b"", status_code=404)

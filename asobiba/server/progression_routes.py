@@ -93,15 +93,21 @@ EXAM_CHECK = float(os.environ.get("ASOBIBA_EXAM_CHECK", "2"))
 """Seconds between two looks at the running exam games."""
 
 
-def _error(status: int, code: str, message: str) -> JSONResponse:
-    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}``."""
-    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+def _error(status: int, code: str, message: str,
+           args: dict[str, str] | None = None) -> JSONResponse:
+    """The one error shape of the HTTP API: ``{"error": {"code", "message"}}`` (and
+    ``"args"`` where the refusal has them: a record's specific ``why``)."""
+    body: JSONObject = {"code": code, "message": message}
+    if args:
+        body["args"] = dict(args)
+    return JSONResponse({"error": body}, status_code=status)
 
 
 class _Refused(Exception):
-    def __init__(self, status: int, code: str, message: str) -> None:
+    def __init__(self, status: int, code: str, message: str,
+                 args: dict[str, str] | None = None) -> None:
         super().__init__(message)
-        self.response = _error(status, code, message)
+        self.response = _error(status, code, message, args)
 
 
 def _game_id(request: Request) -> str:
@@ -550,14 +556,18 @@ def progression_routes(engine: Engine, hub: Callable[[], Hub],
             try:
                 parse_json(raw)
                 record = Record.loads(raw)
-            except (BadJSON, RecordError, ValueError, KeyError, TypeError) as exc:
+            except RecordError as exc:
+                raise _Refused(400, "bad_record", str(exc)[:500], exc.detail()) from None
+            except (BadJSON, ValueError, KeyError, TypeError) as exc:
                 raise _Refused(400, "bad_record", str(exc)[:500]) from None
             if len(record.moves) > MAX_RECORD_PLIES:  # before any replaying
                 raise _Refused(413, "too_long", f"a record may have at most "
                                f"{MAX_RECORD_PLIES} moves, not {len(record.moves)}")
             try:
                 record.replay(get_game)
-            except (RecordError, ValueError, KeyError, TypeError) as exc:
+            except RecordError as exc:
+                raise _Refused(400, "bad_record", str(exc)[:500], exc.detail()) from None
+            except (ValueError, KeyError, TypeError) as exc:
                 raise _Refused(400, "bad_record", str(exc)[:500]) from None
             return record
         record = await run_in_threadpool(check)

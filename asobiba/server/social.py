@@ -145,8 +145,7 @@ class People:
         try:
             options = game.validate_options(dict(req.options))
         except OptionError as exc:
-            raise ClientError("bad_options", str(exc),
-                              args={"option": str(exc.option or "")}) from None
+            raise ClientError("bad_options", str(exc), args=exc.detail()) from None
         if game.num_seats(options) != 2 or game.simultaneous:
             raise ClientError("bad_challenge", f"challenges are for two players taking "
                               f"turns; {game.id} with these options is not",

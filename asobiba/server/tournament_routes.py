@@ -385,7 +385,7 @@ def create_tournament(engine: Engine, get_game: Callable[[str], Game], data: JSO
     try:
         options = game.validate_options(options)
     except OptionError as exc:
-        raise ClientError("bad_options", str(exc)) from None
+        raise ClientError("bad_options", str(exc), args=exc.detail()) from None
     kind = str(data.get("kind"))
     if kind not in KINDS:
         raise ClientError("bad_field", "kind must be swiss, arena or tables",

@@ -116,3 +116,107 @@ def test_issue26_every_end_is_a_code_and_old_records_still_replay(gid: str) -> N
     del stored["result"]["code"], stored["result"]["args"]  # ... an old one has none
     states = Record.from_json(stored).replay(get)
     assert states[-1].outcome is not None and states[-1].outcome.code == outcome.code
+
+
+# ---- issue 26 item 2: an option's and a record's refusals are codes too ---------------------
+def raise_sites(cls_name: str) -> list[tuple[str, int, str | None, set[str]]]:
+    """Every ``OptionError(…)`` / ``RecordError(…)`` made in ``asobiba/`` (the games' folders,
+    plug-ins' included): its file, line, the literal code of its ``why=option_why/record_why
+    ("…", …)`` (None when it gives no ``why``) and the argument names it passes."""
+    import ast
+    import importlib
+    from pathlib import Path
+
+    from asobiba.games import available, manifest
+
+    roots = [Path(__file__).resolve().parents[2] / "asobiba"]
+    roots += [Path(str(importlib.import_module(manifest(g).package).__path__[0]))
+              for g in available()]
+    out = []
+    seen: set[Path] = set()
+    for root in roots:
+        for path in sorted(root.rglob("*.py")):
+            if path in seen or path.name == "errors.py" and path.parent.name == "core":
+                continue
+            seen.add(path)
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                        and node.func.id == cls_name):
+                    continue
+                code, names = None, set()
+                for kw in node.keywords:
+                    if kw.arg == "why" and isinstance(kw.value, ast.Call):
+                        first = kw.value.args[0] if kw.value.args else None
+                        assert isinstance(first, ast.Constant), f"{path}:{node.lineno}"
+                        code = str(first.value)
+                        names = {k.arg for k in kw.value.keywords if k.arg}
+                out.append((str(path), node.lineno, code, names))
+    return out
+
+
+@pytest.mark.parametrize("cls_name", ["OptionError", "RecordError"])
+def test_issue26_every_option_and_record_refusal_is_a_code_with_words(cls_name: str) -> None:
+    """Each raise site of an ``OptionError`` or ``RecordError`` yields a code of
+    ``OPTION_WHY`` / ``RECORD_WHY`` (given, or the class's default ``option.invalid`` /
+    ``record.invalid``), passes every argument its English asks for, and the code has words
+    in English and Japanese (``why:<code>``); the core's and the formats' sites all give a
+    specific code. Fails on the code before (no such codes; the refusal was its class code)."""
+    import re
+
+    from asobiba.core.errors import OPTION_WHY, RECORD_WHY
+    from tests.web.test_i18n_table import every_word
+
+    table = OPTION_WHY if cls_name == "OptionError" else RECORD_WHY
+    default = "option.invalid" if cls_name == "OptionError" else "record.invalid"
+    strings = every_word()
+    sites = raise_sites(cls_name)
+    assert len(sites) > (20 if cls_name == "OptionError" else 60)  # the walk sees them
+    problems = []
+    for path, line, code, names in sites:
+        where = f"{path}:{line}"
+        if code is None:
+            if "/asobiba/core/" in path or path.endswith("asobiba/formats.py"):
+                problems.append(f"{where}: no specific code")
+            code = default
+            names = {"option"} if cls_name == "OptionError" else set()
+        if code not in table:
+            problems.append(f"{where}: {code} is no code of the table")
+            continue
+        wanted = set(re.findall(r"\{(\w+)\}", table[code]))
+        if not wanted <= names:
+            problems.append(f"{where}: {code} lacks {wanted - names}")
+        for lang in ("en", "ja"):
+            if f"why:{code}" not in strings[lang]:
+                problems.append(f"{lang} why:{code}")
+    assert problems == []
+
+
+def test_issue26_option_and_record_refusals_carry_their_code_and_arguments() -> None:
+    """What the raise sites give, seen from outside: an unknown option, a bad value, a bad
+    seed, a tampered record and a record of the wrong game each carry their code and args."""
+    from asobiba.core import OptionError, RecordError
+    from asobiba.formats import import_record
+
+    game = get("reversi")
+    cases = [
+        (lambda: game.validate_options({"colour": "x"}), "option.unknown", {"option": "colour"}),
+        (lambda: get("flipflop").validate_options({"board": "7x7"}), "option.bad_value",
+         {"option": "board", "value": "7x7"}),
+        (lambda: game.new_game({}, "one"), "option.seed", {"value": "one"}),  # type: ignore[arg-type]
+    ]
+    for make, code, args in cases:
+        with pytest.raises(OptionError) as info:
+            make()
+        assert info.value.why.code == code
+        assert args.items() <= {k: str(v) for k, v in info.value.why.args.items()}.items()
+        assert info.value.detail()["why"] == code
+    _, record = play_out("reversi", {}, 1)
+    data = record.to_json()
+    data["result"]["scores"] = list(reversed(data["result"]["scores"]))
+    with pytest.raises(RecordError) as bad:
+        Record.from_json(data).replay(get)
+    assert bad.value.why.code == "record.result"
+    with pytest.raises(RecordError) as other:
+        import_record(record.dumps(), fmt="json", game_id="flipflop")
+    assert (other.value.why.code, other.value.why.args["game"]) == ("record.game_mismatch",
+                                                                    "reversi")

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from asobiba.core import Bot, RandomBot, Rng, State
-from asobiba.games import get
+from asobiba.games import available, get
 from asobiba.play.reverse import play_reverse, reverse_winner, score_reverse
 from asobiba.play.runner import play_game
 
@@ -36,7 +36,7 @@ class NoStateBot(RandomBot):
         raise AssertionError("a hidden-information game handed a bot its state")
 
 
-@pytest.mark.parametrize("game_id", ["reversi", "flipflop", "reverstargo"])
+@pytest.mark.parametrize("game_id", [g for g in available() if get(g).perfect_information])
 def test_reading_the_state_plays_the_same_game_as_reading_views(game_id: str) -> None:
     """Perfect information: a state-reading bot sees what its view shows, so the games are
     move for move the same."""
@@ -47,7 +47,8 @@ def test_reading_the_state_plays_the_same_game_as_reading_views(game_id: str) ->
     assert fast.record.result == slow.record.result
 
 
-@pytest.mark.parametrize("game_id", ["algo", "memory_matrix", "patapata"])
+@pytest.mark.parametrize("game_id",
+                         [g for g in available() if not get(g).perfect_information])
 def test_hidden_information_games_never_hand_a_bot_the_state(game_id: str) -> None:
     game = get(game_id)
     options = dict(game.progression().ladder_options)

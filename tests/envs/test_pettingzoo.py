@@ -9,7 +9,7 @@ from pettingzoo.test import api_test, seed_test
 
 from asobiba.core import IllegalMoveError
 from asobiba.envs import encoded_games, pettingzoo_env
-from asobiba.games import GAME_IDS, get
+from asobiba.games import GAME_IDS, available, get
 
 from .cases import CASES, case_id
 
@@ -184,7 +184,8 @@ def test_patapata_simultaneous_seats_take_turns() -> None:
     assert order == ["player_0", "player_1"] * 3
 
 
-PLAYER_COUNTS = [(g, n) for g in ("memory_matrix", "algo", "patapata")
+# every registered game that can seat more than one number of players
+PLAYER_COUNTS = [(g, n) for g in available() if get(g).max_seats > get(g).min_seats
                  for n in range(get(g).min_seats, get(g).max_seats + 1)]
 
 

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 import pytest
 
 from asobiba.core import Outcome
-from asobiba.games import get
+from asobiba.games import available, get
 from asobiba.games.algo.progression import WEEKDAY_TSUME_LEVEL
 from asobiba.progression import accounts, daily, ratings
 from asobiba.progression.daily import DailyError, challenge
@@ -17,7 +17,7 @@ DAY = date(2026, 11, 29)
 
 def test_challenge_is_the_same_for_everyone_on_a_date_and_differs_across_dates() -> None:
     fresh = challenge.__wrapped__  # computed anew each call, not from the cache
-    for gid in ("reversi", "reverstargo", "flipflop", "memory_matrix", "algo", "patapata"):
+    for gid in available():  # every registered game, plug-ins included
         a, b = fresh(gid, DAY), fresh(gid, DAY)
         assert a is not b and a == b and a.to_json() == b.to_json()
         others = {challenge(gid, DAY + timedelta(days=k)).to_json()["seed"] for k in range(1, 8)}
@@ -38,8 +38,9 @@ def test_cpu_level_grows_through_the_week() -> None:
     assert levels == ["1", "2", "2", "3", "3", "4", "5"]
 
 
-@pytest.mark.parametrize("gid", ["memory_matrix", "flipflop"])
+@pytest.mark.parametrize("gid", [g for g in available() if get(g).progression().daily is None])
 def test_every_two_seat_game_with_bots_has_a_daily_challenge(gid: str) -> None:
+    """Every game without a daily hook of its own (a puzzle, a tsume) gets an opponent."""
     ch = challenge(gid, DAY)
     assert ch.kind == "opponent" and ch.bot_level in get(gid).level_names()
     assert not ch.start().is_over

@@ -244,16 +244,25 @@ VISIBLE_TEXTS = """() => {
 }"""
 
 ENGLISH_PATTERNS = r"""async () => {
-  // the one table (js/i18n.js): platform strings and every game's own "<game>.<key>" words
-  // (all games': no game's English may show on a Japanese page)
+  // the one table (js/i18n.js): platform strings, and every registered game's own words
+  // (its words.json, whether or not this page loaded them: no game's English may show on a
+  // Japanese page)
   const {STRINGS} = await import('/static/js/i18n.js');
+  const en = {...STRINGS.en}, ja = {...STRINGS.ja};
+  for (const g of (await (await fetch('/api/games')).json()).games) {
+    const own = await (await fetch(`/static/games/${encodeURIComponent(g.id)}.words.json`)).json();
+    for (const k of Object.keys(own.en || {})) {
+      en[`${g.id}.${k}`] = own.en[k];
+      ja[`${g.id}.${k}`] = (own.ja || {})[k];
+    }
+  }
   const pairs = [];
-  for (const k of Object.keys(STRINGS.en)) {
-    const en = STRINGS.en[k];
-    const ja = STRINGS.ja[k];
+  for (const k of Object.keys(en)) {
+    const en_ = en[k];
+    const ja_ = ja[k];
     // the rules panel's lines are lists: each English line against its Japanese one
-    if (Array.isArray(en)) en.forEach((line, i) => pairs.push([line, (ja || [])[i]]));
-    else pairs.push([en, ja]);
+    if (Array.isArray(en_)) en_.forEach((line, i) => pairs.push([line, (ja_ || [])[i]]));
+    else pairs.push([en_, ja_]);
   }
   // a string is English only by its own words: "{sq}: {colour} {face}" has none
   return pairs.filter(([en, ja]) => en !== ja && /[A-Za-z]{3}/.test(en.replace(/\{\w+\}/g, "")))

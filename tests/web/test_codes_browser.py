@@ -51,3 +51,38 @@ def test_issue26_a_japanese_page_shows_no_english_from_the_server(
         assert errors == []
     finally:
         context.close()
+
+
+@pytest.mark.browser
+def test_issue26_an_http_refusal_off_the_room_page_is_shown_in_japanese(
+        browser: Any, server: Server) -> None:
+    """Pages other than the room show an HTTP refusal from its code too (``util.errorMessage``
+    through js/codes.js): a bad sign-in on the Japanese account page reads in Japanese, not the
+    server's English ``message``. Fails on the code before (the page showed that message)."""
+    import json
+    import urllib.error
+    import urllib.request
+
+    body = json.dumps({"name": "nobody_here", "password": "not the password"}).encode()
+    request = urllib.request.Request(server.url + "/api/account/login", data=body,
+                                     headers={"content-type": "application/json"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=60)
+    english = json.loads(refused.value.read())["error"]
+    assert english["code"] and ENGLISH_PROSE.search(english["message"]), english
+    errors: list[str] = []
+    context = open_context(browser, locale="ja-JP", viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        page.goto(server.url + "/account")
+        page.fill("#login-name", "nobody_here")
+        page.fill("#login-password", "not the password")
+        page.click("#login-form button[type=submit]")
+        page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
+        shown = page.text_content("#error") or ""
+        assert JAPANESE.search(shown), shown
+        assert english["message"] not in shown and not ENGLISH_PROSE.search(shown), shown
+        assert errors == []
+    finally:
+        context.close()

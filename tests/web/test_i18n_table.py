@@ -50,6 +50,22 @@ def table() -> dict[str, dict[str, Any]]:
                 "console.log(JSON.stringify(m.STRINGS));")
 
 
+def every_word() -> dict[str, dict[str, Any]]:
+    """The table as a page that loaded every registered game's words sees it: js/i18n.js and
+    each game's own ``words.json`` filed as ``addWords`` files them (``"<game>.<key>"``, and
+    a code naming the game under itself too; the table wins)."""
+    strings = table()
+    for game in available():
+        own = manifest(game).web_file("words.json")
+        for lang, words in (json.loads(own.read_text(encoding="utf-8")) if own else {}).items():
+            for key, value in words.items():
+                strings[lang].setdefault(f"{game}.{key}", value)
+                code = key.partition(":")[2]
+                if code.startswith(game) and not re.match(r"[a-z_]", code[len(game):]):
+                    strings[lang].setdefault(key, value)
+    return strings
+
+
 # ---- the lint rule ------------------------------------------------------------------------
 BAD_RENDERER = """\
 import { el, svg } from "../js/util.js";
@@ -108,12 +124,7 @@ def test_issue17_one_table_holds_every_game_word_in_both_languages(tmp_path: Pat
     """The renderers export no ``strings`` of their own; every ``ctx.t("key")`` a renderer
     makes is ``<game>.key`` (or a platform key) in English AND Japanese; both languages
     hold the same keys, and each game's rules have as many lines in each."""
-    strings = table()
-    for game in RENDERERS:  # a game's own words.json, as addWords files it
-        own = manifest(game).web_file("words.json")
-        for lang, words in (json.loads(own.read_text(encoding="utf-8")) if own else {}).items():
-            for key, value in words.items():
-                strings[lang].setdefault(f"{game}.{key}", value)
+    strings = every_word()  # with every game's own words.json, as addWords files it
     # the renderers import ../js/util.js as served (/static/games/<id>.js): import copies
     # laid out the same way
     mirror = tmp_path / "static"
@@ -244,10 +255,11 @@ def game_codes() -> dict[str, str]:
     import pkgutil
 
     import asobiba.games
+    from asobiba.core.errors import OPTION_WHY, RECORD_WHY
     from asobiba.core.protocol import CORE_WHY
     from asobiba.games import available, manifest
 
-    codes = dict(CORE_WHY)
+    codes = {**CORE_WHY, **OPTION_WHY, **RECORD_WHY}  # an option's and a record's codes too
     packages = [asobiba.games] + [importlib.import_module(manifest(g).package)
                                   for g in available()]  # plugged-in games' folders too
     for package in packages:
@@ -354,3 +366,45 @@ def test_issue26_every_code_has_english_and_japanese() -> None:
     missing += [f"reason:{c}" for c in reached if f"reason:{c}" not in en or f"reason:{c}" not in ja]
     assert missing == []
     assert len(game_codes()) > 70 and len(server_codes()) > 50  # the collection sees them
+
+
+# ---- issue 26 item 1: a game's words live in its own folder --------------------------------
+def names_game(key: str, gid: str) -> bool:
+    """Whether a key names the game ``gid``: the id as a whole part of it (``reversi.title``,
+    ``why:reversi.occupied``, ``pz.set:flipflop5``, ``explorer.g:flipflop-3x3``)."""
+    return re.search(rf"(^|[.:_\-]){re.escape(gid)}(?![a-z])", key) is not None
+
+
+def test_issue26_no_key_of_the_one_table_names_a_single_game() -> None:
+    """Every word that belongs to one game (its options, levels, rules, refusal and end
+    codes, renderer words, puzzle sets, explorer books) lives in that game's own
+    ``words.json``: no key of js/i18n.js names a registered game, so a new game can never
+    need an edit there again. Fails on the code before (the table held ~400 such keys)."""
+    strings = table()
+    games = available()
+    assert "reversi" in games and len(games) >= 7  # the six and the plug-in
+    named = sorted({(lang, key) for lang, words in strings.items() for key in words
+                    for gid in games if names_game(key, gid)})
+    assert named == []
+    assert names_game("why:reversi.occupied", "reversi")  # the check can see one
+    assert names_game("pz.set:flipflop5", "flipflop")
+    assert not names_game("reverstargo.title", "reversi")
+
+
+def test_issue26_every_game_brings_its_words_in_both_languages() -> None:
+    """Each registered game has a ``words.json`` beside its renderer, with the same keys in
+    English and Japanese; no key in it names another game, and its rule and end codes
+    (``why:…``, ``reason:…``) name it (a game's words file is its own)."""
+    games = available()
+    for gid in games:
+        found = manifest(gid).web_file("words.json")
+        assert found is not None, f"{gid}: no words.json in its folder"
+        words = json.loads(found.read_text(encoding="utf-8"))
+        assert set(words) == {"en", "ja"}, gid
+        assert words["en"] and set(words["en"]) == set(words["ja"]), \
+            (gid, sorted(set(words["en"]) ^ set(words["ja"])))
+        for key in words["en"]:
+            assert [g for g in games if g != gid and names_game(key, g)] == [], (gid, key)
+            # (a legacy "reason:<English sentence>" of a record older than codes is no code)
+            if key.startswith(("why:", "reason:")) and " " not in key:
+                assert names_game(key, gid), (gid, key)

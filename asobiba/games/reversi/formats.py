@@ -17,6 +17,7 @@ import re
 from typing import TYPE_CHECKING
 
 from ...core import MoveEntry, Record, RecordError, SeatInfo
+from ...core.errors import record_why
 from ...core.jsontypes import JSONObject
 from ...formats import RecordFormat
 
@@ -41,11 +42,15 @@ def _replayed(moves: list[str], seats: tuple[SeatInfo, ...] = (), started: str =
     for number, text in enumerate(moves, 1):
         seat = state.to_move
         if seat is None:
-            raise RecordError(f"move {number} ({text}): the game is already over")
+            raise RecordError(f"move {number} ({text}): the game is already over",
+                              why=record_why("record.move", number=number,
+                                             move=str(text)[:40]))
         try:
             state = state.play(text, seat)
         except Exception as exc:  # a MoveError: say which move
-            raise RecordError(f"move {number} ({text}): {exc}") from exc
+            raise RecordError(f"move {number} ({text}): {exc}",
+                              why=record_why("record.move", number=number,
+                                             move=str(text)[:40])) from exc
         entries.append(MoveEntry(seat, text))
     return Record(game="reversi", options={}, seed=0, moves=tuple(entries), seats=seats,
                   result=state.outcome, rules_version=game.rules_version,
@@ -61,11 +66,15 @@ def _with_forced_passes(squares: list[str]) -> list[str]:
             out.append("pass")
             state = state.play("pass")
         if state.is_over:
-            raise RecordError(f"move {number} ({sq}): the game is already over")
+            raise RecordError(f"move {number} ({sq}): the game is already over",
+                              why=record_why("record.move", number=number,
+                                             move=str(sq)[:40]))
         try:
             state = state.play(sq)
         except Exception as exc:
-            raise RecordError(f"move {number} ({sq}): {exc}") from exc
+            raise RecordError(f"move {number} ({sq}): {exc}",
+                              why=record_why("record.move", number=number,
+                                             move=str(sq)[:40])) from exc
         out.append(sq)
     while not state.is_over and state.legal_moves().texts() == ["pass"]:
         out.append("pass")

@@ -36,7 +36,9 @@ def replay_page(body: bytes, start: int) -> str:
     budget = WorkBudget(REPLAY_CPU)
     try:
         record = Record.loads(body)
-    except (RecordError, ValueError, KeyError, TypeError) as exc:
+    except RecordError as exc:  # its specific code: {"why": "record.line", "line": …}
+        raise ClientError("bad_record", str(exc)[:500], args=exc.detail()) from None
+    except (ValueError, KeyError, TypeError) as exc:
         raise ClientError("bad_record", str(exc)[:500]) from None
     if len(record.moves) > MAX_RECORD_PLIES:
         raise ClientError("too_long", f"a record may have at most {MAX_RECORD_PLIES} "
@@ -48,7 +50,9 @@ def replay_page(body: bytes, start: int) -> str:
         states = record.replay(game_of)
     except ClientError as exc:
         raise ClientError("bad_record", exc.message) from None
-    except (RecordError, ValueError, KeyError, TypeError) as exc:
+    except RecordError as exc:  # its specific code: {"why": "record.line", "line": …}
+        raise ClientError("bad_record", str(exc)[:500], args=exc.detail()) from None
+    except (ValueError, KeyError, TypeError) as exc:
         raise ClientError("bad_record", str(exc)[:500]) from None
     n = states[0].num_seats
     steps: list[str] = []  # each step's JSON text, made once

@@ -85,7 +85,7 @@ def valid_options(game: Game, options: JSONObject) -> JSONObject:
     try:
         return game.validate_options(options)
     except OptionError as exc:
-        raise ClientError("bad_options", str(exc)) from None
+        raise ClientError("bad_options", str(exc), args=exc.detail()) from None
 
 
 async def games(request: Request) -> Response:

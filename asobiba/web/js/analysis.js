@@ -333,19 +333,19 @@ function drawSeat() {
   sel.value = String(seat);
   const out = [];
   if (a.kind === "algo") {
-    out.push(el("p", { class: "best-guess" }, a.best ? t("analysis.algo_best", { card: a.best.card, number: a.best.number, p: pct(a.best.p) }) : t("analysis.nothing")));
+    out.push(el("p", { class: "best-guess" }, a.best ? tt("analysis.algo_best", { card: a.best.card, number: a.best.number, p: pct(a.best.p) }) : t("analysis.nothing")));
     const rows = a.cards.map((c) => el("tr", {}, el("th", { scope: "row" }, c.card), el("td", {}, Object.entries(c.numbers).map(([k, p]) => `${k}: ${pct(p)}`).join(", "))));
-    out.push(el("table", { class: "posterior" }, el("caption", {}, t("analysis.algo_caption")), el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.card")), el("th", { scope: "col" }, t("analysis.chances")))), el("tbody", {}, ...rows)));
+    out.push(el("table", { class: "posterior" }, el("caption", {}, tt("analysis.algo_caption")), el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.card")), el("th", { scope: "col" }, t("analysis.chances")))), el("tbody", {}, ...rows)));
   } else if (a.kind === "memory_matrix") {
-    const items = a.pieces.map((p) => el("li", {}, `${p.cell}: ${p.known === null ? t("analysis.mm_unknown") : p.known === "neutral" ? t("analysis.mm_neutral") : tt("analysis.mm_colour", { c: p.known })}`));
-    out.push(el("p", {}, t("analysis.mm_caption")), items.length ? el("ul", { class: "mm-known" }, ...items) : el("p", {}, t("analysis.nothing")));
+    const items = a.pieces.map((p) => el("li", {}, `${p.cell}: ${p.known === null ? tt("analysis.mm_unknown") : p.known === "neutral" ? tt("analysis.mm_neutral") : tt("analysis.mm_colour", { c: p.known })}`));
+    out.push(el("p", {}, tt("analysis.mm_caption")), items.length ? el("ul", { class: "mm-known" }, ...items) : el("p", {}, t("analysis.nothing")));
   } else if (a.kind === "patapata") {
     const items = a.ways.map((w) => {
       const b = el("button", { type: "button", class: "pv-move" }, label(w.move));
       b.addEventListener("click", () => play(w.move));
-      return el("li", {}, b, ` ${t("analysis.pp_way", { now: w.score_now, ahead: w.lookahead, est: w.estimate === null ? "–" : w.estimate })}`);
+      return el("li", {}, b, ` ${tt("analysis.pp_way", { now: w.score_now, ahead: w.lookahead, est: w.estimate === null ? "–" : w.estimate })}`);
     });
-    out.push(el("p", {}, t("analysis.pp_caption")), items.length ? el("ol", {}, ...items) : el("p", {}, t("analysis.nothing")));
+    out.push(el("p", {}, tt("analysis.pp_caption")), items.length ? el("ol", {}, ...items) : el("p", {}, t("analysis.nothing")));
   }
   $("seat-analysis").replaceChildren(...out);
 }

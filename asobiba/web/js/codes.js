@@ -26,7 +26,9 @@ export function refusalText(err, game = null) {
   const rule = err.args && err.args.why;
   if (rule && has(`why:${rule}`, game)) args.why = t(`why:${rule}`, args, game);
   else if (rule) args.why = t("why:unknown", { code: rule }, game);
-  const key = `err:${err.code}`;
+  // a refusal whose specific reason is a code of its own (an option's or a record's:
+  // {"code": "bad_options", "args": {"why": "option.bad_value", …}}) says it
+  const key = rule && has(`err:${err.code}.why`, game) ? `err:${err.code}.why` : `err:${err.code}`;
   if (has(key, game)) return t(key, args, game);
   return t("err:unknown", { code: err.code }, game);
 }

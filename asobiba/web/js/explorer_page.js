@@ -4,7 +4,7 @@
 // in the address (?moves=f5,d6) so a position can be linked.
 import { applyStatic, has, lang, mountSwitch, onLangChange, t } from "./i18n.js";
 import { armBoard } from "./board.js";
-import { el, loadRenderer } from "./util.js";
+import { el, loadAllWords, loadRenderer } from "./util.js";
 import { mountExplorer } from "./explorer.js";
 
 // the explorers come from the server (GET /api/explorer: each game's explorer hook)
@@ -77,7 +77,8 @@ async function main() {
     explorers = [];
   }
   entry = explorers.find((e) => e.explorer === name) || null;
-  // an explorer's name: its words (i18n.js), else its id
+  await loadAllWords(explorers.map((e) => e.game)); // a book's name is its game's words
+  // an explorer's name: its game's words (words.json), else its id
   const title = (e) => (has(`explorer.g:${e.explorer}`) ? t(`explorer.g:${e.explorer}`) : e.explorer);
   const fill = () => {
     select.replaceChildren(...explorers.map((e) => el("option", { value: e.explorer }, title(e))));

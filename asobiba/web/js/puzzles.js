@@ -3,7 +3,7 @@
 // change; the daily puzzle and streaks; tsume-algo answered in the same place. Every move is
 // also a button and can be typed (keyboard use).
 import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
-import { el, loadRenderer } from "./util.js";
+import { el, httpError, loadAllWords, loadRenderer } from "./util.js";
 
 let index = null; // GET /api/puzzles
 let attempt = null; // the open attempt (POST /api/puzzles/start)
@@ -19,18 +19,13 @@ async function call(path, body) {
     method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body),
   });
   const data = await res.json();
-  if (!res.ok) {
-    const err = data && data.error ? data.error : { code: "other", args: {}, message: `HTTP ${res.status}` };
-    const e = new Error(err.message);
-    e.code = err.code;
-    e.args = err.args || {};
-    throw e;
-  }
+  if (!res.ok) throw httpError(data && data.error ? data : { error: { code: "other", args: {} } }, res.status);
   return data;
 }
 
 function showError(err) {
   const key = `pz.err.${err.code}`;
+  // the page's own words for its codes, else the code's (err:<code>), else the server's text
   const text = t(key, { ...err.args }) !== key ? t(key, { ...err.args }) : t("pz.err.other", { msg: err.message });
   document.getElementById("error").textContent = text;
   if (err.code === "not_signed_in") document.getElementById("sign-in").hidden = false;
@@ -47,6 +42,7 @@ function tt(key, params) {
 
 async function refresh() {
   index = await call("/api/puzzles");
+  await loadAllWords(index.sets.map((s) => s.game)); // the sets' names are their games' words
   const select = document.getElementById("set");
   const current = select.value;
   select.replaceChildren(...index.sets.map((s) => el("option", { value: s.set }, setLabel(s.set))));

@@ -6,6 +6,7 @@
 // Also the turn notices of a game page (item 6): the tab's title and favicon say when it is
 // this browser's turn, an optional system notification when the tab is hidden, and a tone.
 import { lang, onLangChange, setLang, t } from "./i18n.js";
+import { httpError } from "./util.js";
 import "./notices.js"; // challenges on every page (issue 28)
 
 const KEY = "asobiba.settings";
@@ -96,7 +97,7 @@ export async function update(changes) {
     body: JSON.stringify({ settings: current }),
   });
   const body = await res.json();
-  if (!res.ok) throw new Error((body.error && body.error.message) || `HTTP ${res.status}`);
+  if (!res.ok) throw httpError(body, res.status);
   return body;
 }
 

@@ -1,6 +1,7 @@
 // Small DOM helpers, seat-key storage and renderer loading shared by every page.
 
-import { addWords, t } from "./i18n.js";
+import { refusalText } from "./codes.js";
+import { addWords, has, t } from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -82,6 +83,29 @@ export function saveInvites(room, invites) {
 
 // ---- renderers -----------------------------------------------------------------------
 const cache = new Map();
+const wordsLoaded = new Map();
+
+/** Add a game's own words (its folder's words.json, served as /static/games/<id>.words.json)
+ * to the i18n table, once per page: every page that shows a game's words (its renderer, its
+ * options, levels, codes, puzzle sets, explorers) awaits this first — loadRenderer does. */
+export function loadWords(gameId) {
+  if (!wordsLoaded.has(gameId)) {
+    wordsLoaded.set(gameId, (async () => {
+      try {
+        const words = await fetch(`/static/games/${encodeURIComponent(gameId)}.words.json`);
+        if (words.ok) addWords(gameId, await words.json());
+      } catch {
+        // no words of its own (the generic renderer): the key is shown
+      }
+    })());
+  }
+  return wordsLoaded.get(gameId);
+}
+
+/** The words of several games at once (a page listing every game's puzzle sets or books). */
+export function loadAllWords(gameIds) {
+  return Promise.all([...new Set(gameIds)].map(loadWords));
+}
 
 /** The renderer module of a game (served from the game's folder as /static/games/<id>.js,
  * with its words, /static/games/<id>.words.json), or the generic one. */
@@ -94,12 +118,7 @@ export async function loadRenderer(gameId) {
   } catch {
     mod = (await import("/static/games/generic.js")).default;
   }
-  try {
-    const words = await fetch(`/static/games/${id}.words.json`);
-    if (words.ok) addWords(gameId, await words.json());
-  } catch {
-    // no words of its own: the one table (js/i18n.js) holds them, or the key is shown
-  }
+  await loadWords(gameId);
   // the renderer for this game: its methods (through the prototype) and the id its words are
   // filed under in the one i18n table (js/i18n.js, "<game>.<key>")
   const renderer = Object.assign(Object.create(mod), { game: gameId });
@@ -107,22 +126,29 @@ export async function loadRenderer(gameId) {
   return renderer;
 }
 
-// The API's one error shape is {"error": {"code", "message"}}; a 5xx is the server's fault
-// and is shown as such, never as a fault of what the person sent.
-export function errorMessage(body, status) {
-  const err = body && typeof body.error === "object" ? body.error : null;
+// The API's one error shape is {"error": {"code", "message", "args"?}}: a refusal is shown
+// from its code (``err:<code>`` with its arguments, through js/codes.js) in the page's
+// language; the server's English ``message`` only for a code the table does not know. A 5xx
+// is the server's fault and is shown as such, never as a fault of what the person sent.
+export function errorMessage(body, status, game = null) {
+  const err = body && typeof body.error === "object" && body.error ? body.error : null;
+  if (status < 500 && err && err.code && has(`err:${err.code}`, game)) return refusalText(err, game);
   const msg = err && err.message ? err.message : `HTTP ${status}`;
   return status >= 500 ? `${t("error.server")} (${msg})` : msg;
+}
+
+/** An Error for a refused HTTP call: its text in the page's language (errorMessage), and the
+ * refusal's ``code``, ``args`` and ``status`` for a page that words some codes its own way. */
+export function httpError(body, status) {
+  const err = body && typeof body.error === "object" && body.error ? body.error : {};
+  return Object.assign(new Error(errorMessage(body, status)), { code: err.code, args: err.args || {}, status });
 }
 
 export async function api(path, options = {}) {
   const res = await fetch(path, options);
   const type = res.headers.get("content-type") || "";
   const body = type.includes("json") ? await res.json() : await res.text();
-  if (!res.ok) {
-    const msg = errorMessage(body, res.status);
-    throw new Error(msg);
-  }
+  if (!res.ok) throw httpError(body, res.status);
   return body;
 }
 
