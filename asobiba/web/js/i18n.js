@@ -1270,6 +1270,11 @@ export const STRINGS = {
     "err:guest_casual": "Guest accounts play casual games only: register (your history is kept) to play rated games.",
     "err:no_offer": "There is no offer to answer now.",
     "err:puzzle_refused": "This puzzle action was refused.",
+    // --- s11-puzzles2 ---
+    "pz.set:patapata": "Patapata Kamipen (last tasks, exact)",
+    "pz.your_move:patapata": "Finish the task the way that gives the highest final score (pass, or write the marks: the task clears when the pattern shows).",
+    "pz.step": "On the way: keep going until the task clears.",
+    "pz.err.too_many_steps": "At most {limit} steps towards one move.",
   },
   ja: {
     "app.name": "あそびば",
@@ -2536,6 +2541,11 @@ export const STRINGS = {
     "err:guest_casual": "ゲストはレーティングなしの対局のみです。レーティング対局には登録してください（履歴は引き継がれます）。",
     "err:no_offer": "今、答える申し出はありません。",
     "err:puzzle_refused": "このパズルの操作は受け付けられませんでした。",
+    // --- s11-puzzles2 ---
+    "pz.set:patapata": "パタパタ紙ペン（終盤のお題・完全読み）",
+    "pz.your_move:patapata": "最終得点がいちばん高くなるようにお題を片づけてください（パスするか、マークを書く。お題の形が見えればクリアです）。",
+    "pz.step": "途中です。お題がクリアになるまで続けてください。",
+    "pz.err.too_many_steps": "一つの手までの操作は {limit} 回までです。",
   },
 };
 
