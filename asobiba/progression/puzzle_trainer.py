@@ -242,7 +242,7 @@ def _open(session: Session, player_id: int, puzzle_set: str, puzzle_id: str, mod
           run: int | None, closed: list[JSONObject], public: JSONObject) -> JSONObject:
     made = cast("CursorResult[tuple[int]]", session.execute(insert(PUZZLE_ATTEMPTS).values(
         player_id=player_id, puzzle_set=puzzle_set, puzzle_id=puzzle_id, mode=mode,
-        rated=False, status="open", step=0, run=run, started=utcnow())))
+        rated=False, status="open", step=0, run=run, started=utcnow(), pending="")))
     attempt_id = int(made.inserted_primary_key[0])  # type: ignore[index]
     rated = False
     try:  # the first attempt ever at this puzzle: the only one that can be rated
@@ -346,7 +346,7 @@ def move(session: Session, player_id: int, attempt_id: int, text: str) -> JSONOb
     done = not right or step >= len(pz.line)
     claimed = _rows(session.execute(update(PUZZLE_ATTEMPTS).where(
         PUZZLE_ATTEMPTS.c.id == a.id, PUZZLE_ATTEMPTS.c.status == "open",
-        PUZZLE_ATTEMPTS.c.step == a.step, PUZZLE_ATTEMPTS.c.pending == a.pending
+        PUZZLE_ATTEMPTS.c.step == a.step, func.coalesce(PUZZLE_ATTEMPTS.c.pending, "") == a.pending
     ).values(step=step, pending="")))
     if claimed != 1:
         raise PuzzleError("attempt_busy", "this move was already answered", 409,
@@ -369,7 +369,7 @@ def _more(session: Session, a: _Attempt, pz: Puzzle, base: State, mine: str,
                           limit=MAX_STEPS)
     claimed = _rows(session.execute(update(PUZZLE_ATTEMPTS).where(
         PUZZLE_ATTEMPTS.c.id == a.id, PUZZLE_ATTEMPTS.c.status == "open",
-        PUZZLE_ATTEMPTS.c.step == a.step, PUZZLE_ATTEMPTS.c.pending == a.pending
+        PUZZLE_ATTEMPTS.c.step == a.step, func.coalesce(PUZZLE_ATTEMPTS.c.pending, "") == a.pending
     ).values(pending="\n".join(steps))))
     if claimed != 1:
         raise PuzzleError("attempt_busy", "this move was already answered", 409,

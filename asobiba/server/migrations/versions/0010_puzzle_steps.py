@@ -24,8 +24,7 @@ def upgrade() -> None:
     # a database made by the progression layer alone (the CLI) at this version has it already
     if "pending" not in _columns():
         with op.batch_alter_table("prog_puzzle_attempts") as batch:
-            batch.add_column(sa.Column("pending", sa.Text(), nullable=False,
-                                       server_default=""))
+            batch.add_column(sa.Column("pending", sa.Text(), nullable=True))
 
 
 def downgrade() -> None:
