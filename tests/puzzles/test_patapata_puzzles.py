@@ -201,3 +201,17 @@ def test_flaps_and_turns_keep_the_attempt_open(session: Session) -> None:
     with pytest.raises(trainer.PuzzleError) as err:
         trainer.move(session, me, aid, "rotate 90")
     assert err.value.refusal == "too_many_steps"
+
+
+def test_the_judge_reads_no_hidden_future() -> None:
+    """Hidden information stays hidden: the course's tasks still to be rolled (from the
+    game's seed) change nothing in the values — only the rule (each row a third) counts."""
+    judge = PatapataJudge()
+    pz = next(p for p in shipped() if "last_tasks" in p.themes)
+    state = pz.position()
+    assert isinstance(state, PatapataState)
+    values = dict(judge.judge(state).values)  # type: ignore[union-attr]
+    for r in range(3):
+        rows = state.rows[:state.round + 1] + (r,) * (COURSE_LENGTH - state.round - 1)
+        other = PatapataState(state.options, rows, state.round, state.sheets)
+        assert dict(judge.judge(other).values) == values  # type: ignore[union-attr]
