@@ -391,6 +391,9 @@ PUZZLE_ATTEMPTS = Table(
     Column("rating_after", Float, nullable=True),
     Column("puzzle_before", Float, nullable=True),
     Column("puzzle_after", Float, nullable=True),
+    # s11-puzzles2: step-by-step moves since the last move of the line ("\n"-separated;
+    # Patapata's writes, flaps and turns towards a clear; NULL = none), migration 0010
+    Column("pending", Text, nullable=True),
 )
 """Every puzzle attempt: the player's progress through the solution (checked on the server)
 and, for a rated one, the two ratings before and after (pool ``<set>:puzzle``)."""

@@ -11,6 +11,7 @@ puzzle to dodge the loss)."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,11 +25,12 @@ from sqlalchemy.orm import Session
 if TYPE_CHECKING:
     from sqlalchemy.engine import CursorResult
 
-from ..core import Outcome, Why, derive_seed
+from ..core import Outcome, State, Why, derive_seed
+from ..core.hooks import PuzzleJudge
 from ..core.jsontypes import JSONObject
 from ..games import available
 from ..games import get as get_game
-from ..puzzles.mine import KINDS, Puzzle, load_set, player_seat
+from ..puzzles.mine import KINDS, Puzzle, judge_for, load_set, player_seat
 from ..tables import PUZZLE_ATTEMPTS, PUZZLE_SEEN, PlayerRow, RatingRow, utcnow
 from . import accounts, ratings
 from .errors import ProgressionError
@@ -39,6 +41,9 @@ PUZZLE_DEVIATION = 350.0
 guess: wide, but narrower than a new player's 500)."""
 TSUME_SUFFIX = "-tsume"
 TSUME_LEVELS = 7
+MAX_STEPS = 48
+"""At most this many step-by-step moves between two moves of a line (Patapata: writes, flaps
+and turns towards a clear); more are refused (``too_many_steps``)."""
 
 
 class PuzzleError(ProgressionError):
@@ -144,6 +149,31 @@ class _Attempt:
     status: str
     step: int
     run: int | None
+    pending: str = ""
+
+    @property
+    def steps(self) -> list[str]:
+        return self.pending.split("\n") if self.pending else []
+
+
+_JUDGES: dict[str, PuzzleJudge] = {}
+
+
+def _judge(pz: Puzzle) -> PuzzleJudge:
+    """The puzzle's game judge (one per game and options, made on first use)."""
+    key = pz.game + json.dumps(dict(pz.options), sort_keys=True)
+    if key not in _JUDGES:
+        _JUDGES[key] = judge_for(pz.game, pz.options)
+    return _JUDGES[key]
+
+
+def _view(pz: Puzzle, state: State, seat: int) -> JSONObject:
+    """What the solver sees of a position: the seat's view, less what would give the answer
+    away when the game's judge says so (``public_view``: Patapata's hint)."""
+    public = getattr(_judge(pz), "public_view", None)
+    if public is not None:
+        return cast("JSONObject", public(state, seat))
+    return state.view(seat)
 
 
 def _attempt(session: Session, attempt_id: int, player_id: int) -> _Attempt:
@@ -152,7 +182,8 @@ def _attempt(session: Session, attempt_id: int, player_id: int) -> _Attempt:
     if row is None or row["player_id"] != player_id:  # another player's: not yours to see
         raise PuzzleError("no_attempt", f"no attempt {attempt_id}", 404, attempt=attempt_id)
     return _Attempt(row["id"], row["player_id"], row["puzzle_set"], row["puzzle_id"],
-                    row["mode"], bool(row["rated"]), row["status"], row["step"], row["run"])
+                    row["mode"], bool(row["rated"]), row["status"], row["step"], row["run"],
+                    str(row["pending"] or ""))
 
 
 def _seen(session: Session, player_id: int, puzzle_set: str) -> set[str]:
@@ -211,7 +242,7 @@ def _open(session: Session, player_id: int, puzzle_set: str, puzzle_id: str, mod
           run: int | None, closed: list[JSONObject], public: JSONObject) -> JSONObject:
     made = cast("CursorResult[tuple[int]]", session.execute(insert(PUZZLE_ATTEMPTS).values(
         player_id=player_id, puzzle_set=puzzle_set, puzzle_id=puzzle_id, mode=mode,
-        rated=False, status="open", step=0, run=run, started=utcnow())))
+        rated=False, status="open", step=0, run=run, started=utcnow(), pending="")))
     attempt_id = int(made.inserted_primary_key[0])  # type: ignore[index]
     rated = False
     try:  # the first attempt ever at this puzzle: the only one that can be rated
@@ -237,7 +268,7 @@ def _open(session: Session, player_id: int, puzzle_set: str, puzzle_id: str, mod
 def _public(pz: Puzzle) -> JSONObject:
     state = pz.position()
     seat = player_seat(state)
-    return {**pz.public(), "seat": seat, "view": state.view(seat)}
+    return {**pz.public(), "seat": seat, "view": _view(pz, state, seat)}
 
 
 def _run_state(session: Session, player_id: int, run: int) -> tuple[int, bool]:
@@ -267,7 +298,11 @@ def best_streak(session: Session, player_id: int) -> int:
 def move(session: Session, player_id: int, attempt_id: int, text: str) -> JSONObject:
     """The player's next move of the line: right → the engine's replies follow (and the
     attempt ends solved after the last move); wrong → the attempt ends failed. The line is
-    shown only once the attempt has ended."""
+    shown only once the attempt has ended.
+
+    A game whose judge has ``step`` (Patapata) may also be played step by step: each step
+    (a write, a flap, a turn) is kept with the attempt while the judge says it is on the way
+    to the line's move (``more``), and the steps that complete it count as that move."""
     a = _attempt(session, attempt_id, player_id)
     if a.status != "open":
         raise PuzzleError("attempt_over", "this attempt has ended", 409, attempt=attempt_id)
@@ -279,6 +314,9 @@ def move(session: Session, player_id: int, attempt_id: int, text: str) -> JSONOb
     player = player_seat(state)
     for mv in pz.line[: a.step]:
         state = state.play(mv)
+    base = state
+    for mv in a.steps:
+        state = state.play(mv)
     if state.to_move != player:  # pragma: no cover - steps always stop on the player's turn
         raise PuzzleError("attempt_over", "not your turn", 409)
     try:
@@ -288,11 +326,18 @@ def move(session: Session, player_id: int, attempt_id: int, text: str) -> JSONOb
                           ) from None
     if mine not in {state.move_text(m, player) for m in state.legal_moves(player)}:
         raise PuzzleError("illegal_move", f"{text!r} is not a legal move here", move=text)
-    right = mine == pz.line[a.step]
+    want = pz.line[a.step]
+    right = mine == want and not a.steps
+    stepper = getattr(_judge(pz), "step", None)
+    if not right and stepper is not None:
+        said = stepper(base, [*a.steps, mine], want)
+        if said == "more":
+            return _more(session, a, pz, base, mine, player)
+        right = said == "right"
     step = a.step + 1
     replies: list[str] = []
     if right:
-        state = state.play(mine)
+        state = base.play(want)
         while step < len(pz.line) and state.to_move != player:
             replies.append(pz.line[step])
             state = state.play(pz.line[step])
@@ -301,16 +346,39 @@ def move(session: Session, player_id: int, attempt_id: int, text: str) -> JSONOb
     done = not right or step >= len(pz.line)
     claimed = _rows(session.execute(update(PUZZLE_ATTEMPTS).where(
         PUZZLE_ATTEMPTS.c.id == a.id, PUZZLE_ATTEMPTS.c.status == "open",
-        PUZZLE_ATTEMPTS.c.step == a.step).values(step=step)))
+        PUZZLE_ATTEMPTS.c.step == a.step, func.coalesce(PUZZLE_ATTEMPTS.c.pending, "") == a.pending
+    ).values(step=step, pending="")))
     if claimed != 1:
         raise PuzzleError("attempt_busy", "this move was already answered", 409,
                           attempt=attempt_id)
     out: JSONObject = {"correct": right, "replies": replies, "done": done,
-                       "view": state.view(player) if right else None}
+                       "view": _view(pz, state, player) if right else None}
     if done:
         a.step = step
         out.update(_finish(session, a, solved=right, pz=pz))
     return out
+
+
+def _more(session: Session, a: _Attempt, pz: Puzzle, base: State, mine: str,
+          player: int) -> JSONObject:
+    """A step on the way to the line's move: kept with the attempt (compare-and-set on the
+    steps so far, like the line's step), the attempt stays open."""
+    steps = [*a.steps, mine]
+    if len(steps) > MAX_STEPS:
+        raise PuzzleError("too_many_steps", f"at most {MAX_STEPS} steps towards one move",
+                          limit=MAX_STEPS)
+    claimed = _rows(session.execute(update(PUZZLE_ATTEMPTS).where(
+        PUZZLE_ATTEMPTS.c.id == a.id, PUZZLE_ATTEMPTS.c.status == "open",
+        PUZZLE_ATTEMPTS.c.step == a.step, func.coalesce(PUZZLE_ATTEMPTS.c.pending, "") == a.pending
+    ).values(pending="\n".join(steps))))
+    if claimed != 1:
+        raise PuzzleError("attempt_busy", "this move was already answered", 409,
+                          attempt=a.id)
+    state = base
+    for mv in steps:
+        state = state.play(mv)
+    return {"correct": True, "more": True, "replies": [], "done": False,
+            "view": _view(pz, state, player)}
 
 
 def _finish(session: Session, a: _Attempt, solved: bool, pz: Puzzle | None = None,

@@ -137,8 +137,10 @@ def unique_best(verdict: Verdict | None) -> str | None:
     """The one move the verdict singles out, or ``None``.
 
     A proven win (``>= win_value``) is unique when no other move is a proven win. Without a
-    win: exact verdicts give no puzzle (we ask for the winning move); a search's verdict gives
-    the best move when it beats the next one by ``margin`` and reaches ``best_min``."""
+    win: exact verdicts give no puzzle (we ask for the winning move) — except a solo game's
+    (``win_value`` infinite, ``margin`` finite: the best score by ``margin``); a search's
+    verdict gives the best move when it beats the next one by ``margin`` and reaches
+    ``best_min``."""
     if verdict is None or len(verdict.values) < 2:
         return None
     ranked = sorted(verdict.values.items(), key=lambda kv: (-kv[1], kv[0]))
@@ -146,6 +148,10 @@ def unique_best(verdict: Verdict | None) -> str | None:
     if v1 >= verdict.win_value:
         return best if v2 < verdict.win_value else None
     if verdict.exact:
+        # a game with no winner to find (a solo score, Patapata): exact values with a finite
+        # margin — the best by at least that much; otherwise we ask for the winning move
+        if math.isinf(verdict.win_value) and math.isfinite(verdict.margin):
+            return best if v1 - v2 >= verdict.margin else None
         return None
     return best if v1 - v2 >= verdict.margin and v1 >= verdict.best_min else None
 

@@ -26,13 +26,13 @@ from asobiba.puzzles import (
 )
 from asobiba.puzzles.mine import Puzzle, judge_for
 
-SETS = ("reversi", "flipflop", "flipflop5", "reverstargo")
+SETS = ("reversi", "flipflop", "flipflop5", "reverstargo", "patapata")
 
 
-def test_every_two_player_game_has_its_sets() -> None:
+def test_every_game_with_puzzles_has_its_sets() -> None:
     assert {k: KINDS[k][0] for k in KINDS} == {
         "reversi": "reversi", "flipflop": "flipflop", "flipflop5": "flipflop",
-        "reverstargo": "reverstargo"}
+        "reverstargo": "reverstargo", "patapata": "patapata"}
 
 
 def test_unique_best_takes_the_only_winning_move_and_a_clear_margin() -> None:
@@ -175,7 +175,7 @@ def test_build_mines_a_servers_stored_games_first(tmp_path: Path) -> None:
     assert shipped[0].source == "record" and verify(shipped[0]) == []
 
 
-@pytest.mark.parametrize("kind", ["flipflop", "reversi", "reverstargo"])
+@pytest.mark.parametrize("kind", ["flipflop", "reversi", "reverstargo", "patapata"])
 def test_the_shipped_set_is_what_the_command_builds(kind: str, tmp_path: Path) -> None:
     """The committed file starts with exactly what `asobiba puzzles build --seed 0` writes
     (a build writes puzzles in seed order, so a short build is the full one's prefix)."""

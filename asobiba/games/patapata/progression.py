@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Rng, Thresholds
+from ...core.hooks import PuzzleJudge
 from ...core.jsontypes import JSONMapping, JSONObject
 
 if TYPE_CHECKING:
@@ -145,8 +146,18 @@ def _seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONOb
     return seat_analysis(options, views)
 
 
+def _puzzles(options: JSONMapping) -> PuzzleJudge:
+    """s11-puzzles2: the puzzle miner's judge (``puzzles.py``, docs/puzzles.md)."""
+    from .puzzles import make_judge
+
+    return make_judge(options)
+
+
 PROGRESSION = GameProgression(
     seat_analysis=_seat_analysis,
+    puzzles=_puzzles,
+    # the solo daily's course (one sheet, dice): the last tasks solved exactly
+    puzzle_sets={"patapata": {"players": 1, "course": "dice"}},
     evaluator=lambda options: PatapataEvaluator(),
     # expected final score, centred on the best move (0); with scale 5 losing ≈2 points is an
     # inaccuracy, ≈4 a mistake, ≈7 a blunder (the score bands of the seed's ratings are 5

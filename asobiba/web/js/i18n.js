@@ -865,6 +865,9 @@ export const STRINGS = {
     "why:record.game_mismatch": "this {format} record is of {game}, not {expected}",
     "why:record.invalid": "it cannot be read",
     // --- end s11-words ---
+    // --- s11-puzzles2 ---
+    "pz.step": "On the way: keep going until the task clears.",
+    "pz.err.too_many_steps": "At most {limit} steps towards one move.",
   },
   ja: {
     "app.name": "あそびば",
@@ -1721,6 +1724,9 @@ export const STRINGS = {
     "why:record.game_mismatch": "この {format} の棋譜は {expected} ではなく {game} のものです",
     "why:record.invalid": "読み取れません",
     // --- end s11-words ---
+    // --- s11-puzzles2 ---
+    "pz.step": "途中です。お題がクリアになるまで続けてください。",
+    "pz.err.too_many_steps": "一つの手までの操作は {limit} 回までです。",
   },
 };
 

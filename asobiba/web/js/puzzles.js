@@ -78,7 +78,9 @@ async function start(mode) {
     } else {
       renderer = await loadRenderer(pz.game);
       view = pz.view;
-      status = { key: "pz.your_move", params: {} };
+      // a game may word the question its own way (Patapata: the best way to finish the task)
+      const own = `pz.your_move:${pz.game}`;
+      status = { key: t(own) !== own ? own : "pz.your_move", params: {} };
     }
     if (attempt.closed && attempt.closed.some((c) => c.rated)) document.getElementById("error").textContent = t("pz.abandoned");
     document.body.dataset.attempt = String(attempt.attempt);
@@ -102,6 +104,9 @@ async function play(move) {
       ended = res;
       status = { key: res.solved ? "pz.solved" : "pz.failed", params: { line: (res.line || []).join(" ") } };
       await refresh();
+    } else if (res.more) {
+      // a step on the way (Patapata's writes, flaps and turns): the task is not finished yet
+      status = { key: "pz.step", params: {} };
     } else {
       status = { key: "pz.right", params: { replies: res.replies.join(" ") } };
     }
@@ -161,7 +166,10 @@ function draw() {
     };
     board.replaceChildren(renderer.render(view, ctx));
     const label = (m) => (renderer.moveLabel ? renderer.moveLabel(m, ctx) : m);
-    const moves = playable ? view.legal_moves || [] : [];
+    // the renderer's own list when it has one (Patapata hides whole clears: listing them
+    // would list the answers)
+    const all = playable ? view.legal_moves || [] : [];
+    const moves = renderer.panelMoves ? renderer.panelMoves(all) : all;
     document.getElementById("legal").replaceChildren(...moves.slice(0, 120).map((m) => el("button", { type: "button", class: "move", "data-move": m, onclick: () => play(m) }, label(m))));
   } else {
     board.replaceChildren();
@@ -186,7 +194,7 @@ function draw() {
   document.getElementById("next").hidden = !ended;
   drawRating();
   // for tests and assistive styling: the state of the attempt, set once everything is drawn
-  document.body.dataset.result = ended ? (ended.solved ? "solved" : "failed") : status && status.key === "pz.right" ? "right" : "";
+  document.body.dataset.result = ended ? (ended.solved ? "solved" : "failed") : status && status.key === "pz.right" ? "right" : status && status.key === "pz.step" ? "step" : "";
 }
 
 function wire() {
