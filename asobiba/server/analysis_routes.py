@@ -38,7 +38,17 @@ from ..analysis import worker
 from ..core.jsontypes import JSONObject
 from ..games import available
 from . import api_schema
-from .api_schema import PAGE, AnalysedPosition, AnalysisSpec, GamePath, Op
+from .api_schema import (
+    PAGE,
+    AnalysedPosition,
+    AnalysisSpec,
+    AnalysisTree,
+    AnalysisTreeExport,
+    AnalysisTreeImport,
+    AnalysisTreeText,
+    GamePath,
+    Op,
+)
 
 P = ParamSpec("P")
 log = logging.getLogger("asobiba.server.analysis")
@@ -146,6 +156,10 @@ api_schema.PATHS.setdefault("/analysis/{game}", GamePath)
 api_schema.OPS.setdefault(("GET", "/analysis/{game}"), Op({200: PAGE}))
 api_schema.OPS.setdefault(("POST", "/api/analysis/position"),
                           Op({200: AnalysedPosition}, body=AnalysisSpec))
+api_schema.OPS.setdefault(("POST", "/api/analysis/export"),
+                          Op({200: AnalysisTreeText}, body=AnalysisTreeExport))
+api_schema.OPS.setdefault(("POST", "/api/analysis/import"),
+                          Op({200: AnalysisTree}, body=AnalysisTreeImport))
 
 
 def spec_of(data: object) -> tuple[JSONObject, int | None]:
@@ -191,6 +205,58 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
             return _refused(429, refusal)
         spec, seat = spec_of(data)
         out = await engine.run(key, worker.describe, spec, seat)
+        if "error" in out:
+            return _refused(400, out["error"])
+        out.pop("cpu", None)
+        return JSONResponse(out)
+
+    async def export(request: Request) -> Response:
+        """The page's tree as notation (Export) and as a share token (the link). Formatting
+        only, bounded by the body's size: no engine work, no budget."""
+        from ..analysis import tree as trees
+
+        try:
+            data = json.loads(await request.body() or b"{}")
+            if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+                raise trees.AnalysisError("analysis_bad_request", field="body")
+            setup = data.get("setup")
+            options, seed = data.get("options") or {}, data.get("seed") or 0
+            if not isinstance(options, dict) or not isinstance(seed, int) \
+                    or not (setup is None or isinstance(setup, dict)):
+                raise trees.AnalysisError("analysis_bad_request", field="options")
+            tree = trees.Tree(data["game"], options, seed, setup,
+                              trees.node_from_json(data.get("tree")))
+            notation = trees.export(tree)
+        except ValueError:
+            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+        except trees.AnalysisError as exc:
+            return _refused(400, exc.to_json())
+        try:
+            share: str | None = trees.pack(tree)
+            share_error = None
+        except trees.AnalysisError as exc:  # too big for a link: the notation still is
+            share, share_error = None, exc.to_json()
+        return JSONResponse({"notation": notation, "share": share,
+                             "share_error": share_error})
+
+    async def import_tree(request: Request) -> Response:
+        """A pasted notation or a share token back as the page's tree, checked move by move
+        in the analysis process (charged to the budget like any engine work)."""
+        try:
+            data = json.loads(await request.body() or b"{}")
+        except ValueError:
+            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+        if not isinstance(data, dict) or not isinstance(data.get("game"), str) \
+                or not isinstance(data.get("notation", data.get("share")), str):
+            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+        key = address(request.scope)
+        refusal = engine.refusal(key)
+        if refusal is not None:
+            return _refused(429, refusal)
+        notation = data.get("notation")
+        out = await engine.run(key, worker.read_tree, data["game"],
+                               notation if isinstance(notation, str) else None,
+                               None if isinstance(notation, str) else data.get("share"))
         if "error" in out:
             return _refused(400, out["error"])
         out.pop("cpu", None)
@@ -266,4 +332,6 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
 
     return [Route("/analysis/{game}", page),
             Route("/api/analysis/position", position, methods=["POST"]),
+            Route("/api/analysis/export", export, methods=["POST"]),
+            Route("/api/analysis/import", import_tree, methods=["POST"]),
             WebSocketRoute("/ws/analysis", ws_analysis)]

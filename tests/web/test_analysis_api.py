@@ -126,3 +126,56 @@ def test_the_budget_window_slides() -> None:
     assert budget.retry_after("a") == 7  # the first step leaves the window at t = 10
     now[0] = 10.5
     assert budget.allows("a") and budget.used("a") == 1.0
+
+
+def _tree() -> dict[str, Any]:
+    def node(move: str | None, comment: str = "", *kids: dict[str, Any]) -> dict[str, Any]:
+        return {"move": move, "comment": comment, "children": list(kids)}
+
+    return node(None, "start {here}", node("d3", "", node("c5", "main")),
+                node("c4", "the other", node("c3")))
+
+
+def test_export_share_and_import_round_trip_the_whole_tree(client: TestClient) -> None:
+    res = client.post("/api/analysis/export", json={"game": "reversi", "tree": _tree()})
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert "(1. c4 {the other} 2. c3)" in body["notation"] and body["share"]
+    for field in ("notation", "share"):
+        back = client.post("/api/analysis/import", json={"game": "reversi",
+                                                         field: body[field]})
+        assert back.status_code == 200, back.text
+        assert back.json()["tree"] == _tree()
+        assert back.json()["options"] == {} and back.json()["seed"] == 0
+
+
+def test_import_refuses_garbled_and_illegal_trees_with_codes(client: TestClient) -> None:
+    def refused(**body: Any) -> dict[str, Any]:
+        res = client.post("/api/analysis/import", json={"game": "reversi", **body})
+        assert res.status_code == 400, res.text
+        error: dict[str, Any] = res.json()["error"]
+        return {"code": error["code"], "args": error["args"]}
+
+    assert refused(share="1$$$") == {"code": "analysis_share_garbled", "args": {}}
+    assert refused(notation='[Game "reversi"] 1. d3 (')["code"] == "analysis_tree_garbled"
+    assert refused(notation='[Game "reversi"] 1. d3 (1. c4 2. a1)') == {
+        "code": "analysis_bad_move", "args": {"ply": 2, "move": "a1", "reason": "illegal"}}
+    assert refused(notation='[Game "algo"] 1. d3')["code"] == "analysis_wrong_game"
+    bad = client.post("/api/analysis/export", json={"game": "reversi",
+                                                    "tree": {"move": "d3"}})
+    assert bad.status_code == 400
+    assert bad.json()["error"]["code"] == "analysis_bad_request"
+
+
+def test_a_tree_too_big_for_a_link_still_exports(client: TestClient) -> None:
+    import random
+
+    rnd = random.Random(2)
+    kids = [{"move": f"m{i}", "comment": "".join(rnd.choice("abcdefgh") for _ in range(400)),
+             "children": []} for i in range(60)]
+    res = client.post("/api/analysis/export", json={
+        "game": "reversi", "tree": {"move": None, "comment": "", "children": kids}})
+    assert res.status_code == 200, res.text
+    assert res.json()["share"] is None
+    assert res.json()["share_error"] == {"code": "analysis_tree_too_big",
+                                         "args": {"what": "link", "most": 6000}}
