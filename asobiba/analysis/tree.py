@@ -64,16 +64,17 @@ class Node:
     children: list[Node] = field(default_factory=list)
 
     def to_json(self) -> JSONObject:
-        """``{"move", "comment", "children"}`` (iterative: a long line is no deep stack)."""
-        top: JSONObject = {"move": self.move, "comment": self.comment, "children": []}
-        todo: list[tuple[Node, JSONObject]] = [(self, top)]
+        """The page's form, flat (a nested one would be as deep as the game is long):
+        ``{"comment": the root's, "nodes": [[parent, move, comment], ...]}``, in pre-order,
+        ``parent`` the index of an earlier node or -1 for the root; siblings in order."""
+        nodes: list[list[object]] = []
+        todo: list[tuple[Node, int]] = [(c, -1) for c in reversed(self.children)]
         while todo:
-            node, out = todo.pop()
-            for c in node.children:
-                kid: JSONObject = {"move": c.move, "comment": c.comment, "children": []}
-                out["children"].append(kid)
-                todo.append((c, kid))
-        return top
+            node, parent = todo.pop()
+            nodes.append([parent, node.move, node.comment])
+            here = len(nodes) - 1
+            todo.extend((c, here) for c in reversed(node.children))
+        return {"comment": self.comment, "nodes": nodes}
 
     def count(self) -> int:
         """Moves in this node and under it."""
@@ -111,43 +112,45 @@ def _too_big(what: str, most: int) -> AnalysisError:
 
 # ---- from the page's JSON ------------------------------------------------------------------
 def node_from_json(data: object) -> Node:
-    """The page's tree (``{"move", "comment", "children"}``; the root's move is null), with
-    the same limits as a pasted one. Iterative: a long line is no deep stack."""
+    """The page's tree in its flat form (:meth:`Node.to_json`), with the same limits as a
+    pasted one."""
     def bad() -> AnalysisError:
         return AnalysisError("analysis_bad_request", field="tree")
 
-    def make(d: object, root: bool) -> tuple[Node, list[object]]:
-        if not isinstance(d, Mapping):
+    if not isinstance(data, Mapping):
+        raise bad()
+    comment, rows = data.get("comment", ""), data.get("nodes", [])
+    if not isinstance(comment, str) or not isinstance(rows, list):
+        raise bad()
+    if len(comment) > MAX_COMMENT:
+        raise _too_big("comment", MAX_COMMENT)
+    if len(rows) > MAX_NODES:
+        raise _too_big("nodes", MAX_NODES)
+    root = Node(None, comment)
+    made: list[Node] = []
+    nesting: list[int] = []
+    for row in rows:
+        if not isinstance(row, list) or len(row) != 3:
             raise bad()
-        move, comment, kids = d.get("move"), d.get("comment", ""), d.get("children", [])
-        if root:
-            if move is not None:
-                raise bad()
-        elif not isinstance(move, str) or not move or len(move) > 200:
+        parent, move, text = row
+        if not isinstance(parent, int) or isinstance(parent, bool) \
+                or not -1 <= parent < len(made):
             raise bad()
-        if not isinstance(comment, str) or not isinstance(kids, list):
+        if not isinstance(move, str) or not move or len(move) > 200 \
+                or not isinstance(text, str):
             raise bad()
-        if len(comment) > MAX_COMMENT:
+        if len(text) > MAX_COMMENT:
             raise _too_big("comment", MAX_COMMENT)
-        return Node(None if root else move, comment), kids
-
-    root, kids = make(data, True)
-    count = 0
-    todo: list[tuple[Node, list[object], int]] = [(root, kids, 0)]
-    while todo:
-        parent, kids, nesting = todo.pop()
-        for i, k in enumerate(kids):
-            count += 1
-            if count > MAX_NODES:
-                raise _too_big("nodes", MAX_NODES)
-            deeper = nesting + (i > 0)
-            if deeper > MAX_NESTING:
-                raise _too_big("nesting", MAX_NESTING)
-            node, grand = make(k, False)
-            if any(c.move == node.move for c in parent.children):
-                raise bad()
-            parent.children.append(node)
-            todo.append((node, grand, deeper))
+        above = root if parent < 0 else made[parent]
+        if any(c.move == move for c in above.children):
+            raise bad()
+        deeper = (0 if parent < 0 else nesting[parent]) + bool(above.children)
+        if deeper > MAX_NESTING:
+            raise _too_big("nesting", MAX_NESTING)
+        node = Node(move, text)
+        above.children.append(node)
+        made.append(node)
+        nesting.append(deeper)
     return root
 
 

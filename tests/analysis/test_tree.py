@@ -13,8 +13,20 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from asobiba.analysis import AnalysisError
-from asobiba.analysis.tree import (MAX_NESTING, MAX_NODES, MAX_TEXT, MAX_TOKEN, Node, Tree,
-                                   check, export, node_from_json, pack, parse, unpack)
+from asobiba.analysis.tree import (
+    MAX_NESTING,
+    MAX_NODES,
+    MAX_TEXT,
+    MAX_TOKEN,
+    Node,
+    Tree,
+    check,
+    export,
+    node_from_json,
+    pack,
+    parse,
+    unpack,
+)
 from asobiba.core import State
 from asobiba.games import available, get
 
@@ -108,21 +120,19 @@ def test_hostile_sizes_are_refused_before_work() -> None:
     with pytest.raises(AnalysisError) as err:
         parse(many, "reversi")
     assert err.value.args_ == {"what": "nodes", "most": MAX_NODES}
-    # the page's JSON: a line longer than the recursion limit is read (no deep stack) …
-    node: dict[str, object] = {"move": None, "comment": "", "children": []}
-    top = node
-    for i in range(1500):
-        child: dict[str, object] = {"move": f"m{i}", "comment": "", "children": []}
-        node["children"] = [child]
-        node = child
-    assert node_from_json(top).count() == 1500
+    # the page's JSON (flat): a line longer than the recursion limit is read …
+    rows = [[i - 1, f"m{i}", ""] for i in range(1500)]
+    assert node_from_json({"comment": "", "nodes": rows}).count() == 1500
+    assert node_from_json({"nodes": rows}).to_json()["nodes"] == rows
     with pytest.raises(AnalysisError) as err:  # … but not one too big
-        node_from_json({"move": None, "children": [
-            {"move": f"m{i}", "children": []} for i in range(MAX_NODES + 1)]})
+        node_from_json({"nodes": [[-1, f"m{i}", ""] for i in range(MAX_NODES + 1)]})
     assert err.value.code == "analysis_tree_too_big"
-    with pytest.raises(AnalysisError) as err:
-        node_from_json({"move": "x", "children": []})
-    assert err.value.to_json() == {"code": "analysis_bad_request", "args": {"field": "tree"}}
+    for hostile in ({"nodes": [[0, "d3", ""]]}, {"nodes": [[-1, "d3", ""], [-1, "d3", ""]]},
+                    {"nodes": [[-1, 3, ""]]}, {"nodes": "x"}, [], {"nodes": [[-1, "d3"]]}):
+        with pytest.raises(AnalysisError) as err:
+            node_from_json(hostile)
+        assert err.value.to_json() == {"code": "analysis_bad_request",
+                                       "args": {"field": "tree"}}
 
 
 def test_illegal_moves_in_a_variation_are_refused() -> None:

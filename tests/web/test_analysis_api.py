@@ -129,11 +129,9 @@ def test_the_budget_window_slides() -> None:
 
 
 def _tree() -> dict[str, Any]:
-    def node(move: str | None, comment: str = "", *kids: dict[str, Any]) -> dict[str, Any]:
-        return {"move": move, "comment": comment, "children": list(kids)}
-
-    return node(None, "start {here}", node("d3", "", node("c5", "main")),
-                node("c4", "the other", node("c3")))
+    """The page's flat tree: d3 (c5 {main}) and the variation c4 {the other} c3."""
+    return {"comment": "start {here}", "nodes": [
+        [-1, "d3", ""], [0, "c5", "main"], [-1, "c4", "the other"], [2, "c3", ""]]}
 
 
 def test_export_share_and_import_round_trip_the_whole_tree(client: TestClient) -> None:
@@ -162,7 +160,7 @@ def test_import_refuses_garbled_and_illegal_trees_with_codes(client: TestClient)
         "code": "analysis_bad_move", "args": {"ply": 2, "move": "a1", "reason": "illegal"}}
     assert refused(notation='[Game "algo"] 1. d3')["code"] == "analysis_wrong_game"
     bad = client.post("/api/analysis/export", json={"game": "reversi",
-                                                    "tree": {"move": "d3"}})
+                                                    "tree": {"nodes": [[0, "d3", ""]]}})
     assert bad.status_code == 400
     assert bad.json()["error"]["code"] == "analysis_bad_request"
 
@@ -171,10 +169,10 @@ def test_a_tree_too_big_for_a_link_still_exports(client: TestClient) -> None:
     import random
 
     rnd = random.Random(2)
-    kids = [{"move": f"m{i}", "comment": "".join(rnd.choice("abcdefgh") for _ in range(400)),
-             "children": []} for i in range(60)]
+    rows = [[-1, f"m{i}", "".join(rnd.choice("abcdefgh") for _ in range(400))]
+            for i in range(60)]
     res = client.post("/api/analysis/export", json={
-        "game": "reversi", "tree": {"move": None, "comment": "", "children": kids}})
+        "game": "reversi", "tree": {"comment": "", "nodes": rows}})
     assert res.status_code == 200, res.text
     assert res.json()["share"] is None
     assert res.json()["share_error"] == {"code": "analysis_tree_too_big",
