@@ -108,12 +108,12 @@ def test_the_cpu_budget_stops_an_address_and_says_when_to_come_back(engine: Anal
         last = messages[-1]
         assert last["type"] == "error" and last["code"] == "analysis_budget", messages[-3:]
         assert last["args"]["budget"] == 0.5 and last["args"]["retry_after"] >= 1
-        used = engine.budget.used("?")
+        used = engine.budget.used("address:?")
         assert used >= 0.5
         # the spent budget costs nothing more: refused before any engine work
         res = client.post("/api/analysis/position", json={"game": "reversi"})
         assert res.status_code == 429 and res.json()["error"]["code"] == "analysis_budget"
-        assert engine.budget.used("?") == used
+        assert engine.budget.used("address:?") == used
 
 
 def test_the_budget_window_slides() -> None:
@@ -177,3 +177,40 @@ def test_a_tree_too_big_for_a_link_still_exports(client: TestClient) -> None:
     assert res.json()["share"] is None
     assert res.json()["share_error"] == {"code": "analysis_tree_too_big",
                                          "args": {"what": "link", "most": 6000}}
+
+
+def test_the_budget_is_the_accounts_when_signed_in(engine: Analysis) -> None:
+    """Signed in, every address of the account (and every tab) draws on one budget; a
+    cookie that is no session counts as the address."""
+    engine.budget = Budget(cpu=1000.0)
+    routes = analysis_routes(engine, account=lambda token: 7 if token == "good" else None)
+    with TestClient(Starlette(routes=routes)) as client:
+        client.cookies.set("asobiba_session", "good")
+        assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
+        client.cookies.set("asobiba_session", "forged")
+        assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
+    assert engine.budget.used("account:7") > 0 and engine.budget.used("address:?") > 0
+
+
+def test_database_budgets_of_two_processes_count_together(tmp_path: Any) -> None:
+    import sqlalchemy as sa
+
+    from asobiba.server.analysis_routes import DbBudget
+    from asobiba.server.schema import upgrade
+
+    url = f"sqlite:///{tmp_path / 'b.db'}"
+    now = [1000.0]
+    engines = [sa.create_engine(url), sa.create_engine(url)]
+    upgrade(engines[0])
+    one, two = (DbBudget(e, cpu=2.0, window=10.0, clock=lambda: now[0]) for e in engines)
+    one.charge("address:x", 1.5)
+    now[0] = 1004.0
+    assert two.refusal("address:x") is None
+    two.charge("address:x", 1.0)
+    assert one.refusal("address:x") == {"code": "analysis_budget", "args": {
+        "retry_after": 7, "budget": 2.0, "window": 10.0}}
+    assert two.refusal("address:y") is None
+    now[0] = 1010.5  # the first step left the window
+    assert one.refusal("address:x") is None and two.used("address:x") == 1.0
+    for e in engines:
+        e.dispose()
