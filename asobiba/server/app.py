@@ -166,7 +166,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
 
 
 def _account_of(engine: Engine) -> Callable[[str], int | None]:
-    """Who a session cookie is (the analysis budget is per account when signed in)."""
+    """Who a session cookie is, for the analysis budget: a registered account's id; None for
+    a guest (guests are free to make: each would bring a fresh budget) or no session — they
+    count by address (docs/fair-play.md, "The analysis budget")."""
     from ..progression.errors import AuthError
     from ..progression.service import Progression
 
@@ -174,9 +176,10 @@ def _account_of(engine: Engine) -> Callable[[str], int | None]:
 
     def account(token: str) -> int | None:
         try:
-            return int(prog.whoami(token)["id"])  # type: ignore[call-overload]
+            me = prog.whoami(token)
         except AuthError:
             return None
+        return None if me.get("kind") == "guest" else int(me["id"])
 
     return account
 

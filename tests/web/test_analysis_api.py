@@ -214,3 +214,22 @@ def test_database_budgets_of_two_processes_count_together(tmp_path: Any) -> None
     assert one.refusal("address:x") is None and two.used("address:x") == 1.0
     for e in engines:
         e.dispose()
+
+
+def test_registered_accounts_have_a_budget_guests_count_by_address(tmp_path: Any) -> None:
+    import sqlalchemy as sa
+
+    from asobiba.progression.service import Progression
+    from asobiba.server.app import _account_of
+    from asobiba.server.schema import upgrade
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'p.db'}")
+    upgrade(engine)
+    prog = Progression(engine)
+    me, token = prog.register("analyst", "a long and unusual passphrase 42")
+    _, guest_token = prog.guest()
+    account = _account_of(engine)
+    assert account(token) == me["id"]
+    assert account(guest_token) is None  # guests are free to make: no fresh budget each
+    assert account("not a session") is None
+    engine.dispose()
