@@ -32,6 +32,7 @@ from typing import ParamSpec, TypeVar
 
 from sqlalchemy import select
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
 from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
@@ -153,21 +154,30 @@ class DbBudget(Budget):
 
         self.engine, self.table = engine, ANALYSIS_CPU
         self._swept = 0.0
+        self._local = Budget(cpu, window, clock)
 
     def entries(self, key: str) -> list[tuple[float, float]]:
         t = self.table
         now = self.clock()
-        with self.engine.begin() as conn:
-            if now - self._swept > self.window:  # everyone's old rows, now and then
-                self._swept = now
-                conn.execute(t.delete().where(t.c.at < now - self.window))
-            rows = conn.execute(select(t.c.at, t.c.cpu).where(
-                t.c.who == key, t.c.at >= now - self.window).order_by(t.c.at)).all()
-        return [(float(at), float(cpu)) for at, cpu in rows]
+        try:
+            with self.engine.begin() as conn:
+                if now - self._swept > self.window:  # everyone's old rows, now and then
+                    self._swept = now
+                    conn.execute(t.delete().where(t.c.at < now - self.window))
+                rows = conn.execute(select(t.c.at, t.c.cpu).where(
+                    t.c.who == key, t.c.at >= now - self.window).order_by(t.c.at)).all()
+        except OperationalError:  # the database busy or away: what this process counted
+            log.warning("analysis budget: the database did not answer; counting here")
+            return self._local.entries(key)
+        return [(float(at), float(cpu)) for at, cpu in rows] + self._local.entries(key)
 
     def add(self, key: str, at: float, cpu: float) -> None:
-        with self.engine.begin() as conn:
-            conn.execute(self.table.insert().values(who=key[:80], at=at, cpu=cpu))
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(self.table.insert().values(who=key[:80], at=at, cpu=cpu))
+        except OperationalError:  # kept here until the window passes: never lost
+            log.warning("analysis budget: the database did not answer; counting here")
+            self._local.add(key, at, cpu)
 
 
 class RedisBudget(Budget):
@@ -296,8 +306,10 @@ def spec_of(data: object) -> tuple[JSONObject, int | None]:
 
 
 def _refused(status: int, error: JSONObject) -> JSONResponse:
+    """The API's one error shape (``api_schema.ErrorDetail``: the arguments as text)."""
+    args = {str(k): str(v) for k, v in (error.get("args") or {}).items()}
     return JSONResponse({"error": {"code": error["code"], "message": error["code"],
-                                   "args": error.get("args", {})}}, status_code=status)
+                                   "args": args}}, status_code=status)
 
 
 Account = Callable[[str], int | None]

@@ -57,7 +57,7 @@ def test_a_position_for_the_page_and_coded_refusals(client: TestClient) -> None:
                                                            "moves": ["d3", "a1"]})
     assert illegal.json()["error"] == {"code": "analysis_bad_move", "message":
                                        "analysis_bad_move", "args": {
-                                           "ply": 2, "move": "a1", "reason": "illegal"}}
+                                           "ply": "2", "move": "a1", "reason": "illegal"}}
 
 
 def test_hidden_information_positions_show_only_the_seats_view(client: TestClient) -> None:
@@ -157,7 +157,7 @@ def test_import_refuses_garbled_and_illegal_trees_with_codes(client: TestClient)
     assert refused(share="1$$$") == {"code": "analysis_share_garbled", "args": {}}
     assert refused(notation='[Game "reversi"] 1. d3 (')["code"] == "analysis_tree_garbled"
     assert refused(notation='[Game "reversi"] 1. d3 (1. c4 2. a1)') == {
-        "code": "analysis_bad_move", "args": {"ply": 2, "move": "a1", "reason": "illegal"}}
+        "code": "analysis_bad_move", "args": {"ply": "2", "move": "a1", "reason": "illegal"}}
     assert refused(notation='[Game "algo"] 1. d3')["code"] == "analysis_wrong_game"
     bad = client.post("/api/analysis/export", json={"game": "reversi",
                                                     "tree": {"nodes": [[0, "d3", ""]]}})
