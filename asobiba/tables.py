@@ -456,3 +456,15 @@ TOURNAMENT_GAMES = Table(
     Column("created", String(40), nullable=False),
 )
 """The games (and byes) of tournaments; a game is an ordinary stored room, replayable."""
+# --- s11-analysis2: the analysis board's CPU budget (docs/analysis.md) ---------------------
+ANALYSIS_CPU = Table(
+    "web_analysis_cpu", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("who", String(80), nullable=False),  # "account:<id>" or "address:<ip>"
+    Column("at", Float, nullable=False),  # wall-clock seconds (time.time()) of the step
+    Column("cpu", Float, nullable=False),  # CPU seconds the step took
+    Index("ix_web_analysis_cpu_who_at", "who", "at"),
+)
+"""Each analysis step's CPU time, charged to an account or an address, so that every web
+process counts one budget (without Redis; with Redis the same counts live there). Rows older
+than the window are deleted as the budget is read."""

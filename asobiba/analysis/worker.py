@@ -92,3 +92,20 @@ def describe(spec: JSONObject, seat: int | None) -> JSONObject:
         out = {"error": exc.to_json()}
     out["cpu"] = time.process_time() - began
     return out
+
+
+def read_tree(game: str, notation: str | None, share: str | None) -> JSONObject:
+    """A pasted notation or a share token read back as the page's tree, every move of every
+    variation checked against the rules (``{"error": {...}}`` for a refusal)."""
+    from . import tree as trees
+
+    began = time.process_time()
+    try:
+        found = (trees.parse(notation, game) if notation is not None
+                 else trees.unpack(share, game))
+        trees.check(found)
+        out = found.to_json()
+    except AnalysisError as exc:
+        out = {"error": exc.to_json()}
+    out["cpu"] = time.process_time() - began
+    return out

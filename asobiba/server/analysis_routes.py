@@ -17,18 +17,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import itertools
 import json
 import logging
 import multiprocessing
 import os
+import secrets
 import time
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from typing import ParamSpec
+from typing import ParamSpec, TypeVar
 
-from starlette.requests import Request
+from sqlalchemy import select
+from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from starlette.requests import HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.types import Scope
@@ -38,9 +43,21 @@ from ..analysis import worker
 from ..core.jsontypes import JSONObject
 from ..games import available
 from . import api_schema
-from .api_schema import PAGE, AnalysedPosition, AnalysisSpec, GamePath, Op
+from .api_schema import (
+    PAGE,
+    AnalysedPosition,
+    AnalysisSpec,
+    AnalysisTree,
+    AnalysisTreeExport,
+    AnalysisTreeImport,
+    AnalysisTreeText,
+    GamePath,
+    Op,
+)
+from .progression_routes import COOKIE
 
 P = ParamSpec("P")
+R = TypeVar("R")
 log = logging.getLogger("asobiba.server.analysis")
 
 WEB_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "web")
@@ -61,27 +78,40 @@ PROCESSES = int(os.environ.get("ASOBIBA_ANALYSIS_PROCESSES", "1"))
 
 
 class Budget:
-    """CPU seconds spent per address in a sliding window."""
+    """CPU seconds spent per key (``account:<id>`` or ``address:<ip>``) in a sliding window,
+    in this process's memory: one web process (tests, a single ``serve``). :class:`DbBudget`
+    and :class:`RedisBudget` keep the same entries where every web process sees them."""
+
+    blocking = False
+    """Its calls wait on a database or Redis: :class:`Analysis` runs them in a thread."""
 
     def __init__(self, cpu: float = CPU_BUDGET, window: float = WINDOW,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.cpu, self.window, self.clock = cpu, window, clock
         self.spent: dict[str, deque[tuple[float, float]]] = {}
 
-    def _trim(self, key: str) -> deque[tuple[float, float]]:
+    # ---- the store: the entries (when, CPU seconds) of a key within the window ------------
+    def entries(self, key: str) -> list[tuple[float, float]]:
         q = self.spent.setdefault(key, deque())
         cutoff = self.clock() - self.window
         while q and q[0][0] < cutoff:
             q.popleft()
-        return q
+        return list(q)
 
+    def add(self, key: str, at: float, cpu: float) -> None:
+        self.spent.setdefault(key, deque()).append((at, cpu))
+        if len(self.spent) > 10_000:  # forget keys with nothing in the window
+            for k in [k for k, q in self.spent.items() if not q]:
+                del self.spent[k]
+
+    # ---- the rule --------------------------------------------------------------------------
     def used(self, key: str) -> float:
-        return sum(c for _, c in self._trim(key))
+        return sum(c for _, c in self.entries(key))
 
     def retry_after(self, key: str) -> int:
-        """Seconds until enough old steps leave the window for the address to go on."""
-        q = self._trim(key)
-        over = self.used(key) - self.cpu
+        """Seconds until enough old steps leave the window for the key to go on."""
+        q = self.entries(key)
+        over = sum(c for _, c in q) - self.cpu
         for at, c in q:
             over -= c
             if over < 0:
@@ -91,11 +121,117 @@ class Budget:
     def allows(self, key: str) -> bool:
         return self.used(key) < self.cpu
 
+    def refusal(self, key: str) -> JSONObject | None:
+        """The coded refusal when ``key`` used its budget (one read of the store), or None."""
+        q = self.entries(key)
+        used = sum(c for _, c in q)
+        if used < self.cpu:
+            return None
+        over = used - self.cpu
+        retry = 1
+        for at, c in q:
+            over -= c
+            if over < 0:
+                retry = max(1, int(at + self.window - self.clock()) + 1)
+                break
+        return {"code": "analysis_budget",
+                "args": {"retry_after": retry, "budget": self.cpu, "window": self.window}}
+
     def charge(self, key: str, cpu: float) -> None:
-        self._trim(key).append((self.clock(), cpu))
-        if len(self.spent) > 10_000:  # forget addresses with nothing in the window
-            for k in [k for k, q in self.spent.items() if not q]:
-                del self.spent[k]
+        self.add(key, self.clock(), cpu)
+
+
+class DbBudget(Budget):
+    """The budget in the database (``web_analysis_cpu``): every web process on one database
+    counts one budget per key. Wall-clock time: the processes' monotonic clocks differ."""
+
+    blocking = True
+
+    def __init__(self, engine: Engine, cpu: float = CPU_BUDGET, window: float = WINDOW,
+                 clock: Callable[[], float] = time.time) -> None:
+        super().__init__(cpu, window, clock)
+        from ..tables import ANALYSIS_CPU
+
+        self.engine, self.table = engine, ANALYSIS_CPU
+        self._swept = 0.0
+        self._local = Budget(cpu, window, clock)
+
+    def entries(self, key: str) -> list[tuple[float, float]]:
+        t = self.table
+        now = self.clock()
+        try:
+            with self.engine.begin() as conn:
+                if now - self._swept > self.window:  # everyone's old rows, now and then
+                    self._swept = now
+                    conn.execute(t.delete().where(t.c.at < now - self.window))
+                rows = conn.execute(select(t.c.at, t.c.cpu).where(
+                    t.c.who == key, t.c.at >= now - self.window).order_by(t.c.at)).all()
+        except OperationalError:  # the database busy or away: what this process counted
+            log.warning("analysis budget: the database did not answer; counting here")
+            return self._local.entries(key)
+        return [(float(at), float(cpu)) for at, cpu in rows] + self._local.entries(key)
+
+    def add(self, key: str, at: float, cpu: float) -> None:
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(self.table.insert().values(who=key[:80], at=at, cpu=cpu))
+        except OperationalError:  # kept here until the window passes: never lost
+            log.warning("analysis budget: the database did not answer; counting here")
+            self._local.add(key, at, cpu)
+
+
+class RedisBudget(Budget):
+    """The budget in Redis (``serve --redis``): a sorted set per key, by time, each member
+    carrying its CPU seconds; it expires with its window. If Redis is unreachable this
+    process counts on its own meanwhile (as the other limits do: :class:`limits.RedisStore`)."""
+
+    blocking = True
+
+    def __init__(self, url: str, cpu: float = CPU_BUDGET, window: float = WINDOW,
+                 clock: Callable[[], float] = time.time, timeout: float = 0.5) -> None:
+        super().__init__(cpu, window, clock)
+        import redis
+
+        self._redis = redis.Redis.from_url(url, socket_timeout=timeout,
+                                           socket_connect_timeout=timeout,
+                                           client_name="asobiba-analysis")
+        self._local = Budget(cpu, window, clock)
+        self._n = itertools.count(1)
+        self.origin = f"{os.getpid()}-{secrets.token_hex(4)}"
+
+    def _key(self, key: str) -> str:
+        return f"asobiba:analysis:{key}"
+
+    def entries(self, key: str) -> list[tuple[float, float]]:
+        now = self.clock()
+        try:
+            pipe = self._redis.pipeline()
+            pipe.zremrangebyscore(self._key(key), "-inf", now - self.window)
+            pipe.zrange(self._key(key), 0, -1, withscores=True)
+            _, found = pipe.execute()
+        except Exception:  # noqa: BLE001 - Redis away: count here meanwhile
+            return self._local.entries(key)
+        return [(float(at), float(member.split(b":", 1)[0])) for member, at in found]
+
+    def add(self, key: str, at: float, cpu: float) -> None:
+        member = f"{cpu!r}:{self.origin}:{next(self._n)}"
+        try:
+            pipe = self._redis.pipeline()
+            pipe.zadd(self._key(key), {member: at})
+            pipe.expire(self._key(key), int(self.window) + 60)
+            pipe.execute()
+        except Exception:  # noqa: BLE001 - Redis away: count here meanwhile
+            self._local.add(key, at, cpu)
+
+
+def shared_budget(engine: Engine | None, redis_url: str | None) -> Budget:
+    """The budget every web process shares: in Redis when the app runs with ``--redis``, in
+    the database otherwise (docs/analysis.md)."""
+    if redis_url:
+        return RedisBudget(redis_url)
+    if engine is not None:
+        return DbBudget(engine)
+    return Budget()
 
 
 class Analysis:
@@ -125,15 +261,20 @@ class Analysis:
         except BrokenProcessPool:  # the process died (killed): a fresh one next time
             self._executor = None
             raise
-        self.budget.charge(key, float(out.get("cpu", 0.0)))
+        await self._budget(self.budget.charge, key, float(out.get("cpu", 0.0)))
         return out
 
-    def refusal(self, key: str) -> JSONObject | None:
-        if self.budget.allows(key):
-            return None
-        return {"code": "analysis_budget",
-                "args": {"retry_after": self.budget.retry_after(key),
-                         "budget": self.budget.cpu, "window": self.budget.window}}
+    async def _budget(self, fn: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
+        """A budget call: in a thread when it waits on the database or Redis."""
+        if self.budget.blocking:
+            return await asyncio.to_thread(fn, *args, **kwargs)
+        return fn(*args, **kwargs)
+
+    async def refusal(self, key: str) -> JSONObject | None:
+        return await self._budget(self.budget.refusal, key)
+
+    async def used(self, key: str) -> float:
+        return await self._budget(self.budget.used, key)
 
     def shutdown(self) -> None:
         if self._executor is not None:
@@ -146,6 +287,10 @@ api_schema.PATHS.setdefault("/analysis/{game}", GamePath)
 api_schema.OPS.setdefault(("GET", "/analysis/{game}"), Op({200: PAGE}))
 api_schema.OPS.setdefault(("POST", "/api/analysis/position"),
                           Op({200: AnalysedPosition}, body=AnalysisSpec))
+api_schema.OPS.setdefault(("POST", "/api/analysis/export"),
+                          Op({200: AnalysisTreeText}, body=AnalysisTreeExport))
+api_schema.OPS.setdefault(("POST", "/api/analysis/import"),
+                          Op({200: AnalysisTree}, body=AnalysisTreeImport))
 
 
 def spec_of(data: object) -> tuple[JSONObject, int | None]:
@@ -161,16 +306,30 @@ def spec_of(data: object) -> tuple[JSONObject, int | None]:
 
 
 def _refused(status: int, error: JSONObject) -> JSONResponse:
+    """The API's one error shape (``api_schema.ErrorDetail``: the arguments as text)."""
+    args = {str(k): str(v) for k, v in (error.get("args") or {}).items()}
     return JSONResponse({"error": {"code": error["code"], "message": error["code"],
-                                   "args": error.get("args", {})}}, status_code=status)
+                                   "args": args}}, status_code=status)
 
 
-def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
-    """The routes; the app registers them with one line (``*analysis_routes()``)."""
+Account = Callable[[str], int | None]
+"""A session cookie's account id (None: not signed in); blocking (it reads the database)."""
+
+
+def analysis_routes(analysis: Analysis | None = None,
+                    account: Account | None = None) -> list[BaseRoute]:
+    """The routes; the app registers them with one line (``*analysis_routes(...)``).
+    ``account``: who a session cookie is; the budget is then the account's (the same in
+    every tab, on every address), else the address's."""
     engine = analysis or Analysis()
 
-    def address(scope: Scope) -> str:
-        return str(scope.get("state", {}).get("client_ip") or "?")
+    async def address(scope: Scope) -> str:
+        token = HTTPConnection(scope).cookies.get(COOKIE) if account is not None else None
+        if token and account is not None:
+            who = await asyncio.to_thread(account, token)
+            if who is not None:
+                return f"account:{who}"
+        return f"address:{scope.get('state', {}).get('client_ip') or '?'}"
 
     async def page(request: Request) -> Response:
         if request.path_params["game"] not in available():
@@ -185,12 +344,64 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
             data = json.loads(await request.body() or b"{}")
         except ValueError:
             return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
-        key = address(request.scope)
-        refusal = engine.refusal(key)
+        key = await address(request.scope)
+        refusal = await engine.refusal(key)
         if refusal is not None:
             return _refused(429, refusal)
         spec, seat = spec_of(data)
         out = await engine.run(key, worker.describe, spec, seat)
+        if "error" in out:
+            return _refused(400, out["error"])
+        out.pop("cpu", None)
+        return JSONResponse(out)
+
+    async def export(request: Request) -> Response:
+        """The page's tree as notation (Export) and as a share token (the link). Formatting
+        only, bounded by the body's size: no engine work, no budget."""
+        from ..analysis import tree as trees
+
+        try:
+            data = json.loads(await request.body() or b"{}")
+            if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+                raise trees.AnalysisError("analysis_bad_request", field="body")
+            setup = data.get("setup")
+            options, seed = data.get("options") or {}, data.get("seed") or 0
+            if not isinstance(options, dict) or not isinstance(seed, int) \
+                    or not (setup is None or isinstance(setup, dict)):
+                raise trees.AnalysisError("analysis_bad_request", field="options")
+            tree = trees.Tree(data["game"], options, seed, setup,
+                              trees.node_from_json(data.get("tree")))
+            notation = trees.export(tree)
+        except ValueError:
+            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+        except trees.AnalysisError as exc:
+            return _refused(400, exc.to_json())
+        try:
+            share: str | None = trees.pack(tree)
+            share_error = None
+        except trees.AnalysisError as exc:  # too big for a link: the notation still is
+            share, share_error = None, exc.to_json()
+        return JSONResponse({"notation": notation, "share": share,
+                             "share_error": share_error})
+
+    async def import_tree(request: Request) -> Response:
+        """A pasted notation or a share token back as the page's tree, checked move by move
+        in the analysis process (charged to the budget like any engine work)."""
+        try:
+            data = json.loads(await request.body() or b"{}")
+        except ValueError:
+            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+        if not isinstance(data, dict) or not isinstance(data.get("game"), str) \
+                or not isinstance(data.get("notation", data.get("share")), str):
+            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+        key = await address(request.scope)
+        refusal = await engine.refusal(key)
+        if refusal is not None:
+            return _refused(429, refusal)
+        notation = data.get("notation")
+        out = await engine.run(key, worker.read_tree, data["game"],
+                               notation if isinstance(notation, str) else None,
+                               None if isinstance(notation, str) else data.get("share"))
         if "error" in out:
             return _refused(400, out["error"])
         out.pop("cpu", None)
@@ -201,7 +412,7 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
         depth = tries = 0
         while depth < MAX_DEPTH:
             depth += 1
-            refusal = engine.refusal(key)
+            refusal = await engine.refusal(key)
             if refusal is not None:
                 await ws.send_json({"type": "error", **refusal})
                 return
@@ -216,12 +427,12 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
                                         "depth": depth - 1})
                     return
                 await ws.send_json({"type": "working", "depth": depth,
-                                    "used": round(engine.budget.used(key), 3)})
+                                    "used": round(await engine.used(key), 3)})
                 depth -= 1
                 continue
             tries = 0
             await ws.send_json({"type": "depth", **out,
-                                "used": round(engine.budget.used(key), 3),
+                                "used": round(await engine.used(key), 3),
                                 "budget": engine.budget.cpu})
             if out.get("done"):
                 await ws.send_json({"type": "stopped", "reason": "done",
@@ -231,7 +442,7 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
 
     async def ws_analysis(ws: WebSocket) -> None:
         await ws.accept()
-        key = address(ws.scope)
+        key = await address(ws.scope)
         task: asyncio.Task[None] | None = None
         mine = engine.streams.setdefault(key, [])
         try:
@@ -266,4 +477,6 @@ def analysis_routes(analysis: Analysis | None = None) -> list[BaseRoute]:
 
     return [Route("/analysis/{game}", page),
             Route("/api/analysis/position", position, methods=["POST"]),
+            Route("/api/analysis/export", export, methods=["POST"]),
+            Route("/api/analysis/import", import_tree, methods=["POST"]),
             WebSocketRoute("/ws/analysis", ws_analysis)]

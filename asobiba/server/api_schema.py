@@ -1251,3 +1251,38 @@ class AnalysedPosition(_Answer):
     legal_moves: list[str]
     over: bool
     engine: bool
+
+
+# --- s11-analysis2: the move tree as notation and as a share token (docs/analysis.md) ---
+class AnalysisTreeExport(_Model):
+    """The page's move tree to write as notation and as a share token."""
+
+    codes = {"": "analysis_bad_request"}
+
+    game: str = Field(max_length=40)
+    options: dict[str, Any] = Field(default_factory=dict)
+    seed: StrictInt = 0
+    setup: dict[str, Any] | None = None
+    tree: dict[str, Any]
+
+
+class AnalysisTreeImport(_Model):
+    """A pasted notation, or a share link's token, to read back as a move tree."""
+
+    codes = {"": "analysis_bad_request"}
+
+    game: str = Field(max_length=40)
+    notation: str | None = Field(None, max_length=60_000)
+    share: str | None = Field(None, max_length=6_000)
+
+
+class AnalysisTreeText(_Answer):
+    notation: str
+    share: str | None
+
+
+class AnalysisTree(_Answer):
+    game: str
+    options: dict[str, Any]
+    seed: int
+    tree: dict[str, Any]

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 import anyio
 import starlette.websockets
+from sqlalchemy.engine import Engine
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
@@ -30,7 +31,7 @@ from ..core.text import TextError
 from ..games import available, get
 from . import api_schema, error_pages, fairplay, shared
 from . import ws_protocol as wsp
-from .analysis_routes import analysis_routes
+from .analysis_routes import Analysis, analysis_routes, shared_budget
 from .bots import BotPool
 from .db import Store
 from .explorer_routes import explorer_routes
@@ -133,7 +134,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     routes = table(app_ctx, WebSocketRoute("/ws/{room}", ws),
                    Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
                    # before the room socket: /ws/analysis is not a room
-                   before_socket=[*people.routes(), *analysis_routes()],
+                   before_socket=[*people.routes(), *analysis_routes(
+                       Analysis(budget=shared_budget(store.engine, redis_url)),
+                       account=_account_of(store.engine))],
                    before_static=[
                        *puzzle_routes(store.engine, today or _utc_today),  # docs/puzzles.md
                        *explorer_routes(store.engine, limits),  # docs/explorer.md
@@ -160,6 +163,25 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     app.state.lobby = app_ctx.lobby
     app.state.progression = app_ctx.progression
     return app
+
+
+def _account_of(engine: Engine) -> Callable[[str], int | None]:
+    """Who a session cookie is, for the analysis budget: a registered account's id; None for
+    a guest (guests are free to make: each would bring a fresh budget) or no session — they
+    count by address (docs/fair-play.md, "The analysis budget")."""
+    from ..progression.errors import AuthError
+    from ..progression.service import Progression
+
+    prog = Progression(engine)
+
+    def account(token: str) -> int | None:
+        try:
+            me = prog.whoami(token)
+        except AuthError:
+            return None
+        return None if me.get("kind") == "guest" else int(me["id"])
+
+    return account
 
 
 async def _room_limit(limits: Limits, request: Request) -> None:

@@ -57,7 +57,7 @@ def test_a_position_for_the_page_and_coded_refusals(client: TestClient) -> None:
                                                            "moves": ["d3", "a1"]})
     assert illegal.json()["error"] == {"code": "analysis_bad_move", "message":
                                        "analysis_bad_move", "args": {
-                                           "ply": 2, "move": "a1", "reason": "illegal"}}
+                                           "ply": "2", "move": "a1", "reason": "illegal"}}
 
 
 def test_hidden_information_positions_show_only_the_seats_view(client: TestClient) -> None:
@@ -108,12 +108,12 @@ def test_the_cpu_budget_stops_an_address_and_says_when_to_come_back(engine: Anal
         last = messages[-1]
         assert last["type"] == "error" and last["code"] == "analysis_budget", messages[-3:]
         assert last["args"]["budget"] == 0.5 and last["args"]["retry_after"] >= 1
-        used = engine.budget.used("?")
+        used = engine.budget.used("address:?")
         assert used >= 0.5
         # the spent budget costs nothing more: refused before any engine work
         res = client.post("/api/analysis/position", json={"game": "reversi"})
         assert res.status_code == 429 and res.json()["error"]["code"] == "analysis_budget"
-        assert engine.budget.used("?") == used
+        assert engine.budget.used("address:?") == used
 
 
 def test_the_budget_window_slides() -> None:
@@ -126,3 +126,110 @@ def test_the_budget_window_slides() -> None:
     assert budget.retry_after("a") == 7  # the first step leaves the window at t = 10
     now[0] = 10.5
     assert budget.allows("a") and budget.used("a") == 1.0
+
+
+def _tree() -> dict[str, Any]:
+    """The page's flat tree: d3 (c5 {main}) and the variation c4 {the other} c3."""
+    return {"comment": "start {here}", "nodes": [
+        [-1, "d3", ""], [0, "c5", "main"], [-1, "c4", "the other"], [2, "c3", ""]]}
+
+
+def test_export_share_and_import_round_trip_the_whole_tree(client: TestClient) -> None:
+    res = client.post("/api/analysis/export", json={"game": "reversi", "tree": _tree()})
+    assert res.status_code == 200, res.text
+    body = res.json()
+    assert "(1. c4 {the other} 2. c3)" in body["notation"] and body["share"]
+    for field in ("notation", "share"):
+        back = client.post("/api/analysis/import", json={"game": "reversi",
+                                                         field: body[field]})
+        assert back.status_code == 200, back.text
+        assert back.json()["tree"] == _tree()
+        assert back.json()["options"] == {} and back.json()["seed"] == 0
+
+
+def test_import_refuses_garbled_and_illegal_trees_with_codes(client: TestClient) -> None:
+    def refused(**body: Any) -> dict[str, Any]:
+        res = client.post("/api/analysis/import", json={"game": "reversi", **body})
+        assert res.status_code == 400, res.text
+        error: dict[str, Any] = res.json()["error"]
+        return {"code": error["code"], "args": error["args"]}
+
+    assert refused(share="1$$$") == {"code": "analysis_share_garbled", "args": {}}
+    assert refused(notation='[Game "reversi"] 1. d3 (')["code"] == "analysis_tree_garbled"
+    assert refused(notation='[Game "reversi"] 1. d3 (1. c4 2. a1)') == {
+        "code": "analysis_bad_move", "args": {"ply": "2", "move": "a1", "reason": "illegal"}}
+    assert refused(notation='[Game "algo"] 1. d3')["code"] == "analysis_wrong_game"
+    bad = client.post("/api/analysis/export", json={"game": "reversi",
+                                                    "tree": {"nodes": [[0, "d3", ""]]}})
+    assert bad.status_code == 400
+    assert bad.json()["error"]["code"] == "analysis_bad_request"
+
+
+def test_a_tree_too_big_for_a_link_still_exports(client: TestClient) -> None:
+    import random
+
+    rnd = random.Random(2)
+    rows = [[-1, f"m{i}", "".join(rnd.choice("abcdefgh") for _ in range(400))]
+            for i in range(60)]
+    res = client.post("/api/analysis/export", json={
+        "game": "reversi", "tree": {"comment": "", "nodes": rows}})
+    assert res.status_code == 200, res.text
+    assert res.json()["share"] is None
+    assert res.json()["share_error"] == {"code": "analysis_tree_too_big",
+                                         "args": {"what": "link", "most": 6000}}
+
+
+def test_the_budget_is_the_accounts_when_signed_in(engine: Analysis) -> None:
+    """Signed in, every address of the account (and every tab) draws on one budget; a
+    cookie that is no session counts as the address."""
+    engine.budget = Budget(cpu=1000.0)
+    routes = analysis_routes(engine, account=lambda token: 7 if token == "good" else None)
+    with TestClient(Starlette(routes=routes)) as client:
+        client.cookies.set("asobiba_session", "good")
+        assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
+        client.cookies.set("asobiba_session", "forged")
+        assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
+    assert engine.budget.used("account:7") > 0 and engine.budget.used("address:?") > 0
+
+
+def test_database_budgets_of_two_processes_count_together(tmp_path: Any) -> None:
+    import sqlalchemy as sa
+
+    from asobiba.server.analysis_routes import DbBudget
+    from asobiba.server.schema import upgrade
+
+    url = f"sqlite:///{tmp_path / 'b.db'}"
+    now = [1000.0]
+    engines = [sa.create_engine(url), sa.create_engine(url)]
+    upgrade(engines[0])
+    one, two = (DbBudget(e, cpu=2.0, window=10.0, clock=lambda: now[0]) for e in engines)
+    one.charge("address:x", 1.5)
+    now[0] = 1004.0
+    assert two.refusal("address:x") is None
+    two.charge("address:x", 1.0)
+    assert one.refusal("address:x") == {"code": "analysis_budget", "args": {
+        "retry_after": 7, "budget": 2.0, "window": 10.0}}
+    assert two.refusal("address:y") is None
+    now[0] = 1010.5  # the first step left the window
+    assert one.refusal("address:x") is None and two.used("address:x") == 1.0
+    for e in engines:
+        e.dispose()
+
+
+def test_registered_accounts_have_a_budget_guests_count_by_address(tmp_path: Any) -> None:
+    import sqlalchemy as sa
+
+    from asobiba.progression.service import Progression
+    from asobiba.server.app import _account_of
+    from asobiba.server.schema import upgrade
+
+    engine = sa.create_engine(f"sqlite:///{tmp_path / 'p.db'}")
+    upgrade(engine)
+    prog = Progression(engine)
+    me, token = prog.register("analyst", "a long and unusual passphrase 42")
+    _, guest_token = prog.guest()
+    account = _account_of(engine)
+    assert account(token) == me["id"]
+    assert account(guest_token) is None  # guests are free to make: no fresh budget each
+    assert account("not a session") is None
+    engine.dispose()

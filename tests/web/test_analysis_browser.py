@@ -6,10 +6,10 @@ comments, Algo's seat analysis, the "Analyse" link of the replay page, keyboard 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
@@ -133,15 +133,24 @@ def test_the_board_editor_refuses_an_impossible_position_with_a_clear_error(
     page.click("#edit-apply")
     ready(page, 0)
     assert page.locator("#error").inner_text() == ""
-    link = page.locator("#link").input_value()
-    assert "setup=" in link
-    page.goto(link)
+    board = page.locator("#board").inner_html()
+    link = linked(page)
+    page.goto(link)  # the set-up board travels in the link (its [Setup] tag)
     ready(page, 0)
-    assert "setup=" in page.locator("#link").input_value()
+    assert page.locator("#board").inner_html() == board
+    assert linked(page) == link
 
 
-@pytest.mark.parametrize("page", CASES[:1], indirect=True, ids=IDS[:1])
-def test_the_link_pasted_moves_and_export_with_comments(page: Any, server: Server) -> None:
+def linked(page: Any) -> str:
+    """The share link once the page has written it for the tree as it is now."""
+    page.wait_for_selector("body[data-link=ready]")
+    value: str = page.locator("#link").input_value()
+    return value
+
+
+@pytest.mark.parametrize("page", CASES, indirect=True, ids=IDS)
+def test_the_link_and_the_export_carry_the_whole_tree(page: Any, server: Server,
+                                                      axe_source: str) -> None:  # noqa: F811
     page.goto(f"{server.url}/analysis/reversi")
     ready(page, 0)
     page.fill("#paste", "f5 d6 c3 d3 c4")
@@ -149,24 +158,57 @@ def test_the_link_pasted_moves_and_export_with_comments(page: Any, server: Serve
     ready(page, 5)
     page.click("#back")
     ready(page, 4)
-    page.fill("#comment", "a quiet move")
+    page.fill("#comment", "a quiet move {really}")
     page.locator("#comment").dispatch_event("change")
     alt = next(m for m in (t.get_attribute("data-move") for t in
                             page.locator("#board [data-move]").all()) if m != "c4")
     page.click(f"#board [data-move='{alt}']")
     ready(page, 5)
+    page.fill("#comment", "the sideline")
+    page.locator("#comment").dispatch_event("change")
     page.click("#export")
+    page.wait_for_function("() => document.getElementById('export-text').value.includes('Game')")
     text = page.locator("#export-text").input_value()
-    assert '[Game "reversi"]' in text and "{a quiet move}" in text and f"(5. {alt})" in text
-    link = page.locator("#link").input_value()
+    assert '[Game "reversi"]' in text and "{a quiet move {really\\}}" in text
+    assert f"(5. {alt} {{the sideline}})" in text
+    before = page.locator("#tree").inner_text()
+    link = linked(page)
+    assert "tree=" in link and "moves=" not in link and len(link) < 400
+    # the link opens the same tree (the main line and the variation, both comments) at the
+    # same move
     other = page.context.new_page()
     other.goto(link)
     ready(other, 5)
+    assert other.locator("#tree").inner_text() == before
     assert other.locator("#tree [aria-current=true]").get_attribute("data-move") == alt
+    assert other.locator("#comment").input_value() == "the sideline"
     other.close()
+    # the export pasted back restores the same tree
+    page.click("#first")
+    ready(page, 0)
+    page.fill("#paste", text)
+    page.click("#paste-load")
+    ready(page, 0)
+    assert page.locator("#tree").inner_text() == before
+    # garbled pastes and links: a coded error in words, and the tree unchanged
+    said = {"en-US": "cannot be read", "ja-JP": "読めません"}[page.locale]
+    page.fill("#paste", text.replace(f"(5. {alt}", f"5. {alt}"))
+    page.click("#paste-load")
+    page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
+    assert said in page.locator("#error").inner_text()
+    assert page.locator("#tree").inner_text() == before
     page.fill("#paste", "f5 f5")
     page.click("#paste-load")
     page.wait_for_function("() => document.getElementById('error').textContent.includes('f5')")
+    assert page.locator("#tree").inner_text() == before
+    assert serious(page, axe_source) == []
+    broken = page.context.new_page()
+    token = parse_qs(urlsplit(link).query)["tree"][0]
+    broken.goto(link.replace(token, token[:len(token) // 2]))  # cut short: no deflate end
+    broken.wait_for_selector("body[data-status=error]")
+    damaged = {"en-US": "This link is damaged", "ja-JP": "このリンクは壊れています"}[page.locale]
+    assert damaged in broken.locator("#error").inner_text()
+    broken.close()
 
 
 @pytest.mark.parametrize("page", [*CASES, ("ja-JP", DESKTOP, "dark")], indirect=True,
@@ -203,6 +245,8 @@ def test_the_replay_page_links_to_the_analysis_at_its_move(browser: Any, server:
     ready(page, 2)
     moves = [m.move for m in record.moves]
     assert tree(page) == moves
-    assert json.loads(page.evaluate("new URL(document.getElementById('link').value)"
-                                    ".searchParams.get('ply')")) == 2
+    page.wait_for_selector("body[data-link=ready]")
+    assert page.locator("#link-note").inner_text() == "", page.url
+    assert page.evaluate("new URL(document.getElementById('link').value)"
+                         ".searchParams.get('at')") == "0.0"  # two moves down the main line
     ctx.close()

@@ -33,6 +33,8 @@ function said(error) {
   if (!error || !error.code) return t("error.unreachable");
   const args = { ...(error.args || {}) };
   if (args.reason) args.reason = t(`analysis.why.${args.reason}`);
+  if (args.why) args.why = t(`analysis.why.${args.why}`);
+  if (args.what) args.what = t(`analysis.what.${args.what}`);
   const key = `analysis.err.${error.code}`;
   const text = t(key, args);
   return text === key ? error.code : text;
@@ -103,7 +105,7 @@ function draw() {
   $("engine-box").hidden = !info.engine;
   $("editor-box").hidden = !(game in PALETTES);
   $("comment").value = current.comment || "";
-  $("link").value = shareLink();
+  void writeTree();
   drawExplorer();
 }
 
@@ -208,7 +210,7 @@ function promote() {
     kids.unshift(n);
   }
   drawTree();
-  $("link").value = shareLink();
+  void writeTree();
 }
 
 function remove() {
@@ -331,7 +333,7 @@ function drawSeat() {
   const n = info.view.seats || 2;
   sel.replaceChildren(...Array.from({ length: n }, (_, s) => el("option", { value: s }, seatName(s))));
   sel.value = String(seat);
-  const out = [];
+  const out = [el("p", { class: "help" }, t("analysis.seat_secret"))];
   if (a.kind === "algo") {
     out.push(el("p", { class: "best-guess" }, a.best ? tt("analysis.algo_best", { card: a.best.card, number: a.best.number, p: pct(a.best.p) }) : t("analysis.nothing")));
     const rows = a.cards.map((c) => el("tr", {}, el("th", { scope: "row" }, c.card), el("td", {}, Object.entries(c.numbers).map(([k, p]) => `${k}: ${pct(p)}`).join(", "))));
@@ -351,38 +353,83 @@ function drawSeat() {
 }
 
 // ---- export and share -----------------------------------------------------------------------
-function exportText() {
-  const head = [`[Game "${game}"]`, `[Options "${JSON.stringify(base.options || {}).replace(/"/g, "'")}"]`, `[Seed "${base.seed || 0}"]`];
-  if (base.setup) head.push(`[Setup "${JSON.stringify(base.setup).replace(/"/g, "'")}"]`);
-  const words = (node, ply) => {
-    const out = [];
-    let n = node;
-    let p = ply;
-    while (n.children.length) {
-      const [main, ...rest] = n.children;
-      out.push(`${p + 1}. ${main.move}${main.comment ? ` {${main.comment.replace(/[{}]/g, "")}}` : ""}`);
-      for (const alt of rest) out.push(`(${[`${p + 1}. ${alt.move}${alt.comment ? ` {${alt.comment.replace(/[{}]/g, "")}}` : ""}`, ...words(alt, p + 1)].join(" ")})`);
-      n = main;
-      p += 1;
-    }
-    return out;
-  };
-  return `${head.join("\n")}\n\n${words(root, 0).join(" ")}\n`;
+// The server writes the tree (POST /api/analysis/export): the notation with every variation
+// and comment, and the share token (that notation deflated, URL-safe) — the one writer, so
+// what is exported pastes back and what is shared opens as the same tree.
+/** The tree in the server's flat form: {comment, nodes: [[parent, move, comment], ...]} in
+ * pre-order (a nested form would be as deep as the game is long). */
+function treeJson() {
+  const nodes = [];
+  const todo = [...root.children].reverse().map((n) => [n, -1]);
+  while (todo.length) {
+    const [n, parent] = todo.pop();
+    nodes.push([parent, n.move, n.comment || ""]);
+    const here = nodes.length - 1;
+    for (const c of [...n.children].reverse()) todo.push([c, here]);
+  }
+  return { comment: root.comment || "", nodes };
 }
 
-function shareLink() {
-  const q = new URLSearchParams();
-  if (base.options && Object.keys(base.options).length) q.set("options", JSON.stringify(base.options));
-  if (base.seed) q.set("seed", String(base.seed));
-  if (base.setup) q.set("setup", JSON.stringify(base.setup));
-  const main = [];
-  for (let n = mainEnd(root); n.parent; n = n.parent) main.unshift(n.move);
-  const mine = line();
-  const onMain = mine.every((m, i) => main[i] === m);
-  q.set("moves", JSON.stringify(onMain ? main : mine));
-  q.set("ply", String(mine.length));
-  if (isHidden()) q.set("seat", String(seat));
-  return `${location.origin}${location.pathname}?${q.toString()}`;
+function pathOf(node = current) {
+  const out = [];
+  for (let n = node; n.parent; n = n.parent) out.unshift(n.parent.children.indexOf(n));
+  return out.join(".");
+}
+
+let written = 0; // the latest export asked for: an older answer arriving later is dropped
+async function writeTree() {
+  const mine = ++written;
+  document.body.dataset.link = "busy";
+  const body = { game, options: base.options || {}, seed: base.seed || 0, tree: treeJson() };
+  if (base.setup) body.setup = base.setup;
+  const answer = await post("/api/analysis/export", body);
+  if (mine !== written) return null;
+  document.body.dataset.link = "ready";
+  if (!answer.ok || !answer.body) {
+    $("link").value = "";
+    $("link-note").textContent = answer.status === 0 ? t("error.unreachable") : said(answer.body && answer.body.error);
+    return null;
+  }
+  const out = answer.body;
+  if (out.share) {
+    const q = new URLSearchParams({ tree: out.share });
+    const at = pathOf();
+    if (at) q.set("at", at);
+    if (isHidden()) q.set("seat", String(seat));
+    $("link").value = `${location.origin}${location.pathname}?${q.toString()}`;
+    $("link-note").textContent = "";
+  } else {
+    $("link").value = "";
+    $("link-note").textContent = said(out.share_error);
+  }
+  return out;
+}
+
+/** The page's tree from the server's JSON (an import or a share link). */
+function adopt(answer) {
+  base = { game, options: answer.options || {}, seed: answer.seed || 0 };
+  if (answer.setup) base.setup = answer.setup;
+  root.comment = answer.tree.comment || "";
+  root.children = [];
+  const made = [];
+  for (const [parent, move, comment] of answer.tree.nodes) {
+    const above = parent < 0 ? root : made[parent];
+    const node = { move, comment, parent: above, children: [] };
+    above.children.push(node);
+    made.push(node);
+  }
+  current = root;
+}
+
+async function importTree(body) {
+  const answer = await post("/api/analysis/import", { game, ...body });
+  if (!answer.ok || !answer.body) {
+    $("error").textContent = answer.status === 0 ? t("error.unreachable") : said(answer.body && answer.body.error);
+    document.body.dataset.status = "error";
+    return false;
+  }
+  adopt(answer.body);
+  return true;
 }
 
 // ---- loading: a record, pasted text, the URL ------------------------------------------------
@@ -412,6 +459,11 @@ async function loadRecord(body, ply) {
 async function loadPasted() {
   const text = $("paste").value.trim();
   if (!text) return;
+  if (/^\[\s*Game\s+"/.test(text)) {
+    // the board's own export: the whole tree, variations and comments
+    if (await importTree({ notation: text })) await refresh();
+    return;
+  }
   if (text.startsWith("{")) {
     let record = null;
     try {
@@ -516,12 +568,14 @@ async function main() {
     current.comment = e.target.value;
   });
   $("comment").addEventListener("change", drawTree);
-  $("export").addEventListener("click", () => {
+  $("export").addEventListener("click", async () => {
     $("export-box").hidden = false;
-    $("export-text").value = exportText();
+    const out = await writeTree();
+    if (out) $("export-text").value = out.notation;
   });
+  $("comment").addEventListener("change", () => void writeTree());
   $("copy-link").addEventListener("click", async () => {
-    $("link").value = shareLink();
+    await writeTree();
     $("link").select();
     try {
       await navigator.clipboard.writeText($("link").value);
@@ -570,6 +624,16 @@ async function main() {
       return;
     }
     await loadRecord({ record }, ply);
+    return;
+  }
+  if (q.has("tree")) {
+    if (!(await importTree({ share: q.get("tree") }))) return;
+    for (const i of (q.get("at") || "").split(".").filter(Boolean)) {
+      const next = current.children[Number(i)];
+      if (!next) break;
+      current = next;
+    }
+    await refresh();
     return;
   }
   base = { game, options: json(q.get("options"), {}), seed: Number(q.get("seed") || 0) };
