@@ -156,3 +156,94 @@ def test_the_builder_reproduces_the_three_piece_part():
     assert (stats["win"], stats["loss"], stats["draw"]) == (130_224, 92_728, 2_648)
     for pos in tables.iter_positions(small, 3, 2000):
         assert small.lookup(*pos) == TAB.lookup(*pos)
+
+
+# ---- the level-5 bot inside the tables, and the search's exact leaves -------------------
+def _state(pos: tuple[int, int, int, int]):
+    from asobiba.games.flipflop.notation import to_fen
+
+    return GAME.from_position(to_fen(5, *pos), {"board": "5x5"})
+
+
+def test_level5_wins_a_table_win_in_exactly_its_distance_against_perfect_defence():
+    """Level 5 against level 5 from won table positions: the winner wins, in exactly the
+    table's distance (fastest win against slowest loss) — a search to a fixed depth would
+    miss the long ones (the seed picks wins of 9 to 40 plies)."""
+    from asobiba.games.flipflop.bots import make_bot
+
+    assert TAB is not None
+    picked = []
+    for pos in tables.iter_positions(TAB, 23, 20_000):
+        value, dist = TAB.lookup(*pos)
+        w, b, _, t = pos
+        if value == tables.WIN and 9 <= dist <= 40 and not bd.holds_goal(GEO, w, b, t):
+            picked.append((pos, dist))
+        if len(picked) == 3:
+            break
+    assert len(picked) == 3
+    for pos, dist in picked:
+        state = _state(pos)
+        winner = state.turn
+        bots = [make_bot("5", 1), make_bot("5", 2)]
+        for seat, bot in enumerate(bots):
+            bot.reset(seat, {"board": "5x5"})
+        plies = 0
+        while not state.is_over:
+            text = bots[state.turn].choose(state.view(state.turn))
+            state = state.play(text)
+            plies += 1
+            assert plies <= dist
+        assert state.outcome is not None and state.outcome.ranks[winner] == 1
+        assert not state.outcome.is_draw
+        assert plies == dist
+
+
+def test_level5_never_steps_into_a_third_occurrence_when_it_can_win():
+    """A table move that would repeat a position a third time is the draw it is."""
+    from asobiba.games.flipflop.bots import table_scores
+
+    assert TAB is not None
+    for pos in tables.iter_positions(TAB, 41, 2000):
+        value, dist = TAB.lookup(*pos)
+        w, b, _, t = pos
+        if value != tables.WIN or dist < 3 or bd.holds_goal(GEO, w, b, t):
+            continue
+        state = _state(pos)
+        scored = table_scores(state, TAB)
+        best = [mv for mv, v, d in scored if v == tables.WIN and d == dist]
+        assert best
+        # pretend the best move's child has been seen twice already
+        child = state.child(best[0])
+        seen = GAME.from_position(_fen(state), {"board": "5x5"},
+                                  history=[_fen(child), _fen(child)])
+        rescored = {m: (v, d) for m, v, d in table_scores(seen, TAB)}
+        assert rescored[best[0]] == (tables.DRAW, 1)
+        break
+
+
+def _fen(state) -> str:
+    from asobiba.games.flipflop.notation import to_fen
+
+    return to_fen(5, *state.tuple4())
+
+
+def test_search_scores_table_positions_exactly_at_its_leaves():
+    """A one-ply search from a 4-piece position sees only table leaves: its score is the
+    table's own value of the root (win/loss in d as WIN - d), and it counted the hits."""
+    from asobiba.games.flipflop.search import Searcher, table_score
+
+    assert TAB is not None
+    done = hits = 0
+    for pos in tables.iter_positions(TAB, 13, 400):
+        w, b, x, t = pos
+        if (w | b).bit_count() != 4 or bd.holds_goal(GEO, w, b, t):
+            continue
+        if not bd.legal_moves(GEO, *pos):
+            continue
+        s = Searcher(5, tables=TAB)
+        res = s.search(pos, 1)
+        assert res.value == table_score(*TAB.lookup(*pos)), pos
+        hits += s.adapter.table_hits
+        done += 1
+    assert done > 100
+    assert hits > done

@@ -403,7 +403,7 @@ class _Builder:
                lost_slot: int) -> tuple[list[Any], list[Any]]:
         """Every move of every (live) position: parallel arrays (parent slot, child slot)."""
         np = self.np
-        m, t = ms.shape[1], ts.shape[1]
+        m = ms.shape[1]
         bit = np.int64(1) << np.arange(SQUARES, dtype=np.int64)
         occ = bit[ms].sum(axis=1) + bit[ts].sum(axis=1)
         theirs = bit[ts].sum(axis=1)
