@@ -16,7 +16,7 @@ from asobiba.games.flipflop.proof import DfPn, canonical_key, certificate, verif
 
 GAME = get("flipflop")
 TAB = tables.load()
-CERT = json.loads((Path(__file__).parent / "data" / "dfpn_late_win.json").read_text())
+CERT = json.loads((Path(__file__).parent / "certificates" / "dfpn_late_win.json").read_text())
 
 
 def _root() -> tuple[int, int, int, int]:
