@@ -36,7 +36,6 @@ from .tables import (
 )
 
 I64 = NDArray[np.int64]
-Mask = NDArray[np.bool_]
 
 
 def _colex_rows(k: int, n: int) -> I64:
@@ -168,7 +167,7 @@ class Builder:
         codes[win] = 1 + (SCALE - value[win])
         codes[loss] = LOSS_BASE + (SCALE + value[loss])
         # counts over every absolute position (both colours to move, mirror images apart)
-        weight = self._weights(per_sig_canon=canon, slot_of=slot_of, count=count)
+        weight = self._weights(slot_of=slot_of, count=count)
         stats = {
             "pieces": self.pieces, "canonical_positions": count,
             "absolute_positions": int(weight.sum()),
@@ -185,7 +184,7 @@ class Builder:
                            bitorder="little").tobytes()
         return Tables(self.pieces, bits, codes.tobytes(), stats), stats
 
-    def _weights(self, per_sig_canon: Mask, slot_of: I64, count: int) -> I64:
+    def _weights(self, slot_of: I64, count: int) -> I64:
         """How many absolute positions each canonical slot stands for: 2 colours × (1 if
         the position is its own mirror image, else 2)."""
         weight = np.zeros(count, dtype=np.int64)
