@@ -49,3 +49,12 @@ def test_endgame_solver_agrees_with_the_3x3_table():
 def test_report5_is_honest_about_what_it_proved():
     data = analysis.report5(GAME.new_game({"board": "5x5"}), max_depth=4, time_budget=30)
     assert data["no_win_for_mover_within"] == 4 and "Not solved" in data["summary"]
+
+
+def test_report5_reads_the_endgame_tables_when_few_pieces_are_left():
+    big = GAME.from_position("b3b/5/2R2/5/R3R w", {"board": "5x5"})  # 5 pieces: bounded
+    assert "source" not in analysis.report5(big, max_depth=2, time_budget=5)
+    small = GAME.from_position("b1b2/5/2R2/5/R4 w", {"board": "5x5"})  # 4 pieces
+    data = analysis.report5(small)
+    assert data["value"] == "win" and data["plies"] == 2      # Rc3xc5, no retake: held
+    assert "endgame tables" in data["summary"]

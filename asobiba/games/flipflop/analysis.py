@@ -179,7 +179,22 @@ def solve_endgames(n: int = 5, pieces: int = 3, keep_values: bool = False
 
 
 def report5(state: FlipFlopState, max_depth: int = 9, time_budget: float = 20.0) -> JSONObject:
-    """What ``asobiba solve flipflop --option board=5x5`` can honestly say."""
+    """What ``asobiba solve flipflop --option board=5x5`` can honestly say: the exact value
+    from the endgame tables when the position has ≤ 4 pieces, else a bounded proof."""
+    from . import tables
+
+    tab = tables.load()
+    if tab is not None and state.outcome is None and tab.covers(state.white, state.black):
+        from .bots import table_move
+
+        _, value, dist = table_move(state, tab)
+        side = "White" if state.turn == bd.WHITE else "Black"
+        name = tables.NAMES[value]
+        plies = f" in {dist} plies" if value != tables.DRAW else ""
+        return {"board": "5x5", "source": f"endgame tables (≤ {tab.pieces} pieces)",
+                "value": name, "plies": dist if value != tables.DRAW else None,
+                "summary": f"5×5 FlipFlop, endgame tables: {side} (to move) — {name}{plies} "
+                           f"with best play (fastest win / slowest loss)."}
     proof = bounded_proof(5, state.tuple4(), max_depth, time_budget)
     bound = state_space_upper_bound(5)
     side = "White" if state.turn == bd.WHITE else "Black"

@@ -5,7 +5,10 @@ information, so a bot rebuilds the state (history included, for repetitions) wit
 Levels differ by how far they look and how noisy their judgement is; all break ties with
 their seeded ``Rng``, so two games between the same levels are not the same game. On 3×3,
 level 5 plays perfectly from the solved table (re-solving with the game's history when a
-position has already occurred twice, so the repetition rule is respected exactly).
+position has already occurred twice, so the repetition rule is respected exactly). On 5×5,
+level 5 plays a value-optimal move (fastest win, draw, slowest loss) whenever the position is
+inside the endgame tables (≤ 4 pieces, :mod:`.tables`), and its search scores table
+positions exactly at every node.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from ...core import Bot, Rng
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...search.budget import MoveClock
 from . import board as bd
-from . import solver3
+from . import solver3, tables
 from .notation import FFMove, move_text
 from .search import MATERIAL_ONLY, Searcher, Weights
 
@@ -32,6 +35,8 @@ class Plan:
     depth: int
     weights: Weights
     time_limit: float | None = None
+    tables: bool = False
+    """Use the 5×5 endgame tables (perfect play inside them, exact leaves in the search)."""
 
 
 PLANS: dict[int, dict[str, Plan | None]] = {
@@ -47,7 +52,7 @@ PLANS: dict[int, dict[str, Plan | None]] = {
         "2": Plan(1, replace(MATERIAL_ONLY, noise=60)),
         "3": Plan(2, Weights(noise=40)),
         "4": Plan(4, Weights(noise=5)),
-        "5": Plan(64, Weights(), time_limit=1.8),
+        "5": Plan(64, Weights(), time_limit=1.8, tables=True),
     },
 }
 LEVELS = ("1", "2", "3", "4", "5")
@@ -102,8 +107,13 @@ class FlipFlopBot(Bot):
             return move_text(n, perfect_move(state, self.rng)[0])
         plan = PLANS[n][self.level]
         assert plan is not None
+        tab = tables.load() if plan.tables and n == 5 else None
+        if tab is not None and tab.covers(state.white, state.black):
+            mv, value, dist = table_move(state, tab, self.rng)
+            self.last_info = {"table": tables.NAMES[value], "plies": dist}
+            return move_text(n, mv)
         if self._searcher is None:
-            self._searcher = Searcher(n, plan.weights, salt=self.rng.next64())
+            self._searcher = Searcher(n, plan.weights, salt=self.rng.next64(), tables=tab)
         else:
             self._searcher.salt = self.rng.next64()
         counts = Counter(state.history)
@@ -196,6 +206,37 @@ def _rank(value: int, dist: int) -> tuple[int, int]:
 def perfect_move(state: FlipFlopState, rng: Rng | None = None) -> tuple[FFMove, int, int]:
     """An optimal move with its (value, distance); ties broken by ``rng``."""
     scored = move_scores(state)
+    best = min(_rank(v, d) for _, v, d in scored)
+    choices = [s for s in scored if _rank(s[1], s[2]) == best]
+    return rng.choice(choices) if rng is not None else choices[0]
+
+
+# ---- perfect 5×5 play inside the endgame tables -------------------------------------------
+def table_scores(state: FlipFlopState, tab: tables.Tables) -> list[tuple[FFMove, int, int]]:
+    """Each legal move with (value, distance) for the mover, from the endgame tables. A move
+    that ends the game (goal held, opponent stuck, a third occurrence) is scored by the
+    game itself, so a move into a position already seen twice is the draw it is."""
+    out = []
+    for mv in state.legal_moves():
+        child = state.child(mv)
+        outcome = child.outcome
+        if outcome is not None:
+            if outcome.is_draw:
+                out.append((mv, tables.DRAW, 1))
+            else:
+                won = outcome.ranks[state.turn] == 1
+                out.append((mv, tables.WIN if won else tables.LOSS, 1))
+            continue
+        value, dist = tab.lookup(*child.tuple4())
+        mine = {tables.WIN: tables.LOSS, tables.LOSS: tables.WIN}.get(value, tables.DRAW)
+        out.append((mv, mine, dist + 1))
+    return out
+
+
+def table_move(state: FlipFlopState, tab: tables.Tables, rng: Rng | None = None
+               ) -> tuple[FFMove, int, int]:
+    """A value-optimal move inside the tables (fastest win, a draw, slowest loss)."""
+    scored = table_scores(state, tab)
     best = min(_rank(v, d) for _, v, d in scored)
     choices = [s for s in scored if _rank(s[1], s[2]) == best]
     return rng.choice(choices) if rng is not None else choices[0]

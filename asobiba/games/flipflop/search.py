@@ -13,10 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ...search.adapter import Decides, Expands, LearnsCutoffs, Orders
 from ...search.alphabeta import AlphaBeta
 from . import board as bd
+from .tables import LOSS as TABLE_LOSS
+from .tables import WIN as TABLE_WIN
+
+if TYPE_CHECKING:
+    from .tables import Tables
 
 Pos = tuple[int, int, int, int]
 """A search position: (white, black, bishops, turn)."""
@@ -62,8 +68,12 @@ class FlipFlopAdapter(Decides[Pos], Orders[Pos, int], Expands[Pos, int],
                       LearnsCutoffs[int]):
     """Search positions are the four position ints; moves are ``from << 5 | to``."""
 
-    def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0) -> None:
+    def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0,
+                 tables: Tables | None = None) -> None:
         self.n = n
+        self.tables = tables
+        """5×5 endgame tables: a covered position is decided by its exact value."""
+        self.table_hits = 0
         self.geo = bd.GEOMETRY[n]
         self.w = weights
         self.salt = salt
@@ -124,9 +134,19 @@ class FlipFlopAdapter(Decides[Pos], Orders[Pos, int], Expands[Pos, int],
         return w | b << 25 | x << 50 | t << 75
 
     def decided(self, pos: Pos) -> float | None:
-        """A side that holds its goal at its own turn has won (the opponent did not retake)."""
+        """A side that holds its goal at its own turn has won (the opponent did not retake);
+        a position inside the endgame tables has its exact value (win/loss in d plies,
+        or a draw)."""
         t = pos[3]
-        return WIN if pos[t] >> self.goal[t] & 1 else None  # (pos[t]: the mover's pieces)
+        if pos[t] >> self.goal[t] & 1:  # (pos[t]: the mover's pieces)
+            return WIN
+        tab = self.tables
+        if tab is not None:
+            w, b = pos[0], pos[1]
+            if w and b and (w | b).bit_count() <= tab.pieces:
+                self.table_hits += 1
+                return table_score(*tab.lookup(*pos))
+        return None
 
     def evaluate(self, pos: Pos) -> float | None:
         w, b, x, t = pos
@@ -192,13 +212,22 @@ class FlipFlopAdapter(Decides[Pos], Orders[Pos, int], Expands[Pos, int],
         return -(WIN - 1) if bd.move_ints(self.geo, mine, theirs, x) else -WIN
 
 
+def table_score(value: int, dist: int) -> int:
+    """An endgame-table (value, distance) as a search score for the side to move."""
+    if value == TABLE_WIN:
+        return WIN - dist
+    if value == TABLE_LOSS:
+        return -(WIN - dist)
+    return 0
+
+
 class Searcher:
     """One searcher per bot; the table is kept between moves of the same game."""
 
     def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0,
-                 tt_size: int = 400_000) -> None:
+                 tt_size: int = 400_000, tables: Tables | None = None) -> None:
         self.n = n
-        self.adapter = FlipFlopAdapter(n, weights, salt)
+        self.adapter = FlipFlopAdapter(n, weights, salt, tables)
         self.engine: AlphaBeta[Pos, int] = AlphaBeta(
             self.adapter, tt_size=tt_size, pvs=True, win_bound=MATE_BOUND,
             mate_distance=True, draw_repeats=2, solved_entries=False, probe_at_horizon=True)

@@ -1,0 +1,274 @@
+"""Retrograde endgame tables for 5×5 FlipFlop: every position with at most ``PIECES``
+pieces on the board (each side ≥ 1), its exact value and distance for the side to move.
+
+Layout (docs/flipflop-solving.md):
+
+* Positions are taken **relative to the side to move** (its first row at the bottom; it
+  attacks c5 = square 22 and defends c1 = square 2), so the colour symmetry costs nothing:
+  White to move and Black to move share one entry.
+* A **perfect index** per material signature ``(mine, theirs)``: the colex rank of the
+  mover's squares, the colex rank of the opponent's squares among the squares left free,
+  then one face bit per piece (× = 1). Signatures are laid end to end.
+* **Left↔right mirror folded**: the rules (goals on the centre file) are symmetric under it;
+  only the *canonical* index of each mirror pair (the smaller one) has an entry. A bitmap
+  over the full index marks canonical positions; the rank of a canonical index in it (block
+  counts + a popcount) is its slot.
+* Two bytes per slot (little-endian): 0 = draw (neither side can force a win: with best
+  play the game goes on until the repetition rule ends it), ``1 + d`` = win in ``d`` plies,
+  ``32768 + d`` = loss in ``d`` plies (``d = 0``: the mover already holds its goal / has
+  no move). (One byte does not do: the longest 4-piece win takes 136 plies.)
+
+The values ignore history. Under the real rule (third occurrence = draw) they are exact for
+a game in which no position has yet occurred twice: the winner's optimal line has strictly
+decreasing distance so it never repeats a position, and repetition can only add draws.
+
+Building needs NumPy (``python -m asobiba.games.flipflop.tables build``); looking up needs
+nothing but the shipped file (``endgame4.bin.xz``, lzma-compressed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import lzma
+import struct
+from functools import lru_cache
+from math import comb
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from . import board as bd
+
+if TYPE_CHECKING:
+    from collections.abc import Iterator
+
+N = 5
+SQUARES = 25
+ATTACK = 22   # c5, relative to the side to move
+HOME = 2      # c1
+PIECES = 4
+"""The shipped table: every position with at most this many pieces."""
+DRAW, WIN, LOSS = 0, 1, 2
+NAMES = {DRAW: "draw", WIN: "win", LOSS: "loss"}
+MAGIC = b"FFEG"
+FORMAT = 1
+LOSS_BASE = 32768
+SCALE = 30000
+"""Build scores: win in d = SCALE - d, loss in d = d - SCALE, draw 0 (int16)."""
+FLIP_SQ = tuple((4 - s // 5) * 5 + s % 5 for s in range(SQUARES))
+MIRROR_SQ = tuple(s // 5 * 5 + 4 - s % 5 for s in range(SQUARES))
+DIRECTIONS = ((bd.ROOK, ((1, 0), (-1, 0), (0, 1), (0, -1))),
+              (bd.BISHOP, ((1, 1), (1, -1), (-1, 1), (-1, -1))))
+
+
+def default_path(pieces: int = PIECES) -> Path:
+    return Path(__file__).with_name(f"endgame{pieces}.bin.xz")
+
+
+def signatures(pieces: int) -> list[tuple[int, int]]:
+    """Material signatures ``(mine, theirs)`` in index order."""
+    return [(m, t) for total in range(2, pieces + 1) for m in range(1, total)
+            for t in (total - m,) if m <= 5 and t <= 5]
+
+
+def signature_size(m: int, t: int) -> int:
+    return comb(SQUARES, m) * comb(SQUARES - m, t) << (m + t)
+
+
+def offsets(pieces: int) -> dict[tuple[int, int], int]:
+    out, at = {}, 0
+    for sig in signatures(pieces):
+        out[sig] = at
+        at += signature_size(*sig)
+    return out
+
+
+def _colex(squares: list[int]) -> int:
+    return sum(comb(s, j + 1) for j, s in enumerate(squares))
+
+
+def encode(mine: list[tuple[int, int]], theirs: list[tuple[int, int]],
+           offset: int) -> int:
+    """Full index of (square, face) lists, each sorted by square."""
+    m, t = len(mine), len(theirs)
+    msq = [s for s, _ in mine]
+    mi = _colex(msq)
+    ti = _colex([s - sum(1 for q in msq if q < s) for s, _ in theirs])
+    faces = 0
+    for j, (_, f) in enumerate(mine):
+        faces |= f << j
+    for j, (_, f) in enumerate(theirs):
+        faces |= f << (m + j)
+    return offset + (((mi * comb(SQUARES - m, t)) + ti) << (m + t) | faces)
+
+
+def relative(white: int, black: int, bishops: int, turn: int
+             ) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(square, face) lists of the mover's and the opponent's pieces, seen from the mover."""
+    def pieces(bits: int, flip: bool) -> list[tuple[int, int]]:
+        out = []
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            s = low.bit_length() - 1
+            out.append((FLIP_SQ[s] if flip else s, 1 if bishops & low else 0))
+        out.sort()
+        return out
+
+    if turn == bd.WHITE:
+        return pieces(white, False), pieces(black, False)
+    return pieces(black, True), pieces(white, True)
+
+
+def _mirror(pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return sorted((MIRROR_SQ[s], f) for s, f in pieces)
+
+
+def decode_value(code: int) -> tuple[int, int]:
+    """A stored byte as (value, distance) for the side to move."""
+    if code == 0:
+        return DRAW, 0
+    if code < LOSS_BASE:
+        return WIN, code - 1
+    return LOSS, code - LOSS_BASE
+
+
+class Tables:
+    """A loaded table: ``lookup`` answers (value, distance) for a position it covers."""
+
+    def __init__(self, pieces: int, canonical_bits: bytes, values: bytes,
+                 stats: dict[str, int | float] | None = None) -> None:
+        self.pieces = pieces
+        self.offsets = offsets(pieces)
+        self.size = sum(signature_size(*s) for s in signatures(pieces))
+        self._bits = canonical_bits
+        self._values = values
+        self.stats = stats or {}
+        # rank directory: canonical positions before each 64-bit word
+        words = (self.size + 63) // 64
+        self._words: tuple[int, ...] = struct.unpack(f"<{words}Q", canonical_bits[:words * 8])
+        before = []
+        total = 0
+        for w in self._words:
+            before.append(total)
+            total += w.bit_count()
+        self._before = before
+        if total * 2 != len(values):
+            raise ValueError(f"table damaged: {total} canonical positions, "
+                             f"{len(values)} values")
+
+    def __len__(self) -> int:
+        return len(self._values) // 2
+
+    def covers(self, white: int, black: int) -> bool:
+        return bool(white) and bool(black) and (white | black).bit_count() <= self.pieces
+
+    def slot(self, index: int) -> int:
+        word = self._words[index >> 6]
+        bit = index & 63
+        if not word >> bit & 1:
+            raise KeyError(index)
+        return self._before[index >> 6] + (word & ((1 << bit) - 1)).bit_count()
+
+    def index_of(self, white: int, black: int, bishops: int, turn: int) -> int:
+        """The canonical full index of a position (both sides with pieces, ≤ ``pieces``)."""
+        mine, theirs = relative(white, black, bishops, turn)
+        off = self.offsets[(len(mine), len(theirs))]
+        a = encode(mine, theirs, off)
+        b = encode(_mirror(mine), _mirror(theirs), off)
+        return min(a, b)
+
+    def lookup(self, white: int, black: int, bishops: int, turn: int) -> tuple[int, int]:
+        """(value, distance) for the side to move; KeyError outside the table."""
+        if not self.covers(white, black):
+            raise KeyError((white, black, bishops, turn))
+        return self.code(self.index_of(white, black, bishops, turn))
+
+    def code(self, index: int) -> tuple[int, int]:
+        """(value, distance) stored for a canonical full index."""
+        at = 2 * self.slot(index)
+        return decode_value(self._values[at] | self._values[at + 1] << 8)
+
+    def get(self, white: int, black: int, bishops: int, turn: int) -> tuple[int, int] | None:
+        if not self.covers(white, black):
+            return None
+        return self.code(self.index_of(white, black, bishops, turn))
+
+    # ---- files ---------------------------------------------------------------------------
+    def dump(self, path: Path) -> None:
+        header = MAGIC + struct.pack("<BBQQ", FORMAT, self.pieces, self.size,
+                                     len(self))
+        path.write_bytes(lzma.compress(header + self._bits + self._values, preset=9))
+
+    @classmethod
+    def load(cls, path: Path) -> Tables:
+        raw = lzma.decompress(path.read_bytes())
+        if raw[:4] != MAGIC:
+            raise ValueError(f"{path} is not a FlipFlop endgame table")
+        fmt, pieces, size, count = struct.unpack("<BBQQ", raw[4:22])
+        if fmt != FORMAT:
+            raise ValueError(f"{path}: table format {fmt}, this code reads {FORMAT}")
+        nbits = (size + 63) // 64 * 8
+        bits, values = raw[22:22 + nbits], raw[22 + nbits:]
+        if len(values) != 2 * count:
+            raise ValueError(f"{path}: truncated table")
+        return cls(pieces, bits, values)
+
+
+@lru_cache(maxsize=2)
+def load(pieces: int = PIECES) -> Tables | None:
+    """The shipped table (cached), or None when its file is missing."""
+    path = default_path(pieces)
+    if not path.exists():
+        return None
+    return Tables.load(path)
+
+
+def build(pieces: int = PIECES, log: bool = True) -> tuple[Tables, dict[str, int | float]]:
+    """Solve every position with ≤ ``pieces`` pieces (NumPy); returns the table and stats."""
+    try:
+        from .tables_build import Builder
+    except ImportError as exc:  # pragma: no cover - numpy is in the dev environment
+        raise SystemExit("building the FlipFlop tables needs NumPy (pip install numpy)") from exc
+    return Builder(pieces).build(log)
+
+
+def iter_positions(tables: Tables, rng_seed: int, count: int
+                   ) -> Iterator[tuple[int, int, int, int]]:
+    """Random absolute positions covered by ``tables`` (tests and benches)."""
+    import random
+
+    rnd = random.Random(rng_seed)
+    sigs = signatures(tables.pieces)
+    for _ in range(count):
+        m, t = rnd.choice(sigs)
+        squares = rnd.sample(range(SQUARES), m + t)
+        white = sum(1 << s for s in squares[:m])
+        black = sum(1 << s for s in squares[m:])
+        bishops = sum(1 << s for s in squares if rnd.random() < 0.5)
+        yield white, black, bishops, rnd.choice((bd.WHITE, bd.BLACK))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m asobiba.games.flipflop.tables",
+                                 description="FlipFlop 5×5 endgame tables")
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    b = sub.add_parser("build", help="solve every position with ≤ PIECES pieces")
+    b.add_argument("--pieces", type=int, default=PIECES)
+    b.add_argument("--out", type=Path, default=None)
+    s = sub.add_parser("stats", help="counts of a table file")
+    s.add_argument("--pieces", type=int, default=PIECES)
+    args = ap.parse_args(argv)
+    if args.cmd == "build":
+        tables, stats = build(args.pieces)
+        out = args.out or default_path(args.pieces)
+        tables.dump(out)
+        stats["file_bytes"] = out.stat().st_size
+        print(stats)
+        return 0
+    tab = Tables.load(default_path(args.pieces))
+    print({"pieces": tab.pieces, "canonical_positions": len(tab), "index_size": tab.size})
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
