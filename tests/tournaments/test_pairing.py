@@ -240,6 +240,17 @@ def test_tables_rotate_seats() -> None:
     assert all(sorted(s) == [0, 1, 2] for s in seen.values()), seen
 
 
+def test_tables_no_one_back_in_his_seat_when_avoidable() -> None:
+    # players 1 and 3 sat in seat 0 of two tables, player 2 in seat 1: seating them one by
+    # one (1 takes seat 1, 2 takes seat 2) would leave 3 only his old seat 0
+    group = [seating.Seated(1, seats=[0]), seating.Seated(2, seats=[1]),
+             seating.Seated(3, seats=[0])]
+    order = seating.rotate(group)
+    assert sorted(order) == [1, 2, 3]
+    last = {s.player: s.seats[-1] for s in group}
+    assert all(last[p] != seat for seat, p in enumerate(order)), order
+
+
 def test_tables_round_one_mixes_and_byes_rotate() -> None:
     players = [seating.Seated(i, rating=2000 - i) for i in range(7)]
     tables, byes = seating.seat_round(players, 3, 3, first_round=True)
