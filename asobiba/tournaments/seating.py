@@ -16,6 +16,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+import networkx as nx
+
 
 @dataclass
 class Seated:
@@ -74,18 +76,27 @@ def seat_round(players: Sequence[Seated], low: int, high: int,
 
 
 def rotate(group: Sequence[Seated]) -> list[int]:
-    """Seat order for one table: each player the seat he has had least, then the one after
-    his last (greedy, players with the most history choose first)."""
+    """Seat order for one table: the assignment of players to seats that gives, over the
+    whole table, first the fewest repeated seats (each player the seat he has had least),
+    then seats closest to the one after each player's last — one maximum-weight matching
+    of players to seats (networkx), so no player is pushed back into his old seat when
+    another arrangement avoids it (a greedy choice, player by player, could)."""
     size = len(group)
-    seats: list[int | None] = [None] * size
-    for s in sorted(group, key=lambda s: (-len(s.seats), s.player)):
-        def cost(i: int, s: Seated = s) -> tuple[int, int]:
-            last = s.seats[-1] if s.seats else -1
-            return (s.seats.count(i), (i - (last + 1)) % size)
-        free = [i for i in range(size) if seats[i] is None]
-        best = min(free, key=cost)
-        seats[best] = s.player
-    return [p for p in seats if p is not None]
+    if size == 0:
+        return []
+    graph: nx.Graph[tuple[str, int]] = nx.Graph()
+    worst = size * (size + 1)
+    for s in group:
+        last = s.seats[-1] if s.seats else -1
+        for i in range(size):
+            cost = s.seats.count(i) * size + (i - (last + 1)) % size
+            graph.add_edge(("p", s.player), ("s", i), weight=worst - cost)  # exact integers
+    matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
+    seats: list[int] = [0] * size
+    for a, b in matching:
+        player, seat = (a, b) if a[0] == "p" else (b, a)
+        seats[seat[1]] = player[1]
+    return seats
 
 
 def placing_points(places: Sequence[int]) -> list[float]:

@@ -6,6 +6,8 @@ out by the caller) and every game and bye so far. The pairing is a maximum-*card
 matching of networkx's ``max_weight_matching`` (as many games as possible) whose weight
 orders the criteria lexicographically, most important first:
 
+0. **the colour limit** — no colour difference beyond 2: two players both two whites up (or
+   both two blacks up) are not paired while a complete pairing without such a pair exists;
 1. **no repeat pairing** — two players who met already meet again only when no matching of
    the same size avoids it (then as few repeats as possible);
 2. **one bye per player** — with an odd number of players, the bye is a dummy node; it goes
@@ -186,10 +188,12 @@ def _pair(recs: dict[int, Record], order: list[int],
             pa, pb = prefs[a], prefs[b]
             clash = pa[0] is not None and pa[0] == pb[0]
             clash_abs = clash and pa[1] and pb[1]
+            illegal = _over(recs[a], recs[b])
             # the Dutch distance: in a score group of size g, rank i meets rank i + g/2
             g = groups[half[i]] if half[i] == half[j] else n
             dutch = abs((j - i) - g // 2)
-            w = _lex([(0 if b in met[a] else 1, 1), (1, 1), (top_sq - d * d, top_sq),
+            w = _lex([(0 if illegal else 1, 1),
+                      (0 if b in met[a] else 1, 1), (1, 1), (top_sq - d * d, top_sq),
                       (0 if clash_abs else 1, 1), (0 if clash else 1, 1),
                       (n - min(dutch, n), n)], pairs)
             graph.add_edge(a, b, weight=w)
@@ -198,7 +202,7 @@ def _pair(recs: dict[int, Record], order: list[int],
             allowed = recs[p].byes == 0 or not any_without_bye
             # the bye: lowest score (largest distance to the top), then lowest rank
             low = (half[i] - min(half)) ** 2
-            w = _lex([(1, 1), (1 if allowed else 0, 1), (top_sq - low, top_sq),
+            w = _lex([(1, 1), (1, 1), (1 if allowed else 0, 1), (top_sq - low, top_sq),
                       (1, 1), (1, 1), (i + 1, n)], pairs)
             graph.add_edge(BYE, p, weight=w)
     matching = nx.max_weight_matching(graph, maxcardinality=True, weight="weight")
@@ -212,7 +216,7 @@ def _pair(recs: dict[int, Record], order: list[int],
             if recs[bye].byes and any_without_bye:
                 clean = False
             continue
-        if b in met[a]:
+        if b in met[a] or _over(recs[a], recs[b]):
             clean = False
         pa, pb = prefs[a], prefs[b]
         if pa[0] is not None and pa[0] == pb[0] and pa[1] and pb[1]:
@@ -220,6 +224,13 @@ def _pair(recs: dict[int, Record], order: list[int],
         games.append(colours(recs[a], recs[b], rank))
     games.sort(key=lambda wb: min(rank[wb[0]], rank[wb[1]]))
     return Pairing(tuple(games), bye), clean and not colour_clash, clean and colour_clash
+
+
+def _over(a: Record, b: Record) -> bool:
+    """Whether pairing ``a`` with ``b`` takes one of them to a colour difference of 3: both
+    are at +2 (both need black) or both at -2 (both need white)."""
+    da, db = a.colour_diff, b.colour_diff
+    return (da >= 2 and db >= 2) or (da <= -2 and db <= -2)
 
 
 def colours(a: Record, b: Record, rank: dict[int, int]) -> tuple[int, int]:

@@ -242,3 +242,101 @@ def test_operator_commands_create_list_cancel(tmp_path: Any) -> None:
         ("arena", False, None, "open")]
     assert run(app, ["admin", "tournament", "cancel", "1", "--db", db]).exit_code == 0
     assert run(app, ["admin", "tournament", "cancel", "1", "--db", db]).exit_code == 2
+
+
+def play_out(c: TestClient, games: list[dict[str, Any]], rng: Any) -> dict[str, Any]:
+    """Play one room to its end through its WebSocket: each seat (claimed with its own key,
+    as its player's page would) plays a move chosen from *its own view's* legal moves."""
+    room = games[0]["room"]
+    until(lambda: c.get(f"/api/rooms/{room}").status_code == 200)
+    claims = [{"seat": g["seat"], "key": g["key"]} for g in games]
+    with c.websocket_connect(f"/ws/{room}") as ws:
+        ws.send_json({"type": "hello", "seats": claims})
+        last: dict[str, Any] | None = None
+        for _ in range(3000):
+            msg = ws.receive_json()
+            if msg.get("type") == "error":  # asked to slow down: the same move again
+                assert msg.get("code") in ("too_fast", "stale"), msg
+                if msg["code"] == "stale" or last is None:
+                    continue
+                time.sleep(0.2)
+            elif msg.get("type") == "update":
+                last = msg
+            else:
+                continue
+            assert last is not None
+            if last["room"]["status"] != "active":
+                return dict(last["room"])
+            for v in last["views"]:
+                legal = v["view"].get("legal_moves") or []
+                if v["seat"] is not None and legal:
+                    ws.send_json({"type": "move", "seat": v["seat"], "move": rng.choice(legal),
+                                  "ply": last["room"]["ply"]})
+                    break
+    raise AssertionError("the game did not end")
+
+
+def test_tables_tournament_end_to_end(client: TestClient) -> None:
+    """Algo for three: 7 players, 2 rounds of two tables and a bye, seats rotated, every
+    game played to its end through the rooms, points by placing, standings from them."""
+    import random
+
+    from asobiba.tournaments import seating
+
+    rng = random.Random(5)
+    names = [f"alg{i}" for i in range(7)]
+    toks = {n: register(client, n) for n in names}
+    t = create(client, toks[names[0]], kind="tables", game="algo", options={"players": 3},
+               rounds=2)
+    tid = t["id"]
+    for tok in toks.values():
+        assert as_(client, tok).post(f"/api/tournaments/{tid}/join", json={}
+                                     ).status_code == 200
+    start_now(client, tid)
+    ids = {s["name"]: s["player"] for s in snap(client, tid)["standings"]}
+    seat_of: dict[int, list[int]] = {ids[n]: [] for n in names}
+    expected = {ids[n]: 0.0 for n in names}
+    for rnd in (1, 2):
+        s = until(lambda rnd=rnd: (lambda got: got if len(got["rounds"]) >= rnd else None)(
+            snap(client, tid)))
+        games = s["rounds"][rnd - 1]["games"]
+        tables = [g for g in games if g["room"]]
+        byes = [g for g in games if g["room"] is None]
+        assert len(tables) == 2 and all(len(g["players"]) == 3 for g in tables), games
+        assert len(byes) == 1 and byes[0]["points"] == [1.0]  # a middle place's points
+        expected[byes[0]["players"][0]["id"]] += 1.0
+        in_round = [p["id"] for g in games for p in g["players"]]
+        assert sorted(in_round) == sorted(ids.values()), "everyone once a round"
+        for g in tables:
+            players = [p["id"] for p in g["players"]]
+            for seat, pid in enumerate(players):
+                seat_of[pid].append(seat)
+            # each player's page is told its game, seat and key
+            mine = [until(lambda n=n: snap(client, tid, toks[n])["you"]["game"])
+                    for n in names if ids[n] in players]
+            assert sorted(m["seat"] for m in mine) == [0, 1, 2]
+            assert {m["room"] for m in mine} == {g["room"]}
+            room = play_out(as_(client, None), mine, rng)
+            assert room["status"] == "finished"
+            ranks = room["result"]["ranks"]
+            assert "resigned" not in room["result"], "played to the end"
+            for pid, pts in zip(players, seating.placing_points([r - 1 for r in ranks]),
+                                strict=True):
+                expected[pid] += pts
+        for n in names:  # the players' pages are open (present for the next pairing)
+            snap(client, tid, toks[n])
+    # seats rotated: nobody who played both rounds sat in the same seat twice
+    assert all(len(set(seats)) == len(seats) for seats in seat_of.values()), seat_of
+    byes_of = [pid for pid, seats in seat_of.items() if len(seats) < 2]
+    assert len(byes_of) == 2, "the bye went to two different players"
+    final = until(lambda: (lambda s: s if s["tournament"]["status"] == "finished" else None)(
+        snap(client, tid)))
+    table = final["standings"]
+    assert {s["player"]: s["points"] for s in table} == expected
+    pts = [s["points"] for s in table]
+    assert pts == sorted(pts, reverse=True)
+    assert sum(pts) == 4 * 3.0 + 2 * 1.0  # 4 tables of 2+1+0, two byes of 1
+    for r in final["rounds"]:
+        for g in r["games"]:
+            if g["room"]:
+                assert client.get(f"/api/rooms/{g['room']}/record").status_code == 200

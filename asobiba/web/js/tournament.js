@@ -3,7 +3,7 @@
 // page listens to /api/tournaments/<id>/events (server-sent events), which also keeps the
 // player present (a player with no page open is withdrawn at the next pairing).
 import { applyStatic, mountSwitch, onLangChange, t } from "./i18n.js";
-import { errorText } from "./tournaments.js";
+import { errorText } from "./tournament_errors.js";
 import { el, saveKeys } from "./util.js";
 
 const id = location.pathname.split("/").pop();
@@ -37,7 +37,7 @@ function render() {
   const head = el("tr", {}, ...["tour.rank", "tour.player", "tour.points", "tour.played"].concat(swiss ? ["tour.buchholz", "tour.sb"] : []).map((k) => el("th", { scope: "col" }, t(k))));
   const rows = snap.standings.map((s) => el("tr", { class: s.status === "withdrawn" ? "withdrawn" : "" },
     el("td", {}, String(s.rank)),
-    el("td", {}, el("a", { href: `/player/${encodeURIComponent(s.name)}` }, s.name), s.fire ? ` ${t("tour.fire")}` : "", s.status === "withdrawn" ? ` (${t("tour.withdrawn_short")})` : ""),
+    el("td", {}, el("a", { href: `/player/${s.player}` }, s.name), s.fire ? ` ${t("tour.fire")}` : "", s.status === "withdrawn" ? ` (${t("tour.withdrawn_short")})` : ""),
     el("td", {}, String(s.points)), el("td", {}, String(s.games)),
     ...(swiss ? [el("td", {}, String(s.buchholz)), el("td", {}, String(s.sonneborn_berger))] : [])));
   document.getElementById("tour-standings").replaceChildren(el("thead", {}, head), el("tbody", {}, ...rows));

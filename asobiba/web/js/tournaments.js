@@ -1,14 +1,8 @@
 // The tournaments page (/tournaments): the list, and the form that creates one
 // (registered players; docs/tournaments.md). Errors are shown from their code.
-import { applyStatic, has, mountSwitch, onLangChange, t } from "./i18n.js";
-import { el, errorMessage } from "./util.js";
-
-export function errorText(body, status) {
-  const err = body && typeof body.error === "object" ? body.error : null;
-  if (err && has(`tour.err.${err.code}`)) return t(`tour.err.${err.code}`, err.args || {});
-  if (status >= 500) return t("error.server");
-  return err ? errorMessage(body, status) : String(status);
-}
+import { applyStatic, mountSwitch, onLangChange, t } from "./i18n.js";
+import { errorText } from "./tournament_errors.js";
+import { el } from "./util.js";
 
 let games = [];
 let list = [];
