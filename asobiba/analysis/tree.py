@@ -51,7 +51,6 @@ MAX_TEXT = 60_000
 MAX_TOKEN = 6000
 """Characters of a share token at most: a link stays well under the browsers' URL limits."""
 VERSION = "1"
-TAGS = ("Game", "Options", "Seed", "Setup")
 
 _BARE = re.compile(r"[^\s(){}\[\]\"\\;]+")
 _NUMBER = re.compile(r"\d+\.(\.\.)?")
