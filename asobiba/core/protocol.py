@@ -551,8 +551,15 @@ class Game(ABC):
         return [b.level for b in self.bot_levels]
 
     def make_bot(self, level: str, seed: int = 0) -> Bot:
-        """A bot (see ``core.bot.Bot``) of the named level."""
-        raise NotImplementedError(f"{self.id} has no bots yet")
+        """A bot (see ``core.bot.Bot``) of the named level: made by the factory the game's
+        manifest names (``GameManifest.bots``), so the rules module never imports its bots
+        module (which imports the rules)."""
+        from .manifest import manifest_of
+
+        factory = manifest_of(self).bot_factory()
+        if factory is None:
+            raise NotImplementedError(f"{self.id} has no bots yet")
+        return factory(level, seed)
 
     def state_from_view(self, view: JSONMapping) -> State:
         """Rebuild the state from a view. Only perfect-information games can: a view then

@@ -2,15 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import BotLevel, Game, Option, OptionError, Rng
 from ...core.jsontypes import JSONMapping, JSONObject
 from .cards import COLOUR_LETTERS, COLOUR_NAMES, deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
-
-if TYPE_CHECKING:
-    from .bots import AlgoBot
 
 
 def default_hand(players: int, mode: str) -> int:
@@ -144,11 +139,6 @@ class AlgoGame(Game):
 
     def render_view(self, view: JSONMapping) -> str:
         return render(view)
-
-    def make_bot(self, level: str, seed: int = 0) -> AlgoBot:
-        from .bots import make_bot
-
-        return make_bot(str(level), seed)
 
 
 def deal_from(options: JSONMapping, cards: list[int]) -> AlgoState:

@@ -13,7 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...core import BotLevel, Game, Option, OptionError, Outcome, State, Why, why
-from ...core.bot import Bot
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import board as bd
 from .notation import NOTATION_WHY, FFMove, from_fen, move_text, parse_move, square_name, to_fen
@@ -312,11 +311,6 @@ class FlipFlop(Game):
             status += f"   {view['threat']} must be taken back!"
         lines.append(status)
         return "\n".join(lines)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(level, seed)
 
     def warm_caches(self) -> None:
         """Build what a bot process keeps between moves — the 3×3 solved table (about

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from ...core import Bot, BotLevel, Game, Option, Outcome, State, Why, why
+from ...core import BotLevel, Game, Option, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from .geometry import cell_name, switch_name, visible_mask, visible_window
 from .notation import PASS, PatapataMove, move_text, parse_move, writes_text
@@ -381,11 +381,6 @@ class Patapata(Game):
         from .render import render_view
 
         return render_view(view)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(level, seed)
 
 
 GAME = Patapata()

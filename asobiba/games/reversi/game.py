@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 
-from ...core import Bot, BotLevel, Game, MalformedMoveError, Outcome, State, Why, why
+from ...core import BotLevel, Game, MalformedMoveError, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import bitboard as bb
 
@@ -232,11 +232,6 @@ class Reversi(Game):
         lines.append(f"● black {counts['black']}   ○ white {counts['white']}"
                      + (f"   last: {last}" if last else ""))
         return "\n".join(lines)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(self, level, seed)
 
 
 GAME = Reversi()

@@ -13,7 +13,6 @@ from typing import NamedTuple, cast
 
 from ...core import (
     AmbiguousMoveError,
-    Bot,
     BotLevel,
     Game,
     MalformedMoveError,
@@ -422,11 +421,6 @@ class ReverStarGo(Game):
         from .render import render
 
         return render(view)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(level, seed)
 
 
 GAME = ReverStarGo()
