@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Puzzle, Thresholds
 from ...core.jsontypes import JSONMapping, JSONObject
+from .views import algo_view
 
 if TYPE_CHECKING:
     from .bots import AlgoBot
@@ -99,6 +100,7 @@ def _AlgoBot4() -> AlgoBot:  # noqa: N802 - a constructor
 
 def _up(view: JSONMapping, row: int) -> int:
     """How many cards of row ``row`` lie face up."""
+    view = algo_view(view)
     return sum(1 for card in view["rows"][row] if card["up"])
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from ...core import GameProgression, Thresholds
 from ...core.jsontypes import JSONMapping, JSONObject
 from .rules import Pos
+from .views import memory_matrix_view
 
 
 class MemoryMatrixEvaluator:
@@ -73,11 +74,13 @@ class MemoryMatrixEvaluator:
 
 def _cell(view: JSONMapping, cell: str) -> str:
     """The face shown on ``cell`` (``d4``: column d, row 4 counted from the top)."""
+    view = memory_matrix_view(view)
     return str(view["board"][int(cell[1:]) - 1]["abcdefghij".index(cell[0])])
 
 
 def _shown(view: JSONMapping, face: str) -> int:
     """How many cells of the board show ``face``."""
+    view = memory_matrix_view(view)
     return sum(str(row).count(face) for row in view["board"])
 
 

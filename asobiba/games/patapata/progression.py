@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Rng, Thresholds
 from ...core.jsontypes import JSONMapping, JSONObject
+from .views import patapata_view
 
 if TYPE_CHECKING:
     from .optimiser import Node
@@ -39,6 +40,7 @@ class PatapataEvaluator:
         self.candidates = candidates
 
     def futures(self, view: JSONMapping, index: int) -> list[list[str]]:
+        view = patapata_view(view)
         from .tasks import COURSE_LENGTH, TASK_SHEET
 
         mode = view["course"]["mode"]
@@ -124,6 +126,7 @@ def _cell_bits(names: Sequence[str]) -> int:
 
 def _sheet(view: JSONMapping) -> JSONMapping:
     """The first seat's sheet of a view."""
+    view = patapata_view(view)
     sheet: JSONMapping = view["sheets"][0]
     return sheet
 

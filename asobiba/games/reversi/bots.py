@@ -17,6 +17,7 @@ from ...search.alphabeta import AlphaBeta, SearchResult
 from ...search.budget import MoveClock
 from . import bitboard as bb
 from .game import GAME, PASS
+from .views import reversi_view
 
 # Square weights (a1 = index 0): corners good, X- and C-squares next to empty corners bad.
 _W = [
@@ -120,6 +121,7 @@ class AlphaBetaBot(Bot):
         self.last_result: SearchResult[int] | None = None
 
     def choose(self, view: JSONMapping) -> str:
+        view = reversi_view(view)
         started = time.perf_counter()
         legal = view["legal_moves"]
         if len(legal) == 1:
