@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from ...core import GameProgression, Thresholds
 from ...core.jsontypes import JSONMapping, JSONObject
+from ...core.views import own_seat
 from .rules import Pos
 from .views import memory_matrix_view
 
@@ -53,7 +54,7 @@ class MemoryMatrixEvaluator:
 
         cfg, w = self.cfg, self.weights
         pos = self.position(views)
-        seat = int(views[-1]["seat"])
+        seat = own_seat(memory_matrix_view(views[-1]))
         geo = cfg.geometry
         empties = (geo.valid & ~pos.occ).bit_count()
         depth = empties + 1 if empties <= self.endgame else self.depth

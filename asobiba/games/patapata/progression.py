@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Rng, Thresholds
 from ...core.jsontypes import JSONMapping, JSONObject
-from .views import patapata_view
+from .views import own_sheet, patapata_view
 
 if TYPE_CHECKING:
     from .optimiser import Node
@@ -59,8 +59,8 @@ class PatapataEvaluator:
         from .scoring import TABLES
         from .sheet import clears
 
-        view = views[-1]
-        sheet = view["sheets"][view["seat"]]
+        view = patapata_view(views[-1])
+        sheet = own_sheet(view)
         marks, passes, index, task = read_view(view)
         table = TABLES[view.get("scores", "standard")]
         futures = self.futures(view, index)
