@@ -3,6 +3,8 @@ is handed that seat's views of the line (oldest first) and nothing else — neve
 
 from __future__ import annotations
 
+from typing import cast
+
 from ..core.jsontypes import JSONObject
 from .position import AnalysisError, Position
 
@@ -11,7 +13,7 @@ def seat_views(position: Position, seat: int) -> list[JSONObject]:
     """What ``seat`` saw at each ply of the position's line (the last: now)."""
     if not 0 <= seat < position.state.num_seats:
         raise AnalysisError("analysis_bad_seat", seat=seat)
-    return [s.view(seat) for s in position.states]
+    return [cast(JSONObject, s.view(seat)) for s in position.states]
 
 
 def seat_analysis(position: Position, seat: int) -> JSONObject:

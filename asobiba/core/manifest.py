@@ -3,7 +3,7 @@
 Each game package (``asobiba/games/<id>/__init__.py``, or any importable package for a
 plug-in) exports ``MANIFEST``, a :class:`GameManifest`. The registry (``asobiba.games``)
 resolves it once per game, and every lookup of the platform goes through it: the rules
-(``game``), the progression hooks, the RL encoding, the record formats, the print-and-play
+(``game``), the bots (``bots``, reached by ``Game.make_bot``), the progression hooks, the RL encoding, the record formats, the print-and-play
 paper, the CLI extras, the tutorial (named by the progression hooks, found in ``package``) and
 the browser renderer and its words (``web``, a folder of the package). Nothing guesses a
 package from ``type(game).__module__`` any more.
@@ -29,12 +29,19 @@ import importlib
 from dataclasses import dataclass, replace
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
+from .bot import Bot
 from .hooks import GameProgression
 
 if TYPE_CHECKING:
     from .protocol import Game
+
+
+class BotFactory(Protocol):
+    """What a manifest's ``bots`` reference names: the bot of a level, seeded."""
+
+    def __call__(self, level: str, seed: int = 0) -> Bot: ...
 
 _BY_TYPE: dict[type, GameManifest] = {}
 
@@ -51,8 +58,11 @@ class GameManifest:
     """The game's package (``__name__`` of its ``__init__.py``): relative references and the
     files of the game (tutorial, web) are found in it."""
     game: Game
-    """The rules: the game's :class:`~asobiba.core.Game` instance (bots come from
-    ``game.make_bot``)."""
+    """The rules: the game's :class:`~asobiba.core.Game` instance."""
+    bots: str | None = None
+    """A :class:`BotFactory`, ``make_bot(level, seed)``: ``Game.make_bot`` reaches the
+    game's bots only through this reference, so the rules module never imports its bots
+    (which import the rules: issue 26, no ``game.py`` ↔ ``bots.py`` cycle)."""
     progression: str | None = None
     """``GameProgression`` hooks: tutorial, move feedback, ladder, dailies, tie-break."""
     encoding: str | None = None
@@ -75,7 +85,7 @@ class GameManifest:
         if self.cli is not None and (":" in self.cli or not self.cli.strip(".")):
             raise ManifestError(f"{self.package}.MANIFEST.cli = {self.cli!r}: write a module "
                                 "name ('.cli')")
-        for name in ("progression", "encoding", "formats", "paper"):
+        for name in ("bots", "progression", "encoding", "formats", "paper"):
             ref = getattr(self, name)
             if ref is not None and (":" not in ref or not ref.partition(":")[0]):
                 raise ManifestError(f"{self.package}.MANIFEST.{name} = {ref!r}: write "
@@ -116,6 +126,16 @@ class GameManifest:
             raise ManifestError(f"{self.package}.MANIFEST.{field_name}: {module_name} "
                                 f"defines no {attr}") from None
         return found
+
+    def bot_factory(self) -> BotFactory | None:
+        """The game's bot factory (``None``: the manifest names no bots)."""
+        found = self.load("bots")
+        if found is None:
+            return None
+        if not callable(found):
+            raise ManifestError(f"{self.package}.MANIFEST.bots must name a function "
+                                f"make_bot(level, seed), not {type(found).__name__}")
+        return cast(BotFactory, found)
 
     def hooks(self) -> GameProgression:
         """The progression hooks (an empty ``GameProgression`` when the game has none), with

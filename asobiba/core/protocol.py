@@ -29,7 +29,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar, overload
+from typing import TYPE_CHECKING, ClassVar, Generic, Protocol, Self, TypeVar, cast, overload
 
 from .errors import (
     IllegalMoveError,
@@ -45,6 +45,7 @@ from .errors import (
 from .hooks import GameProgression
 from .jsontypes import JSONMapping, JSONObject
 from .options import Option, rated_violations, validate_options
+from .views import CommonView
 
 if TYPE_CHECKING:
     from .bot import Bot
@@ -258,8 +259,9 @@ class State(ABC, Generic[MoveT]):
         """The result once the game is over, else ``None``."""
 
     @abstractmethod
-    def _view(self, seat: int | None) -> JSONObject:
-        """The game-specific part of what ``seat`` may see (JSON-ready)."""
+    def _view(self, seat: int | None) -> Mapping[str, object]:
+        """The game-specific part of what ``seat`` may see (JSON-ready): a game returns its
+        own keys typed (a TypedDict of its ``views.py``)."""
 
     @abstractmethod
     def _move_text(self, move: MoveT, seat: int | None) -> str:  # type: ignore[misc]
@@ -289,7 +291,7 @@ class State(ABC, Generic[MoveT]):
 
     def _full(self) -> JSONObject:
         """Everything, secrets included (for finished-game replays and debugging)."""
-        return self._view(None)
+        return dict(self._view(None))
 
     # ---- public API (shared checks; do not override) ------------------------------------
     @property
@@ -389,9 +391,13 @@ class State(ABC, Generic[MoveT]):
             seat = self._acting()[0]
         return self._apply(move, seat)
 
-    def view(self, seat: int | None) -> JSONObject:
+    def view(self, seat: int | None) -> CommonView:
         """Exactly what ``seat`` may see (``None``: a spectator). The only way information
-        leaves a game. Includes the seat's own legal moves when it may act."""
+        leaves a game. Includes the seat's own legal moves when it may act.
+
+        Typed (issue 26): the keys every game has are :class:`~asobiba.core.views.CommonView`;
+        each game's state narrows the return type to its own view (``ReversiView`` …, in
+        ``asobiba/games/<id>/views.py``), whose game keys its :meth:`_view` produces."""
         if seat is not None and not (0 <= seat < self.num_seats):
             raise ValueError(f"seat {seat} does not exist; seats are 0..{self.num_seats - 1}")
         acting = self._acting()
@@ -407,7 +413,7 @@ class State(ABC, Generic[MoveT]):
             "legal_moves": self.legal_moves(seat).texts() if seat in acting else [],
         }
         data.update(self._view(seat))
-        return data
+        return cast(CommonView, data)
 
     def to_json(self) -> JSONObject:
         """The full state, secrets included. Never sent to a seat during play."""
@@ -555,8 +561,15 @@ class Game(ABC):
         return [b.level for b in self.bot_levels]
 
     def make_bot(self, level: str, seed: int = 0) -> Bot:
-        """A bot (see ``core.bot.Bot``) of the named level."""
-        raise NotImplementedError(f"{self.id} has no bots yet")
+        """A bot (see ``core.bot.Bot``) of the named level: made by the factory the game's
+        manifest names (``GameManifest.bots``), so the rules module never imports its bots
+        module (which imports the rules)."""
+        from .manifest import manifest_of
+
+        factory = manifest_of(self).bot_factory()
+        if factory is None:
+            raise NotImplementedError(f"{self.id} has no bots yet")
+        return factory(level, seed)
 
     def state_from_view(self, view: JSONMapping) -> State:
         """Rebuild the state from a view. Only perfect-information games can: a view then

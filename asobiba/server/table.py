@@ -12,7 +12,7 @@ from weakref import WeakKeyDictionary
 
 from asobiba.core.protocol import Outcome
 
-from ..core.jsontypes import JSONObject
+from ..core.jsontypes import JSONMapping, JSONObject
 from . import shared
 from .limits import HISTORY_CONN_BURST, HISTORY_CONN_RATE, ByteBucket, Limits
 from .room import notes
@@ -76,7 +76,7 @@ class _HistoryCache:
 _histories: WeakKeyDictionary[Room, _HistoryCache] = WeakKeyDictionary()
 
 
-def _lean(view: JSONObject) -> JSONObject:
+def _lean(view: JSONMapping) -> JSONObject:
     # a past position is looked at, never played from: its legal moves are dead weight
     return {k: v for k, v in view.items() if k != "legal_moves"}
 

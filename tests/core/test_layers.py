@@ -266,3 +266,112 @@ def test_a_named_game_is_seen(tmp_path: Path) -> None:
         encoding="utf-8")
     found = names_of_games(tmp_path, frozenset({"reversi"}))
     assert {m: sorted(lines) for m, lines in found.items()} == {"asobiba.envs.x": [2, 3]}
+
+
+# ---- no game.py <-> bots.py cycle (issue 26 item 1) ----------------------------------------
+
+
+def package_graph(directory: Path, package: str) -> dict[str, set[str]]:
+    """Every module of the package in ``directory`` → the modules of that same package it
+    imports, wherever the import is written (top, inside a function, under TYPE_CHECKING),
+    relative or absolute; ``from . import x`` counts as importing ``x`` when it is a module."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(directory.rglob("*.py")):
+        parts = list(path.relative_to(directory).with_suffix("").parts)
+        is_init = parts[-1] == "__init__"
+        if is_init:
+            parts.pop()
+        module = ".".join([package, *parts])
+        here = module if is_init else module.rpartition(".")[0]
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = here.split(".")[: len(here.split(".")) - (node.level - 1)]
+                    target = ".".join(base + ([node.module] if node.module else []))
+                else:
+                    target = node.module or ""
+                for alias in node.names:
+                    sub = f"{target}.{alias.name}"
+                    rel = Path(*sub.split(".")[len(package.split(".")):])
+                    is_mod = sub.startswith(package + ".") and (
+                        (directory / rel).with_suffix(".py").exists()
+                        or (directory / rel / "__init__.py").exists())
+                    found.add(sub if is_mod else target)
+        graph[module] = {m for m in found if m == package or m.startswith(package + ".")}
+    return graph
+
+
+def reaches(graph: dict[str, set[str]], start: str, goal: str) -> list[str] | None:
+    """An import path from ``start`` to ``goal`` (the modules in order), or None."""
+    seen = {start}
+    paths = [[start]]
+    while paths:
+        path = paths.pop()
+        for nxt in sorted(graph.get(path[-1], ())):
+            if nxt == goal:
+                return [*path, nxt]
+            if nxt not in seen:
+                seen.add(nxt)
+                paths.append([*path, nxt])
+    return None
+
+
+def bots_cycle(directory: Path, package: str, game_module: str, bots_module: str
+               ) -> list[str] | None:
+    """The import path by which a game's rules module reaches its bots module, when the bots
+    import the rules too (a cycle); None when there is none."""
+    graph = package_graph(directory, package)
+    there = reaches(graph, game_module, bots_module)
+    back = reaches(graph, bots_module, game_module)
+    return there if there and back else None
+
+
+def test_no_game_imports_its_bots() -> None:
+    """Every registered game reaches its bots only through its manifest (``bots``): its
+    rules module never imports its bots module, at the top or inside a function, directly
+    or through another of its modules — so there is no cycle with the bots, which import
+    the rules (on the old main five games had one, and Algo's rules imported its bots)."""
+    from importlib.util import find_spec
+
+    from asobiba.core.manifest import manifest_of
+    from asobiba.games import available, get
+
+    checked = 0
+    for game_id in available():
+        game = get(game_id)
+        manifest = manifest_of(game)
+        spec = find_spec(manifest.package)
+        assert spec is not None and spec.submodule_search_locations, game_id
+        directory = Path(next(iter(spec.submodule_search_locations)))
+        bots_module = manifest.module_of("bots") or f"{manifest.package}.bots"
+        if not (directory / (bots_module.rpartition(".")[2] + ".py")).exists():
+            continue  # a plug-in keeping its bots in its rules module: nothing to cycle
+        graph = package_graph(directory, manifest.package)
+        path = reaches(graph, type(game).__module__, bots_module)
+        assert path is None, f"{game_id}: the rules import the bots: {' -> '.join(path)}"
+        assert bots_cycle(directory, manifest.package, type(game).__module__,
+                          bots_module) is None
+        checked += 1
+    assert checked >= 6, checked  # the shipped games all have a bots module
+
+
+def test_the_cycle_checker_sees_lazy_and_indirect_imports(tmp_path: Path) -> None:
+    """The probe: a lazy import inside a method, and one through a helper module, are both
+    found; a game that reaches its bots only through the manifest is not reported."""
+    pkg = tmp_path / "probe"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .game import GAME\n", encoding="utf-8")
+    (pkg / "bots.py").write_text("from .game import GAME\n", encoding="utf-8")
+    (pkg / "helper.py").write_text("def f():\n    from . import bots\n", encoding="utf-8")
+    (pkg / "game.py").write_text(
+        "class G:\n    def make_bot(self):\n        from .bots import make_bot\n",
+        encoding="utf-8")
+    assert bots_cycle(pkg, "probe", "probe.game", "probe.bots") == ["probe.game", "probe.bots"]
+    (pkg / "game.py").write_text("from .helper import f\n", encoding="utf-8")
+    assert bots_cycle(pkg, "probe", "probe.game", "probe.bots") == [
+        "probe.game", "probe.helper", "probe.bots"]
+    (pkg / "game.py").write_text("GAME = None\n", encoding="utf-8")
+    assert bots_cycle(pkg, "probe", "probe.game", "probe.bots") is None

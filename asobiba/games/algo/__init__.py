@@ -8,6 +8,7 @@ from .state import AlgoState
 MANIFEST = GameManifest(
     package=__name__,
     game=GAME,
+    bots=".bots:make_bot",
     progression=".progression:PROGRESSION",
     encoding=".encoding:Codec",
     paper=".paper:PAPER",

@@ -12,14 +12,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...core import Bot
-from ...core.jsontypes import JSONMapping, JSONObject
+from ...core.jsontypes import JSONMapping
+from ...core.views import own_seat
 from .cards import COLOUR_LETTERS, insert_positions
 from .infer import Inconsistent, Inference, Knowledge, SlotInfo, infer
 from .state import seat_letter
+from .views import SlotView, algo_view
 
 
 def enemies_in(view: JSONMapping, seat: int) -> list[int]:
     """The seats ``seat`` plays against that are still in (pair play: the two opponents)."""
+    view = algo_view(view)
     n = len(view["rows"])
     if view["rules"]["mode"] == "pair":
         cand = [(seat + 1) % 4, (seat + 3) % 4]
@@ -28,8 +31,9 @@ def enemies_in(view: JSONMapping, seat: int) -> list[int]:
     return [s for s in cand if s not in view["out"]]
 
 
-def face_down_targets(view: JSONMapping, seat: int) -> list[tuple[int, int, JSONObject]]:
+def face_down_targets(view: JSONMapping, seat: int) -> list[tuple[int, int, SlotView]]:
     """(enemy seat, position, slot view) of every face-down enemy card."""
+    view = algo_view(view)
     return [(t, p, s) for t in enemies_in(view, seat) for p, s in enumerate(view["rows"][t])
             if not s["up"]]
 
@@ -48,6 +52,7 @@ def slot_key(slot: JSONMapping, c: int) -> int | None:
 def candidates(view: JSONMapping, t: int, p: int) -> list[int]:
     """The published count: numbers of the slot's colour between its nearest known
     neighbours, minus numbers named there and missed and cards seen elsewhere."""
+    view = algo_view(view)
     c = int(view["rules"]["colours"])
     row = view["rows"][t]
     slot = row[p]
@@ -58,8 +63,8 @@ def candidates(view: JSONMapping, t: int, p: int) -> list[int]:
             k = slot_key(s, c)
             if k is not None:
                 seen.add(k)
-    hand = view.get("hand") or {}
-    if "number" in hand:
+    hand = view["hand"]
+    if hand is not None and "number" in hand:
         seen.add(hand["number"] * c + COLOUR_LETTERS.index(hand["colour"]))
     jokers = bool(view["rules"]["jokers"])
     lo, hi = -1, 12 * c
@@ -91,6 +96,7 @@ def public_knowledge(view: JSONMapping, reveal: Mapping[int, int] | None = None,
     """What the table knows (only face-up cards), optionally with some of this seat's cards
     revealed (``reveal``: slot id → key) or a card added to a row (``insert``: seat,
     position, key, face up). Used to measure how exposed a row is."""
+    view = algo_view(view)
     kn = Knowledge.from_view(view)
     kn.extra_known = []
     c = kn.colours
@@ -138,10 +144,11 @@ class AlgoBot(Bot):
         self.name = f"algo-{level}"
 
     def choose(self, view: JSONMapping) -> str:
+        view = algo_view(view)
         moves = view["legal_moves"]
         if len(moves) == 1:
             return str(moves[0])
-        seat = int(view["seat"])
+        seat = own_seat(view)
         phase = view["phase"]
         if phase == "show":
             return self._show(view, seat, moves)
@@ -191,6 +198,7 @@ class AlgoBot(Bot):
 
     def miss_cost(self, view: JSONMapping, seat: int) -> float:
         """Exposure of my row after a miss minus after a stay (≥ 0 in practice)."""
+        view = algo_view(view)
         c = int(view["rules"]["colours"])
         hand = view.get("hand")
         if hand and "number" in hand:
@@ -208,18 +216,20 @@ class AlgoBot(Bot):
         return max(0.0, up - down)
 
     # ---- own cards -------------------------------------------------------------------------
-    def _own_hidden(self, view: JSONMapping, seat: int) -> list[tuple[int, JSONObject]]:
+    def _own_hidden(self, view: JSONMapping, seat: int) -> list[tuple[int, SlotView]]:
+        view = algo_view(view)
         return [(p, s) for p, s in enumerate(view["rows"][seat]) if not s["up"]]
 
     def _use(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         """Which own face-down card to attack with (empty pile, pair play)."""
+        view = algo_view(view)
         if self.lv <= 2:
             return str(self.rng.choice(moves))
         c = int(view["rules"]["colours"])
         own = self._own_hidden(view, seat)
         if self.lv == 3:
             inf = safe_infer(public_knowledge(view))
-            def exposed(item: tuple[int, JSONObject]) -> float:
+            def exposed(item: tuple[int, SlotView]) -> float:
                 if inf is None or item[1]["id"] not in inf.counts:
                     return 0.0
                 return max(inf.numbers(item[1]["id"]).values(), default=0.0)
@@ -235,6 +245,7 @@ class AlgoBot(Bot):
 
     def _show(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         """Pair play: which own card to show the partner (who is about to attack)."""
+        view = algo_view(view)
         if self.lv <= 3:
             return str(self.rng.choice(moves))
         c = int(view["rules"]["colours"])
@@ -261,6 +272,7 @@ class AlgoBot(Bot):
 
     def _place(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         """Where a card goes when the joker rule leaves a choice."""
+        view = algo_view(view)
         if self.lv <= 3:
             return str(self.rng.choice(moves)) if self.lv != 2 else str(moves[0])
         c = int(view["rules"]["colours"])
@@ -271,6 +283,8 @@ class AlgoBot(Bot):
             key, up = int(name[1:]) * c + COLOUR_LETTERS.index(name[0]), False
         else:
             pl = view["placing"]
+            if pl is None or "number" not in pl:
+                raise ValueError("no card of this seat is being placed")
             key, up = pl["number"] * c + COLOUR_LETTERS.index(pl["colour"]), pl["up"]
         best = None
         for m in moves:

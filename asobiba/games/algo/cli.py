@@ -11,17 +11,19 @@ from typing import Annotated
 import typer
 
 from ...core import AsobibaError, Record
-from ...core.jsontypes import JSONObject
+from ...core.jsontypes import JSONMapping, JSONObject
 from .infer import Inconsistent, infer_view
 from .state import seat_letter
 from .tsume import LEVELS, explain, generate
+from .views import algo_view
 
 app = typer.Typer(help="Algo (アルゴ) tools: exact deduction and tsume-algo puzzles.",
                   no_args_is_help=True)
 
 
-def inference_report(view: JSONObject) -> JSONObject:
+def inference_report(view: JSONMapping) -> JSONObject:
     """Per hidden card the seat cannot see: row, position, colour and exact odds."""
+    view = algo_view(view)
     inf = infer_view(view)
     slots = []
     for owner, row in enumerate(view["rows"]):

@@ -28,10 +28,12 @@ from numpy.typing import NDArray
 
 from ...core import Game, OptionError, State
 from ...core.jsontypes import JSONMapping, JSONObject
+from ...core.views import own_seat
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .cards import COLOUR_LETTERS, NUMBERS, card_name
 from .state import OVER, SEAT_LETTERS, SETUP, AlgoMove, AlgoState
+from .views import algo_view
 
 PHASES = ("setup", "pass", "show", "use", "attack", "place", "over")
 MAX_SETUP_ACTIONS = 200_000
@@ -91,7 +93,8 @@ class Codec(_Base[AlgoMove]):
         return int((seat - view_seat) % self.n)
 
     def encode(self, view: JSONMapping) -> JSONObject:
-        n, c, P, me = self.n, self.c, self.P, view["seat"]
+        view = algo_view(view)
+        n, c, P, me = self.n, self.c, self.P, own_seat(view)
         rows = np.zeros((n, P, self.slot_size), np.float32)
         for owner, row in enumerate(view["rows"]):
             k = self._off(owner, me)
@@ -267,6 +270,7 @@ class Codec(_Base[AlgoMove]):
         return None
 
     def action(self, text: str, view: JSONMapping) -> int | None:
+        view = algo_view(view)
         t = text.split()
         kind = t[0]
         if kind == "attack":
@@ -277,7 +281,7 @@ class Codec(_Base[AlgoMove]):
             move = (kind, *(int(x) - 1 for x in t[1:]))
         else:
             move = ({"pass!": "pass"}.get(kind, kind),)
-        return self._number(move, view["seat"], view["phase"])
+        return self._number(move, own_seat(view), view["phase"])
 
     def legal_actions(self, state: State[AlgoMove], seat: int) -> dict[int, AlgoMove]:
         phase = state.phase  # type: ignore[attr-defined]

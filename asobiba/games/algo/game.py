@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from ...core import BotLevel, Game, Option, OptionError, Rng
 from ...core.jsontypes import JSONMapping, JSONObject
 from .cards import COLOUR_LETTERS, COLOUR_NAMES, deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
-
-if TYPE_CHECKING:
-    from .bots import AlgoBot
+from .views import algo_view
 
 
 def default_hand(players: int, mode: str) -> int:
@@ -145,11 +141,6 @@ class AlgoGame(Game):
     def render_view(self, view: JSONMapping) -> str:
         return render(view)
 
-    def make_bot(self, level: str, seed: int = 0) -> AlgoBot:
-        from .bots import make_bot
-
-        return make_bot(str(level), seed)
-
 
 def deal_from(options: JSONMapping, cards: list[int]) -> AlgoState:
     """The start state for a deck in this order: hands first, the rest is the pile (pair
@@ -198,6 +189,7 @@ def event_text(e: JSONMapping) -> str:
 
 def render(view: JSONMapping) -> str:
     """Rows as ``[b3] [w?]``: up cards plain, known face-down cards in parentheses."""
+    view = algo_view(view)
     lines = []
     me = view.get("seat")
     for owner, row in enumerate(view["rows"]):
@@ -218,8 +210,8 @@ def render(view: JSONMapping) -> str:
     hand = view.get("hand")
     if hand:
         lines.append(f"attack card: {hand['colour']}{hand.get('number', '?')}")
-    if view.get("placing"):
-        p = view["placing"]
+    p = view["placing"]
+    if p:
         lines.append(f"placing: {p['colour']}{p.get('number', '?')}")
     recent = [event_text(e) for e in view.get("log", [])[-6:]]
     if recent:

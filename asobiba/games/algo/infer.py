@@ -29,6 +29,7 @@ from fractions import Fraction
 
 from ...core.jsontypes import JSONMapping
 from .cards import COLOUR_LETTERS, JOKER_NUMBER, NUMBERS
+from .views import algo_view
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Knowledge:
 
     @classmethod
     def from_view(cls, view: JSONMapping) -> Knowledge:
+        view = algo_view(view)
         rules = view["rules"]
         c = int(rules["colours"])
         rows = []

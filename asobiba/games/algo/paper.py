@@ -11,6 +11,7 @@ from ...paper import Document, PrintOption, PrintRequest
 from ...paper.doc import MARGIN, LineStyle
 from .cards import COLOUR_LETTERS
 from .tsume import COLOURS, ROW_NAMES, Puzzle, Question, explain, generate
+from .views import algo_view
 
 CARD_W, CARD_H = 11.0, 16.0
 FACE = {"b": (0.12, 0.12, 0.12), "w": (1.0, 1.0, 1.0), "r": (0.8, 0.15, 0.15)}
@@ -103,6 +104,7 @@ class AlgoPaper:
 
     def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
+        view = algo_view(view)
         for seat, row in enumerate(view["rows"]):
             doc.text(x, y + CARD_H * 0.65, doc.t(f"seat {seat + 1}", f"席{seat + 1}"), 9)
             step = min(CARD_W + 2, (width - 20) / max(1, len(row)))

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING
 
 from ...core import Daily, GameProgression, Puzzle, Thresholds
 from ...core.jsontypes import JSONMapping, JSONObject
+from ...core.views import own_seat
+from .views import algo_view
 
 if TYPE_CHECKING:
     from .bots import AlgoBot
@@ -38,8 +40,8 @@ class AlgoEvaluator:
         from .cards import COLOUR_LETTERS
         from .infer import Knowledge, SlotInfo, infer
 
-        view = views[-1]
-        seat = int(view["seat"])
+        view = algo_view(views[-1])
+        seat = own_seat(view)
         moves = [str(m) for m in view["legal_moves"]]
         phase = view["phase"]
         c = int(view["rules"]["colours"])
@@ -66,6 +68,8 @@ class AlgoEvaluator:
                     kn = bots.public_knowledge(view, reveal={s["id"]: bots.known_key(s, c)})
                 else:
                     pl = view["placing"]
+                    if pl is None or "number" not in pl:
+                        raise ValueError("no card of this seat is being placed")
                     key = pl["number"] * c + COLOUR_LETTERS.index(pl["colour"])
                     kn = bots.public_knowledge(view, insert=(seat, pos, key, bool(pl["up"])))
                 out[m] = -bots.exposure(view, seat, kn)
@@ -99,6 +103,7 @@ def _AlgoBot4() -> AlgoBot:  # noqa: N802 - a constructor
 
 def _up(view: JSONMapping, row: int) -> int:
     """How many cards of row ``row`` lie face up."""
+    view = algo_view(view)
     return sum(1 for card in view["rows"][row] if card["up"])
 
 

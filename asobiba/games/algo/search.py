@@ -28,6 +28,7 @@ from .bots import AlgoBot, face_down_targets
 from .cards import COLOUR_LETTERS, NUMBERS, deck
 from .infer import Inconsistent, Inference, Knowledge, SlotInfo, infer
 from .state import ATTACK, AlgoMove, AlgoState, seat_letter
+from .views import algo_view
 
 Z_GATE = 0.0
 """The search overrules level 4's continue-or-stay rule when the other choice's mean playout
@@ -82,6 +83,7 @@ def sample_deal(kn: Knowledge, rng: Rng, first: Inference | None = None) -> dict
 def seen_by(view: JSONMapping, seats: int) -> tuple[frozenset[int], ...]:
     """Per seat, the ids of the cards its partner showed it (public log events: which card
     was slid across is public, its number is not)."""
+    view = algo_view(view)
     seen: list[set[int]] = [set() for _ in range(seats)]
     for e in view["log"]:
         if e["event"] == "show":
@@ -93,6 +95,7 @@ def determinize(view: JSONMapping, options: JSONMapping, deal: Mapping[int, int]
                 rng: Rng) -> AlgoState:
     """A full position that agrees with ``view``: the seat's known cards, ``deal`` for the
     hidden ones, and the unseen rest as the pile in a random order (pair play: set aside)."""
+    view = algo_view(view)
     rules = view["rules"]
     c = int(rules["colours"])
 

@@ -8,10 +8,11 @@ from collections.abc import Sequence
 
 from ...core.jsontypes import JSONMapping, JSONObject
 from .infer import Inconsistent, infer_view
+from .views import algo_view
 
 
 def seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
-    view = views[-1]
+    view = algo_view(views[-1])
     labels = {int(card["id"]): f"{chr(65 + r)}{i + 1}"
               for r, row in enumerate(view["rows"]) for i, card in enumerate(row)}
     try:

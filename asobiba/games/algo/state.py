@@ -12,7 +12,7 @@ import itertools
 import marshal
 import re
 from collections.abc import Sequence
-from typing import TypedDict, Unpack
+from typing import TypedDict, Unpack, cast
 
 from ...core import MalformedMoveError, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
@@ -21,6 +21,15 @@ from .cards import (
     JOKER_NUMBER,
     card_name,
     insert_positions,
+)
+from .views import (
+    AlgoBoard,
+    AlgoView,
+    HandView,
+    LogEvent,
+    PlacingView,
+    RulesView,
+    SlotView,
 )
 
 SETUP, PASS, SHOW, USE, ATTACK, PLACE, OVER = (
@@ -500,9 +509,9 @@ class AlgoState(State[AlgoMove]):
         return (up or self.phase == OVER
                 or (seat is not None and (seat == owner or sid in self.seen[seat])))
 
-    def _slot_view(self, seat: int | None, owner: int, slot: Slot) -> JSONObject:
+    def _slot_view(self, seat: int | None, owner: int, slot: Slot) -> SlotView:
         sid, card, up = slot
-        out: JSONObject = {"id": sid, "colour": COLOUR_LETTERS[card % self.colours],
+        out: SlotView = {"id": sid, "colour": COLOUR_LETTERS[card % self.colours],
                                "up": up}
         if self.knows(seat, owner, sid, up):
             out["number"] = card // self.colours
@@ -516,11 +525,16 @@ class AlgoState(State[AlgoMove]):
             out["held"] = True
         return out
 
-    def _view(self, seat: int | None) -> JSONObject:
+    def view(self, seat: int | None) -> AlgoView:
+        return cast(AlgoView, super().view(seat))
+
+    def _view(self, seat: int | None) -> AlgoBoard:
         c = self.colours
         pile = self.pile[self.pile_pos:]
-        view: JSONObject = {
-            "rules": {k: self._o[k] for k in ("mode", "colours", "sets", "jokers", "chips")},
+        rules = cast(RulesView, {k: self._o[k] for k in ("mode", "colours", "sets", "jokers",
+                                                           "chips")})
+        view: AlgoBoard = {
+            "rules": rules,
             "phase": self.phase,
             "turn": self.turn,
             "rows": [[self._slot_view(seat, owner, s) for s in row]
@@ -541,14 +555,16 @@ class AlgoState(State[AlgoMove]):
             # the rest of the pile is shown too: nothing stays secret after the game
             view["pile"]["cards"] = [card_name(k, c) for k in pile]
         if self.hand >= 0:
-            view["hand"] = {"colour": COLOUR_LETTERS[self.hand % c]}
+            hand: HandView = {"colour": COLOUR_LETTERS[self.hand % c]}
             if seat == self.turn or self.phase == OVER:
-                view["hand"]["number"] = self.hand // c
+                hand["number"] = self.hand // c
+            view["hand"] = hand
         if self.placing is not None:
             owner, card, up = self.placing
-            view["placing"] = {"seat": owner, "colour": COLOUR_LETTERS[card % c], "up": up}
+            placing: PlacingView = {"seat": owner, "colour": COLOUR_LETTERS[card % c], "up": up}
             if up or seat == owner or self.phase == OVER:
-                view["placing"]["number"] = card // c
+                placing["number"] = card // c
+            view["placing"] = placing
         if seat is not None and self.setup[seat]:
             view["my_setup"] = [card_name(k, c) for k in self.setup[seat]]
         if seat is not None and self._o.get("aid"):
@@ -609,25 +625,29 @@ class AlgoState(State[AlgoMove]):
         entries added since ``before`` (the log only grows)."""
         return self.view_key(seat, 0 if before is None else len(before.log))
 
-    def _log_view(self, e: LogEntry) -> JSONObject:
+    def _log_view(self, e: LogEntry) -> LogEvent:
+        """The event in the view's words (``hit``/``up`` are kept as the bools the log
+        holds; ``LogEntry`` types them as the ints they also are)."""
         kind, seat, *x = e
+        out: JSONObject
         if kind == "attack":          # target, pos, sid, value, hit
-            return {"event": "attack", "seat": seat, "target": x[0], "pos": x[1] + 1,
-                    "id": x[2], "name": x[3], "hit": x[4]}
-        if kind == "insert":          # sid, pos, up, card or -1
+            out = {"event": "attack", "seat": seat, "target": x[0], "pos": x[1] + 1,
+                   "id": x[2], "name": x[3], "hit": x[4]}
+        elif kind == "insert":        # sid, pos, up, card or -1
             out = {"event": "insert", "seat": seat, "id": x[0], "pos": x[1] + 1, "up": x[2]}
             if x[2]:
                 out["number"] = x[3] // self.colours
-            return out
-        if kind == "draw":            # colour
-            return {"event": "draw", "seat": seat, "colour": COLOUR_LETTERS[x[0]]}
-        if kind in ("use", "show"):   # sid
-            return {"event": kind, "seat": seat, "id": x[0]}
-        return {"event": kind, "seat": seat}
+        elif kind == "draw":          # colour
+            out = {"event": "draw", "seat": seat, "colour": COLOUR_LETTERS[x[0]]}
+        elif kind in ("use", "show"):  # sid
+            out = {"event": kind, "seat": seat, "id": x[0]}
+        else:
+            out = {"event": kind, "seat": seat}
+        return cast(LogEvent, out)
 
     def _full(self) -> JSONObject:
         c = self.colours
-        data = self._view(None)
+        data: JSONObject = dict(self._view(None))
         data["rows_full"] = [[card_name(k, c) + ("" if up else "*") for _, k, up in row]
                              for row in self.rows]
         data["pile_full"] = [card_name(k, c) for k in self.pile[self.pile_pos:]]

@@ -11,13 +11,13 @@ See docs/rules/flipflop.md for every rule with its seed sentence.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from ...core import BotLevel, Game, Option, OptionError, Outcome, State, Why, why
-from ...core.bot import Bot
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import board as bd
 from .notation import NOTATION_WHY, FFMove, from_fen, move_text, parse_move, square_name, to_fen
-from .views import FlipFlopBoard, flipflop_view
+from .views import FlipFlopBoard, FlipFlopView, flipflop_view
 
 SEAT_NAMES = ("white", "black")
 COLOUR = ("White", "Black")
@@ -182,8 +182,11 @@ class FlipFlopState(State[FFMove]):
     def fen(self) -> str:
         return to_fen(self.n, self.white, self.black, self.bishops, self.turn)
 
-    def _view(self, seat: int | None) -> JSONObject:
-        return dict(self.board_view())
+    def view(self, seat: int | None) -> FlipFlopView:
+        return cast(FlipFlopView, super().view(seat))
+
+    def _view(self, seat: int | None) -> FlipFlopBoard:
+        return self.board_view()
 
     def board_view(self) -> FlipFlopBoard:
         """FlipFlop's own keys of every seat's view (the same for all: no secrets)."""
@@ -312,11 +315,6 @@ class FlipFlop(Game):
             status += f"   {view['threat']} must be taken back!"
         lines.append(status)
         return "\n".join(lines)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(level, seed)
 
     def warm_caches(self) -> None:
         """Build what a bot process keeps between moves — the 3×3 solved table (about

@@ -12,6 +12,7 @@ MemoryMatrixState.game = GAME
 MANIFEST = GameManifest(
     package=__name__,
     game=GAME,
+    bots=".bots:make_bot",
     progression=".progression:PROGRESSION",
     encoding=".encoding:Codec",
     paper=".paper:PAPER",

@@ -14,11 +14,13 @@ from dataclasses import dataclass
 from ...core.bot import Bot
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.rng import Rng
+from ...core.views import own_seat
 from ...search.adapter import Decides, Expands, HasPlayer
 from ...search.alphabeta import AlphaBeta
 from . import rules
 from .memory import Memory, determinize
 from .rules import Config, Pos
+from .views import memory_matrix_view
 
 TERMINAL = 1000.0
 
@@ -436,18 +438,19 @@ class MemoryBot(Bot):
         self.memory.observe(view)
 
     def choose(self, view: JSONMapping) -> str:
+        view = memory_matrix_view(view)
         legal = list(view["legal_moves"])
         if not legal:
             raise ValueError("asked to move with no legal move")
         if self.cfg is None or self.seat != view["seat"]:
-            self.reset(int(view["seat"]), _options_from_view(view))
+            self.reset(own_seat(view), _options_from_view(view))
         self.memory.observe(view)
         if len(legal) == 1:
             return str(legal[0])
         if self.spec.blunder and self.rng.random() < self.spec.blunder:
             return str(legal[self.rng.below(len(legal))])
         assert self.cfg is not None
-        cfg, seat = self.cfg, int(view["seat"])
+        cfg, seat = self.cfg, own_seat(view)
         totals: dict[int, float] = {}
         for _ in range(self.spec.samples):
             pos = determinize(cfg, view, self.memory.known, self.rng)
@@ -464,6 +467,7 @@ class MemoryBot(Bot):
 
 def _options_from_view(view: JSONMapping) -> JSONObject:
     """Options a view implies, for a bot handed a view without ``reset`` (a custom mask)."""
+    view = memory_matrix_view(view)
     mask = "/".join("".join("." if ch == "-" else "#" for ch in row) for row in view["board"])
     per = max(1, len(view["colours"]) // int(view["seats"]))
     return {"players": int(view["seats"]), "colours": per, "shape": "custom", "mask": mask,

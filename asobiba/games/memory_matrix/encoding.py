@@ -28,6 +28,7 @@ from .game import config_for
 from .palette import LETTERS
 from .rules import PASS
 from .state import MemoryMatrixState
+from .views import memory_matrix_view
 
 _SYMBOLS = ("-", ".", "*", "W")
 
@@ -140,6 +141,7 @@ class Codec(_Base[int]):
         return out
 
     def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
+        view = memory_matrix_view(view)
         grid = np.array([list(r) for r in view["board"]])
         c = self.colours
         colours = view["colours"]

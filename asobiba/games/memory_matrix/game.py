@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.bot import Bot
 from ...core.errors import OptionError
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.options import Option
@@ -234,10 +233,5 @@ class MemoryMatrixGame(Game):
         from .render import render
 
         return render(view)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(level, seed)
 
 

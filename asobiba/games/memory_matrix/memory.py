@@ -18,6 +18,7 @@ from ...core.rng import Rng
 from .palette import EMPTY, HOLE, LETTERS, WHITE
 from .rules import Config, Pos
 from .shapes import Geometry
+from .views import memory_matrix_view
 
 NEUTRAL = -1
 
@@ -38,6 +39,7 @@ class Memory:
         self._ply = -1
 
     def observe(self, view: JSONMapping) -> None:
+        view = memory_matrix_view(view)
         ply = int(view["ply"])
         if ply == self._ply:
             return
@@ -97,6 +99,7 @@ def determinize(cfg: Config, view: JSONMapping, known: Mapping[str, int],
     """A full position consistent with ``view`` and ``known``; the colours of the other white
     pieces are drawn at random from the pieces each colour must still have hidden (the
     public counts: placed pieces minus those face up). ``rng=None`` fills in order."""
+    view = memory_matrix_view(view)
     geo: Geometry = cfg.geometry
     n = cfg.colours
     board = view["board"]

@@ -12,6 +12,7 @@ from ...paper.boards import piece, square_board
 from ...paper.doc import MARGIN
 from . import GAME
 from .palette import HOLE, NEUTRAL, WHITE
+from .views import memory_matrix_view
 
 RGB = {"B": (0.2, 0.4, 0.9), "R": (0.9, 0.2, 0.2), "Y": (0.98, 0.85, 0.15),
        "G": (0.2, 0.7, 0.3), "O": (1.0, 0.55, 0.1), "P": (0.55, 0.3, 0.75),
@@ -23,6 +24,7 @@ RGB = {"B": (0.2, 0.4, 0.9), "R": (0.9, 0.2, 0.2), "Y": (0.98, 0.85, 0.15),
 
 def draw_board(doc: Document, view: JSONMapping, x: float, y: float,
                cell: float) -> float:
+    view = memory_matrix_view(view)
     rows = view["board"]
     light = {"Y", "L", "K", "C", "A", WHITE}
 
@@ -37,6 +39,7 @@ def draw_board(doc: Document, view: JSONMapping, x: float, y: float,
 
 
 def colour_key(doc: Document, view: JSONMapping, y: float) -> float:
+    view = memory_matrix_view(view)
     for c in view["colours"]:
         piece(doc, MARGIN + 3, y + 2, 2.5, RGB.get(c["letter"], (0.5, 0.5, 0.5)), "")
         name = doc.t(c["name"], c["name_ja"])
@@ -53,7 +56,7 @@ class MemoryMatrixPaper:
     options = ()
 
     def blank(self, doc: Document, request: PrintRequest) -> None:
-        view = GAME.new_game(request.options, request.seed).view(None)
+        view = memory_matrix_view(GAME.new_game(request.options, request.seed).view(None))
         o = request.options
         shape = o["shape"] if o["shape"] != "custom" else doc.t("custom", "自由形")
         layout = {"random": doc.t(f"random (seed {request.seed})", f"ランダム（シード{request.seed}）"),
@@ -78,6 +81,7 @@ class MemoryMatrixPaper:
 
     def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
+        view = memory_matrix_view(view)
         cols = max(len(r) for r in view["board"])
         cell = min(14.0, (width - 20) / cols)
         y = draw_board(doc, view, x + 8, y + 6, cell)

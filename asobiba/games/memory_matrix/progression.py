@@ -8,7 +8,9 @@ from collections.abc import Sequence
 
 from ...core import GameProgression, Thresholds
 from ...core.jsontypes import JSONMapping, JSONObject
+from ...core.views import own_seat
 from .rules import Pos
+from .views import memory_matrix_view
 
 
 class MemoryMatrixEvaluator:
@@ -52,7 +54,7 @@ class MemoryMatrixEvaluator:
 
         cfg, w = self.cfg, self.weights
         pos = self.position(views)
-        seat = int(views[-1]["seat"])
+        seat = own_seat(memory_matrix_view(views[-1]))
         geo = cfg.geometry
         empties = (geo.valid & ~pos.occ).bit_count()
         depth = empties + 1 if empties <= self.endgame else self.depth
@@ -73,11 +75,13 @@ class MemoryMatrixEvaluator:
 
 def _cell(view: JSONMapping, cell: str) -> str:
     """The face shown on ``cell`` (``d4``: column d, row 4 counted from the top)."""
+    view = memory_matrix_view(view)
     return str(view["board"][int(cell[1:]) - 1]["abcdefghij".index(cell[0])])
 
 
 def _shown(view: JSONMapping, face: str) -> int:
     """How many cells of the board show ``face``."""
+    view = memory_matrix_view(view)
     return sum(str(row).count(face) for row in view["board"])
 
 

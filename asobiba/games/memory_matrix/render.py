@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from ...core.jsontypes import JSONMapping
+from .views import memory_matrix_view
 
 
 def render(view: JSONMapping) -> str:
+    view = memory_matrix_view(view)
     width = view["width"]
     header = "   " + " ".join(chr(97 + c) for c in range(width))
     lines = [header]
@@ -34,7 +36,8 @@ def render(view: JSONMapping) -> str:
         lines.append(f"  last: {last['colour']} {last['move']}  flipped {len(last['flipped'])}"
                      + (f" (up: {up})" if up else ""))
     if view["over"]:
-        lines.append(f"  game over: {view['outcome']['reason']}")
+        outcome = view["outcome"]
+        lines.append(f"  game over: {outcome['reason'] if outcome else ''}")
     else:
         lines.append(f"  to move: {view['to_move_colour']} (seat {view['to_move']})")
         if view["legal_moves"]:

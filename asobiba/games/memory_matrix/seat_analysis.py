@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from ...core.jsontypes import JSONMapping, JSONObject
 from .memory import NEUTRAL, Memory, _cells_showing
 from .palette import LETTERS, WHITE
+from .views import memory_matrix_view
 
 
 def seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
@@ -17,7 +18,7 @@ def seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObj
     for view in views:
         memory.observe(view)
     pieces: list[JSONObject] = []
-    for name in _cells_showing(list(views[-1]["board"]), WHITE):
+    for name in _cells_showing(list(memory_matrix_view(views[-1])["board"]), WHITE):
         known = memory.known.get(name)
         pieces.append({"cell": name,
                        "known": None if known is None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import cast
 
 from ...core.errors import IllegalMoveError, MalformedMoveError, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
@@ -11,6 +12,7 @@ from ...core.protocol import Outcome, State
 from . import rules
 from .palette import EMPTY, HOLE, LETTERS, NEUTRAL, PALETTE, WHITE
 from .rules import PASS, Config, Pos
+from .views import LastMoveView, MemoryMatrixBoard, MemoryMatrixView
 
 DEAD_BOARD = "no piece shows a colour: nothing can flip any more"
 """The end reason of a dead board (``rules.is_dead``), in English."""
@@ -185,7 +187,7 @@ class MemoryMatrixState(State[int]):
                 return colour
         return -1
 
-    def _last_view(self) -> JSONObject | None:
+    def _last_view(self) -> LastMoveView | None:
         last = self.last
         if last is None:
             return None
@@ -193,7 +195,7 @@ class MemoryMatrixState(State[int]):
         flipped = rules.cells_of(last.flips)
         up = {geo.name(i): LETTERS[self._ident_of(1 << i)] for i in flipped
               if (1 << i) & pos.up}
-        out: JSONObject = {
+        out: LastMoveView = {
             "seat": self.cfg.seat_of(last.colour),
             "colour": LETTERS[last.colour],
             "move": self._move_text(last.move, None),
@@ -205,10 +207,13 @@ class MemoryMatrixState(State[int]):
         }
         return out
 
-    def _view(self, seat: int | None) -> JSONObject:
+    def view(self, seat: int | None) -> MemoryMatrixView:
+        return cast(MemoryMatrixView, super().view(seat))
+
+    def _view(self, seat: int | None) -> MemoryMatrixBoard:
         cfg, pos, geo = self.cfg, self.pos, self.cfg.geometry
         shown = rules.counts(cfg, pos)
-        data: JSONObject = {
+        data: MemoryMatrixBoard = {
             "width": geo.width,
             "height": geo.height,
             "board": self.board_rows(),
@@ -255,7 +260,7 @@ class MemoryMatrixState(State[int]):
         return out
 
     def _full(self) -> JSONObject:
-        data = self._view(None)
+        data: JSONObject = dict(self._view(None))
         data["under"] = self.under_rows()
         data["hand"] = list(self.pos.hand)
         return data

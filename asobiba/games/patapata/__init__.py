@@ -7,6 +7,7 @@ from .game import GAME, Patapata, PatapataState, Sheet
 MANIFEST = GameManifest(
     package=__name__,
     game=GAME,
+    bots=".bots:make_bot",
     progression=".progression:PROGRESSION",
     encoding=".encoding:Codec",
     paper=".paper:PAPER",

@@ -7,19 +7,25 @@ from __future__ import annotations
 
 from ...core import Bot
 from ...core.jsontypes import JSONMapping
+from ...core.views import own_seat
 from .game import rows_marks
 from .notation import PatapataMove, move_text
 from .optimiser import children, optimise, value
 from .scoring import TABLES
 from .tasks import COURSE_LENGTH, TASK_SHEET
+from .views import own_sheet, patapata_view
 
 
 def read_view(view: JSONMapping) -> tuple[tuple[int, int, int], int, int, str]:
     """(marks, passes, task index, current task text) of the viewing seat."""
-    sheet = view["sheets"][view["seat"]]
+    view = patapata_view(view)
+    sheet = view["sheets"][own_seat(view)]
     course = view["course"]
+    task = view["task"]
+    if task is None:
+        raise ValueError("the course is over: there is no task to read")
     return (rows_marks(sheet["marks"]), int(sheet["passes"]), int(course["number"]) - 1,
-            "/".join(view["task"]))
+            "/".join(task))
 
 
 class PatapataBot(Bot):
@@ -32,6 +38,7 @@ class PatapataBot(Bot):
         self.samples = samples
 
     def future(self, view: JSONMapping, index: int) -> list[str]:
+        view = patapata_view(view)
         mode = view["course"]["mode"]
         rest = range(index + 1, COURSE_LENGTH)
         if mode == "dice":
@@ -39,7 +46,8 @@ class PatapataBot(Bot):
         return [TASK_SHEET[int(mode) - 1][i] for i in rest]
 
     def choose(self, view: JSONMapping) -> str:
-        sheet = view["sheets"][view["seat"]]
+        view = patapata_view(view)
+        sheet = own_sheet(view)
         if sheet["pending"]:  # only a person mid-way through step-by-step play gets here
             return str(view["legal_moves"][0])
         marks, passes, index, task = read_view(view)

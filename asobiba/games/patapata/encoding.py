@@ -28,18 +28,21 @@ vector (``my_marks``, ``others_marks``: per mark, row-major).
 from __future__ import annotations
 
 from functools import cache, lru_cache
+from typing import cast
 
 import numpy as np
 from numpy.typing import ArrayLike, NDArray
 
 from ...core import Game, State
 from ...core.jsontypes import JSONMapping
+from ...core.views import own_seat
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, one_hot
 from .game import PatapataState, note_clear, rows_marks
 from .notation import PASS, PatapataMove, parse_move
 from .sheet import fits
 from .tasks import COURSE_LENGTH, MARKS, TASK_SHEET, occurrences, pattern
+from .views import SheetView, patapata_view
 
 MAX_OCCURRENCES = max(len(occurrences(t)) for row in TASK_SHEET for t in row)
 
@@ -141,7 +144,8 @@ class Codec(_Base[PatapataMove]):
         )
 
     def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
-        me, n = view["seat"], self.num_seats
+        view = patapata_view(view)
+        me, n = own_seat(view), self.num_seats
         sheets = view["sheets"]
 
         def marks_planes(rows: list[str]) -> NDArray[np.float32]:
@@ -155,6 +159,7 @@ class Codec(_Base[PatapataMove]):
                     task[MARKS.index(ch), r, c] = 1
         others = [marks_planes(sheets[(me + k) % n]["marks"]) for k in range(1, n)]
         mine = sheets[me]
+        whole = cast(SheetView, mine) if "switches" in mine else None
         return {
             "my_marks": marks_planes(mine["marks"]),
             "others_marks": np.concatenate([o.reshape(-1) for o in others]) if others else None,
@@ -163,8 +168,8 @@ class Codec(_Base[PatapataMove]):
                                    COURSE_LENGTH),
             "passes": [sheets[(me + k) % n]["passes"] / 12 for k in range(n)],
             "finished_task": [mine["finished_task"]],
-            "switches": list(mine.get("switches", {}).values()) or None,
-            "rotation": one_hot(mine.get("rotation", 0) // 90, 4),
+            "switches": list(whole["switches"].values()) if whole else None,
+            "rotation": one_hot((whole["rotation"] if whole else 0) // 90, 4),
         }
 
     # ---- the fast path: what view(seat) shows, read from the sheets -------------------------
@@ -236,12 +241,13 @@ class Codec(_Base[PatapataMove]):
         return ("clear", writes)
 
     def actions_of(self, text: str, view: JSONMapping) -> list[int]:
+        view = patapata_view(view)
         if text == "pass":
             return [0]
         move = parse_move(text)
         if move[0] != "clear" or not view["task"]:
             return []
-        marks = rows_marks(view["sheets"][view["seat"]]["marks"])
+        marks = rows_marks(view["sheets"][own_seat(view)]["marks"])
         task = _task_text(tuple(view["task"]))
         return [a for a, m in _clear_moves(task, marks).items() if m == move]
 

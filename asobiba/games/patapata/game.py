@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Literal
+from typing import Literal, cast
 
-from ...core import Bot, BotLevel, Game, Option, Outcome, State, Why, why
+from ...core import BotLevel, Game, Option, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from .geometry import cell_name, switch_name, visible_mask, visible_window
 from .notation import PASS, PatapataMove, move_text, parse_move, writes_text
@@ -30,6 +30,15 @@ from .tasks import (
     occurrences,
     occurrences_through,
     pattern,
+)
+from .views import (
+    CourseView,
+    PatapataBoard,
+    PatapataView,
+    PublicSheetView,
+    ScoreView,
+    SheetView,
+    StepView,
 )
 
 # (task, marks, writes) -> the first occurrence of ``task`` that fits ``marks`` and writes
@@ -276,16 +285,18 @@ class PatapataState(State[PatapataMove]):
         return why_illegal(self, move, seat)
 
     # ---- views ---------------------------------------------------------------------------
-    def _sheet_view(self, seat: int, full: bool) -> JSONObject:
+    def _sheet_view(self, seat: int, full: bool) -> SheetView | PublicSheetView:
         sheet = self.sheets[seat]
         if not full:
             done = sheet.history[:self.round]
             passes = done.count("pass")
-            return {"seat": seat, "marks": marks_rows(sheet.committed), "passes": passes,
-                    "finished_task": sheet.finished, "history": list(done),
-                    "score": score(sheet.committed, passes, self.table).to_json()}
+            public: PublicSheetView = {
+                "seat": seat, "marks": marks_rows(sheet.committed), "passes": passes,
+                "finished_task": sheet.finished, "history": list(done),
+                "score": cast(ScoreView, score(sheet.committed, passes, self.table).to_json())}
+            return public
         window = visible_window(sheet.rotation, sheet.switches)
-        return {
+        whole: SheetView = {
             "seat": seat,
             "marks": marks_rows(sheet.marks),
             "rotation": 90 * sheet.rotation,
@@ -298,11 +309,12 @@ class PatapataState(State[PatapataMove]):
             "passes": sheet.passes,
             "finished_task": sheet.finished,
             "history": list(sheet.history),
-            "score": self.breakdown(seat).to_json(),
+            "score": cast(ScoreView, self.breakdown(seat).to_json()),
             "plan": self._plan(sheet),
         }
+        return whole
 
-    def _plan(self, sheet: Sheet) -> list[JSONObject] | None:
+    def _plan(self, sheet: Sheet) -> list[StepView] | None:
         """The steps that clear the current task from this sheet (``plan.plan``: turn, flaps,
         writes), for the seat's hint; None when the task is done, the course is over or no
         way is left (pass). Only in the seat's own view: its sheet and the public task."""
@@ -310,9 +322,9 @@ class PatapataState(State[PatapataMove]):
         if task is None or sheet.finished:
             return None
         steps = plan(task, sheet.marks, sheet.pending, sheet.switches, sheet.rotation)
-        return None if steps is None else [step_json(m) for m in steps]
+        return None if steps is None else [cast(StepView, step_json(m)) for m in steps]
 
-    def _course_view(self) -> JSONObject:
+    def _course_view(self) -> CourseView:
         shown = min(self.round + 1, COURSE_LENGTH)
         tasks = course_tasks(self.rows)
         return {
@@ -323,7 +335,10 @@ class PatapataState(State[PatapataMove]):
                        "pattern": pattern(tasks[i]).rows()} for i in range(shown)],
         }
 
-    def _view(self, seat: int | None) -> JSONObject:
+    def view(self, seat: int | None) -> PatapataView:
+        return cast(PatapataView, super().view(seat))
+
+    def _view(self, seat: int | None) -> PatapataBoard:
         over = self.round >= COURSE_LENGTH
         return {
             "course": self._course_view(),
@@ -333,7 +348,7 @@ class PatapataState(State[PatapataMove]):
         }
 
     def _full(self) -> JSONObject:
-        data = self._view(None)
+        data: JSONObject = dict(self._view(None))
         data["sheets"] = [self._sheet_view(i, True) for i in range(len(self.sheets))]
         data["course_rows"] = [ROW_NAMES[r] for r in self.rows]
         return data
@@ -381,11 +396,6 @@ class Patapata(Game):
         from .render import render_view
 
         return render_view(view)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(level, seed)
 
 
 GAME = Patapata()

@@ -20,6 +20,7 @@ from .optimiser import Node, beam_search, children, thrifty, value
 from .scoring import TABLES
 from .sheet import clears
 from .tasks import COURSE_LENGTH, TASK_SHEET
+from .views import patapata_view
 
 KEY = thrifty(0.2)
 
@@ -42,6 +43,7 @@ class Hint:
 
 def hints(view: JSONMapping, searched: int = 8, width: int = 16,
           seed: int = 0) -> list[Hint]:
+    view = patapata_view(view)
     marks, passes, index, task = read_view(view)
     table = TABLES[view.get("scores", "standard")]
     mode = view["course"]["mode"]

@@ -16,6 +16,7 @@ from ...paper.doc import CUT, GRID, MARGIN, MOUNTAIN, THIN, VALLEY, LineStyle
 from .geometry import CELLS, COLS, ROWS, cell_name, switch_name, switch_of
 from .scoring import TABLES
 from .tasks import COURSE_LENGTH, TASK_SHEET, course_rows, pattern
+from .views import patapata_view
 
 CELL = 15.0  # mm: a cell of the play sheet, room for a written mark
 SHEETS_PER_PAGE = 3
@@ -312,6 +313,7 @@ class PatapataPaper:
 
     def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
+        view = patapata_view(view)
         sheets = view["sheets"]
         cols = 1 if len(sheets) == 1 else 2
         col_w = width / cols

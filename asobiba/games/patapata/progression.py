@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from ...core import Daily, GameProgression, Rng, Thresholds
 from ...core.hooks import PuzzleJudge
 from ...core.jsontypes import JSONMapping, JSONObject
+from .views import own_sheet, patapata_view
 
 if TYPE_CHECKING:
     from .optimiser import Node
@@ -40,6 +41,7 @@ class PatapataEvaluator:
         self.candidates = candidates
 
     def futures(self, view: JSONMapping, index: int) -> list[list[str]]:
+        view = patapata_view(view)
         from .tasks import COURSE_LENGTH, TASK_SHEET
 
         mode = view["course"]["mode"]
@@ -58,8 +60,8 @@ class PatapataEvaluator:
         from .scoring import TABLES
         from .sheet import clears
 
-        view = views[-1]
-        sheet = view["sheets"][view["seat"]]
+        view = patapata_view(views[-1])
+        sheet = own_sheet(view)
         marks, passes, index, task = read_view(view)
         table = TABLES[view.get("scores", "standard")]
         futures = self.futures(view, index)
@@ -125,6 +127,7 @@ def _cell_bits(names: Sequence[str]) -> int:
 
 def _sheet(view: JSONMapping) -> JSONMapping:
     """The first seat's sheet of a view."""
+    view = patapata_view(view)
     sheet: JSONMapping = view["sheets"][0]
     return sheet
 

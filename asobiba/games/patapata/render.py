@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 from ...core.jsontypes import JSONMapping
+from .views import SheetView, patapata_view
 
 SYMBOL = {"O": "〇", "X": "×", "B": "■", ".": "・"}
 
@@ -20,12 +23,14 @@ def _sheet_lines(sheet: JSONMapping) -> list[str]:
 
 
 def render_view(view: JSONMapping) -> str:
+    view = patapata_view(view)
     out: list[str] = []
     course = view["course"]
-    if view.get("task"):
+    task = view["task"]
+    if task:
         out.append(f"task {course['number']}/{course['length']} "
                    f"(row {course['tasks'][-1]['row']}):")
-        out.extend(_pattern_lines(view["task"]))
+        out.extend(_pattern_lines(task))
     seat = view.get("seat")
     for sheet in view["sheets"]:
         mine = sheet["seat"] == seat
@@ -34,14 +39,15 @@ def render_view(view: JSONMapping) -> str:
         out.append(f"{head}: score {sc['total']}  groups 〇{sc['groups']['O']} "
                    f"×{sc['groups']['X']} ■{sc['groups']['B']}  blanks {sc['blanks']}  "
                    f"passes {sheet['passes']}")
-        if "window" in sheet:
-            switches = " ".join(f"{k}{'ab'[v]}" for k, v in sheet["switches"].items())
-            out.append(f"  window (turned {sheet['rotation']}°), switches {switches}:")
-            for names, marks in zip(sheet["window"], sheet["window_marks"], strict=True):
+        if "window" in sheet:  # seen whole
+            whole = cast(SheetView, sheet)
+            switches = " ".join(f"{k}{'ab'[v]}" for k, v in whole["switches"].items())
+            out.append(f"  window (turned {whole['rotation']}°), switches {switches}:")
+            for names, marks in zip(whole["window"], whole["window_marks"], strict=True):
                 out.append("    " + " ".join(f"{n}{SYMBOL[m]}" for n, m in
                                              zip(names, marks, strict=True)))
-            if sheet["pending"]:
-                out.append("  written for this task: " + " ".join(sheet["pending"]))
+            if whole["pending"]:
+                out.append("  written for this task: " + " ".join(whole["pending"]))
         out.extend(_sheet_lines(sheet))
     outcome = view.get("outcome")
     if outcome:

@@ -8,14 +8,16 @@ from collections.abc import Sequence
 
 from ...core.jsontypes import JSONMapping, JSONObject
 from .hints import hints
+from .views import patapata_view
 
 SHOWN = 3
 
 
 def seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
-    view = views[-1]
-    if view.get("over") or not view.get("legal_moves"):
-        return {"kind": "patapata", "ways": [], "sheet": view.get("sheet")}
+    view = patapata_view(views[-1])
+    # "sheet": the view has no such key (its sheets are ``sheets``), so this was always
+    # None; kept as it was (the analysis JSON must not change here), written out for mypy
+    if view["over"] or not view["legal_moves"]:
+        return {"kind": "patapata", "ways": [], "sheet": None}
     ways = hints(view, searched=SHOWN)
-    return {"kind": "patapata", "ways": [w.to_json() for w in ways[:SHOWN]],
-            "sheet": view.get("sheet")}
+    return {"kind": "patapata", "ways": [w.to_json() for w in ways[:SHOWN]], "sheet": None}

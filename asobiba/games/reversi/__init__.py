@@ -7,6 +7,7 @@ from .game import GAME, Reversi, ReversiState
 MANIFEST = GameManifest(
     package=__name__,
     game=GAME,
+    bots=".bots:make_bot",
     progression=".progression:PROGRESSION",
     encoding=".encoding:Codec",
     formats=".formats:FORMATS",

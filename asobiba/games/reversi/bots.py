@@ -16,7 +16,8 @@ from ...search.adapter import Decides, Orders, Terminates
 from ...search.alphabeta import AlphaBeta, SearchResult
 from ...search.budget import MoveClock
 from . import bitboard as bb
-from .game import PASS, Reversi
+from .game import GAME, PASS
+from .views import reversi_view
 
 # Square weights (a1 = index 0): corners good, X- and C-squares next to empty corners bad.
 _W = [
@@ -116,12 +117,11 @@ class AlphaBetaBot(Bot):
         self.name = f"reversi-ab{level}"
         # levels 1-3 break ties between equal moves at random, for variety
         self.searcher = AlphaBeta(ReversiAdapter(), rng=self.rng if level <= 3 else None)
-        from .game import GAME
-
         self.game = GAME
         self.last_result: SearchResult[int] | None = None
 
     def choose(self, view: JSONMapping) -> str:
+        view = reversi_view(view)
         started = time.perf_counter()
         legal = view["legal_moves"]
         if len(legal) == 1:
@@ -142,7 +142,7 @@ class AlphaBetaBot(Bot):
         return text
 
 
-def make_bot(game: Reversi, level: str, seed: int = 0) -> Bot:
+def make_bot(level: str, seed: int = 0) -> Bot:
     if level == "random":
         return RandomBot(seed)
     try:
@@ -150,5 +150,5 @@ def make_bot(game: Reversi, level: str, seed: int = 0) -> Bot:
     except ValueError:
         n = -1
     if not 1 <= n <= 6:
-        raise ValueError(f"reversi has no bot level {level!r}; levels: {', '.join(game.level_names())}")
+        raise ValueError(f"reversi has no bot level {level!r}; levels: {', '.join(GAME.level_names())}")
     return AlphaBetaBot(n, seed, time_limit=1.0 if n >= 5 else None)

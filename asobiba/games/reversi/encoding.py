@@ -18,6 +18,7 @@ from ...core.jsontypes import JSONMapping
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, bit_values
 from .game import PASS, ReversiState
+from .views import reversi_view
 
 PASS_ACTION = 64
 _FILES = "abcdefgh"
@@ -59,6 +60,7 @@ class Codec(_Base[int]):
         return out
 
     def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
+        view = reversi_view(view)
         grid = np.array([list(r) for r in reversed(view["board"])])  # row 0 = rank 1
         me = "B" if view["seat"] == 0 else "W"
         them = "W" if me == "B" else "B"

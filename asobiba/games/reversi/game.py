@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from typing import cast
 
-from ...core import Bot, BotLevel, Game, MalformedMoveError, Outcome, State, Why, why
+from ...core import BotLevel, Game, MalformedMoveError, Outcome, State, Why, why
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import bitboard as bb
+from .views import ReversiBoard, ReversiView, reversi_position, reversi_view
 
 FILES = "abcdefgh"
 PASS = -1
@@ -156,7 +158,10 @@ class ReversiState(State[int]):
         return [_rank_text((black >> s & 0xFF) << 8 | (white >> s & 0xFF))
                 for s in range(56, -8, -8)]
 
-    def _view(self, seat: int | None) -> JSONObject:
+    def view(self, seat: int | None) -> ReversiView:
+        return cast(ReversiView, super().view(seat))
+
+    def _view(self, seat: int | None) -> ReversiBoard:
         b, w = self.counts()
         return {
             "board": self.board_rows(),
@@ -201,6 +206,7 @@ class Reversi(Game):
         return bb.perft(bb.BLACK_START, bb.WHITE_START, depth)
 
     def state_from_view(self, view: JSONMapping) -> ReversiState:
+        view = reversi_position(view)
         black = white = 0
         for i, row in enumerate(view["board"]):
             r = 7 - i
@@ -213,6 +219,7 @@ class Reversi(Game):
         return ReversiState(black, white, turn, {})
 
     def render_view(self, view: JSONMapping) -> str:
+        view = reversi_view(view)
         marks = {"B": "●", "W": "○", ".": "·"}
         legal = set(view.get("legal_moves", []))
         last = view.get("last_move")
@@ -232,11 +239,6 @@ class Reversi(Game):
         lines.append(f"● black {counts['black']}   ○ white {counts['white']}"
                      + (f"   last: {last}" if last else ""))
         return "\n".join(lines)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(self, level, seed)
 
 
 GAME = Reversi()

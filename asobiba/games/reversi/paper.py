@@ -9,11 +9,13 @@ from ...paper import Document, PrintOption, PrintRequest
 from ...paper.boards import move_sheet, piece, square_board
 from ...paper.doc import MARGIN
 from . import GAME
+from .views import reversi_view
 
 GREEN = (0.2, 0.55, 0.3)
 
 
 def draw_board(doc: Document, view: JSONMapping, x: float, y: float, cell: float) -> float:
+    view = reversi_view(view)
     def draw(ch: str, cx: float, cy: float, size: float) -> None:
         if ch in "BW":
             piece(doc, cx, cy, size * 0.4, (0.1, 0.1, 0.1) if ch == "B" else (1, 1, 1))
@@ -28,7 +30,7 @@ class ReversiPaper:
                            description="which pages: all, the board, or the score sheet"),)
 
     def blank(self, doc: Document, request: PrintRequest) -> None:
-        view = GAME.new_game(request.options, request.seed).view(None)
+        view = reversi_view(GAME.new_game(request.options, request.seed).view(None))
         which = request.extra["sheets"]
         if which in ("all", "board"):
             y = doc.page(doc.t("Reversi — board", "リバーシ — 盤"),
@@ -49,6 +51,7 @@ class ReversiPaper:
 
     def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
+        view = reversi_view(view)
         cell = min(12.0, (width - 20) / 8)
         y = draw_board(doc, view, x + 8, y + 6, cell)
         counts = view.get("counts", {})

@@ -7,6 +7,7 @@ from ...core import Analyst, GameProgression, State, Thresholds
 from ...core.hooks import ExplorerSpec, PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .game import PASS, ReversiState
+from .views import reversi_view
 
 
 class ReversiEvaluator:
@@ -43,6 +44,7 @@ class ReversiEvaluator:
 
 def _disc(view: JSONMapping, square: str) -> str:
     """The disc on ``square`` of a view (``B``, ``W`` or ``.``)."""
+    view = reversi_view(view)
     return str(view["board"][8 - int(square[1])]["abcdefgh".index(square[0])])
 
 

@@ -8,6 +8,7 @@ from .game import GAME, ReverStarGo, ReverStarGoState
 MANIFEST = GameManifest(
     package=__name__,
     game=GAME,
+    bots=".bots:make_bot",
     progression=".progression:PROGRESSION",
     encoding=".encoding:Codec",
     formats=".formats:FORMATS",

@@ -16,10 +16,12 @@ from numpy.typing import ArrayLike, NDArray
 
 from ...core import Game, State
 from ...core.jsontypes import JSONMapping
+from ...core.views import own_seat
 from ...envs.codec import Codec as _Base
 from ...envs.codec import Field, bit_values
 from .board import INDEX, N_CELLS, STONE_CELLS
 from .game import EXCEPTION, PASS_CELL, Move, ReverStarGoState
+from .views import reverstargo_view
 
 PASS_ACTION = 2 * N_CELLS
 
@@ -60,12 +62,13 @@ class Codec(_Base[Move]):
         return out
 
     def encode(self, view: JSONMapping) -> dict[str, ArrayLike | None]:
+        view = reverstargo_view(view)
         me = "B" if view["seat"] == 0 else "W"
         them = "W" if me == "B" else "B"
         board = np.array(list(view["board"]))
         prev = np.array(list(view["previous"] or "." * N_CELLS))
         captured = view["captured"]
-        seat = view["seat"]
+        seat = own_seat(view)
         return {
             "mine": board == me, "theirs": board == them,
             "previous_mine": prev == me, "previous_theirs": prev == them,
@@ -75,6 +78,7 @@ class Codec(_Base[Move]):
         }
 
     def action(self, text: str, view: JSONMapping) -> int | None:
+        view = reverstargo_view(view)
         if text == "--":
             return PASS_ACTION
         label, _, call = text.partition("[")

@@ -9,11 +9,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import NamedTuple, cast
+from typing import Literal, NamedTuple, cast
 
 from ...core import (
     AmbiguousMoveError,
-    Bot,
     BotLevel,
     Game,
     MalformedMoveError,
@@ -25,6 +24,12 @@ from ...core import (
 from ...core.jsontypes import JSONMapping, JSONObject
 from .board import INDEX, LABELS, N_CELLS, STONE_CELLS
 from .rules import BLACK, COLOUR_LETTER, WHITE, CellOption, boards_after, cell_options, key
+from .views import (
+    Indicator,
+    ReverStarGoBoard,
+    ReverStarGoView,
+    reverstargo_position,
+)
 
 MAX_ENTRIES = 81
 """The app's safety cap: the game ends after 81 record entries (moves plus passes)."""
@@ -313,11 +318,12 @@ class ReverStarGoState(State[Move]):
     def spots(self) -> list[Spot]:
         return list(self._spots)
 
-    def indicators(self) -> dict[str, JSONObject]:
+    def indicators(self) -> dict[str, Indicator]:
         """The app's move indicators for the side to move (seed §7⑤): ``playable``,
         ``one-colour`` (a ko restricts one call colour), ``ko-blocked``, and
         ``exception`` (every cell is ko-blocked; any may be played)."""
-        out: dict[str, JSONObject] = {}
+        out: dict[str, Indicator] = {}
+        mark: Literal["playable", "one-colour", "ko-blocked", "exception"]
         for s in self._spots:
             opt = s.option
             if self.mode == EXCEPTION:
@@ -341,7 +347,10 @@ class ReverStarGoState(State[Move]):
             return "--"
         return f"{LABELS[entry.cell]}[{COLOUR_LETTER[entry.colour]}]"
 
-    def _view(self, seat: int | None) -> JSONObject:
+    def view(self, seat: int | None) -> ReverStarGoView:
+        return cast(ReverStarGoView, super().view(seat))
+
+    def _view(self, seat: int | None) -> ReverStarGoBoard:
         return {
             "board": board_text(self.black, self.white),
             "turn": SEAT_NAMES[self.turn],
@@ -402,6 +411,7 @@ class ReverStarGo(Game):
 
     def state_from_view(self, view: JSONMapping) -> ReverStarGoState:
         """Rebuild the exact state (ko history included) from any seat's view."""
+        view = reverstargo_position(view)
         black, white = parse_board_text(view["board"])
         history = tuple(key(*parse_board_text(h)) for h in view["history"])
         prev = view.get("previous")
@@ -422,11 +432,6 @@ class ReverStarGo(Game):
         from .render import render
 
         return render(view)
-
-    def make_bot(self, level: str, seed: int = 0) -> Bot:
-        from .bots import make_bot
-
-        return make_bot(level, seed)
 
 
 GAME = ReverStarGo()

@@ -13,6 +13,7 @@ from ...paper.boards import move_sheet
 from ...paper.doc import MARGIN, SOLID, LineStyle
 from . import GAME
 from .board import CUBES, LABELS
+from .views import reverstargo_view
 
 SYMBOL = ("●", "○")
 CP_FILL = (0.95, 0.85, 0.5)
@@ -52,6 +53,7 @@ def draw_star(doc: Document, board: str, cx: float, cy: float, radius: float,
 
 def kifu_lines(view: JSONMapping) -> list[str]:
     """The moves as the app's record writes them: number, ●/○, cell, [call], +captured."""
+    view = reverstargo_view(view)
     out = []
     for n, e in enumerate(view.get("entries", []), 1):
         mark = SYMBOL[e["seat"]]
@@ -67,7 +69,7 @@ class ReverStarGoPaper:
                            description="which pages: all, the board, or the kifu sheet"),)
 
     def blank(self, doc: Document, request: PrintRequest) -> None:
-        view = GAME.new_game(request.options, request.seed).view(None)
+        view = reverstargo_view(GAME.new_game(request.options, request.seed).view(None))
         which = request.extra["sheets"]
         if which in ("all", "board"):
             y = doc.page(doc.t("ReverStarGo — board", "リバースターゴ — 盤"),
@@ -100,6 +102,7 @@ class ReverStarGoPaper:
 
     def position(self, doc: Document, view: JSONMapping, x: float, y: float,
                  width: float) -> float:
+        view = reverstargo_view(view)
         radius = 7.5
         bottom = draw_star(doc, view["board"], x + width / 2, y + 6.5 * radius * 1.5, radius)
         b, w = view["score"]

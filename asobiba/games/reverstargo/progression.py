@@ -9,6 +9,7 @@ from ...core.hooks import ExplorerSpec, PuzzleJudge
 from ...core.jsontypes import JSONMapping
 from .board import LABELS
 from .game import ReverStarGoState
+from .views import reverstargo_view
 
 
 class ReverStarGoEvaluator:
@@ -39,10 +40,12 @@ class ReverStarGoEvaluator:
 
 def _cell(view: JSONMapping, label: str) -> str:
     """The stone on cell ``label`` of a view's board text (``B``, ``W`` or ``.``)."""
+    view = reverstargo_view(view)
     return str(view["board"][LABELS.index(label)])
 
 
 def _captures(view: JSONMapping) -> tuple[float, ...]:
+    view = reverstargo_view(view)
     return tuple(float(x) for x in view["captured"])
 
 

@@ -5,11 +5,13 @@ from __future__ import annotations
 
 from ...core.jsontypes import JSONMapping
 from .board import CUBES, LABELS
+from .views import reverstargo_view
 
 _MARK = {"playable": "*", "one-colour": "!", "ko-blocked": "x", "exception": "E"}
 
 
 def render(view: JSONMapping) -> str:
+    view = reverstargo_view(view)
     board: str = view["board"]
     marks = view.get("indicators") or {}
     rows: dict[int, dict[int, str]] = {}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+from typing import cast
 
 from ...core import Game, MoveEntry, Record, SeatInfo, State
 from ...core.jsontypes import JSONObject
@@ -98,7 +99,7 @@ class Room:
         cache = self._views.setdefault(seat, [])
         del cache[len(self.states):]
         for st in self.states[len(cache):]:
-            cache.append(st.view(seat))
+            cache.append(cast(JSONObject, st.view(seat)))
         return list(cache)
 
     def clock_running(self) -> int | None:

@@ -1,6 +1,115 @@
 // Algo: every player's sorted row (own row at the bottom), the pile, the drawn card, the
 // attack log with results, pair play's shown card. Numbers appear only where the view has
 // them, so nothing hidden can reach the page. Pick an enemy card, then a number.
+// --- the view's shape: generated from views.py by tests/core/jsdoc.py (do not edit) ---
+/**
+ * @typedef {Object} AlgoView
+ * @property {string} game
+ * @property {(number|null)} seat
+ * @property {number} seats
+ * @property {(number|null)} to_move
+ * @property {Array<number>} acting
+ * @property {boolean} over
+ * @property {(OutcomeView|null)} outcome
+ * @property {Array<string>} legal_moves
+ * @property {RulesView} rules
+ * @property {string} phase
+ * @property {number} turn
+ * @property {Array<Array<SlotView>>} rows
+ * @property {PileView} pile
+ * @property {(HandView|null)} hand
+ * @property {(PlacingView|null)} placing
+ * @property {number} hits
+ * @property {Array<number>} out
+ * @property {Array<number>} chips
+ * @property {Array<(AttackEvent|InsertEvent|DrawEvent|SlotEvent|SeatEvent)>} log
+ * @property {Array<string>} [my_setup]
+ * @property {Object<string, Object<string, number>>} [aid]
+ */
+/**
+ * @typedef {Object} OutcomeView
+ * @property {Array<number>} scores
+ * @property {Array<number>} ranks
+ * @property {Array<number>} winners
+ * @property {boolean} draw
+ * @property {string} reason
+ * @property {string} code
+ * @property {Object<string, (string|number)>} args
+ */
+/**
+ * @typedef {Object} RulesView
+ * @property {("basic"|"pair")} mode
+ * @property {(2|3)} colours
+ * @property {number} sets
+ * @property {boolean} jokers
+ * @property {boolean} chips
+ */
+/**
+ * @typedef {Object} SlotView
+ * @property {number} id
+ * @property {string} colour
+ * @property {boolean} up
+ * @property {number} [number]
+ * @property {boolean} [seen]
+ * @property {boolean} [revealed]
+ * @property {Array<number>} [not]
+ * @property {boolean} [held]
+ */
+/**
+ * @typedef {Object} PileView
+ * @property {number} size
+ * @property {Object<string, number>} colours
+ * @property {Array<string>} [cards]
+ */
+/**
+ * @typedef {Object} HandView
+ * @property {string} colour
+ * @property {number} [number]
+ */
+/**
+ * @typedef {Object} PlacingView
+ * @property {number} seat
+ * @property {string} colour
+ * @property {boolean} up
+ * @property {number} [number]
+ */
+/**
+ * @typedef {Object} AttackEvent
+ * @property {("attack")} event
+ * @property {number} seat
+ * @property {number} target
+ * @property {number} pos
+ * @property {number} id
+ * @property {number} name
+ * @property {boolean} hit
+ */
+/**
+ * @typedef {Object} InsertEvent
+ * @property {("insert")} event
+ * @property {number} seat
+ * @property {number} id
+ * @property {number} pos
+ * @property {boolean} up
+ * @property {number} [number]
+ */
+/**
+ * @typedef {Object} DrawEvent
+ * @property {("draw")} event
+ * @property {number} seat
+ * @property {string} colour
+ */
+/**
+ * @typedef {Object} SlotEvent
+ * @property {("use"|"show")} event
+ * @property {number} seat
+ * @property {number} id
+ */
+/**
+ * @typedef {Object} SeatEvent
+ * @property {("pass"|"stay"|"out"|"ready")} event
+ * @property {number} seat
+ */
+// --- end of the generated view shape ---
 import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
 import { cursorAt, picker } from "../js/board.js";
 

@@ -1,5 +1,43 @@
 // FlipFlop: the 3×3 or 5×5 board; each piece shows its face (＋ rook in red, × bishop in
 // blue, as the seed's paper pieces). Pick a piece, then one of its highlighted squares.
+// --- the view's shape: generated from views.py by tests/core/jsdoc.py (do not edit) ---
+/**
+ * @typedef {Object} FlipFlopView
+ * @property {string} game
+ * @property {(number|null)} seat
+ * @property {number} seats
+ * @property {(number|null)} to_move
+ * @property {Array<number>} acting
+ * @property {boolean} over
+ * @property {(OutcomeView|null)} outcome
+ * @property {Array<string>} legal_moves
+ * @property {(3|5)} board_size
+ * @property {Array<string>} board
+ * @property {string} position
+ * @property {("white"|"black")} turn
+ * @property {Goals} goals
+ * @property {(string|null)} threat
+ * @property {number} repetitions
+ * @property {Array<string>} history
+ * @property {Array<string>} moves
+ * @property {(string|null)} last_move
+ */
+/**
+ * @typedef {Object} OutcomeView
+ * @property {Array<number>} scores
+ * @property {Array<number>} ranks
+ * @property {Array<number>} winners
+ * @property {boolean} draw
+ * @property {string} reason
+ * @property {string} code
+ * @property {Object<string, (string|number)>} args
+ */
+/**
+ * @typedef {Object} Goals
+ * @property {string} white
+ * @property {string} black
+ */
+// --- end of the generated view shape ---
 import { moveTarget, svg, swatch } from "../js/util.js";
 import { cellAt, cellHit, coordinates, cursorAt, hintDot, picker } from "../js/board.js";
 

@@ -2,6 +2,61 @@
 // has a colour-blind-safe hue (Okabe–Ito first) AND its own symbol, so no one needs to tell
 // hues apart. A white-side piece shows nothing of the colour beneath — unless the seat's own
 // memory aid (an option) says it is one of its own colours.
+// --- the view's shape: generated from views.py by tests/core/jsdoc.py (do not edit) ---
+/**
+ * @typedef {Object} MemoryMatrixView
+ * @property {string} game
+ * @property {(number|null)} seat
+ * @property {number} seats
+ * @property {(number|null)} to_move
+ * @property {Array<number>} acting
+ * @property {boolean} over
+ * @property {(OutcomeView|null)} outcome
+ * @property {Array<string>} legal_moves
+ * @property {number} width
+ * @property {number} height
+ * @property {Array<string>} board
+ * @property {Array<ColourView>} colours
+ * @property {(string|null)} to_move_colour
+ * @property {Array<number>} scores
+ * @property {number} neutral_pieces
+ * @property {boolean} white_any_time
+ * @property {("pass"|"white")} lost_colour
+ * @property {number} ply
+ * @property {(LastMoveView|null)} last_move
+ * @property {Object<string, string>} [memory_aid]
+ */
+/**
+ * @typedef {Object} OutcomeView
+ * @property {Array<number>} scores
+ * @property {Array<number>} ranks
+ * @property {Array<number>} winners
+ * @property {boolean} draw
+ * @property {string} reason
+ * @property {string} code
+ * @property {Object<string, (string|number)>} args
+ */
+/**
+ * @typedef {Object} ColourView
+ * @property {string} letter
+ * @property {string} name
+ * @property {string} name_ja
+ * @property {number} seat
+ * @property {number} showing
+ * @property {number} in_hand
+ */
+/**
+ * @typedef {Object} LastMoveView
+ * @property {number} seat
+ * @property {string} colour
+ * @property {string} move
+ * @property {boolean} pass
+ * @property {(string|null)} cell
+ * @property {boolean} white
+ * @property {Array<string>} flipped
+ * @property {Object<string, string>} flipped_up
+ */
+// --- end of the generated view shape ---
 import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
 import { cellAt, cellHit, coordinates, cursorAt, fileLetter, hintDot, picker } from "../js/board.js";
 

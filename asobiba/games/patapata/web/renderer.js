@@ -2,6 +2,92 @@
 // the 8 flaps ("switches") you click to flip, the rotation buttons, writing marks 〇 × ■ on
 // visible blanks, the whole printed 4×8 sheet, the task strip and the score breakdown.
 // Other players' sheets show only what the view gives (their marks at the last task).
+// --- the view's shape: generated from views.py by tests/core/jsdoc.py (do not edit) ---
+/**
+ * @typedef {Object} PatapataView
+ * @property {string} game
+ * @property {(number|null)} seat
+ * @property {number} seats
+ * @property {(number|null)} to_move
+ * @property {Array<number>} acting
+ * @property {boolean} over
+ * @property {(OutcomeView|null)} outcome
+ * @property {Array<string>} legal_moves
+ * @property {CourseView} course
+ * @property {(Array<string>|null)} task
+ * @property {string} scores
+ * @property {Array<(SheetView|PublicSheetView)>} sheets
+ */
+/**
+ * @typedef {Object} OutcomeView
+ * @property {Array<number>} scores
+ * @property {Array<number>} ranks
+ * @property {Array<number>} winners
+ * @property {boolean} draw
+ * @property {string} reason
+ * @property {string} code
+ * @property {Object<string, (string|number)>} args
+ */
+/**
+ * @typedef {Object} CourseView
+ * @property {("dice"|"1"|"2"|"3")} mode
+ * @property {number} length
+ * @property {number} number
+ * @property {Array<TaskView>} tasks
+ */
+/**
+ * @typedef {Object} SheetView
+ * @property {number} seat
+ * @property {Array<string>} marks
+ * @property {number} passes
+ * @property {boolean} finished_task
+ * @property {Array<string>} history
+ * @property {ScoreView} score
+ * @property {number} rotation
+ * @property {Object<string, number>} switches
+ * @property {Array<Array<string>>} window
+ * @property {Array<string>} window_marks
+ * @property {Array<string>} pending
+ * @property {(Array<StepView>|null)} plan
+ */
+/**
+ * @typedef {Object} PublicSheetView
+ * @property {number} seat
+ * @property {Array<string>} marks
+ * @property {number} passes
+ * @property {boolean} finished_task
+ * @property {Array<string>} history
+ * @property {ScoreView} score
+ */
+/**
+ * @typedef {Object} TaskView
+ * @property {number} number
+ * @property {string} row
+ * @property {Array<string>} pattern
+ */
+/**
+ * @typedef {Object} ScoreView
+ * @property {MarkCounts} groups
+ * @property {MarkCounts} group_points
+ * @property {number} blanks
+ * @property {number} blank_points
+ * @property {number} passes
+ * @property {number} pass_points
+ * @property {number} total
+ */
+/**
+ * @typedef {Object} StepView
+ * @property {("rotate"|"switch"|"write"|"clear"|"pass")} code
+ * @property {Object<string, (string|number)>} args
+ * @property {string} move
+ */
+/**
+ * @typedef {Object} MarkCounts
+ * @property {number} O
+ * @property {number} X
+ * @property {number} B
+ */
+// --- end of the generated view shape ---
 import { el, moveTarget, svg, swatch } from "../js/util.js";
 import { cellHit, cursorAt, picker } from "../js/board.js";
 

@@ -1,5 +1,38 @@
 // Reversi: the 8×8 board from view.board (rank 8 first; B, W, .), legal squares, the last
 // move and the discs it flipped (animated). Every square has a name in the page's language.
+// --- the view's shape: generated from views.py by tests/core/jsdoc.py (do not edit) ---
+/**
+ * @typedef {Object} ReversiView
+ * @property {string} game
+ * @property {(number|null)} seat
+ * @property {number} seats
+ * @property {(number|null)} to_move
+ * @property {Array<number>} acting
+ * @property {boolean} over
+ * @property {(OutcomeView|null)} outcome
+ * @property {Array<string>} legal_moves
+ * @property {Array<string>} board
+ * @property {string} turn
+ * @property {Counts} counts
+ * @property {(string|null)} last_move
+ * @property {Array<string>} flipped
+ */
+/**
+ * @typedef {Object} OutcomeView
+ * @property {Array<number>} scores
+ * @property {Array<number>} ranks
+ * @property {Array<number>} winners
+ * @property {boolean} draw
+ * @property {string} reason
+ * @property {string} code
+ * @property {Object<string, (string|number)>} args
+ */
+/**
+ * @typedef {Object} Counts
+ * @property {number} black
+ * @property {number} white
+ */
+// --- end of the generated view shape ---
 import { moveTarget, svg, swatch } from "../js/util.js";
 import { cellAt, cellHit, coordinates, cursorAt, hintDot } from "../js/board.js";
 

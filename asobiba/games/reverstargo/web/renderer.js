@@ -2,6 +2,55 @@
 // indicators (§7⑤): yellow dot = placeable; orange + white frame = one CP call colour is
 // ko-restricted; red + white frame = ko-blocked; red + white frame + yellow dot = the ko
 // exception (placeable). Where the CP call matters, the cell offers a black and a white call.
+// --- the view's shape: generated from views.py by tests/core/jsdoc.py (do not edit) ---
+/**
+ * @typedef {Object} ReverStarGoView
+ * @property {string} game
+ * @property {(number|null)} seat
+ * @property {number} seats
+ * @property {(number|null)} to_move
+ * @property {Array<number>} acting
+ * @property {boolean} over
+ * @property {(OutcomeView|null)} outcome
+ * @property {Array<string>} legal_moves
+ * @property {string} board
+ * @property {Array<number>} captured
+ * @property {Array<EntryView>} entries
+ * @property {Array<string>} history
+ * @property {(string|null)} previous
+ * @property {boolean} last_exception
+ * @property {string} turn
+ * @property {string} mode
+ * @property {Array<number>} score
+ * @property {Object<string, Indicator>} indicators
+ * @property {string} reason
+ */
+/**
+ * @typedef {Object} OutcomeView
+ * @property {Array<number>} scores
+ * @property {Array<number>} ranks
+ * @property {Array<number>} winners
+ * @property {boolean} draw
+ * @property {string} reason
+ * @property {string} code
+ * @property {Object<string, (string|number)>} args
+ */
+/**
+ * @typedef {Object} EntryView
+ * @property {number} seat
+ * @property {(string|null)} cell
+ * @property {(string|null)} call
+ * @property {number} captured
+ * @property {boolean} exception
+ */
+/**
+ * @typedef {Object} Indicator
+ * @property {("playable"|"one-colour"|"ko-blocked"|"exception")} mark
+ * @property {boolean} call
+ * @property {Array<string>} colours
+ * @property {string} auto
+ */
+// --- end of the generated view shape ---
 import { el, movePad, moveTarget, svg, swatch } from "../js/util.js";
 import { cursorAt, picker } from "../js/board.js";
 
