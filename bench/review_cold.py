@@ -9,7 +9,7 @@ Reversi record against a real ``asobiba serve`` process —
 beside ``POST /api/replay`` of the same record (the cheapest request that reads a whole
 record) as the peer. Prints wall time, the server process's CPU time (from /proc), the load
 average, and what the review reached: verdicts, their depths, ``complete``. The review's
-wall budget is progression_routes.REVIEW_WALL (4 s from the request's arrival).
+wall budget is progress.review.REVIEW_WALL (4 s from the request's arrival).
 
     python bench/review_cold.py [warm repeats]
 """

@@ -218,7 +218,7 @@ class Progression:
     def leave_exam(self, player_id: int, game_id: str, reason: str = "left"
                    ) -> list[JSONObject]:
         """The exam fails: ``left`` (the player said so) or ``abandoned`` (its game's page
-        was gone past the grace, :data:`asobiba.server.progression_routes.EXAM_GRACE`)."""
+        was gone past the grace, :data:`asobiba.server.progress.exams.EXAM_GRACE`)."""
         return self._run(lambda s: ladder.abandon_exam(s, player_id, game_id, reason))
 
     # ---- daily -------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from .db import Store
 from .explorer_routes import explorer_routes
 from .game_web import game_files_mount
 from .limits import Limits
-from .progression_routes import _utc_today, progression_routes
+from .progress import ProgressionWeb, utc_today
 from .puzzle_routes import puzzle_routes
 from .social import People
 
@@ -111,9 +111,10 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
         from .jobs import RedisJobs
 
         app_ctx.bus, app_ctx.jobs = RedisBus(redis_url), RedisJobs(redis_url)
-    app_ctx.progression = progression_routes(store.engine, app_ctx.get_hub,
-                                             today=today or _utc_today,
-                                             daily_key=daily_key, limits=limits)
+    # the progression layer's part: its routes, hooks and exam watch (server.progress)
+    app_ctx.progression = ProgressionWeb(store.engine, app_ctx.get_hub,
+                                         today=today or utc_today,
+                                         daily_key=daily_key, limits=limits)
     from .lobby import Lobby, RedisSeekBoard, who_from_accounts
 
     # an open game becomes a room when taken: the room-creation limit counts seeks too;
@@ -138,7 +139,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                        Analysis(budget=shared_budget(store.engine, redis_url)),
                        account=_account_of(store.engine))],
                    before_static=[
-                       *puzzle_routes(store.engine, today or _utc_today),  # docs/puzzles.md
+                       *puzzle_routes(store.engine, today or utc_today),  # docs/puzzles.md
                        *explorer_routes(store.engine, limits),  # docs/explorer.md
                        *tournaments.routes,  # docs/tournaments.md
                        game_files_mount(WEB_DIR),  # each game's renderer and words

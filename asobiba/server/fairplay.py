@@ -98,7 +98,7 @@ async def apply_verdict(hub: Hub, room: Room, verdict: Verdict,
             await hub.end(room, aborted_result(len(room.seats), verdict.reason),
                           {"aborted": verdict.seat})
         else:
-            await hub._forfeit(room, int(verdict.seat or 0), "abandoned")
+            await hub.forfeit(room, int(verdict.seat or 0), "abandoned")
     hub.arm_clock(room)
     await hub.broadcast(room)
 

@@ -35,9 +35,9 @@ async def work(db_url: str, redis_url: str, processes: int = 2, time_limit: floa
     bus, jobs = RedisBus(redis_url), RedisJobs(redis_url)
     hub = Hub(store, pool, get, bus=bus, jobs=jobs, clocks=False)
     try:  # a game a bot finishes is recorded and rated here, as a web process would
-        from .progression_routes import progression_routes
+        from .progress import ProgressionWeb
 
-        hub.on_finish = progression_routes(store.engine, lambda: hub).on_finish
+        hub.on_finish = ProgressionWeb(store.engine, lambda: hub).on_finish
     except Exception:  # noqa: BLE001 - the bots still play; say so
         log.exception("progression is not available in this worker")
 

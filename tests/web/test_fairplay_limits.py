@@ -256,7 +256,7 @@ def test_rule_replay_and_review_run_in_a_worker_within_a_time_budget(
     with a budget too small for any work the answer is 503 ``busy`` — the server's fault,
     said so — and the server keeps answering meanwhile."""
     from asobiba.core import MoveEntry, Record
-    from asobiba.server import progression_routes
+    from asobiba.server.progress import review as review_routes  # the review's module
 
     record = Record(game="reversi", options={}, seed=1,
                     moves=(MoveEntry(0, "d3"), MoveEntry(1, "c5"))).dumps()
@@ -265,7 +265,7 @@ def test_rule_replay_and_review_run_in_a_worker_within_a_time_budget(
     from asobiba.server.routes import replay as replay_routes  # the replay's route module
 
     monkeypatch.setattr(replay_routes, "REPLAY_BUDGET", 1e-9)
-    monkeypatch.setattr(progression_routes, "REVIEW_BUDGET", 1e-9)
+    monkeypatch.setattr(review_routes, "REVIEW_BUDGET", 1e-9)
     for path in ("/api/replay", "/api/review"):
         res = client.post(path, content=record, headers=hdr)
         assert res.status_code == 503 and code(res) == "busy", (path, res.text)

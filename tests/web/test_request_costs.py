@@ -253,7 +253,7 @@ def test_rule_a_review_stops_at_its_cpu_budget_with_a_partial_answer(
     loop) and say it is partial. The CPU seconds are the server's own count of the review
     thread's time (``time.thread_time``): what it burnt, whatever the machine's load. The
     old code answers with no ``partial`` and, having no CPU budget, runs on for minutes."""
-    from asobiba.server import progression_routes as pr
+    from asobiba.server.progress import review as pr  # the review's route module
 
     monkeypatch.setattr(pr, "REVIEW_CPU", 0.5)
     monkeypatch.setattr(pr, "REVIEW_WALL", 120.0)

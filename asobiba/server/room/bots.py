@@ -7,17 +7,22 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine, MutableMapping, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 from ...core import Rng
 from ...core.rng import derive_seed
 from ...play.runner import BotTurn
+from ..db import RoomData, Store
 from . import notes
 from .errors import ClientError
 from .notes import Note
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..bots import BotPool
+    from ..bus import LocalBus, RedisBus
+    from ..jobs import RedisJobs
+    from .conn import Ack
     from .state import Room
 
 log = logging.getLogger("asobiba.server")
@@ -31,21 +36,54 @@ def fallback_notes(turn: BotTurn, seat: int) -> list[Note]:
     return [notes.bot_fallback(seat, turn.fallback, turn.detail)]
 
 
-class Bots:
-    """The bot turns of every room of a hub."""
+class BotHost(Protocol):
+    """What the bots need from the rooms' hub: the rooms held (a worker holds one for the
+    time of a job), a background task, the move itself, and a room built from the store."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    @property
+    def rooms(self) -> MutableMapping[str, Room]: ...
+
+    def spawn(self, coro: Coroutine[object, object, object]) -> None: ...
+
+    async def play(self, room: Room, seat: int, text: object, expect_ply: object = None,
+                   notes: Sequence[Note] = (), ack: Ack | None = None) -> bool: ...
+
+    async def ensure_cpu_key(self) -> bytes: ...
+
+    def build(self, data: RoomData) -> Room: ...
+
+
+class Bots:
+    """The bot turns of every room of a hub: in ``pool`` here, or queued on ``jobs`` for a
+    bot worker (the scaled mode); ``delay`` seconds before each (a person can follow)."""
+
+    def __init__(self, host: BotHost, store: Store, bus: LocalBus | RedisBus, pool: BotPool,
+                 jobs: RedisJobs | None = None, delay: float = 0.0) -> None:
+        self.host = host
+        self.store = store
+        self.bus = bus
+        self.pool = pool
+        self.jobs = jobs
+        self.delay = delay
+        self.queueing: set[tuple[str, int, int]] = set()
+        """Bot turns (room, seat, ply) whose job this process is queuing (or retrying)."""
+        self.redis_back = asyncio.Event()
+        """Set (and replaced) when the bus is back after a gap: the queuing retries wake."""
+
+    def wake_queued(self) -> None:
+        """The bus is back after a gap: the bot jobs waiting to be queued try again now."""
+        self.redis_back.set()
+        self.redis_back = asyncio.Event()
 
     def schedule_bots(self, room: Room) -> None:
         if room.status != "active":
             return
-        if self.hub.jobs is not None:  # scaled: a bot worker makes the move (queued once)
+        if self.jobs is not None:  # scaled: a bot worker makes the move (queued once)
             for seat in room.state.acting_seats:
                 key = (room.id, seat, len(room.moves))
-                if room.seats[seat].kind == "bot" and key not in self.hub._queueing:
-                    self.hub._queueing.add(key)
-                    self.hub._spawn(self.queue(room, seat, len(room.moves)))
+                if room.seats[seat].kind == "bot" and key not in self.queueing:
+                    self.queueing.add(key)
+                    self.host.spawn(self.queue(room, seat, len(room.moves)))
             return
         for seat in room.state.acting_seats:
             if room.seats[seat].kind == "bot" and seat not in room.bot_tasks:
@@ -59,24 +97,25 @@ class Bots:
         from ..jobs import BACKOFF_FIRST, QueueUnavailable, backoff
         from ..tasks import check_cancelled
 
-        assert self.hub.jobs is not None
+        jobs = self.jobs
+        assert jobs is not None
         after = room.moves[ply - 1].at if ply else ""  # the position (undo: .jobs.marker)
         delay = BACKOFF_FIRST
         try:
             while room.status == "active" and len(room.moves) == ply:
                 check_cancelled()  # a Redis call that swallowed the stop (.tasks)
                 try:
-                    await self.hub.jobs.enqueue(room.id, seat, ply, after)
+                    await jobs.enqueue(room.id, seat, ply, after)
                     return
                 except QueueUnavailable as exc:
                     if delay == BACKOFF_FIRST:
                         log.warning("%s; trying again", exc)
-                back = self.hub._redis_back
+                back = self.redis_back
                 with contextlib.suppress(TimeoutError):  # Redis back: at once
                     await asyncio.wait_for(back.wait(), delay)
                 delay = backoff(delay)
         finally:
-            self.hub._queueing.discard((room.id, seat, ply))
+            self.queueing.discard((room.id, seat, ply))
 
     async def sweep_bots(self, deadline: float, every: float = 2.0) -> None:
         """Scaled mode, in each web process: a bot turn of a held room still waiting
@@ -87,14 +126,15 @@ class Bots:
         from ..jobs import QueueUnavailable
         from ..tasks import check_cancelled
 
-        assert self.hub.jobs is not None
+        jobs = self.jobs
+        assert jobs is not None
         waiting: dict[tuple[str, int, int], float] = {}
         while True:
             check_cancelled()
             await asyncio.sleep(every)
             now = time.monotonic()
             seen: dict[tuple[str, int, int], float] = {}
-            for room in list(self.hub.rooms.values()):
+            for room in list(self.host.rooms.values()):
                 if room.status != "active":
                     continue
                 for seat in room.state.acting_seats:
@@ -107,7 +147,7 @@ class Bots:
                     seen[key] = now  # the next look a deadline later
                     try:
                         after = room.moves[-1].at if room.moves else ""
-                        if await self.hub.jobs.requeue(*key, after):
+                        if await jobs.requeue(*key, after):
                             log.warning("bot turn %s waited %.0f s and its job was gone: "
                                         "queued again", key, now - since)
                     except QueueUnavailable:
@@ -118,14 +158,14 @@ class Bots:
 
         me = asyncio.current_task()
         try:
-            if self.hub.bot_delay:
-                await asyncio.sleep(self.hub.bot_delay)
+            if self.delay:
+                await asyncio.sleep(self.delay)
             turn = await self.bot_choice(room, seat, ply)
             if room.version != version:
                 return
             try:
-                await self.hub.play(room, seat, turn.text, expect_ply=ply,
-                                notes=fallback_notes(turn, seat))
+                await self.host.play(room, seat, turn.text, expect_ply=ply,
+                                 notes=fallback_notes(turn, seat))
             except ClientError as exc:
                 if exc.code == "not_stored":
                     raise
@@ -156,7 +196,7 @@ class Bots:
         failure: Fallback | None = None
         detail = ""
         try:
-            picked = await self.hub.pool.run(bot_pick, room.game.id, level, seed, seat,
+            picked = await self.pool.run(bot_pick, room.game.id, level, seed, seat,
                                          dict(room.options), views)
         except BotTimeout as exc:
             failure, detail = "timeout", str(exc)
@@ -170,28 +210,28 @@ class Bots:
         """A bot worker's job: make the move of ``seat`` at ``ply`` if the room still waits
         for it. True once done or no longer wanted (acknowledge the job); False if the move
         could not be stored (leave the job to be retried)."""
-        room = self.hub.rooms.pop(room_id, None)  # a worker holds a room only for one job
-        data = await asyncio.to_thread(self.hub.store.load_room, room_id)
+        room = self.host.rooms.pop(room_id, None)  # a worker holds a room only for one job
+        data = await asyncio.to_thread(self.store.load_room, room_id)
         if data is None:
             return True
-        await self.hub.persistence.ensure_cpu_key()
-        room = self.hub.persistence.build(data)
+        await self.host.ensure_cpu_key()
+        room = self.host.build(data)
         if (room.status != "active" or len(room.moves) != ply
                 or seat not in room.state.acting_seats or room.seats[seat].kind != "bot"):
             if len(room.moves) > ply:
                 # made already: perhaps by a worker killed after its commit and before it
                 # published the move, so the web processes may not know: they reload it
-                self.hub.bus.publish({"kind": "sync", "room": room_id})
+                self.bus.publish({"kind": "sync", "room": room_id})
             return True  # made already (a repeated job) or no longer wanted
-        self.hub.rooms[room_id] = room
+        self.host.rooms[room_id] = room
         try:
             turn = await self.bot_choice(room, seat, ply)
-            await self.hub.play(room, seat, turn.text, expect_ply=ply,
-                            notes=fallback_notes(turn, seat))
+            await self.host.play(room, seat, turn.text, expect_ply=ply,
+                             notes=fallback_notes(turn, seat))
         except ClientError as exc:
             return exc.code != "not_stored"
         finally:
-            self.hub.rooms.pop(room_id, None)
+            self.host.rooms.pop(room_id, None)
         return True
 
     def cancel(self, room: Room) -> None:

@@ -32,3 +32,7 @@ class Conn:
     @property
     def seats(self) -> set[int]:
         return set(self.keys)
+
+
+Ack = tuple[Conn, int | str]
+"""A move's acknowledgement: the mover's connection and the id of its message."""

@@ -6,38 +6,71 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from ...core.jsontypes import JSONObject
-from ..db import MoveData
+from ..db import MoveData, Store
 from . import notes
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..bus import LocalBus, RedisBus
+    from .conn import Ack, Conn
     from .state import Room
 
 log = logging.getLogger("asobiba.server")
 
 
+class EventHost(Protocol):
+    """What the bus's side needs from the rooms' hub: the rooms held (and whether one is
+    loading), the presence and offers shared between processes, a room reloaded, the set's
+    next game or a rematch started, keys handed to a room's connections, the table told,
+    its clock and bots, and the bot jobs woken when the bus is back."""
+
+    @property
+    def rooms(self) -> Mapping[str, Room]: ...
+
+    def note_missed(self, room_id: str) -> None: ...
+
+    async def on_shared_event(self, room: Room, event: JSONObject) -> None: ...
+
+    async def reload(self, room: Room) -> None: ...
+
+    async def start_next(self, room: Room) -> None: ...
+
+    async def start_rematch(self, room: Room) -> None: ...
+
+    async def send_rematch_keys(self, room: Room, conn: Conn) -> None: ...
+
+    async def send_next_keys(self, room: Room, conn: Conn) -> None: ...
+
+    async def broadcast(self, room: Room, ack: Ack | None = None) -> bool: ...
+
+    def arm_clock(self, room: Room) -> None: ...
+
+    def schedule_bots(self, room: Room) -> None: ...
+
+    def wake_queued(self) -> None: ...
+
+
 class BusEvents:
     """Other processes' changes to the rooms held here."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, host: EventHost, store: Store, bus: LocalBus | RedisBus) -> None:
+        self.host = host
+        self.store = store
+        self.bus = bus
 
     async def on_event(self, event: JSONObject) -> None:
         """Another process changed a room: bring this process's copy (if it holds one) and
         its connections up to date."""
-        room = self.hub.rooms.get(str(event.get("room")))
+        room = self.host.rooms.get(str(event.get("room")))
         if room is None:
-            if str(event.get("room")) in self.hub._loads:  # loading here: read it again after
-                self.hub._missed.add(str(event.get("room")))
+            self.host.note_missed(str(event.get("room")))  # loading here: read it again after
             return
         kind = event.get("kind")
         if kind in ("ask", "shared"):  # presence, draw offers, hints (asobiba.server.shared)
-            from .. import shared
-
-            await shared.on_event(self.hub, room, event)
+            await self.host.on_shared_event(room, event)
             return
         had_rematch, had_next = room.rematch_id, room.next_room()
         async with room.lock:
@@ -51,29 +84,29 @@ class BusEvents:
                 room.version += 1
                 room.undo = None
             else:
-                await self.hub.persistence.reload(room)
+                await self.host.reload(room)
             room.notes.extend(notes.from_event(event.get("notes")))
             # every seat has now asked, counting the asks made at other processes
             if (room.status == "finished" and room.match_set is not None
                     and room.next_room() is None and not room.set_over()
                     and not set(room.human_seats) - room.next_offers):
-                await self.hub.offers.start_next(room)
+                await self.host.start_next(room)
         if (room.status == "finished" and not room.rematch_id and room.rematch_offers
                 and not set(room.human_seats) - room.rematch_offers
                 and (room.match_set is None or room.set_over())):
-            await self.hub.offers.start_rematch(room)
+            await self.host.start_rematch(room)
         elif room.rematch_id and room.rematch_id != had_rematch:
             for conn in list(room.conns):
                 if conn.keys:
-                    await self.hub.offers.send_rematch_keys(room, conn)
+                    await self.host.send_rematch_keys(room, conn)
         if room.next_room() and room.next_room() != had_next:
             for conn in list(room.conns):
                 if conn.keys:
-                    await self.hub.offers.send_next_keys(room, conn)
-        self.hub.arm_clock(room)
-        await self.hub.broadcast(room)
+                    await self.host.send_next_keys(room, conn)
+        self.host.arm_clock(room)
+        await self.host.broadcast(room)
         if room.status == "active":
-            self.hub.schedule_bots(room)
+            self.host.schedule_bots(room)
 
     def adopt_table(self, room: Room, event: JSONObject) -> None:
         """Offers made at another process: offers only grow (a union), an undo request is
@@ -92,7 +125,7 @@ class BusEvents:
         room.notes.extend(notes.from_event(event.get("table_notes")))
 
     def publish_table(self, room: Room, **extra: object) -> None:
-        self.hub.bus.publish({"kind": "table", "room": room.id, "undo": room.undo,
+        self.bus.publish({"kind": "table", "room": room.id, "undo": room.undo,
                           "rematch_offers": sorted(room.rematch_offers),
                           "rematch_hashes": {str(k): v for k, v in room.rematch_hashes.items()},
                           "next_offers": sorted(room.next_offers), **extra})
@@ -100,15 +133,14 @@ class BusEvents:
     async def resync_all(self) -> None:
         """After a gap in the bus (Redis restarted): reload every held room from the store,
         tell its connections, and queue any bot move that may have been lost."""
-        self.hub._redis_back.set()  # the bot jobs waiting to be queued try again now
-        self.hub._redis_back = asyncio.Event()
-        for room in list(self.hub.rooms.values()):
+        self.host.wake_queued()  # the bot jobs waiting to be queued try again now
+        for room in list(self.host.rooms.values()):
             try:
                 async with room.lock:
-                    await self.hub.persistence.reload(room)
-                self.hub.arm_clock(room)
-                await self.hub.broadcast(room)
-                self.hub.schedule_bots(room)
+                    await self.host.reload(room)
+                self.host.arm_clock(room)
+                await self.host.broadcast(room)
+                self.host.schedule_bots(room)
             except Exception:  # noqa: BLE001 - one room must not stop the others
                 log.exception("could not resync room %s", room.id)
 
@@ -119,18 +151,18 @@ class BusEvents:
         processes goes on during the outage (each move committed to the database as
         always) instead of freezing until Redis is back. Nothing is read while the bus is
         up; when it comes back, :meth:`resync_all` reloads everything as before."""
-        connected = getattr(self.hub.bus, "connected", None)
+        connected = getattr(self.bus, "connected", None)
         if connected is None:
             return
         while True:
             await asyncio.sleep(every)
             if connected.is_set():
                 continue
-            rooms = [r for r in self.hub.rooms.values() if r.status == "active" and r.conns]
+            rooms = [r for r in self.host.rooms.values() if r.status == "active" and r.conns]
             for start in range(0, len(rooms), batch):
                 part = {r.id: r for r in rooms[start:start + batch]}
                 try:
-                    heads = await asyncio.to_thread(self.hub.store.room_heads, list(part))
+                    heads = await asyncio.to_thread(self.store.room_heads, list(part))
                 except Exception:  # noqa: BLE001 - the database away too: next time
                     log.warning("could not poll the rooms while Redis is away")
                     break
@@ -140,9 +172,9 @@ class BusEvents:
                         continue
                     try:
                         async with room.lock:
-                            await self.hub.persistence.reload(room)
-                        self.hub.arm_clock(room)
-                        await self.hub.broadcast(room)
-                        self.hub.schedule_bots(room)
+                            await self.host.reload(room)
+                        self.host.arm_clock(room)
+                        await self.host.broadcast(room)
+                        self.host.schedule_bots(room)
                     except Exception:  # noqa: BLE001 - one room must not stop the others
                         log.exception("could not poll room %s", rid)

@@ -4,17 +4,18 @@ the progression layer told (``Hub.on_finish``)."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Coroutine, Mapping
+from typing import TYPE_CHECKING, Protocol
 
 from ...core import Outcome
 from ...core.jsontypes import JSONObject
-from ..db import Conflict
+from ..db import Conflict, Store
 from .errors import ClientError
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..bus import LocalBus, RedisBus
+    from .conn import Ack
     from .state import Room
 
 log = logging.getLogger("asobiba.server")
@@ -33,26 +34,50 @@ def forfeit_result(n: int, seat: int, how: str = "resigned") -> JSONObject:
     return out
 
 
+class FinishHost(Protocol):
+    """What finishing needs from the rooms' hub: the rooms held (a set's other games), the
+    progression layer's hook, a background task, telling a table, reloading a room that
+    ended elsewhere first, stopping its bots and its clock."""
+
+    @property
+    def rooms(self) -> Mapping[str, Room]: ...
+
+    @property
+    def on_finish(self) -> Callable[[Room], object] | None: ...
+
+    def spawn(self, coro: Coroutine[object, object, object]) -> None: ...
+
+    async def broadcast(self, room: Room, ack: Ack | None = None) -> bool: ...
+
+    async def reload(self, room: Room) -> None: ...
+
+    def cancel_bots(self, room: Room) -> None: ...
+
+    def arm_clock(self, room: Room) -> None: ...
+
+
 class Finisher:
     """Ends games: resign, forfeit, end."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, host: FinishHost, store: Store, bus: LocalBus | RedisBus) -> None:
+        self.host = host
+        self.store = store
+        self.bus = bus
 
     def finished(self, room: Room) -> None:
-        if self.hub.on_finish is not None:
-            self.hub.on_finish(room)
+        """A game just ended (caller holds the room lock): the progression layer records it;
+        a set's other rooms held here show the new standing."""
+        if self.host.on_finish is not None:
+            self.host.on_finish(room)
         if room.match_set is not None:  # the set's earlier rooms show the new standing too
-            others = [r for r in self.hub.rooms.values()
+            others = [r for r in self.host.rooms.values()
                       if r is not room and r.match_set is room.match_set]
             if others:
-                task = asyncio.get_running_loop().create_task(self.broadcast_all(others))
-                self.hub._tasks.add(task)  # held until done: the loop keeps only weak references
-                task.add_done_callback(self.hub._tasks.discard)
+                self.host.spawn(self.broadcast_all(others))
 
     async def broadcast_all(self, rooms: list[Room]) -> None:
         for other in rooms:
-            await self.hub.broadcast(other)
+            await self.host.broadcast(other)
 
     async def forfeit(self, room: Room, seat: int, how: str) -> None:
         """End the game against ``seat`` (caller holds the room lock)."""
@@ -66,13 +91,13 @@ class Finisher:
         standing = room.set_after(room.state, result, forfeit=forfeit)
         set_state = (room.match_set.id, standing) if room.match_set and standing else None
         try:
-            await self.hub.store.writer.run(self.hub.store.finish_in, room.id, result, record,
+            await self.store.writer.run(self.store.finish_in, room.id, result, record,
                                         set_state, len(room.moves))
         except Conflict:  # ended (or moved) at another process first: take what is stored
-            await self.hub.persistence.reload(room)
+            await self.host.reload(room)
             return
-        self.hub.bus.publish({"kind": "sync", "room": room.id})
-        self.hub.bots.cancel(room)
+        self.bus.publish({"kind": "sync", "room": room.id})
+        self.host.cancel_bots(room)
         room.status = "finished"
         room.result = result
         if room.match_set and standing:
@@ -86,5 +111,5 @@ class Finisher:
             if room.status != "active":
                 raise ClientError("game_over", "the game is already over")
             await self.forfeit(room, seat, "resigned")
-        self.hub.arm_clock(room)
-        await self.hub.broadcast(room)
+        self.host.arm_clock(room)
+        await self.host.broadcast(room)

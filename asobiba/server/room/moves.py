@@ -6,28 +6,50 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ...core import MoveError
 from ...core.jsontypes import JSONObject
 from .. import eager
-from ..db import Conflict, MoveData, utcnow
-from .conn import Conn
+from ..db import Conflict, MoveData, Store, utcnow
+from .conn import Ack, Conn
 from .errors import ClientError
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..bus import LocalBus, RedisBus
     from .notes import Note
     from .state import Room
 
 log = logging.getLogger("asobiba.server")
 
 
+class MoveHost(Protocol):
+    """What a move needs from the rooms' hub: a late move's flag, a room changed elsewhere
+    first reloaded, a finished game handed on, the clock and the bots after the move, and
+    a joining connection's keys to the room's rematch or next game."""
+
+    async def flag_fell(self, room: Room, seat: int) -> bool: ...
+
+    async def reload(self, room: Room) -> None: ...
+
+    def finished(self, room: Room) -> None: ...
+
+    def arm_clock(self, room: Room) -> None: ...
+
+    def schedule_bots(self, room: Room) -> None: ...
+
+    async def send_rematch_keys(self, room: Room, conn: Conn) -> None: ...
+
+    async def send_next_keys(self, room: Room, conn: Conn) -> None: ...
+
+
 class Moves:
     """Hello, play, broadcast: the path of one move."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, host: MoveHost, store: Store, bus: LocalBus | RedisBus) -> None:
+        self.host = host
+        self.store = store
+        self.bus = bus
 
     async def send_full(self, room: Room, conn: Conn) -> None:
         """The whole room to one connection (its ``sync`` request: it missed an update)."""
@@ -37,7 +59,7 @@ class Moves:
         except Exception:  # noqa: BLE001 - a dead socket is cleaned up by its own handler
             room.conns.discard(conn)
 
-    async def broadcast(self, room: Room, ack: tuple[Conn, int | str] | None = None
+    async def broadcast(self, room: Room, ack: Ack | None = None
                         ) -> bool:
         """Every connection gets the room and its seats' views. The public part is built
         once, and each distinct message serialised once (connections holding the same seats
@@ -110,9 +132,9 @@ class Moves:
                 problems.append(seat)
         room.conns.add(conn)
         if room.rematch_id and conn.keys:
-            await self.hub.offers.send_rematch_keys(room, conn)
+            await self.host.send_rematch_keys(room, conn)
         if room.next_room() and conn.keys:
-            await self.hub.offers.send_next_keys(room, conn)
+            await self.host.send_next_keys(room, conn)
         return problems
 
     def seat_for(self, room: Room, conn: Conn, seat: object) -> int:
@@ -131,7 +153,7 @@ class Moves:
         return seat
 
     async def play(self, room: Room, seat: int, text: object, expect_ply: object = None,
-                   notes: Sequence[Note] = (), ack: tuple[Conn, int | str] | None = None
+                   notes: Sequence[Note] = (), ack: Ack | None = None
                    ) -> bool:
         """Parse, apply, commit, then tell everyone (this process's connections, then the
         other processes through the bus). Any refusal leaves the room unchanged; a move
@@ -140,7 +162,7 @@ class Moves:
         (True is then returned: see :meth:`broadcast`); only a stored move is."""
         if not isinstance(text, str):
             raise ClientError("bad_message", "'move' must be text")
-        if await self.hub.clock.flag_fell(room, seat):
+        if await self.host.flag_fell(room, seat):
             await self.broadcast(room)
             raise ClientError("time_out", "your time ran out before this move arrived")
         async with room.lock:
@@ -164,13 +186,13 @@ class Moves:
             record = room.record().dumps() if result else None
             set_state = (room.match_set.id, standing) if room.match_set and standing else None
             try:
-                await self.hub.store.writer.run(self.hub.store.add_move_in, room.id, entry, result,
+                await self.store.writer.run(self.store.add_move_in, room.id, entry, result,
                                             record, set_state)
             except Conflict:  # another process moved, undid or ended the game first
                 room.moves.pop()
                 room.states.pop()
                 room.history += 1  # in case an update showed it meanwhile
-                await self.hub.persistence.reload(room)
+                await self.host.reload(room)
                 stale = True
             except BaseException as exc:
                 room.moves.pop()
@@ -191,13 +213,13 @@ class Moves:
                     room.result = result
                     if room.match_set and standing:
                         room.match_set.state = standing
-                    self.hub.finisher.finished(room)
-                self.hub.bus.publish({"kind": "move", "room": room.id, "ply": entry.ply,
+                    self.host.finished(room)
+                self.bus.publish({"kind": "move", "room": room.id, "ply": entry.ply,
                                   "seat": seat, "text": entry.text, "at": entry.at,
                                   "finished": bool(result), "notes": list(notes)})
-        self.hub.arm_clock(room)
+        self.host.arm_clock(room)
         acked = await self.broadcast(room, None if stale else ack)
-        self.hub.schedule_bots(room)
+        self.host.schedule_bots(room)
         if stale:
             raise ClientError("stale", "another move was played here first; this one was "
                               "not played")

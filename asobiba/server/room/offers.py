@@ -6,28 +6,56 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
+from ...core import Game
 from ...core.jsontypes import JSONObject
-from ...progression.matches import replays_the_deal
-from ..db import Conflict
+from ...progression.matches import MatchFormat, replays_the_deal
+from ..db import Conflict, SetData, Store
 from . import notes
-from .conn import Conn
+from .conn import Ack, Conn
 from .errors import ClientError
 from .keys import derive_key, hash_key, rematch_room_id
 
 if TYPE_CHECKING:
-    from .hub import Hub
+    from ..bus import LocalBus, RedisBus
     from .state import Room
 
 log = logging.getLogger("asobiba.server")
 
 
+class OfferHost(Protocol):
+    """What the offers need from the rooms' hub: a new room (the rematch, the set's next
+    game: only the arguments they give), the table's offers told to the other processes,
+    the table told, a room reloaded, its bots stopped or scheduled, its clock armed."""
+
+    async def create(self, game: Game, options: JSONObject, seats: list[JSONObject], *,
+                     casual: bool, hotseat: bool, clock: dict[str, int] | None,
+                     rematch_of: str | None = ..., key_hashes: dict[int, str] | None = ...,
+                     room_id: str | None = ..., seed: int | None = ...,
+                     match: MatchFormat | None = ..., match_set: SetData | None = ...,
+                     ) -> tuple[Room, dict[int, str]]: ...
+
+    def publish_table(self, room: Room, **extra: object) -> None: ...
+
+    async def broadcast(self, room: Room, ack: Ack | None = None) -> bool: ...
+
+    async def reload(self, room: Room) -> None: ...
+
+    def cancel_bots(self, room: Room) -> None: ...
+
+    def schedule_bots(self, room: Room) -> None: ...
+
+    def arm_clock(self, room: Room) -> None: ...
+
+
 class Offers:
     """Undo, rematch and next-game offers."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    def __init__(self, host: OfferHost, store: Store, bus: LocalBus | RedisBus) -> None:
+        self.host = host
+        self.store = store
+        self.bus = bus
 
     async def request_undo(self, room: Room, conn: Conn, seat: int) -> None:
         if not room.can_undo:
@@ -45,8 +73,8 @@ class Offers:
             await self.apply_undo(room, target)
             return
         room.undo = {"seat": seat, "to_ply": target, "waiting": waiting}
-        self.hub.events.publish_table(room)
-        await self.hub.broadcast(room)
+        self.host.publish_table(room)
+        await self.host.broadcast(room)
 
     async def reply_undo(self, room: Room, seat: int, accept: bool) -> None:
         undo = room.undo
@@ -56,36 +84,36 @@ class Offers:
             room.undo = None
             note = notes.declined("undo", seat)
             room.notes.append(note)
-            self.hub.events.publish_table(room, table_notes=[note])
-            await self.hub.broadcast(room)
+            self.host.publish_table(room, table_notes=[note])
+            await self.host.broadcast(room)
             return
         undo["waiting"].remove(seat)
         if undo["waiting"]:
-            self.hub.events.publish_table(room)
-            await self.hub.broadcast(room)
+            self.host.publish_table(room)
+            await self.host.broadcast(room)
         else:
             await self.apply_undo(room, undo["to_ply"])
 
     async def apply_undo(self, room: Room, target: int) -> None:
         async with room.lock:
-            self.hub.bots.cancel(room)
+            self.host.cancel_bots(room)
             try:
-                await self.hub.store.writer.run(self.hub.store.truncate_moves_in, room.id, target,
+                await self.store.writer.run(self.store.truncate_moves_in, room.id, target,
                                             len(room.moves))
             except Conflict:  # the game moved on at another process: nothing undone
                 room.undo = None
-                await self.hub.persistence.reload(room)
-                self.hub.events.publish_table(room)
+                await self.host.reload(room)
+                self.host.publish_table(room)
             else:
                 del room.moves[target:]
                 del room.states[target + 1:]
                 room.history += 1
                 room.version += 1
                 room.undo = None
-                self.hub.bus.publish({"kind": "sync", "room": room.id})
-        self.hub.arm_clock(room)
-        await self.hub.broadcast(room)
-        self.hub.schedule_bots(room)
+                self.bus.publish({"kind": "sync", "room": room.id})
+        self.host.arm_clock(room)
+        await self.host.broadcast(room)
+        self.host.schedule_bots(room)
 
     async def offer_rematch(self, room: Room, conn: Conn, accept: bool | None = None
                             ) -> None:
@@ -106,9 +134,9 @@ class Offers:
         for seat, key in conn.keys.items():  # only a hash: the key is derived by its holder
             room.rematch_hashes[where[seat]] = hash_key(derive_key(key, new_id))
         room.rematch_offers |= conn.seats
-        self.hub.events.publish_table(room)
+        self.host.publish_table(room)
         if set(room.human_seats) - room.rematch_offers:
-            await self.hub.broadcast(room)
+            await self.host.broadcast(room)
             return
         await self.start_rematch(room)
 
@@ -125,8 +153,8 @@ class Offers:
         note = notes.declined("rematch", seat)
         room.notes.append(note)
         room.version += 1
-        self.hub.events.publish_table(room, rematch_reset=True, table_notes=[note])
-        await self.hub.broadcast(room)
+        self.host.publish_table(room, rematch_reset=True, table_notes=[note])
+        await self.host.broadcast(room)
 
     def rematch_seat(self, room: Room) -> list[int]:
         """Where each seat of this room sits in the rematch. A single game: every seat one
@@ -150,21 +178,21 @@ class Offers:
         new_id = rematch_room_id(room.id)
         match = room.set_match()
         try:
-            await self.hub.create(room.game, dict(room.options), seats, casual=room.data.casual,
-                              hotseat=room.data.hotseat, rematch_of=room.id,
-                              key_hashes=dict(room.rematch_hashes),
-                              room_id=new_id, clock=room.data.clock,
-                              match=match.format if match else None)
-            await self.hub.store.writer.run(self.hub.store.set_rematch_in, room.id, new_id)
+            await self.host.create(room.game, dict(room.options), seats, casual=room.data.casual,
+                                   hotseat=room.data.hotseat, rematch_of=room.id,
+                                   key_hashes=dict(room.rematch_hashes),
+                                   room_id=new_id, clock=room.data.clock,
+                                   match=match.format if match else None)
+            await self.store.writer.run(self.store.set_rematch_in, room.id, new_id)
         except Exception as exc:  # noqa: BLE001 - started at another process meanwhile?
-            if await asyncio.to_thread(self.hub.store.load_room, new_id) is None:
+            if await asyncio.to_thread(self.store.load_room, new_id) is None:
                 raise
             log.info("rematch of %s was started elsewhere (%s)", room.id, type(exc).__name__)
         room.rematch_id = new_id
-        self.hub.events.publish_table(room, rematch_id=new_id)
+        self.host.publish_table(room, rematch_id=new_id)
         for conn in list(room.conns):
             await self.send_rematch_keys(room, conn)
-        await self.hub.broadcast(room)
+        await self.host.broadcast(room)
 
     async def send_rematch_keys(self, room: Room, conn: Conn) -> None:
         if not room.rematch_id:
@@ -193,14 +221,14 @@ class Offers:
                 if room.set_over():
                     raise ClientError("set_over", "the set is decided; there is no next game")
                 room.next_offers |= conn.seats
-                self.hub.events.publish_table(room)
+                self.host.publish_table(room)
                 if not set(room.human_seats) - room.next_offers:
                     await self.start_next(room)
         if room.next_room() is not None:
             for c in list(room.conns):
                 if c.keys:
                     await self.send_next_keys(room, c)
-        await self.hub.broadcast(room)
+        await self.host.broadcast(room)
 
     def next_seat(self, room: Room) -> list[int]:
         """Where each seat of this room sits in the set's next game: the side that plays
@@ -229,17 +257,17 @@ class Offers:
         # the new room has its own secret CPU seed (cpu_seed), whatever its dealing seed
         same = match.format.reverse and replays_the_deal(room.game)
         try:
-            await self.hub.create(room.game, dict(room.options), seats, casual=room.data.casual,
-                              hotseat=room.data.hotseat, clock=room.data.clock,
-                              seed=room.data.seed if same else None, key_hashes=hashes,
-                              match_set=ms)
+            await self.host.create(room.game, dict(room.options), seats, casual=room.data.casual,
+                                   hotseat=room.data.hotseat, clock=room.data.clock,
+                                   seed=room.data.seed if same else None, key_hashes=hashes,
+                                   match_set=ms)
         except Exception:
             # the set's game number is taken once: started at another process meanwhile?
-            await self.hub.persistence.reload(room)
+            await self.host.reload(room)
             if room.next_room() is None:
                 raise
         room.next_offers.clear()
-        self.hub.bus.publish({"kind": "sync", "room": room.id})
+        self.bus.publish({"kind": "sync", "room": room.id})
 
     async def send_next_keys(self, room: Room, conn: Conn) -> None:
         """The next game's room and where this connection's own keys sit there."""

@@ -8,40 +8,73 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, MutableMapping, Sequence
+from typing import Protocol
 
 from ...core import AsobibaError, Game, MoveError
 from ...core.jsontypes import JSONObject
 from ...progression.matches import Match, MatchFormat
-from ..db import MoveData, RoomData, SeatData, SetData, utcnow
+from ..db import MoveData, RoomData, SeatData, SetData, Store, utcnow
 from .errors import ClientError
 from .keys import CPU_SECRET, cpu_seed, hash_key, new_key
 from .state import Room
 
-if TYPE_CHECKING:
-    from .hub import Hub
-
 log = logging.getLogger("asobiba.server")
 
 
-class Persistence:
-    """The rooms' store side: create, load, resume, reload."""
+class PersistenceHost(Protocol):
+    """What persistence needs from the rooms' hub: the rooms held, and what a room newly
+    held starts — its bots, its clock, the question to the other processes about its
+    table — and what a room that ended stops (its bots)."""
 
-    def __init__(self, hub: Hub) -> None:
-        self.hub = hub
+    @property
+    def rooms(self) -> MutableMapping[str, Room]: ...
+
+    def schedule_bots(self, room: Room) -> None: ...
+
+    def arm_clock(self, room: Room) -> None: ...
+
+    def cancel_bots(self, room: Room) -> None: ...
+
+    def ask_shared(self, room: Room) -> None: ...
+
+
+class Persistence:
+    """The rooms' store side: create, load, resume, reload. ``get_game`` is the registry;
+    ``claim_after`` the fair-play policy's seconds each room is built with."""
+
+    def __init__(self, host: PersistenceHost, store: Store, get_game: Callable[[str], Game],
+                 claim_after: float = 60.0) -> None:
+        self.host = host
+        self.store = store
+        self.get_game = get_game
+        self.claim_after = claim_after
+        self.sets: dict[str, SetData] = {}
+        """One object per set, shared by its loaded rooms (so all see the same standing)."""
+        self.loads: dict[str, asyncio.Task[Room | None]] = {}
+        """The rooms being loaded from the store now, each by one task that every request
+        for it awaits (different rooms load side by side)."""
+        self.missed: set[str] = set()
+        """Rooms another process sent an event for while they were loading here."""
+        self._cpu_key: bytes | None = None
 
     def cpu_key(self) -> bytes:
         """The server's CPU secret (read from the store once per process; a small query)."""
-        if self.hub._cpu_key is None:
-            self.hub._cpu_key = self.hub.store.secret(CPU_SECRET)
-        return self.hub._cpu_key
+        if self._cpu_key is None:
+            self._cpu_key = self.store.secret(CPU_SECRET)
+        return self._cpu_key
 
     async def ensure_cpu_key(self) -> bytes:
         """:meth:`cpu_key` without blocking the event loop on its first read."""
-        if self.hub._cpu_key is None:
-            self.hub._cpu_key = await asyncio.to_thread(self.hub.store.secret, CPU_SECRET)
-        return self.hub._cpu_key
+        if self._cpu_key is None:
+            self._cpu_key = await asyncio.to_thread(self.store.secret, CPU_SECRET)
+        return self._cpu_key
+
+    def note_missed(self, room_id: str) -> None:
+        """Another process changed room ``room_id``, not held here: if it is loading now,
+        the load may have read the store before that change, so it reads it again."""
+        if room_id in self.loads:
+            self.missed.add(room_id)
 
     async def create(self, game: Game, options: JSONObject, seats: list[JSONObject],
                      casual: bool = True, hotseat: bool = False,
@@ -97,32 +130,32 @@ class Persistence:
             match_set=match_set, set_index=set_index,
         )
         room = Room(data, game, cpu_seed(await self.ensure_cpu_key(), room_id))
-        room.claim_after = self.hub.claim_after
+        room.claim_after = self.claim_after
         if room.state.is_over:
             raise ClientError("bad_opening", "the opening ends the game; nothing is left "
                               "to play")
-        await self.hub.store.writer.run(self.hub.store.create_room_in, data)
+        await self.store.writer.run(self.store.create_room_in, data)
         if match_set is not None:  # stored: now every loaded room of the set sees this one
-            shared = self.hub.sets.setdefault(match_set.id, match_set)
+            shared = self.sets.setdefault(match_set.id, match_set)
             shared.rooms = match_set.rooms
             room.match_set = shared
-        self.hub.rooms[room_id] = room
+        self.host.rooms[room_id] = room
         return_keys = {k: v for k, v in keys.items() if seat_rows[k].kind == "human"}
-        self.hub.schedule_bots(room)
-        self.hub.arm_clock(room)
+        self.host.schedule_bots(room)
+        self.host.arm_clock(room)
         return room, return_keys
 
     async def get(self, room_id: str) -> Room | None:
-        room = self.hub.rooms.get(room_id)
+        room = self.host.rooms.get(room_id)
         if room is not None:
             return room
         if len(room_id) > 32:
             return None
-        load = self.hub._loads.get(room_id)
+        load = self.loads.get(room_id)
         if load is None:
             load = asyncio.get_running_loop().create_task(self.load(room_id))
-            self.hub._loads[room_id] = load
-            load.add_done_callback(lambda _t: self.hub._loads.pop(room_id, None))
+            self.loads[room_id] = load
+            load.add_done_callback(lambda _t: self.loads.pop(room_id, None))
         # shielded: a request that goes away does not cancel the load the others await
         return await asyncio.shield(load)
 
@@ -134,39 +167,37 @@ class Persistence:
         a burst of new rooms queued for seconds; and the missed move left the room one move
         behind for good.)"""
         try:
-            data = await asyncio.to_thread(self.hub.store.load_room, room_id)
+            data = await asyncio.to_thread(self.store.load_room, room_id)
             if data is None:
                 return None
             await self.ensure_cpu_key()
             room = self.build(data)
-            self.hub.rooms[room_id] = room
-            if room_id in self.hub._missed:  # (forgotten in ``finally``)
+            self.host.rooms[room_id] = room
+            if room_id in self.missed:  # (forgotten in ``finally``)
                 async with room.lock:
                     await self.reload(room)
         finally:
-            self.hub._missed.discard(room_id)
-        self.hub.schedule_bots(room)
-        self.hub.arm_clock(room)
-        from ..shared import ask
-
-        ask(self.hub, room)  # what the other processes know of its table (offers, presence)
+            self.missed.discard(room_id)
+        self.host.schedule_bots(room)
+        self.host.arm_clock(room)
+        self.host.ask_shared(room)  # what the other processes know of its table (offers, presence)
         return room
 
     def forget_if_idle(self, room: Room) -> None:
         """Drop a finished room nobody watches from memory (the store still has it)."""
         if room.status == "finished" and not room.conns and not room.bot_tasks:
-            self.hub.rooms.pop(room.id, None)
+            self.host.rooms.pop(room.id, None)
             ms = room.match_set
-            if ms is not None and not any(r.match_set is ms for r in self.hub.rooms.values()):
-                self.hub.sets.pop(ms.id, None)  # reloaded from the store when next needed
+            if ms is not None and not any(r.match_set is ms for r in self.host.rooms.values()):
+                self.sets.pop(ms.id, None)  # reloaded from the store when next needed
 
     def build(self, data: RoomData) -> Room:
         if data.match_set is not None:  # share the set with its rooms already loaded
-            shared = self.hub.sets.setdefault(data.match_set.id, data.match_set)
+            shared = self.sets.setdefault(data.match_set.id, data.match_set)
             if len(data.match_set.rooms) > len(shared.rooms):
                 shared.rooms = data.match_set.rooms
             data.match_set = shared
-        game = self.hub.get_game(data.game)
+        game = self.get_game(data.game)
         if game.rules_version != data.rules_version:
             raise ClientError("rules_changed",
                               f"this game was started under {game.id} rules version "
@@ -176,14 +207,14 @@ class Persistence:
             room = Room(data, game, cpu_seed(self.cpu_key(), data.id))
         except AsobibaError as exc:
             raise ClientError("cannot_resume", f"this game cannot be resumed: {exc}") from None
-        room.claim_after = self.hub.claim_after
+        room.claim_after = self.claim_after
         return room
 
     async def resume_all(self) -> int:
         """After a restart: load every unfinished game and let its bots move again. Runs
         in the background, one room at a time, yielding between rooms: requests are answered
         meanwhile (a room asked for first is loaded first, by the request itself)."""
-        ids = await asyncio.to_thread(self.hub.store.active_room_ids)
+        ids = await asyncio.to_thread(self.store.active_room_ids)
         count = 0
         for room_id in ids:
             await asyncio.sleep(0)
@@ -196,7 +227,7 @@ class Persistence:
 
     async def reload(self, room: Room) -> None:
         """Bring a held room up to what is stored (caller holds the room lock)."""
-        data = await asyncio.to_thread(self.hub.store.load_room, room.id)
+        data = await asyncio.to_thread(self.store.load_room, room.id)
         if data is not None:
             self.adopt(room, data)
 
@@ -221,6 +252,6 @@ class Persistence:
                 room.match_set.rooms = data.match_set.rooms
         room.version += 1
         if room.status != "active":
-            self.hub.bots.cancel(room)
+            self.host.cancel_bots(room)
             if was == "active":
                 room.undo = None

@@ -6,8 +6,8 @@ module-level ``async def handler(request)`` that reads the app's parts from
 * :mod:`.rooms` — games, creating rooms, a room's state and record, seat counts;
 * :mod:`.replay` — replaying a record into every seat's views;
 * the lobby's open games and live list (:class:`..lobby.Lobby`'s methods), the progression
-  layer (accounts, ladder, daily, tutorials, review: :mod:`..progression_routes`), the Bot
-  API (:mod:`..bot_api`) and print-and-play (:mod:`..print_routes`).
+  layer (accounts, ladder, daily, tutorials, exams, review: the package :mod:`..progress`),
+  the Bot API (:mod:`..bot_api`) and print-and-play (:mod:`..print_routes`).
 
 :func:`table` is the app's route table, built from these modules' ``ROUTES``."""
 

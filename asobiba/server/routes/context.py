@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..jobs import RedisJobs
     from ..limits import Limits
     from ..lobby import Lobby
-    from ..progression_routes import ProgressionWeb
+    from ..progress import ProgressionWeb
     from ..rooms import Hub
 
 

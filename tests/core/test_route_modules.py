@@ -1,0 +1,37 @@
+"""The progression layer's routes are feature modules, not closures in one function (issue 26
+item 3): in ``asobiba/server/progress/`` (and the old ``progression_routes.py``) no request
+handler is defined inside another function — each is a module-level ``async def`` reading
+the app's typed ``ProgressionWeb``. The only nested coroutines allowed are the refusal
+wrapper's and the background recording's. Parsed with ``ast``; nothing imported."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+SERVER = Path(__file__).resolve().parents[2] / "asobiba" / "server"
+ALLOWED = {("handled", "endpoint"), ("on_finish", "go")}
+
+
+def nested_coroutines(source: str) -> list[tuple[str, str]]:
+    """(outer function, inner coroutine) for every ``async def`` inside a function."""
+    out = []
+    for outer in ast.walk(ast.parse(source)):
+        if isinstance(outer, ast.FunctionDef | ast.AsyncFunctionDef):
+            out += [(outer.name, inner.name) for inner in ast.walk(outer)
+                    if inner is not outer and isinstance(inner, ast.AsyncFunctionDef)]
+    return out
+
+
+def test_progression_handlers_are_module_level() -> None:
+    files = [*sorted((SERVER / "progress").glob("*.py")), SERVER / "progression_routes.py"]
+    assert len(files) >= 8
+    found = {f.name: [n for n in nested_coroutines(f.read_text(encoding="utf-8"))
+                      if n not in ALLOWED] for f in files}
+    assert not {k: v for k, v in found.items() if v}, found
+
+
+def test_the_checker_sees_a_handler_in_a_function() -> None:
+    source = ("def progression_routes(engine):\n    async def me(request):\n        pass\n"
+              "    return [me]\n")
+    assert nested_coroutines(source) == [("progression_routes", "me")]
