@@ -39,6 +39,11 @@ class BusEvents:
 
             await shared.on_event(self.hub, room, event)
             return
+        if kind == "chat":  # a chat line sent at another process (asobiba.server.chat)
+            from .. import chat
+
+            await chat.on_event(room, event)
+            return
         had_rematch, had_next = room.rematch_id, room.next_room()
         async with room.lock:
             if kind == "table":
