@@ -139,13 +139,28 @@ class WordFilter:
     def matches(self, line: str) -> bool:
         folded = _fold(line)
         squashed = _squash(folded)
-        words = set(_WORD.findall(folded))
+        words = _words(folded)
         if any(w in squashed for w in self.inside) or words & self.whole:
             return True
         skel = _skeleton(squashed)
         if any(w in skel for w in self.inside_skel):
             return True
         return bool({_skeleton(w) for w in words} & self.whole_skel)
+
+
+def _words(folded: str) -> set[str]:
+    """The words of a folded line, and each run of one-letter words as one word ("k y s")."""
+    tokens = _WORD.findall(folded)
+    words = set(tokens)
+    run: list[str] = []
+    for tok in [*tokens, ""]:
+        if len(tok) == 1:
+            run.append(tok)
+            continue
+        if len(run) > 1:
+            words.add("".join(run))
+        run = []
+    return words
 
 
 def _squash(s: str) -> str:
@@ -484,7 +499,7 @@ def moderate(engine: Engine, action: str, name: str, by: str, reason: str,
 
 
 def reports(engine: Engine, status: str = "open") -> list[JSONObject]:
-    names = {}
+    names: dict[int, str] = {}
     with engine.connect() as conn:
         rows = conn.execute(select(CHAT_REPORTS, CHAT_LINES.c.text, CHAT_LINES.c.place)
                             .outerjoin(CHAT_LINES, CHAT_LINES.c.id == CHAT_REPORTS.c.line_id)
@@ -493,8 +508,8 @@ def reports(engine: Engine, status: str = "open") -> list[JSONObject]:
                             .order_by(CHAT_REPORTS.c.id)).mappings().all()
         ids = {int(r["reporter_id"]) for r in rows} | {int(r["target_id"]) for r in rows}
         if ids:
-            names = dict(conn.execute(select(PlayerRow.id, PlayerRow.name)
-                                      .where(PlayerRow.id.in_(ids))).tuples().all())
+            names = {int(a): str(b) for a, b in conn.execute(select(PlayerRow.id, PlayerRow.name)
+                                      .where(PlayerRow.id.in_(ids))).all()}
     return [{"id": int(r["id"]), "reporter": names.get(int(r["reporter_id"]), "?"),
              "target": names.get(int(r["target_id"]), "?"), "line": r["line_id"],
              "text": r["text"], "place": r["place"], "reason": str(r["reason"]),
