@@ -151,6 +151,7 @@ class SettingsValues(BaseModel):
     feedback: Literal["auto", "on", "off"] = "auto"
     confirm: Literal["off", "on"] = "off"
     anim: Literal["normal", "fast", "off"] = "normal"
+    chat: Literal["on", "off"] = "on"
 
 
 class SettingsBody(_Model):
