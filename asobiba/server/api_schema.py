@@ -1263,6 +1263,11 @@ class ChatPost(_Model):
     text: str = Field(max_length=2000)
 
 
+class ChatQuery(_Params):
+    after: int = Field(0, ge=0)
+    """Only the lines after this id (a page polls with the last id it has)."""
+
+
 class ChatReport(_Model):
     """A report of a chat line (``line``) or of a player (``player``), with a reason code."""
 

@@ -3,25 +3,18 @@
 
 from __future__ import annotations
 
-from pydantic import Field
-
 from . import api_schema
 from .api_schema import (
     ChatLines,
     ChatPost,
     ChatPosted,
+    ChatQuery,
     ChatReport,
     Op,
     ReportFiled,
     TournamentPath,
     _Params,
 )
-
-
-class ChatQuery(_Params):
-    after: int = Field(0, ge=0)
-    """Only the lines after this id (a page polls with the last id it has)."""
-
 
 OPS: dict[tuple[str, str], Op] = {
     ("GET", "/api/tournaments/{tournament}/chat"): Op({200: ChatLines}, query=ChatQuery),
