@@ -59,7 +59,7 @@ export function roomChat(host, roomId, send) {
     });
     b.addEventListener("keydown", (e) => {
       if (e.key === "ArrowRight" || e.key === "ArrowLeft") {
-        tab = tab === "players" ? "spectators" : "players";
+        tab = name === "players" ? "spectators" : "players"; // the other tab of the two
         draw();
         document.getElementById(`chat-tab-${tab}`).focus();
       }
