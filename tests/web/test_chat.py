@@ -3,6 +3,7 @@ and attackers would (docs/fair-play.md "Chat"), on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import json
 import threading
 from collections.abc import Iterator
 from typing import Any
@@ -377,3 +378,31 @@ def test_a_guest_account_may_chat(client: TestClient) -> None:
     with as_(client, g).websocket_connect(f"/ws/{room['room']}") as ws:
         joined(ws)
         assert say(ws, "spectators", "hello")["type"] == "ack"
+
+
+def test_the_operator_commands_queue_mute_ban_and_audit(tmp_path: Any) -> None:
+    from typer.testing import CliRunner
+
+    from asobiba.cli.main import app as cli
+
+    with TestClient(create_app(str(tmp_path), bot_processes=0)) as c:
+        ann, ben = account(c, "opann"), account(c, "opben")
+        as_(c, ann).post("/api/chat/reports", json={"player": "opben", "reason": "spam"})
+        ben_room = make_room(c)
+        run = CliRunner()
+        d = ["--data-dir", str(tmp_path)]
+        out = run.invoke(cli, ["admin", "reports", *d])
+        assert out.exit_code == 0 and "opann reports opben (spam)" in out.output, out.output
+        assert run.invoke(cli, ["admin", "mute", "opben", "--hours", "1", "--reason",
+                                "spam", "--by", "op", *d]).exit_code == 0
+        with as_(c, ben).websocket_connect(f"/ws/{ben_room['room']}") as ws:
+            joined(ws)
+            assert say(ws, "spectators", "hi")["code"] == "chat_muted"
+        refused = run.invoke(cli, ["admin", "ban", "nobody", "--reason", "x", *d])
+        assert refused.exit_code == 2 and "no_player" in refused.output
+        assert run.invoke(cli, ["admin", "resolve", "1", "--reason", "muted", "--by", "op",
+                                *d]).exit_code == 0
+        log = run.invoke(cli, ["admin", "audit", "opben", "--json", *d])
+        acts = json.loads(log.output)["actions"]
+        assert [(a["action"], a["by"]) for a in acts] == [("mute", "op"), ("resolve", "op")]
+        assert "no open reports" in run.invoke(cli, ["admin", "reports", *d]).output
