@@ -468,3 +468,47 @@ ANALYSIS_CPU = Table(
 """Each analysis step's CPU time, charged to an account or an address, so that every web
 process counts one budget (without Redis; with Redis the same counts live there). Rows older
 than the window are deleted as the budget is read."""
+# ---- chat and moderation (asobiba.server.chat, docs/web.md "Chat", docs/fair-play.md) ------
+CHAT_LINES = Table(
+    "web_chat_lines", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("place", String(48), nullable=False, index=True),  # "room:<id>" | "tour:<id>"
+    Column("channel", String(12), nullable=False),  # players | spectators | tournament
+    Column("author_id", Integer, nullable=False, index=True),
+    Column("author", String(80), nullable=False),
+    Column("seat", Integer),  # the players' channel: the author's seat
+    Column("text", Text, nullable=False),
+    Column("created", String(40), nullable=False),
+    Column("removed", Boolean, nullable=False, default=False),
+)
+"""Chat lines, each kept (a reload shows them; a report points at one)."""
+CHAT_ROOMS = Table(
+    "web_chat_rooms", Base.metadata,
+    Column("room_id", String(32), primary_key=True),
+    Column("players", Boolean, nullable=False),
+)
+"""The players' chat chosen at a room's creation (no row: on when casual, off when rated)."""
+CHAT_REPORTS = Table(
+    "web_chat_reports", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("reporter_id", Integer, nullable=False, index=True),
+    Column("target_id", Integer, nullable=False),
+    Column("line_id", Integer),  # NULL: the player was reported, not a line
+    Column("reason", String(16), nullable=False),
+    Column("status", String(12), nullable=False),  # open | resolved
+    Column("created", String(40), nullable=False),
+)
+"""Reports: the operator's queue (``asobiba admin reports``)."""
+MODERATION = Table(
+    "web_moderation", Base.metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("target_id", Integer, index=True),  # the player acted on (NULL: a report only)
+    Column("action", String(16), nullable=False),  # mute unmute ban unban resolve remove
+    Column("until", String(40)),  # a mute's end
+    Column("report_id", Integer),
+    Column("line_id", Integer),
+    Column("reason", Text, nullable=False),
+    Column("by", String(80), nullable=False),
+    Column("created", String(40), nullable=False),
+)
+"""Every moderation action, who did it, when and why (the audit; rows are never changed)."""

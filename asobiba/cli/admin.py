@@ -62,3 +62,7 @@ def pairs(
 from .admin_tournament import app as _tournament_app  # noqa: E402
 
 app.add_typer(_tournament_app, name="tournament")
+
+from .admin_chat import register as _register_chat  # noqa: E402
+
+_register_chat(app)  # reports, resolve, mute, unmute, ban, unban, audit

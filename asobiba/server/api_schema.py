@@ -116,6 +116,8 @@ class CreateRoom(_Model):
     hotseat: StrictBool = False
     clock: Clock | None = None
     match: Literal["single", "reverse", "best_of"] | MatchSpec | None = None
+    chat: StrictBool | None = None
+    """The players' chat (server.chat); absent: on in casual games, off in rated ones."""
 
     @field_validator("match", mode="before")
     @classmethod
@@ -149,6 +151,7 @@ class SettingsValues(BaseModel):
     feedback: Literal["auto", "on", "off"] = "auto"
     confirm: Literal["off", "on"] = "off"
     anim: Literal["normal", "fast", "off"] = "normal"
+    chat: Literal["on", "off"] = "on"
 
 
 class SettingsBody(_Model):
@@ -1286,3 +1289,45 @@ class AnalysisTree(_Answer):
     options: dict[str, Any]
     seed: int
     tree: dict[str, Any]
+# --- s11-chat: chat and reports (server/chat.py, docs/web.md "Chat") ---
+class ChatPost(_Model):
+    """A tournament chat line (its checks and refusals: server.chat)."""
+
+    codes: ClassVar[dict[str, str]] = {"": "bad_chat"}
+    text: str = Field(max_length=2000)
+
+
+class ChatQuery(_Params):
+    after: int = Field(0, ge=0)
+    """Only the lines after this id (a page polls with the last id it has)."""
+
+
+class ChatReport(_Model):
+    """A report of a chat line (``line``) or of a player (``player``), with a reason code."""
+
+    codes: ClassVar[dict[str, str]] = {"": "bad_report"}
+    line: StrictInt | None = Field(None, ge=1)
+    player: str | None = Field(None, min_length=1, max_length=64)
+    reason: Literal["abuse", "spam", "cheating", "other"] = "abuse"
+
+
+class ChatLineAnswer(_Answer):
+    id: int
+    channel: str
+    author: str
+    seat: int | None
+    text: str
+    at: str
+
+
+class ChatLines(_Answer):
+    lines: list[ChatLineAnswer]
+    can_write: bool
+
+
+class ChatPosted(_Answer):
+    line: ChatLineAnswer
+
+
+class ReportFiled(_Answer):
+    report: int

@@ -29,7 +29,7 @@ from ..core import AsobibaError, MoveError, OptionError, RecordError
 from ..core.jsontypes import JSONObject
 from ..core.text import TextError
 from ..games import available, get
-from . import api_schema, error_pages, fairplay, shared
+from . import api_schema, chat, error_pages, fairplay, shared
 from . import ws_protocol as wsp
 from .analysis_routes import Analysis, analysis_routes, shared_budget
 from .bots import BotPool
@@ -37,7 +37,7 @@ from .db import Store
 from .explorer_routes import explorer_routes
 from .game_web import game_files_mount
 from .limits import Limits
-from .progress import ProgressionWeb, utc_today
+from .progress import COOKIE, ProgressionWeb, utc_today
 from .puzzle_routes import puzzle_routes
 from .social import People
 
@@ -141,6 +141,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                    before_static=[
                        *puzzle_routes(store.engine, today or utc_today),  # docs/puzzles.md
                        *explorer_routes(store.engine, limits),  # docs/explorer.md
+                       *chat.chat_routes(store.engine),  # before the tournaments' routes
                        *tournaments.routes,  # docs/tournaments.md
                        game_files_mount(WEB_DIR),  # each game's renderer and words
                    ])
@@ -335,6 +336,7 @@ async def ws_session(websocket: WebSocket) -> None:
 
     conn = Conn(send, send_text=websocket.send_text,
                 address=str(websocket.scope.get("state", {}).get("client_ip") or "?"))
+    chat.remember(conn, websocket.cookies.get(COOKIE))  # who chats (server.chat)
     room.conns.add(conn)
     fairplay.note_presence(room)
     await hub.broadcast(room)
@@ -443,6 +445,10 @@ async def dispatch(app_ctx: AppContext, room: Room, conn: Conn, msg: JSONObject,
             await h.send_full(room, conn)
         case wsp.HistoryRequest() | wsp.Abort() | wsp.Draw() | wsp.Hint():
             await table_message(app_ctx, room, conn, parsed)
+        case wsp.Chat():  # chat with moderation (server.chat, docs/web.md "Chat")
+            await chat.send(h, app_ctx.store.engine, room, conn, parsed.channel, parsed.text)
+        case wsp.ChatJoin():
+            await chat.join(app_ctx.store.engine, room, conn)
     return False
 
 

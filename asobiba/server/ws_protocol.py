@@ -138,9 +138,24 @@ class HistoryRequest(_Client):
     to: Ply | None = None
 
 
+class Chat(_Client):
+    """A chat line (server.chat): ``players`` from a seat's socket, ``spectators`` from a
+    watcher's. Checked, stored and relayed, or refused with a ``chat_*`` code."""
+
+    type: Literal["chat"]
+    channel: Literal["players", "spectators"]
+    text: Annotated[str, Field(max_length=2000)]
+
+
+class ChatJoin(_Client):
+    """Receive this room's chat: the lines this socket may read now, then each new one."""
+
+    type: Literal["chat_join"]
+
+
 RoomClientMessage = Annotated[
     Hello | Move | Resign | Undo | UndoReply | Draw | Abort | Hint | Rematch | Next | Claim
-    | Ping | Sync | HistoryRequest,
+    | Ping | Sync | HistoryRequest | Chat | ChatJoin,
     Field(discriminator="type")]
 """Everything a client may send on ``/ws/{room}``."""
 
@@ -156,7 +171,7 @@ LobbyClientMessage = Annotated[LobbyHello, Field(discriminator="type")]
 """Everything a client may send on ``/ws/lobby``."""
 
 ROOM_TYPES = ("hello", "move", "resign", "undo", "undo_reply", "draw", "abort", "hint",
-              "rematch", "next", "claim", "ping", "sync", "history")
+              "rematch", "next", "claim", "ping", "sync", "history", "chat", "chat_join")
 
 _ROOM: TypeAdapter[RoomClientMessage] = TypeAdapter(RoomClientMessage)
 _LOBBY: TypeAdapter[LobbyClientMessage] = TypeAdapter(LobbyClientMessage)
@@ -283,8 +298,38 @@ class SetContinues(_Server):
     wins: list[int]
 
 
+class ChatLine(_Server):
+    id: int
+    channel: Literal["players", "spectators"]
+    author: str
+    seat: int | None
+    text: str
+    at: str
+
+
+class ChatMessage(_Server):
+    """A new chat line this socket may read (it sent ``chat_join``)."""
+
+    type: Literal["chat"]
+    line: ChatLine
+
+
+class ChatLinesMessage(_Server):
+    """``chat_join``'s answer: the stored lines this socket may read now, and what it may
+    write (``players_chat``: the players' channel is on; ``spectators_hidden``: a player
+    of a game whose spectators' lines are held back until it ends)."""
+
+    type: Literal["chat_lines"]
+    lines: list[ChatLine]
+    players_chat: bool
+    signed_in: bool
+    player: bool
+    spectators_hidden: bool
+
+
 RoomServerMessage = Annotated[
-    Update | Ack | Error | Pong | History | RematchKeys | SetNext | NotCounted | SetContinues,
+    Update | Ack | Error | Pong | History | RematchKeys | SetNext | NotCounted | SetContinues
+    | ChatMessage | ChatLinesMessage,
     Field(discriminator="type")]
 """Everything the server sends on ``/ws/{room}``."""
 

@@ -91,7 +91,7 @@ def test_the_document_is_made_of_the_models_that_check(client: TestClient) -> No
 def _path(route: Route) -> str:
     return route.path.replace("{game}", "reversi").replace("{player}", "1") \
         .replace("{room}", "nosuchroom").replace("{seek}", "nosuchseek") \
-        .replace("{step}", "first")
+        .replace("{step}", "first").replace("{tournament}", "1")
 
 
 def _reads_body() -> Any:

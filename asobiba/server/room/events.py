@@ -72,6 +72,11 @@ class BusEvents:
         if kind in ("ask", "shared"):  # presence, draw offers, hints (asobiba.server.shared)
             await self.host.on_shared_event(room, event)
             return
+        if kind == "chat":  # a chat line sent at another process (asobiba.server.chat)
+            from .. import chat
+
+            await chat.on_event(room, event)
+            return
         had_rematch, had_next = room.rematch_id, room.next_room()
         async with room.lock:
             if kind == "table":

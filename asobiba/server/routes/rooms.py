@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
@@ -106,6 +107,10 @@ async def create_room(request: Request) -> Response:
     fairplay.check_rated_timing(game, seats, body.casual, clock)
     room, keys = await app.hub.create(game, options, seats, casual=body.casual,
                                       hotseat=body.hotseat, clock=clock, match=match)
+    if body.chat is not None:  # the players' chat chosen at creation (server.chat)
+        from .. import chat
+
+        await run_in_threadpool(chat.set_room_chat, app.store.engine, room.id, body.chat)
     return JSONResponse({"room": room.id, "url": f"/r/{room.id}",
                          "keys": [{"seat": s, "key": k} for s, k in sorted(keys.items())]},
                         status_code=201)

@@ -14,6 +14,7 @@ import { drawMoveList, isPaired } from "./movelist.js";
 import { armBoard, boardKeys } from "./board.js";
 import { clockText } from "./clock_view.js";
 import { drawPremove, premoveAllowed, premoveCandidates, premoveOnTurn, queuePremove } from "./premove.js";
+import { roomChat } from "./chat.js";
 
 const roomId = decodeURIComponent(location.pathname.split("/").pop());
 let ws = null;
@@ -41,6 +42,8 @@ let stepAt = null; // the ply shown while stepping through the moves; null = the
 let reviewed = -1; // hot-seat: the ply up to which the last mover has seen their own result
 let rulesDrawn = "";
 
+let chat = null; // the chat panel (chat.js)
+
 function takeFragment() {
   // Invite links carry "#seat=N&key=K"; keep the key in this browser and drop it from the URL.
   if (!location.hash) return;
@@ -64,6 +67,7 @@ function connect() {
       helloPending = msgId;
       claimed = new Set(keys.map((k) => k.seat));
     }
+    if (chat) chat.opened(); // after the hello: the server knows this socket's seats
   });
   ws.addEventListener("message", (event) => receive(JSON.parse(event.data)));
   ws.addEventListener("close", (event) => {
@@ -101,6 +105,7 @@ function joinMoves(msg) {
 }
 
 function receive(msg) {
+  if (chat && chat.handle(msg)) return;
   if (msg.type === "update") {
     if (msg.ack !== undefined) showError(""); // this page's move was stored
     if (!joinMoves(msg)) return;
@@ -741,6 +746,8 @@ async function main() {
   const games = await (await fetch("/api/games")).json();
   window.__gameInfo = games.games.find((g) => g.id === room.game);
   onLangChange(() => last && draw());
+  chat = roomChat(document.getElementById("chat-panel"), roomId, send);
+  onLangChange(() => chat.relabel());
   window.addEventListener("resize", () => last && renderer.resizes && draw());
   connect();
   roomProgress.start(roomId, room.game, loadKeys(roomId));

@@ -27,6 +27,7 @@ export const CHOICES = {
   feedback: ["auto", "on", "off"],
   confirm: ["off", "on"],
   anim: ["normal", "fast", "off"],
+  chat: ["on", "off"], // every chat panel (chat.js); "off": no page joins any chat
 };
 
 function valid(s) {

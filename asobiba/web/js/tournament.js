@@ -5,6 +5,7 @@
 import { applyStatic, mountSwitch, onLangChange, t } from "./i18n.js";
 import { errorText } from "./tournament_errors.js";
 import { el, saveKeys } from "./util.js";
+import { tournamentChat } from "./chat.js";
 
 const id = location.pathname.split("/").pop();
 let snap = null;
@@ -75,6 +76,7 @@ const first = await fetch(`/api/tournaments/${id}`);
 if (first.ok) {
   snap = await first.json();
   render();
+  tournamentChat(document.getElementById("tour-chat"), id);
 } else {
   document.getElementById("tour-error").textContent = errorText(await first.json().catch(() => null), first.status);
 }

@@ -1,7 +1,7 @@
 """The analysis board's CPU budget, shared by every web process (issue 29 item 5).
 
 Revision ID: 0011
-Revises: 0008
+Revises: 0010
 """
 
 from __future__ import annotations

@@ -1,0 +1,111 @@
+"""Chat in Chromium (issue 28 item 4): two players and a spectator in three browser contexts,
+in English on a desktop and Japanese on a phone; a hidden-information game keeps the
+spectators' lines from the players' page; the setting hides every chat; axe finds nothing
+serious."""
+
+from __future__ import annotations
+
+import json
+import urllib.request
+from typing import Any
+
+import pytest
+
+from .browser import Server
+from .test_accessibility import axe_source, serious  # noqa: F401 - axe_source is a fixture
+from .test_people_browser import person, small_controls
+
+pytestmark = pytest.mark.browser
+
+
+def new_room(base: str, game: str) -> dict[str, Any]:
+    body = json.dumps({"game": game, "seats": [{"kind": "human"}, {"kind": "human"}]}).encode()
+    req = urllib.request.Request(f"{base}/api/rooms", data=body, method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=60) as res:
+        return dict(json.loads(res.read()))
+
+
+def enter(page: Any, base: str, room: dict[str, Any], seat: int | None) -> None:
+    frag = "" if seat is None else f"#seat={seat}&key={room['keys'][seat]['key']}"
+    page.goto(f"{base}/r/{room['room']}{frag}")
+    page.wait_for_selector("#chat-form", state="attached")
+    page.wait_for_function("() => document.querySelector('#chat-note') !== null")
+
+
+def write(page: Any, tab: str, text: str) -> None:
+    page.click(f"#chat-tab-{tab}")
+    page.fill("#chat-input", text)
+    page.press("#chat-input", "Enter")
+
+
+def shows(page: Any, tab: str, text: str) -> None:
+    page.click(f"#chat-tab-{tab}")
+    page.wait_for_selector(f"#chat-lines .chat-text:text-is('{text}')")
+
+
+@pytest.mark.parametrize(("locale", "size"), [("en-US", "desktop"), ("ja-JP", "phone")])
+def test_players_and_a_spectator_chat_in_their_tabs(browser: Any, server: Server,
+                                                    axe_source: str,  # noqa: F811
+                                                    locale: str, size: str) -> None:
+    tag = locale[:2] + size[0]
+    ann = person(browser, server.url, f"cann{tag}", locale, size)
+    ben = person(browser, server.url, f"cben{tag}", locale, size)
+    cat = person(browser, server.url, f"ccat{tag}", locale, size)
+    room = new_room(server.url, "reversi")  # casual: the players' chat is on
+    enter(ann, server.url, room, 0)
+    enter(ben, server.url, room, 1)
+    enter(cat, server.url, room, None)
+    write(ann, "players", "good luck <b>")
+    for page in (ann, ben, cat):
+        shows(page, "players", "good luck <b>")
+    write(cat, "spectators", "nice")
+    shows(ann, "spectators", "nice")  # casual, nothing hidden: players read spectators
+    # the spectator cannot write as a player; the note says so in the reader's language
+    cat.click("#chat-tab-players")
+    note = cat.inner_text("#chat-note")
+    assert ("Only the players" in note) if locale == "en-US" else ("対局者だけ" in note)
+    # a refused line is told in the reader's language
+    write(ben, "players", "ｆｕｃｋ")
+    ben.wait_for_selector(".chat-error:not(:empty)")
+    err = ben.inner_text(".chat-error")
+    assert ("does not allow" in err) if locale == "en-US" else ("使えない言葉" in err)
+    assert serious(ann, axe_source) == []
+    assert serious(cat, axe_source) == []
+    assert small_controls(ann, "#chat-panel button, #chat-panel input") == []
+    # keyboard: the tabs move with the arrow keys
+    ann.focus("#chat-tab-players")
+    ann.keyboard.press("ArrowRight")
+    assert ann.evaluate("document.activeElement.id") == "chat-tab-spectators"
+    # collapse for this room, then the setting that hides every chat
+    ann.click("#chat-collapse")
+    assert ann.is_hidden("#chat-lines")
+    ben.evaluate("""() => { const s = JSON.parse(localStorage.getItem('asobiba.settings')
+        || '{}'); s.chat = 'off'; localStorage.setItem('asobiba.settings', JSON.stringify(s)); }""")
+    ben.evaluate("fetch('/api/account/settings').then(r => r.json()).then(b => fetch("
+                 "'/api/account/settings', {method: 'PUT', headers: {'Content-Type': "
+                 "'application/json'}, body: JSON.stringify({settings: {...b.settings, "
+                 "chat: 'off'}})}))")
+    ben.reload()
+    ben.wait_for_selector("#chat-panel", state="attached")
+    ben.wait_for_function("() => document.getElementById('chat-panel').hidden")
+    for ctx_page in (ann, ben, cat):
+        ctx_page.context.close()
+
+
+def test_a_hidden_information_game_keeps_spectators_from_the_players_page(
+        browser: Any, server: Server) -> None:
+    ann = person(browser, server.url, "hann", "ja-JP", "phone")
+    cat = person(browser, server.url, "hcat", "ja-JP", "phone")
+    room = new_room(server.url, "algo")  # Algo hides information
+    enter(ann, server.url, room, 0)
+    enter(cat, server.url, room, None)
+    write(cat, "spectators", "ann has 5")
+    shows(cat, "spectators", "ann has 5")
+    write(ann, "players", "yoroshiku")
+    shows(cat, "players", "yoroshiku")  # after the spectator's line reached the server
+    ann.click("#chat-tab-spectators")
+    assert "終了後" in ann.inner_text("#chat-note")
+    assert ann.locator("#chat-lines .chat-line").count() == 0
+    for page in (ann, cat):
+        page.context.close()
