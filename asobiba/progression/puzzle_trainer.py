@@ -173,7 +173,7 @@ def _view(pz: Puzzle, state: State, seat: int) -> JSONObject:
     public = getattr(_judge(pz), "public_view", None)
     if public is not None:
         return cast("JSONObject", public(state, seat))
-    return state.view(seat)
+    return cast("JSONObject", state.view(seat))
 
 
 def _attempt(session: Session, attempt_id: int, player_id: int) -> _Attempt:
