@@ -32,6 +32,7 @@ from ..games import available, get
 from . import api_schema, chat, error_pages, fairplay, shared
 from . import ws_protocol as wsp
 from .analysis_routes import Analysis, analysis_routes, shared_budget
+from .bot_api import BotApi
 from .bots import BotPool
 from .db import Store
 from .explorer_routes import explorer_routes
@@ -115,6 +116,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     app_ctx.progression = ProgressionWeb(store.engine, app_ctx.get_hub,
                                          today=today or utc_today,
                                          daily_key=daily_key, limits=limits)
+    app_ctx.bot_api = BotApi(store.engine, app_ctx.get_hub, limits)  # docs/bot-api.md
     from .lobby import Lobby, RedisSeekBoard, who_from_accounts
 
     # an open game becomes a room when taken: the room-creation limit counts seeks too;

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from starlette.routing import BaseRoute
 
-from ..bot_api import bot_routes
+from .. import bot_api
 from ..print_routes import print_routes
 from . import pages, replay, rooms
 from .context import AppContext
@@ -40,7 +40,7 @@ def table(app: AppContext, room_socket: BaseRoute, static: BaseRoute,
         *before_socket,
         room_socket,
         *app.progression.routes,
-        *bot_routes(app.store.engine, app.get_hub, app.limits),  # docs/bot-api.md
+        *bot_api.ROUTES,  # docs/bot-api.md
         *print_routes(),
         *before_static,
         static,

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from starlette.requests import HTTPConnection
 
 if TYPE_CHECKING:
+    from ..bot_api import BotApi
     from ..bots import BotPool
     from ..bus import RedisBus
     from ..db import Store
@@ -23,8 +24,8 @@ if TYPE_CHECKING:
 
 @dataclass
 class AppContext:
-    """The app's parts: the store, the bots, the limits, the lobby, the progression layer and
-    (once the app has started: :attr:`hub`) the rooms' Hub."""
+    """The app's parts: the store, the bots, the limits, the lobby, the progression layer, the
+    Bot API and (once the app has started: :attr:`hub`) the rooms' Hub."""
 
     store: Store
     pool: BotPool
@@ -38,6 +39,8 @@ class AppContext:
     jobs: RedisJobs | None = None
     lobby: Lobby | None = None
     progression: ProgressionWeb | None = None
+    bot_api: BotApi | None = None
+    """The Bot API's part (``bot_api.api(request)``): its engine, the Hub and the limits."""
     holder: dict[str, Hub] = field(default_factory=dict)
     """The Hub, made at start-up (``holder["hub"]``: also ``app.state.holder``)."""
 
