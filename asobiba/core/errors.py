@@ -65,6 +65,27 @@ OPTION_WHY: dict[str, str] = {
     "option.needs": "option '{option}' is needed when {other} is {value}",
     "option.unused": "option '{option}' is only used when {other} is {value}",
     "option.conflict": "option '{option}' does not go with option '{other}'",
+    # s11-jsgames: the games' own cross-checks
+    "option.must_be": "option '{option}' must be {value} when {other} is {when}",
+    "option.range": "option '{option}' must be from {min} to {max}, not {value}",
+    "option.at_least": "option '{option}' must be at least {min}, not {value}",
+    "option.deal_over": "option '{option}': {hand} cards each for {players} players need more "
+                        "than the {total} cards in play",
+    "option.no_pile": "option '{option}': {hand} cards each for {players} players deal all "
+                      "{total} cards and leave no pile; deal at most {most} each",
+    "option.too_few_cells": "option '{option}': {colours} colours need at least {need} cells, "
+                            "and this board has {cells}",
+    "option.start_pieces": "option '{option}': {per} start pieces leave a colour of {share} "
+                           "pieces nothing to place",
+    "option.mask": "option '{option}' must be rows of the same length of '#' (cell) and '.' "
+                   "(hole) separated by '/'",
+    "option.mask_size": "option '{option}': the board must be {min} to {max} cells wide and "
+                        "high",
+    "option.too_many_actions": "option '{option}': the encoding cannot number {n} actions "
+                               "(at most {max})",
+    "option.position": "option '{option}': the position {position} cannot be set up",
+    "option.view": "not a {game} view: it lacks {keys}",
+    "option.seat_view": "a seat's view is needed here, not a spectator's",
 }
 """The English of an :class:`OptionError`'s codes (``why:<code>`` in the front end's table,
 shared by every game): the option at fault, its value, and what is allowed."""
@@ -85,6 +106,13 @@ RECORD_WHY: dict[str, str] = {
     "record.line": "{format}, line {line}: not understood",
     "record.game_mismatch": "a {format} record holds {expected}, not {game}",
     "record.invalid": "the record cannot be read",
+    # s11-jsgames: the games' own record formats
+    "record.entry": "{format}, entry {number} ({entry}) is not understood",
+    "record.header": "{format}: the header line {text} is not understood",
+    "record.header_count": "{format}: the header counts {stated}; the moves give {actual}",
+    "record.no_players": "{format}: the players line is missing",
+    "record.no_rule": "{format}: the line {rule} between the header and the moves is missing",
+    "record.unsupported": "{format}: {tag}[{value}] is not supported",
 }
 """The English of a :class:`RecordError`'s codes (``why:<code>``, shared by every format)."""
 

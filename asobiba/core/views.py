@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from typing import TypedDict
 
-from .errors import OptionError, WhyArg
+from .errors import OptionError, WhyArg, option_why
 
 
 class OutcomeView(TypedDict):
@@ -55,7 +55,8 @@ def own_seat(view: CommonView) -> int:
     for readers (bots, encodings) that only ever read a seat's own view."""
     seat = view["seat"]
     if seat is None:
-        raise OptionError("a seat's view is needed here, not a spectator's", option="view")
+        raise OptionError("a seat's view is needed here, not a spectator's", option="view",
+                          why=option_why("option.seat_view"))
     return seat
 
 

@@ -59,6 +59,7 @@ except ModuleNotFoundError as _exc:
     raise explain(_exc, "asobiba.envs") from _exc
 
 from ..core import Game, Move, Option, State
+from ..core.errors import option_why
 from ..core.jsontypes import JSONMapping, JSONObject, OptionValue
 from ..games import get
 from . import encoded_games
@@ -110,7 +111,9 @@ class _Param:
                 from ..core import OptionError
 
                 raise OptionError(f"option '{self.name}': {value!r} is not allowed; "
-                                  f"allowed values: {allowed}", option=self.name)
+                                  f"allowed values: {allowed}", option=self.name,
+                                  why=option_why("option.bad_value", option=self.name,
+                                                 value=str(value), allowed=allowed))
             return True, self.to_option[value]
         return True, value
 
@@ -426,7 +429,8 @@ class AsobibaSpielGame(pyspiel.Game):  # type: ignore[misc]
         if game.chance and seeds < 1:
             from ..core import OptionError
 
-            raise OptionError(f"seeds must be at least 1, not {seeds}", option="seeds")
+            raise OptionError(f"seeds must be at least 1, not {seeds}", option="seeds",
+                              why=option_why("option.at_least", option="seeds", min=1, value=seeds))
         spec = _Spec(game, options, seeds)
         n = spec.num_players
         solo = n == 1

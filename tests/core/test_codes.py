@@ -159,8 +159,11 @@ def test_issue26_every_option_and_record_refusal_is_a_code_with_words(cls_name: 
     """Each raise site of an ``OptionError`` or ``RecordError`` yields a code of
     ``OPTION_WHY`` / ``RECORD_WHY`` (given, or the class's default ``option.invalid`` /
     ``record.invalid``), passes every argument its English asks for, and the code has words
-    in English and Japanese (``why:<code>``); the core's and the formats' sites all give a
-    specific code. Fails on the code before (no such codes; the refusal was its class code)."""
+    in English and Japanese (``why:<code>``); every site — the core's, the formats', the
+    bindings' and each game's (record parsers, cross-option checks, view readers) — gives a
+    specific code, never the fallback. Fails on the code before (no such codes; the refusal
+    was its class code; then the games' sites still fell back to ``option.invalid`` /
+    ``record.invalid``)."""
     import re
 
     from asobiba.core.errors import OPTION_WHY, RECORD_WHY
@@ -168,17 +171,16 @@ def test_issue26_every_option_and_record_refusal_is_a_code_with_words(cls_name: 
 
     table = OPTION_WHY if cls_name == "OptionError" else RECORD_WHY
     default = "option.invalid" if cls_name == "OptionError" else "record.invalid"
+    assert default in table  # the class's fallback keeps its words for a plug-in's raise
     strings = every_word()
     sites = raise_sites(cls_name)
     assert len(sites) > (20 if cls_name == "OptionError" else 60)  # the walk sees them
     problems = []
     for path, line, code, names in sites:
         where = f"{path}:{line}"
-        if code is None:
-            if "/asobiba/core/" in path or path.endswith("asobiba/formats.py"):
-                problems.append(f"{where}: no specific code")
-            code = default
-            names = {"option"} if cls_name == "OptionError" else set()
+        if code is None or code == default:
+            problems.append(f"{where}: no specific code")
+            continue
         if code not in table:
             problems.append(f"{where}: {code} is no code of the table")
             continue
@@ -220,3 +222,37 @@ def test_issue26_option_and_record_refusals_carry_their_code_and_arguments() -> 
         import_record(record.dumps(), fmt="json", game_id="flipflop")
     assert (other.value.why.code, other.value.why.args["game"]) == ("record.game_mismatch",
                                                                     "reversi")
+
+
+def test_issue26_the_games_own_refusals_carry_their_code_and_arguments() -> None:
+    """The games' cross-option checks and record parsers, seen from outside: each refusal
+    carries a specific code with its arguments, not the fallback ``option.invalid`` /
+    ``record.invalid`` (which they all gave before)."""
+    from asobiba.core import OptionError, RecordError
+    from asobiba.games.reversi.formats import loads_ggf, loads_transcript
+    from asobiba.games.reverstargo.kifu import import_kifu
+
+    options = [
+        (lambda: get("algo").validate_options({"mode": "pair", "players": 3}), "option.must_be",
+         {"option": "players", "value": "4", "other": "mode", "when": "pair"}),
+        (lambda: get("algo").validate_options({"players": 2, "first": 2}), "option.range",
+         {"option": "first", "min": "0", "max": "1", "value": "2"}),
+    ]
+    for make, code, args in options:
+        with pytest.raises(OptionError) as info:
+            make()
+        assert (info.value.why.code, {k: str(v) for k, v in info.value.why.args.items()}) == \
+            (code, args)
+    records = [
+        (lambda: loads_transcript("f5d6zz"), "record.format", {"format": "transcript"}),
+        (lambda: loads_ggf("(;GM[Chess]B[F5];)"), "record.unsupported",
+         {"format": "GGF", "tag": "GM", "value": "Chess"}),
+        (lambda: loads_ggf("(;GM[Othello]B[F5]B[D6];)"), "record.move",
+         {"number": "2", "move": "B[d6]"}),
+        (lambda: import_kifu("no header here"), "record.format", {"format": "ReverStarGo"}),
+    ]
+    for make, code, args in records:
+        with pytest.raises(RecordError) as bad:
+            make()
+        assert bad.value.why.code == code
+        assert args.items() <= {k: str(v) for k, v in bad.value.why.args.items()}.items()

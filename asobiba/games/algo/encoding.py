@@ -27,6 +27,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from ...core import Game, OptionError, State
+from ...core.errors import option_why
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.views import own_seat
 from ...envs.codec import Codec as _Base
@@ -67,7 +68,9 @@ class Codec(_Base[AlgoMove]):
             raise OptionError(
                 f"the Algo encoding cannot number the joker set-up of a hand of {hand} with up "
                 f"to {min(hand, c * s)} jokers ({at - self.a_setup} actions); use a smaller "
-                "'hand' or fewer 'sets'/'colours' with jokers", option="jokers")
+                "'hand' or fewer 'sets'/'colours' with jokers", option="jokers",
+                              why=option_why("option.too_many_actions", option="jokers",
+                                             n=at - self.a_setup, max=MAX_SETUP_ACTIONS))
         self.num_actions = at
         slot = 1 + c + 1 + NUMBERS + 1 + NUMBERS + 1
         self.slot_size = slot

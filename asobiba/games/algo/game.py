@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ...core import BotLevel, Game, Option, OptionError, Rng
+from ...core.errors import option_why
 from ...core.jsontypes import JSONMapping, JSONObject
 from .cards import COLOUR_LETTERS, COLOUR_NAMES, deck, is_joker
 from .state import OVER, AlgoState, Slot, seat_letter
@@ -44,7 +45,9 @@ def check_pile(opts: JSONMapping, total: int) -> None:
             f"option 'hand': {opts['hand']} cards each for {opts['players']} players deal all "
             f"{total} cards and leave no pile, but the basic game begins every turn by drawing "
             f"from the pile (rule: the pile; only pair play is dealt without one); deal at "
-            f"most {most} each{sets_hint}", option="hand")
+            f"most {most} each{sets_hint}", option="hand",
+                          why=option_why("option.no_pile", option="hand", hand=opts["hand"],
+                                         players=opts["players"], total=total, most=most))
 
 
 class AlgoGame(Game):
@@ -121,17 +124,23 @@ class AlgoGame(Game):
         if opts["hand"] * opts["players"] > total:
             raise OptionError(
                 f"option 'hand': {opts['hand']} cards for {opts['players']} players needs "
-                f"more than the {total} cards in play", option="hand")
+                f"more than the {total} cards in play", option="hand",
+                              why=option_why("option.deal_over", option="hand", hand=opts["hand"],
+                                             players=opts["players"], total=total))
         check_pile(opts, total)
         return opts
 
     def _check_options(self, options: JSONObject) -> None:
         if options["mode"] == "pair" and options["players"] != 4:
             raise OptionError("option 'players': pair play needs exactly 4 players",
-                              option="players")
+                              option="players",
+                              why=option_why("option.must_be", option="players", value=4,
+                                             other="mode", when="pair"))
         if options["first"] >= options["players"]:
             raise OptionError(f"option 'first': seats run 0..{options['players'] - 1}",
-                              option="first")
+                              option="first",
+                              why=option_why("option.range", option="first", min=0,
+                                             max=options["players"] - 1, value=options["first"]))
 
     def _initial(self, options: JSONObject, seed: int) -> AlgoState:
         cards = deck(options["colours"], options["sets"])

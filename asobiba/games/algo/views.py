@@ -13,7 +13,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 
 # No ``from __future__ import annotations`` in this module: Python 3.11 finds ``NotRequired``
 # (``__required_keys__``, used by ``algo_view``) only in evaluated annotations.
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
 from ...core.views import CommonView, missing_keys
 
@@ -142,5 +142,6 @@ def algo_view(view: JSONMapping) -> AlgoView:
     """``view`` as the typed Algo view; a view lacking a declared key is refused."""
     lacking = missing_keys(view, AlgoBoard.__required_keys__)
     if lacking:
-        raise OptionError(f"not an Algo view: it lacks {', '.join(lacking)}", option="view")
+        raise OptionError(f"not an Algo view: it lacks {', '.join(lacking)}", option="view",
+                          why=option_why("option.view", game="algo", keys=", ".join(lacking)))
     return cast(AlgoView, view)

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import cast
 
 from ...core import BotLevel, Game, Option, OptionError, Outcome, State, Why, why
+from ...core.errors import option_why
 from ...core.jsontypes import JSONMapping, JSONObject
 from . import board as bd
 from .notation import NOTATION_WHY, FFMove, from_fen, move_text, parse_move, square_name, to_fen
@@ -273,10 +274,13 @@ class FlipFlop(Game):
                     raise ValueError(f"history position {h!r} is not on a {n}×{n} board")
                 keys.append(bd.position_key(*rest))
         except ValueError as exc:
-            raise OptionError(str(exc), option="position") from None
+            raise OptionError(str(exc), option="position",
+                              why=option_why("option.position", option="position",
+                                             position=fen)) from None
         if w & b:
             raise OptionError(f"position {fen!r} puts two pieces on one square",
-                              option="position")
+                              option="position",
+                              why=option_why("option.position", option="position", position=fen))
         return FlipFlopState(n, w, b, x, t, {"board": f"{n}x{n}"}, tuple(keys), tuple(moves))
 
     def state_from_view(self, view: JSONMapping) -> FlipFlopState:
@@ -284,7 +288,8 @@ class FlipFlop(Game):
         FlipFlopBoard's ``position`` (and ``history``/``moves`` when repetition matters)."""
         position = view.get("position")
         if not isinstance(position, str):
-            raise OptionError("a FlipFlop view holds its 'position' string", option="view")
+            raise OptionError("a FlipFlop view holds its 'position' string", option="view",
+                              why=option_why("option.view", game="flipflop", keys="position"))
         return self.from_position(position, history=view.get("history", ()),
                                   moves=view.get("moves", ()))
 

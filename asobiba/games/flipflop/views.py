@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict, cast
 
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
 from ...core.views import CommonView, missing_keys
 
@@ -47,5 +47,6 @@ def flipflop_view(view: JSONMapping) -> FlipFlopView:
     """``view`` as the typed FlipFlop view; a view lacking a declared key is refused."""
     lacking = missing_keys(view, FlipFlopBoard.__required_keys__)
     if lacking:
-        raise OptionError(f"not a FlipFlop view: it lacks {', '.join(lacking)}", option="view")
+        raise OptionError(f"not a FlipFlop view: it lacks {', '.join(lacking)}", option="view",
+                          why=option_why("option.view", game="flipflop", keys=", ".join(lacking)))
     return cast(FlipFlopView, view)

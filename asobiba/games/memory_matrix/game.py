@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping, JSONObject
 from ...core.options import Option
 from ...core.protocol import BotLevel, Game
@@ -156,13 +156,17 @@ class MemoryMatrixGame(Game):
         if share < 2:
             raise OptionError(
                 f"option 'players'/'colours': {colours} colours need at least {2 * colours} "
-                f"cells, and this board has {geo.count}", option="players")
+                f"cells, and this board has {geo.count}", option="players",
+                              why=option_why("option.too_few_cells", option="players",
+                                             colours=colours, need=2 * colours, cells=geo.count))
         per = start_pieces(options)
         if share < per + 1:
             raise OptionError(
                 f"option 'start_pieces': {per} start pieces leave a colour of {share} pieces "
                 "nothing to place; each colour needs at least one piece in hand",
-                option="start_pieces")
+                option="start_pieces",
+                              why=option_why("option.start_pieces", option="start_pieces", per=per,
+                                             share=share))
 
     def _initial(self, options: JSONObject, seed: int) -> MemoryMatrixState:
         cfg = config_for(options)
@@ -227,7 +231,9 @@ class MemoryMatrixGame(Game):
         try:
             return self.from_layout(rows.split("/"), to_move or "B", options)
         except ValueError as exc:
-            raise OptionError(f"position {position!r}: {exc}", option="position") from None
+            raise OptionError(f"position {position!r}: {exc}", option="position",
+                              why=option_why("option.position", option="position",
+                                             position=position)) from None
 
     def render_view(self, view: JSONMapping) -> str:
         from .render import render

@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 
 CELL_CHARS = "#o"
 HOLE_CHARS = ".-"
@@ -65,19 +65,23 @@ def parse_mask(text: str) -> tuple[tuple[bool, ...], ...]:
     rows = [row.strip() for row in text.strip().split("/")]
     if not text.strip() or any(not row for row in rows):
         raise OptionError("option 'mask': give rows of '#' (cell) and '.' (hole) separated "
-                          "by '/', e.g. '.##./####/####/.##.'", option="mask")
+                          "by '/', e.g. '.##./####/####/.##.'", option="mask",
+                          why=option_why("option.mask", option="mask"))
     width = len(rows[0])
     if any(len(row) != width for row in rows):
-        raise OptionError("option 'mask': every row must have the same length", option="mask")
+        raise OptionError("option 'mask': every row must have the same length", option="mask",
+                          why=option_why("option.mask", option="mask"))
     if not (3 <= width <= MAX_SIDE and 3 <= len(rows) <= MAX_SIDE):
         raise OptionError(f"option 'mask': the board must be 3..{MAX_SIDE} cells wide and "
-                          "high", option="mask")
+                          "high", option="mask",
+                          why=option_why("option.mask_size", option="mask", min=3, max=MAX_SIDE))
     out = []
     for row in rows:
         bad = [ch for ch in row if ch not in CELL_CHARS + HOLE_CHARS]
         if bad:
             raise OptionError(f"option 'mask': {bad[0]!r} is neither a cell ('#', 'o') nor a "
-                              "hole ('.', '-')", option="mask")
+                              "hole ('.', '-')", option="mask",
+                              why=option_why("option.mask", option="mask", char=bad[0]))
         out.append(tuple(ch in CELL_CHARS for ch in row))
     return tuple(out)
 
@@ -167,8 +171,12 @@ def mask_for(shape: str, mask: str) -> str:
     """The mask text of a named shape, or of the custom mask."""
     if shape == "custom":
         if not mask:
-            raise OptionError("option 'mask' is needed when shape=custom", option="mask")
+            raise OptionError("option 'mask' is needed when shape=custom", option="mask",
+                              why=option_why("option.needs", option="mask", other="shape",
+                                             value="custom"))
         return mask
     if mask:
-        raise OptionError("option 'mask' is only used with shape=custom", option="mask")
+        raise OptionError("option 'mask' is only used with shape=custom", option="mask",
+                          why=option_why("option.unused", option="mask", other="shape",
+                                         value="custom"))
     return SHAPES[shape]

@@ -11,7 +11,7 @@ from typing import Literal, NotRequired, TypedDict, cast
 
 # No ``from __future__ import annotations`` in this module: Python 3.11 finds ``NotRequired``
 # (``__required_keys__``, used by ``memory_matrix_view``) only in evaluated annotations.
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
 from ...core.views import CommonView, missing_keys
 
@@ -78,5 +78,7 @@ def memory_matrix_view(view: JSONMapping) -> MemoryMatrixView:
     lacking = missing_keys(view, MemoryMatrixBoard.__required_keys__)
     if lacking:
         raise OptionError(f"not a Memory Matrix view: it lacks {', '.join(lacking)}",
-                          option="view")
+                          option="view",
+                          why=option_why("option.view", game="memory_matrix",
+                                         keys=", ".join(lacking)))
     return cast(MemoryMatrixView, view)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict, cast
 
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
 from ...core.views import CommonView, missing_keys, own_seat
 
@@ -116,7 +116,8 @@ def patapata_view(view: JSONMapping) -> PatapataView:
     """``view`` as the typed Patapata view; a view lacking a declared key is refused."""
     lacking = missing_keys(view, PatapataBoard.__required_keys__)
     if lacking:
-        raise OptionError(f"not a Patapata view: it lacks {', '.join(lacking)}", option="view")
+        raise OptionError(f"not a Patapata view: it lacks {', '.join(lacking)}", option="view",
+                          why=option_why("option.view", game="patapata", keys=", ".join(lacking)))
     return cast(PatapataView, view)
 
 

@@ -95,7 +95,8 @@ def loads_transcript(text: str) -> Record:
     if not _TRANSCRIPT.match(t):
         bad = re.sub(r"[a-h][1-8]", "", t)[:10]
         raise RecordError(f"a transcript is squares run together (f5d6c3…); {bad!r} is not "
-                          "a square a1–h8")
+                          "a square a1–h8",
+                          why=record_why("record.format", format="transcript", bad=bad))
     squares = [t[i:i + 2] for i in range(0, len(t), 2)]
     return _replayed(_with_forced_passes(squares))
 
@@ -128,11 +129,13 @@ def loads_ggf(text: str) -> Record:
     start = text.find("(;")
     end = text.find(";)", start + 2)
     if start < 0 or end < 0:
-        raise RecordError("a GGF game is enclosed in (; … ;)")
+        raise RecordError("a GGF game is enclosed in (; … ;)",
+                          why=record_why("record.format", format="GGF"))
     body = text[start + 2:end]
     props = _PROP.findall(body)
     if not props:
-        raise RecordError("the GGF game has no properties")
+        raise RecordError("the GGF game has no properties",
+                          why=record_why("record.format", format="GGF"))
     tags: dict[str, str] = {}
     moves: list[tuple[str, str]] = []
     for key, value in props:
@@ -141,18 +144,26 @@ def loads_ggf(text: str) -> Record:
         else:
             tags.setdefault(key, value)
     if tags.get("GM", "").lower() != "othello":
-        raise RecordError(f"GM[{tags.get('GM', '')}]: only Othello GGF games are Reversi")
+        raise RecordError(f"GM[{tags.get('GM', '')}]: only Othello GGF games are Reversi",
+                          why=record_why("record.unsupported", format="GGF", tag="GM",
+                                         value=tags.get("GM", "")))
     if tags.get("TY", "8").strip().lower() not in ("8", "8r", ""):
         raise RecordError(f"TY[{tags['TY']}]: asobiba plays Reversi on 8×8 from the usual "
-                          "start only")
+                          "start only",
+                          why=record_why("record.unsupported", format="GGF", tag="TY",
+                                         value=tags["TY"]))
     if "BO" in tags and " ".join(tags["BO"].split()) != START_BOARD:
         raise RecordError("BO: the game starts from another position; asobiba plays "
-                          "Reversi from the standard start only")
+                          "Reversi from the standard start only",
+                          why=record_why("record.unsupported", format="GGF", tag="BO",
+                                         value=tags["BO"]))
     texts = []
     for number, (colour, move) in enumerate(moves, 1):
         text = "pass" if move.upper() == "PA" else move.lower()
         if text != "pass" and not re.fullmatch(r"[a-h][1-8]", text):
-            raise RecordError(f"move {number}: {colour}[{move}] is not a square or PA")
+            raise RecordError(f"move {number}: {colour}[{move}] is not a square or PA",
+                              why=record_why("record.move", number=number,
+                                             move=f"{colour}[{move}]"))
         texts.append((colour, text))
     # the colours must follow the game (some writers leave forced passes out)
     state = _game().new_game({}, 0)
@@ -163,11 +174,15 @@ def loads_ggf(text: str) -> Record:
             seq.append("pass")
             state = state.play("pass")
         if state.to_move is None or "BW"[state.to_move] != colour:
-            raise RecordError(f"move {number}: {colour}[{text}] is out of turn")
+            raise RecordError(f"move {number}: {colour}[{text}] is out of turn",
+                              why=record_why("record.move", number=number,
+                                             move=f"{colour}[{text}]"))
         try:
             state = state.play(text)
         except Exception as exc:
-            raise RecordError(f"move {number} ({colour}[{text}]): {exc}") from exc
+            raise RecordError(f"move {number} ({colour}[{text}]): {exc}",
+                              why=record_why("record.move", number=number,
+                                             move=f"{colour}[{text}]")) from exc
         seq.append(text)
     seats = (SeatInfo("human", tags.get("PB", "")), SeatInfo("human", tags.get("PW", "")))
     extra = {k: tags[k] for k in ("PC", "RE", "RB", "RW", "TI") if k in tags}
@@ -177,7 +192,9 @@ def loads_ggf(text: str) -> Record:
         diff = record.result.scores[0] - record.result.scores[1]
         if m and float(m.group(1)) != diff:
             raise RecordError(f"RE[{tags['RE']}] does not match the moves, which end "
-                              f"{diff:+d} for Black")
+                              f"{diff:+d} for Black",
+                              why=record_why("record.result", format="GGF", stated=tags["RE"],
+                                             actual=f"{diff:+d}"))
     return record
 
 

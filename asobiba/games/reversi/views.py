@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TypedDict, cast
 
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
 from ...core.views import CommonView, missing_keys
 
@@ -48,7 +48,8 @@ def reversi_position(view: JSONMapping) -> ReversiPosition:
     lacking = missing_keys(view, ReversiPosition.__required_keys__)
     if lacking:
         raise OptionError(f"not a Reversi position: it lacks {', '.join(lacking)}",
-                          option="view")
+                          option="view",
+                          why=option_why("option.view", game="reversi", keys=", ".join(lacking)))
     return cast(ReversiPosition, view)
 
 
@@ -56,5 +57,6 @@ def reversi_view(view: JSONMapping) -> ReversiView:
     """``view`` as the typed Reversi view; a view lacking a declared key is refused."""
     lacking = missing_keys(view, ReversiBoard.__required_keys__)
     if lacking:
-        raise OptionError(f"not a Reversi view: it lacks {', '.join(lacking)}", option="view")
+        raise OptionError(f"not a Reversi view: it lacks {', '.join(lacking)}", option="view",
+                          why=option_why("option.view", game="reversi", keys=", ".join(lacking)))
     return cast(ReversiView, view)

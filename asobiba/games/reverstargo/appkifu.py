@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ...core import MoveEntry, Record, RecordError, SeatInfo
+from ...core.errors import record_why
 from .board import A_RING, LABELS
 from .game import Entry, ReverStarGoState, advance, start
 from .rules import BLACK, COLOUR_LETTER, WHITE
@@ -211,7 +212,8 @@ def parse_players(line: str) -> Players:
                            human_colour=colours.index(m.group(2)))
     raise RecordError(
         f"cannot read the players line {line!r}: the app writes 'Black vs White (2-Player)', "
-        "'NAME (Black) vs NAME (White)' or 'NAME (Black|White) vs CPU LEVEL'")
+        "'NAME (Black) vs NAME (White)' or 'NAME (Black|White) vs CPU LEVEL'",
+                      why=record_why("record.header", format="ReverStarGo", text=line))
 
 
 def _verdicts(players: Players, winner: int | None, language: str) -> str:
@@ -235,7 +237,8 @@ def parse_app_text(text: str) -> tuple[Header, Players]:
         i += 1
     if i >= len(lines) or lines[i].strip() not in (HEADER_EN, HEADER_JA):
         raise RecordError(f"not a ReverStarGo record: the {HEADER_EN} (or {HEADER_JA}) "
-                          "header is missing")
+                          "header is missing",
+                          why=record_why("record.format", format="ReverStarGo"))
     header.language = "ja" if lines[i].strip() == HEADER_JA else "en"
     i += 1
     players: Players | None = None
@@ -254,16 +257,20 @@ def parse_app_text(text: str) -> tuple[Header, Players]:
             header.passes = int(m.group(2) or 0)
             if m.group(2) is not None and header.passes == 0:
                 raise RecordError("the moves line counts 0 passes; the app writes the "
-                                  "pass count only when there are passes")
+                                  "pass count only when there are passes",
+                                  why=record_why("record.header", format="ReverStarGo", text=line))
         elif players is None and " vs " in line:
             header.match = line
             players = parse_players(line)
         else:
-            raise RecordError(f"cannot read the header line {line!r}")
+            raise RecordError(f"cannot read the header line {line!r}",
+                              why=record_why("record.header", format="ReverStarGo", text=line))
     if i >= len(lines):
-        raise RecordError(f"the {RULE} line between the header and the moves is missing")
+        raise RecordError(f"the {RULE} line between the header and the moves is missing",
+                          why=record_why("record.no_rule", format="ReverStarGo", rule=RULE))
     if players is None:
-        raise RecordError("the players line (e.g. 'Black vs White (2-Player)') is missing")
+        raise RecordError("the players line (e.g. 'Black vs White (2-Player)') is missing",
+                          why=record_why("record.no_players", format="ReverStarGo"))
     for row in lines[i + 1:]:
         if not row.strip():
             continue
@@ -277,17 +284,23 @@ def parse_app_text(text: str) -> tuple[Header, Players]:
             end = m.end()
         if row[end:].strip():
             bad = row[end:].strip().split("\t")[0]
-            raise RecordError(f"entry {len(header.entries) + 1}: cannot read {bad!r}")
+            raise RecordError(f"entry {len(header.entries) + 1}: cannot read {bad!r}",
+                              why=record_why("record.entry", format="ReverStarGo",
+                                             number=len(header.entries) + 1, entry=bad))
     return header, players
 
 
 def _entry(part: str, expected: int) -> tuple[int, int, str]:
     m = _ENTRY.match(part)
     if m is None:
-        raise RecordError(f"entry {expected}: cannot read {part!r}")
+        raise RecordError(f"entry {expected}: cannot read {part!r}",
+                          why=record_why("record.entry", format="ReverStarGo", number=expected,
+                                         entry=part))
     number = int(m.group(1))
     if number != expected:
-        raise RecordError(f"entry {expected} ({part}): expected entry number {expected}")
+        raise RecordError(f"entry {expected} ({part}): expected entry number {expected}",
+                          why=record_why("record.entry", format="ReverStarGo", number=expected,
+                                         entry=part))
     return number, SYMBOL.index(m.group(2)), part
 
 
@@ -303,20 +316,29 @@ def read_app_text(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry], H
     entries = final.entries
     if header.moves is not None and header.moves != len(entries):
         raise RecordError(f"the header says {header.moves} moves; the record lists "
-                          f"{len(entries)} entries")
+                          f"{len(entries)} entries",
+                          why=record_why("record.header_count", format="ReverStarGo",
+                                         stated=header.moves, actual=len(entries)))
     passes = sum(e.is_pass for e in entries)
     if header.moves is not None and header.passes != passes:
         raise RecordError(f"the header counts {header.passes} passes; the record has "
-                          f"{passes}")
+                          f"{passes}",
+                          why=record_why("record.header_count", format="ReverStarGo",
+                                         stated=header.passes, actual=passes))
     if header.result is not None and header.result != final.score():
         raise RecordError(f"the header says Black {header.result[0]} - White "
                           f"{header.result[1]}; the moves give Black {final.score()[0]} - "
-                          f"White {final.score()[1]}")
+                          f"White {final.score()[1]}",
+                          why=record_why("record.result", format="ReverStarGo",
+                                         stated=f"{header.result[0]}-{header.result[1]}",
+                                         actual=f"{final.score()[0]}-{final.score()[1]}"))
     if header.result is not None:
         want = _verdicts(players, winner_colour(final), header.language)
         if header.verdict != want:
             raise RecordError(f"the header's verdict ({header.verdict}) does not match the "
-                              f"moves: the app would write ({want})")
+                              f"moves: the app would write ({want})",
+                              why=record_why("record.result", format="ReverStarGo",
+                                             stated=header.verdict, actual=want))
     return states, moves, header, players
 
 

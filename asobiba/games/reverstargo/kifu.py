@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from typing import cast
 
 from ...core import MoveEntry, MoveError, Record, RecordError, SeatInfo
+from ...core.errors import record_why
 from .board import LABELS
 from .game import Move, ReverStarGoState, advance, start
 from .rules import COLOUR_LETTER
@@ -79,36 +80,48 @@ def replay_entries(parts: Sequence[str]) -> tuple[list[ReverStarGoState], list[M
         m = _ENTRY.match(part.strip())
         where = f"entry {number} ({part.strip()})"
         if m is None:
-            raise RecordError(f"entry {number}: cannot read {part.strip()!r}")
+            raise RecordError(f"entry {number}: cannot read {part.strip()!r}",
+                              why=record_why("record.entry", format="ReverStarGo", number=number,
+                                             entry=part.strip()))
         if int(m.group(1)) != number:
-            raise RecordError(f"{where}: expected entry number {number}")
+            raise RecordError(f"{where}: expected entry number {number}",
+                              why=record_why("record.entry", format="ReverStarGo", number=number,
+                                             entry=part.strip()))
         seat = SYMBOL.index(m.group(2))
         if m.group(3):  # a pass
             if number > len(state.entries) or not state.entries[number - 1].is_pass:
                 mover = "the game is over" if state.is_over else (
                     f"{('Black', 'White')[state.turn]} has a playable cell")
-                raise RecordError(f"{where}: a pass is only automatic, and {mover}")
+                raise RecordError(f"{where}: a pass is only automatic, and {mover}",
+                                  why=record_why("record.move", number=number, move=part.strip()))
             if state.entries[number - 1].seat != seat:
-                raise RecordError(f"{where}: the pass belongs to the other colour")
+                raise RecordError(f"{where}: the pass belongs to the other colour",
+                                  why=record_why("record.move", number=number, move=part.strip()))
             continue
         if number <= len(state.entries):
             raise RecordError(f"{where}: this entry must be the automatic pass of "
-                              f"{('Black', 'White')[state.entries[number - 1].seat]}")
+                              f"{('Black', 'White')[state.entries[number - 1].seat]}",
+                              why=record_why("record.move", number=number, move=part.strip()))
         if state.is_over:
-            raise RecordError(f"{where}: the game is already over ({state.reason})")
+            raise RecordError(f"{where}: the game is already over ({state.reason})",
+                              why=record_why("record.move", number=number, move=part.strip()))
         if seat != state.turn:
-            raise RecordError(f"{where}: it is {('Black', 'White')[state.turn]}'s turn")
+            raise RecordError(f"{where}: it is {('Black', 'White')[state.turn]}'s turn",
+                              why=record_why("record.move", number=number, move=part.strip()))
         call = f"[{m.group(5)}]" if m.group(5) else ""
         try:
             move = state.parse(f"{m.group(4)}{call}", seat)
         except MoveError as exc:
-            raise RecordError(f"{where}: {exc}") from exc
+            raise RecordError(f"{where}: {exc}",
+                              why=record_why("record.move", number=number,
+                                             move=part.strip())) from exc
         text = state.move_text(move, seat)
         state = advance(state, cast(Move, move), seat)
         entry = state.entries[number - 1]
         stated = int(m.group(6)) if m.group(6) is not None else 0
         if stated != entry.captured:
-            raise RecordError(f"{where}: the move captures {entry.captured}, not {stated}")
+            raise RecordError(f"{where}: the move captures {entry.captured}, not {stated}",
+                              why=record_why("record.move", number=number, move=part.strip()))
         states.append(state)
         moves.append(MoveEntry(seat, text))
     return states, moves
@@ -124,7 +137,8 @@ def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
         return states, moves
     lines = text.splitlines()
     if not any(line.strip() == HEADER for line in lines):
-        raise RecordError(f"not a ReverStarGo record: the {HEADER} header is missing")
+        raise RecordError(f"not a ReverStarGo record: the {HEADER} header is missing",
+                          why=record_why("record.format", format="ReverStarGo"))
     stated_result = stated_count = None
     parts: list[str] = []
     for line in lines:
@@ -138,11 +152,16 @@ def import_kifu(text: str) -> tuple[list[ReverStarGoState], list[MoveEntry]]:
     state = states[-1]
     number = len(parts)
     if stated_count is not None and stated_count != number:
-        raise RecordError(f"the header says {stated_count} entries; the record lists {number}")
+        raise RecordError(f"the header says {stated_count} entries; the record lists {number}",
+                          why=record_why("record.header_count", format="ReverStarGo",
+                                         stated=stated_count, actual=number))
     if stated_result is not None and state.is_over and stated_result != state.score():
         raise RecordError(f"the header says Black {stated_result[0]} - White "
                           f"{stated_result[1]}; the moves give Black {state.score()[0]} - "
-                          f"White {state.score()[1]}")
+                          f"White {state.score()[1]}",
+                          why=record_why("record.result", format="ReverStarGo",
+                                         stated=f"{stated_result[0]}-{stated_result[1]}",
+                                         actual=f"{state.score()[0]}-{state.score()[1]}"))
     return states, moves
 
 

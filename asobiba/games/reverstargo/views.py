@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict, cast
 
-from ...core.errors import OptionError
+from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
 from ...core.views import CommonView, missing_keys
 
@@ -76,7 +76,9 @@ def reverstargo_position(view: JSONMapping) -> ReverStarGoPosition:
     lacking = missing_keys(view, ReverStarGoPosition.__required_keys__)
     if lacking:
         raise OptionError(f"not a ReverStarGo position: it lacks {', '.join(lacking)}",
-                          option="view")
+                          option="view",
+                          why=option_why("option.view", game="reverstargo",
+                                         keys=", ".join(lacking)))
     return cast(ReverStarGoPosition, view)
 
 
@@ -85,5 +87,7 @@ def reverstargo_view(view: JSONMapping) -> ReverStarGoView:
     lacking = missing_keys(view, ReverStarGoBoard.__required_keys__)
     if lacking:
         raise OptionError(f"not a ReverStarGo view: it lacks {', '.join(lacking)}",
-                          option="view")
+                          option="view",
+                          why=option_why("option.view", game="reverstargo",
+                                         keys=", ".join(lacking)))
     return cast(ReverStarGoView, view)

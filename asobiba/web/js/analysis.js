@@ -8,7 +8,6 @@ import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
 import { el, loadRenderer } from "./util.js";
 
 const game = decodeURIComponent(location.pathname.split("/")[2] || "");
-const PALETTES = { reversi: ".BW", flipflop: ".RBrb", reverstargo: ".BW" };
 
 let renderer = null;
 let base = { game, options: {}, seed: 0 }; // the start: options and seed, or a set-up board
@@ -103,7 +102,7 @@ function draw() {
   drawTree();
   drawSeat();
   $("engine-box").hidden = !info.engine;
-  $("editor-box").hidden = !(game in PALETTES);
+  $("editor-box").hidden = !palette();
   $("comment").value = current.comment || "";
   void writeTree();
   drawExplorer();
@@ -334,20 +333,10 @@ function drawSeat() {
   sel.replaceChildren(...Array.from({ length: n }, (_, s) => el("option", { value: s }, seatName(s))));
   sel.value = String(seat);
   const out = [el("p", { class: "help" }, t("analysis.seat_secret"))];
-  if (a.kind === "algo") {
-    out.push(el("p", { class: "best-guess" }, a.best ? tt("analysis.algo_best", { card: a.best.card, number: a.best.number, p: pct(a.best.p) }) : t("analysis.nothing")));
-    const rows = a.cards.map((c) => el("tr", {}, el("th", { scope: "row" }, c.card), el("td", {}, Object.entries(c.numbers).map(([k, p]) => `${k}: ${pct(p)}`).join(", "))));
-    out.push(el("table", { class: "posterior" }, el("caption", {}, tt("analysis.algo_caption")), el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.card")), el("th", { scope: "col" }, t("analysis.chances")))), el("tbody", {}, ...rows)));
-  } else if (a.kind === "memory_matrix") {
-    const items = a.pieces.map((p) => el("li", {}, `${p.cell}: ${p.known === null ? tt("analysis.mm_unknown") : p.known === "neutral" ? tt("analysis.mm_neutral") : tt("analysis.mm_colour", { c: p.known })}`));
-    out.push(el("p", {}, tt("analysis.mm_caption")), items.length ? el("ul", { class: "mm-known" }, ...items) : el("p", {}, t("analysis.nothing")));
-  } else if (a.kind === "patapata") {
-    const items = a.ways.map((w) => {
-      const b = el("button", { type: "button", class: "pv-move" }, label(w.move));
-      b.addEventListener("click", () => play(w.move));
-      return el("li", {}, b, ` ${tt("analysis.pp_way", { now: w.score_now, ahead: w.lookahead, est: w.estimate === null ? "–" : w.estimate })}`);
-    });
-    out.push(el("p", {}, tt("analysis.pp_caption")), items.length ? el("ol", {}, ...items) : el("p", {}, t("analysis.nothing")));
+  // the game's own panel (its renderer's ``knowledge``); a game without one shows the help only
+  if (renderer && renderer.knowledge) {
+    const ctx = { t: tt, lang: lang(), label, play: (m) => play(String(m)), pct };
+    out.push(...renderer.knowledge(a, ctx));
   }
   $("seat-analysis").replaceChildren(...out);
 }
@@ -488,9 +477,15 @@ async function loadPasted() {
 }
 
 // ---- the board editor -----------------------------------------------------------------------
+/** The symbols a cell of the game's editor cycles through (its renderer's ``palette``, the
+ * first meaning empty), or null: a game without one has no board editor. */
+function palette() {
+  return renderer && typeof renderer.palette === "string" && renderer.palette ? renderer.palette : null;
+}
+
 function drawEditor() {
   const grid = $("edit-grid");
-  const palette = PALETTES[game] || ".";
+  const symbols = palette() || ".";
   if (typeof editing.board === "string") {
     const input = el("input", { type: "text", id: "edit-text", value: editing.board, "aria-label": t("analysis.board_text"), spellcheck: "false" });
     input.addEventListener("input", () => (editing.board = input.value));
@@ -499,7 +494,7 @@ function drawEditor() {
     const rows = editing.board.map((row, r) => el("div", { role: "row", class: "edit-row" }, ...[...row].map((ch, c) => {
       const b = el("button", { type: "button", role: "gridcell", class: "edit-cell", "data-cell": `${r}:${c}`, "aria-label": t("analysis.cell", { r: r + 1, c: c + 1, piece: t(`analysis.piece.${ch === "." ? "none" : ch}`) }) }, ch === "." ? "·" : ch);
       b.addEventListener("click", () => {
-        const next = palette[(palette.indexOf(ch) + 1) % palette.length];
+        const next = symbols[(symbols.indexOf(ch) + 1) % symbols.length];
         editing.board[r] = row.slice(0, c) + next + row.slice(c + 1);
         drawEditor();
         const again = document.querySelector(`[data-cell="${r}:${c}"]`);

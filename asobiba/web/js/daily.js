@@ -18,7 +18,7 @@ function tt(renderer, key, params) {
 function questionText(q) {
   if (lang() !== "ja") return q.text;
   const rows = "ABCD";
-  if (q.kind === "where") return t("daily.q_where", { colour: t(q.key % 2 ? "algo.white" : "algo.black"), n: Math.floor(q.key / 2) });
+  if (q.kind === "where") return t("daily.q_where", { colour: t(q.key % 2 ? "white" : "black", {}, game), n: Math.floor(q.key / 2) });
   return t("daily.q_which", { row: rows[q.row], pos: q.pos + 1 });
 }
 

@@ -2,7 +2,7 @@
 // stored finished games — count, win/draw/loss bar for the side to move, average rating — and
 // the bundled engine book's evaluation, from GET /api/explorer/<game>?moves=…
 //
-//   const ex = mountExplorer(section, { game: "reversi", moves: ["f5"], onPlay: (m) => … });
+//   const ex = mountExplorer(section, { game: id, moves: ["f5"], onPlay: (m) => … });
 //   ex.update(["f5", "d6"]);   // another position
 //
 // Each move is a button (keyboard: Tab, Enter/Space) that calls onPlay(move). Words come from

@@ -11,7 +11,8 @@ import { mountExplorer } from "./explorer.js";
 let explorers = [];
 let entry = null;
 
-const name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "reversi");
+// the explorer asked for (/explorer/<name>), or the first the server lists
+let name = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
 let line = (new URLSearchParams(location.search).get("moves") || "").split(",").filter(Boolean);
 let renderer = null;
 let explorer = null;
@@ -76,6 +77,7 @@ async function main() {
   } catch {
     explorers = [];
   }
+  if (!name && explorers.length) name = explorers[0].explorer;
   entry = explorers.find((e) => e.explorer === name) || null;
   await loadAllWords(explorers.map((e) => e.game)); // a book's name is its game's words
   // an explorer's name: its game's words (words.json), else its id

@@ -139,6 +139,14 @@ function logLine(e, ctx, who) {
 }
 
 export default {
+  // the analysis board's panel of one seat's knowledge (js/analysis.js): the server's
+  // seat_analysis ({best, cards}) as the best guess and each hidden card's chances
+  knowledge(a, ctx) {
+    const { t, pct } = ctx;
+    const best = el("p", { class: "best-guess" }, a.best ? t("analysis.algo_best", { card: a.best.card, number: a.best.number, p: pct(a.best.p) }) : t("analysis.nothing"));
+    const rows = a.cards.map((c) => el("tr", {}, el("th", { scope: "row" }, c.card), el("td", {}, Object.entries(c.numbers).map(([k, p]) => `${k}: ${pct(p)}`).join(", "))));
+    return [best, el("table", { class: "posterior" }, el("caption", {}, t("analysis.algo_caption")), el("thead", {}, el("tr", {}, el("th", { scope: "col" }, t("analysis.card")), el("th", { scope: "col" }, t("analysis.chances")))), el("tbody", {}, ...rows))];
+  },
   seatName(seat, ctx) {
     return ctx.t("player", { l: LETTERS[seat] });
   },

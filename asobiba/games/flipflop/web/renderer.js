@@ -48,6 +48,8 @@ const MOVE = /^([RB])([a-e][1-5])([-x])([a-e][1-5])$/i;
 const pick = picker(); // the piece whose squares are shown
 
 export default {
+  // the analysis board's editor (js/analysis.js): the symbols a cell cycles through, empty first
+  palette: ".RBrb",
   seatName(seat, ctx) {
     return seat === 0 ? `○ ${ctx.t("white")}` : `● ${ctx.t("black")}`;
   },

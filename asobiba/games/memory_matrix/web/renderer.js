@@ -108,6 +108,13 @@ function piece(letter, cx, cy, extra = "") {
 }
 
 export default {
+  // the analysis board's panel of one seat's knowledge (js/analysis.js): the server's
+  // seat_analysis ({pieces}) as what this seat saw beneath each white piece
+  knowledge(a, ctx) {
+    const { t } = ctx;
+    const items = a.pieces.map((p) => el("li", {}, `${p.cell}: ${p.known === null ? t("analysis.mm_unknown") : p.known === "neutral" ? t("analysis.mm_neutral") : t("analysis.mm_colour", { c: p.known })}`));
+    return [el("p", {}, t("analysis.mm_caption")), items.length ? el("ul", { class: "mm-known" }, ...items) : el("p", {}, t("analysis.nothing"))];
+  },
   seatName(seat, ctx) {
     const view = ctx.view || (ctx.room && null);
     const base = ctx.t("seat", { n: seat + 1 });

@@ -115,6 +115,17 @@ function pattern(rows, size, cls) {
 }
 
 export default {
+  // the analysis board's panel of one seat's knowledge (js/analysis.js): the server's
+  // seat_analysis ({ways}) as the best ways to play, each a button that plays it
+  knowledge(a, ctx) {
+    const { t } = ctx;
+    const items = a.ways.map((w) => {
+      const b = el("button", { type: "button", class: "pv-move" }, ctx.label(w.move));
+      b.addEventListener("click", () => ctx.play(w.move));
+      return el("li", {}, b, ` ${t("analysis.pp_way", { now: w.score_now, ahead: w.lookahead, est: w.estimate === null ? "–" : w.estimate })}`);
+    });
+    return [el("p", {}, t("analysis.pp_caption")), items.length ? el("ol", {}, ...items) : el("p", {}, t("analysis.nothing"))];
+  },
   seatName(seat, ctx) {
     return ctx.t("seat", { n: seat + 1 });
   },

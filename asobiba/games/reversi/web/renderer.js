@@ -41,6 +41,8 @@ const CELL = 50;
 const PAD = 16; // small margins: on a 390 px phone each square stays ≥ 44 px
 
 export default {
+  // the analysis board's editor (js/analysis.js): the symbols a cell cycles through, empty first
+  palette: ".BW",
   seatName(seat, ctx) {
     return seat === 0 ? `● ${ctx.t("black")}` : `○ ${ctx.t("white")}`;
   },

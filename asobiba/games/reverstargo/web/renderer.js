@@ -84,6 +84,8 @@ function hexPath(cx, cy, r) {
 }
 
 export default {
+  // the analysis board's editor (js/analysis.js): the symbols a cell cycles through, empty first
+  palette: ".BW",
   seatName(seat, ctx) {
     return seat === 0 ? `● ${ctx.t("black")}` : `○ ${ctx.t("white")}`;
   },
