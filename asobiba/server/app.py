@@ -132,6 +132,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     from .tournament_routes import tournament_routes  # docs/tournaments.md
 
     tournaments = tournament_routes(store.engine, app_ctx.get_hub, get, WEB_DIR)
+    app_ctx.tournaments = tournaments  # its handlers read it there (tournament_routes.tweb)
     routes = table(app_ctx, WebSocketRoute("/ws/{room}", ws),
                    Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
                    # before the room socket: /ws/analysis is not a room

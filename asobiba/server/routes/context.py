@@ -19,12 +19,13 @@ if TYPE_CHECKING:
     from ..lobby import Lobby
     from ..progress import ProgressionWeb
     from ..rooms import Hub
+    from ..tournament_routes import TournamentWeb
 
 
 @dataclass
 class AppContext:
-    """The app's parts: the store, the bots, the limits, the lobby, the progression layer and
-    (once the app has started: :attr:`hub`) the rooms' Hub."""
+    """The app's parts: the store, the bots, the limits, the lobby, the progression layer, the
+    tournaments and (once the app has started: :attr:`hub`) the rooms' Hub."""
 
     store: Store
     pool: BotPool
@@ -38,6 +39,8 @@ class AppContext:
     jobs: RedisJobs | None = None
     lobby: Lobby | None = None
     progression: ProgressionWeb | None = None
+    tournaments: TournamentWeb | None = None
+    """The tournaments' part (:func:`asobiba.server.tournament_routes.tweb`)."""
     holder: dict[str, Hub] = field(default_factory=dict)
     """The Hub, made at start-up (``holder["hub"]``: also ``app.state.holder``)."""
 
