@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from ..limits import Limits
     from ..lobby import Lobby
     from ..progress import ProgressionWeb
+    from ..puzzle_routes import PuzzleWeb
     from ..rooms import Hub
     from ..tournament_routes import TournamentWeb
 
@@ -25,7 +26,7 @@ if TYPE_CHECKING:
 @dataclass
 class AppContext:
     """The app's parts: the store, the bots, the limits, the lobby, the progression layer, the
-    tournaments and (once the app has started: :attr:`hub`) the rooms' Hub."""
+    puzzle trainer, the tournaments and (once the app has started: :attr:`hub`) the rooms' Hub."""
 
     store: Store
     pool: BotPool
@@ -39,6 +40,8 @@ class AppContext:
     jobs: RedisJobs | None = None
     lobby: Lobby | None = None
     progression: ProgressionWeb | None = None
+    puzzles: PuzzleWeb | None = None
+    """The puzzle trainer's part (:func:`asobiba.server.puzzle_routes.pweb`)."""
     tournaments: TournamentWeb | None = None
     """The tournaments' part (:func:`asobiba.server.tournament_routes.tweb`)."""
     holder: dict[str, Hub] = field(default_factory=dict)
