@@ -41,7 +41,7 @@ def route_table(web: ProgressionWeb) -> list[Route]:
         *settings_routes(web.engine, need_player, h),
         Route("/api/players/{player}", h(accounts.player_page)),
         # a player's games: the filtered list, a game's record, the export (history_routes)
-        *history_routes(web.prog, web.limits, web.today, accounts.history_player, h),
+        *history_routes(),
         Route("/api/leaderboards/{game}", h(accounts.leaderboards)),
         Route("/api/daily/{game}", h(daily.daily)),
         Route("/api/daily/{game}/answer", h(daily.daily_answer), methods=["POST"]),
