@@ -144,7 +144,7 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                    before_static=[
                        *puzzles.routes,  # docs/puzzles.md
                        *explorer_routes(store.engine, limits),  # docs/explorer.md
-                       *chat.chat_routes(store.engine),  # before the tournaments' routes
+                       *chat.chat_routes(),  # before the tournaments' routes
                        *tournaments.routes,  # docs/tournaments.md
                        game_files_mount(WEB_DIR),  # each game's renderer and words
                    ])
