@@ -7,7 +7,6 @@ A guest account has settings too; no session is a 401 ``not_signed_in``."""
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable
 
 from sqlalchemy import delete, insert, select
 from sqlalchemy.engine import Engine
@@ -16,47 +15,49 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from ..core.jsontypes import JSONObject
 from ..tables import ACCOUNT_SETTINGS
 from .api_schema import SettingsBody, SettingsValues, parsed
+from .progress.context import handled, need_player, web
 
-Endpoint = Callable[[Request], Awaitable[Response]]
+
+def load(engine: Engine, player_id: int) -> dict[str, str]:
+    with engine.connect() as conn:
+        raw = conn.execute(select(ACCOUNT_SETTINGS.c.settings)
+                           .where(ACCOUNT_SETTINGS.c.player_id == player_id)).scalar()
+    if raw is None:
+        return {}
+    # stored by store() only, after validation; re-checked so an old row with a value
+    # no longer offered reads as the defaults, never as an error
+    try:
+        return SettingsValues.model_validate(json.loads(raw)).model_dump()
+    except ValueError:
+        return {}
 
 
-def settings_routes(engine: Engine, need_player: Callable[[Request], Awaitable[JSONObject]],
-                    wrap: Callable[[Endpoint], Endpoint]) -> list[Route]:
-    """The two routes; ``need_player`` refuses a request without a session, ``wrap`` turns
-    the progression layer's refusals into responses."""
+def store(engine: Engine, player_id: int, values: dict[str, str]) -> None:
+    with engine.begin() as conn:
+        conn.execute(delete(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.c.player_id == player_id))
+        conn.execute(insert(ACCOUNT_SETTINGS).values(player_id=player_id,
+                                                     settings=json.dumps(values)))
+
+
+# ---- the handlers (module level: each reads the app's ProgressionWeb with ``web``) ----------
+async def get_settings(request: Request) -> Response:
+    player = await need_player(request)
+    return JSONResponse({"settings": await run_in_threadpool(load, web(request).engine,
+                                                             int(str(player["id"])))})
+
+
+async def put_settings(request: Request) -> Response:
+    player = await need_player(request)
+    values = (await parsed(request, SettingsBody)).settings.model_dump()
+    await run_in_threadpool(store, web(request).engine, int(str(player["id"])), values)
+    return JSONResponse({"settings": values})
+
+
+def settings_routes(engine: Engine) -> list[Route]:
+    """The two routes (made on ``engine``, the progression layer's), behind the progression
+    layer's refusal wrapper; no session is a 401 (``need_player``)."""
     ACCOUNT_SETTINGS.metadata.create_all(engine, tables=[ACCOUNT_SETTINGS])
-
-    def load(player_id: int) -> dict[str, str]:
-        with engine.connect() as conn:
-            raw = conn.execute(select(ACCOUNT_SETTINGS.c.settings)
-                               .where(ACCOUNT_SETTINGS.c.player_id == player_id)).scalar()
-        if raw is None:
-            return {}
-        # stored by store() only, after validation; re-checked so an old row with a value
-        # no longer offered reads as the defaults, never as an error
-        try:
-            return SettingsValues.model_validate(json.loads(raw)).model_dump()
-        except ValueError:
-            return {}
-
-    def store(player_id: int, values: dict[str, str]) -> None:
-        with engine.begin() as conn:
-            conn.execute(delete(ACCOUNT_SETTINGS).where(ACCOUNT_SETTINGS.c.player_id == player_id))
-            conn.execute(insert(ACCOUNT_SETTINGS).values(player_id=player_id,
-                                                         settings=json.dumps(values)))
-
-    async def get_settings(request: Request) -> Response:
-        player = await need_player(request)
-        return JSONResponse({"settings": await run_in_threadpool(load, int(str(player["id"])))})
-
-    async def put_settings(request: Request) -> Response:
-        player = await need_player(request)
-        values = (await parsed(request, SettingsBody)).settings.model_dump()
-        await run_in_threadpool(store, int(str(player["id"])), values)
-        return JSONResponse({"settings": values})
-
-    return [Route("/api/account/settings", wrap(get_settings)),
-            Route("/api/account/settings", wrap(put_settings), methods=["PUT"])]
+    return [Route("/api/account/settings", handled(get_settings)),
+            Route("/api/account/settings", handled(put_settings), methods=["PUT"])]

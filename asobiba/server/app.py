@@ -134,6 +134,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     from .tournament_routes import tournament_routes  # docs/tournaments.md
 
     tournaments = tournament_routes(store.engine, app_ctx.get_hub, get, WEB_DIR)
+    app_ctx.tournaments = tournaments  # its handlers read it there (tournament_routes.tweb)
+    # the puzzle trainer's part (docs/puzzles.md): its handlers read it there (pweb)
+    puzzles = app_ctx.puzzles = puzzle_routes(store.engine, today or utc_today)
     routes = table(app_ctx, WebSocketRoute("/ws/{room}", ws),
                    Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
                    # before the room socket: /ws/analysis is not a room
@@ -141,9 +144,9 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
                        Analysis(budget=shared_budget(store.engine, redis_url)),
                        account=_account_of(store.engine))],
                    before_static=[
-                       *puzzle_routes(store.engine, today or utc_today),  # docs/puzzles.md
+                       *puzzles.routes,  # docs/puzzles.md
                        *explorer_routes(store.engine, limits),  # docs/explorer.md
-                       *chat.chat_routes(store.engine),  # before the tournaments' routes
+                       *chat.chat_routes(),  # before the tournaments' routes
                        *tournaments.routes,  # docs/tournaments.md
                        game_files_mount(WEB_DIR),  # each game's renderer and words
                    ])

@@ -553,47 +553,65 @@ def audit(engine: Engine, name: str | None = None) -> list[JSONObject]:
 
 
 # ---- HTTP -------------------------------------------------------------------------------------
-def chat_routes(engine: Engine) -> list[BaseRoute]:
-    """``GET``/``POST /api/tournaments/{id}/chat`` and ``POST /api/chat/reports``."""
-    from . import chat_schema
-    from .api_schema import ChatPost, ChatReport, parsed
+def _engine(request: Request) -> Engine:
+    """The rooms' database engine, from the app's context (``AppContext.store``)."""
+    from .routes.context import ctx
+
+    return ctx(request).store.engine
+
+
+async def me_of(request: Request) -> Me | None:
     from .progression_routes import COOKIE
 
+    return await run_in_threadpool(player_for_token, _engine(request),
+                                   request.cookies.get(COOKIE))
+
+
+def tid_of(request: Request) -> int:
+    return int(request.path_params["tournament"])
+
+
+async def read(request: Request) -> Response:
+    try:
+        after = max(0, int(request.query_params.get("after") or 0))
+    except ValueError:
+        raise ClientError("bad_field", "after: a number") from None
+    got = await run_in_threadpool(tournament_lines, _engine(request), tid_of(request),
+                                  await me_of(request), after)
+    return JSONResponse(got)
+
+
+async def post(request: Request) -> Response:
+    from .api_schema import ChatPost, parsed
+
+    me = await me_of(request)
+    body = await parsed(request, ChatPost)
+    line = await run_in_threadpool(tournament_post, _engine(request), tid_of(request), me,
+                                   body.text)
+    return JSONResponse({"line": line}, status_code=201)
+
+
+async def report_route(request: Request) -> Response:
+    from .api_schema import ChatReport, parsed
+
+    me = await me_of(request)
+    if me is None:
+        raise ClientError("not_signed_in", "sign in (or play as a guest) first",
+                          status=401)
+    body = await parsed(request, ChatReport)
+    if (body.line is None) == (body.player is None):
+        raise ClientError("bad_report", "report a line or a player")
+    rid = await run_in_threadpool(report, _engine(request), me, body.line, body.player,
+                                  body.reason)
+    return JSONResponse({"report": rid}, status_code=201)
+
+
+def chat_routes() -> list[BaseRoute]:
+    """``GET``/``POST /api/tournaments/{id}/chat`` and ``POST /api/chat/reports``: module-level
+    handlers on the app's database (``AppContext.store``, read with :func:`_engine`)."""
+    from . import chat_schema
+
     chat_schema.register()
-
-    async def me_of(request: Request) -> Me | None:
-        return await run_in_threadpool(player_for_token, engine, request.cookies.get(COOKIE))
-
-    def tid_of(request: Request) -> int:
-        return int(request.path_params["tournament"])
-
-    async def read(request: Request) -> Response:
-        try:
-            after = max(0, int(request.query_params.get("after") or 0))
-        except ValueError:
-            raise ClientError("bad_field", "after: a number") from None
-        got = await run_in_threadpool(tournament_lines, engine, tid_of(request),
-                                      await me_of(request), after)
-        return JSONResponse(got)
-
-    async def post(request: Request) -> Response:
-        me = await me_of(request)
-        body = await parsed(request, ChatPost)
-        line = await run_in_threadpool(tournament_post, engine, tid_of(request), me, body.text)
-        return JSONResponse({"line": line}, status_code=201)
-
-    async def report_route(request: Request) -> Response:
-        me = await me_of(request)
-        if me is None:
-            raise ClientError("not_signed_in", "sign in (or play as a guest) first",
-                              status=401)
-        body = await parsed(request, ChatReport)
-        if (body.line is None) == (body.player is None):
-            raise ClientError("bad_report", "report a line or a player")
-        rid = await run_in_threadpool(report, engine, me, body.line, body.player, body.reason)
-        return JSONResponse({"report": rid}, status_code=201)
-
     return [Route("/api/tournaments/{tournament}/chat", read, methods=["GET"]),
             Route("/api/tournaments/{tournament}/chat", post, methods=["POST"]),
             Route("/api/chat/reports", report_route, methods=["POST"])]
-

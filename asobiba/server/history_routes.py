@@ -14,7 +14,7 @@ import asyncio
 import io
 import json
 import zipfile
-from collections.abc import Awaitable, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from datetime import date
 from typing import TypeVar
 
@@ -31,11 +31,11 @@ from ..progression import Progression
 from ..progression import history as hist
 from ..progression.errors import ProgressionError
 from ..search.budget import WorkBudget
-from .limits import Limits
+from .progress.accounts import history_player
+from .progress.context import handled, web
 from .rooms import ClientError
 
 T = TypeVar("T")
-Endpoint = Callable[[Request], Awaitable[Response]]
 
 EXPORT_MAX_GAMES = 500
 """Games in one export file at most; a longer history is exported in parts (``before``)."""
@@ -143,108 +143,119 @@ def build_export(rows: Iterable[JSONObject], player: JSONObject, filters: hist.F
     return out.getvalue()
 
 
-def history_routes(prog: Progression, limits: Limits, today: Callable[[], date],
-                   player_id: Callable[[Request], Awaitable[int]],
-                   handled: Callable[[Endpoint], Endpoint]) -> list[Route]:
-    """``player_id`` reads the ``{player}`` path parameter (a number, or ``me``: 404 when
-    there is no such player); ``handled`` turns the progression errors into answers."""
+# ---- the handlers (module level: each reads the app's ProgressionWeb with ``web``) ----------
+async def limited(request: Request, rule: str) -> None:
+    limits = web(request).limits
+    ip = str(request.scope.get("state", {}).get("client_ip") or "?")
+    if not await limits.ahit(rule, ip):
+        r = limits.rules[rule]
+        raise ClientError("too_many", f"too many requests of this kind ({r.tries} per "
+                          f"{r.window:g} s from your address); wait and try again",
+                          status=429)
 
-    async def limited(request: Request, rule: str) -> None:
-        ip = str(request.scope.get("state", {}).get("client_ip") or "?")
-        if not await limits.ahit(rule, ip):
-            r = limits.rules[rule]
-            raise ClientError("too_many", f"too many requests of this kind ({r.tries} per "
-                              f"{r.window:g} s from your address); wait and try again",
-                              status=429)
 
-    def run(fn: Callable[[Session], T]) -> T:
-        with prog.session() as s:
-            return fn(s)
+def run(prog: Progression, fn: Callable[[Session], T]) -> T:
+    with prog.session() as s:
+        return fn(s)
 
-    def with_links(games: list[JSONObject]) -> list[JSONObject]:
-        day = today()
-        for g in games:
-            public = bool(g.pop("has_record")) and not embargoed(
-                str(g["context"]), str(g["finished"]), day)
-            g["replay"] = f"/replay?record={g['game_row_id']}" if public else None
-        return games
 
-    async def games(request: Request) -> Response:
-        """One page of a player's games, newest first, filtered (``game``, ``result``,
-        ``opponent``, ``kind``); ``next`` is the ``before`` of the following page."""
-        await limited(request, "history")
-        filters, before = filters_from(request.query_params)
-        raw_limit = request.query_params.get("limit") or "20"
-        if not (raw_limit.isdigit() and 1 <= int(raw_limit) <= hist.MAX_PAGE):
-            raise _bad("limit", raw_limit, f"a number from 1 to {hist.MAX_PAGE}")
-        pid = await player_id(request)
-        data = await run_in_threadpool(
-            run, lambda s: hist.page(s, pid, filters, before, int(raw_limit)))
-        data["games"] = with_links(data["games"])
-        return JSONResponse(data)
+def with_links(games: list[JSONObject], day: date) -> list[JSONObject]:
+    for g in games:
+        public = bool(g.pop("has_record")) and not embargoed(
+            str(g["context"]), str(g["finished"]), day)
+        g["replay"] = f"/replay?record={g['game_row_id']}" if public else None
+    return games
 
-    async def record(request: Request) -> Response:
-        """A stored game's record (``/replay?record=N`` loads it), as the room's record is
-        given out: JSON, or one of the game's notations (``?format=``)."""
-        gid = int(request.path_params["record"])
-        if gid > MAX_ROW_ID:  # no row has it; PostgreSQL refuses the comparison (500 before)
-            raise ClientError("no_record", "there is no such game record", status=404)
-        row = await run_in_threadpool(run, lambda s: hist.record_of(s, gid))
-        text = row[2] if row is not None else None
-        if row is None or text is None:
-            raise ClientError("no_record", "there is no such game record", status=404)
-        context, finished = row[0], row[1]
-        if embargoed(context, finished, today()):
-            raise ClientError("not_yet", "this game played a daily challenge; its record (with "
-                              "the day's seed) is published once that day is over (UTC)",
-                              status=409)
-        rec = Record.loads(text)
-        fmt = request.query_params.get("format", "json")
-        if fmt != "json":
-            from ..formats import export_record, formats_for
 
-            if fmt not in formats_for(rec.game):
-                raise ClientError("bad_format", f"{rec.game} has no record format {fmt!r}; "
-                                  f"formats: {', '.join(formats_for(rec.game))}",
-                                  args={"format": fmt[:40]})
-            out = await asyncio.to_thread(export_record, rec, fmt)
-            suffix = formats_for(rec.game)[fmt].suffix.lstrip(".") or "txt"
-            return Response(out, media_type="text/plain; charset=utf-8", headers={
-                "content-disposition":
-                    f'attachment; filename="asobiba-{rec.game}-game{gid}.{suffix}"'})
-        return Response(text, media_type="application/json", headers={
-            "content-disposition": f'attachment; filename="asobiba-{rec.game}-game{gid}.json"'})
+async def games(request: Request) -> Response:
+    """One page of a player's games, newest first, filtered (``game``, ``result``,
+    ``opponent``, ``kind``); ``next`` is the ``before`` of the following page."""
+    await limited(request, "history")
+    filters, before = filters_from(request.query_params)
+    raw_limit = request.query_params.get("limit") or "20"
+    if not (raw_limit.isdigit() and 1 <= int(raw_limit) <= hist.MAX_PAGE):
+        raise _bad("limit", raw_limit, f"a number from 1 to {hist.MAX_PAGE}")
+    pid = await history_player(request)
+    w = web(request)
+    data = await run_in_threadpool(
+        run, w.prog, lambda s: hist.page(s, pid, filters, before, int(raw_limit)))
+    data["games"] = with_links(data["games"], w.today())
+    return JSONResponse(data)
 
-    async def export(request: Request) -> Response:
-        """Every game of a player (filtered like the list) in one zip: built in a worker
-        thread within caps of games, bytes and CPU (``build_export``), so a player with
-        thousands of games costs one capped file, never a frozen process."""
-        await limited(request, "history_export")
-        filters, before = filters_from(request.query_params)
-        pid = await player_id(request)
 
-        def work() -> tuple[bytes, str]:
-            with prog.session() as s:
-                from ..progression.models import PlayerRow
+async def record(request: Request) -> Response:
+    """A stored game's record (``/replay?record=N`` loads it), as the room's record is
+    given out: JSON, or one of the game's notations (``?format=``)."""
+    gid = int(request.path_params["record"])
+    if gid > MAX_ROW_ID:  # no row has it; PostgreSQL refuses the comparison (500 before)
+        raise ClientError("no_record", "there is no such game record", status=404)
+    w = web(request)
+    row = await run_in_threadpool(run, w.prog, lambda s: hist.record_of(s, gid))
+    text = row[2] if row is not None else None
+    if row is None or text is None:
+        raise ClientError("no_record", "there is no such game record", status=404)
+    context, finished = row[0], row[1]
+    if embargoed(context, finished, w.today()):
+        raise ClientError("not_yet", "this game played a daily challenge; its record (with "
+                          "the day's seed) is published once that day is over (UTC)",
+                          status=409)
+    rec = Record.loads(text)
+    fmt = request.query_params.get("format", "json")
+    if fmt != "json":
+        from ..formats import export_record, formats_for
 
-                p = s.get(PlayerRow, pid)
-                if p is None:
-                    raise ProgressionError(f"no player {pid}")
-                who = {"id": p.id, "name": p.name, "kind": p.kind}
-                return (build_export(hist.records(s, pid, filters, before), who, filters,
-                                     today()), p.name)
-        try:
-            body, name = await asyncio.wait_for(asyncio.to_thread(work), EXPORT_WALL)
-        except TimeoutError:
-            raise ClientError("busy", f"the export took over {EXPORT_WALL:g} s; the server is "
-                              "busy — try again later", status=503) from None
-        return Response(body, media_type="application/zip", headers={
+        if fmt not in formats_for(rec.game):
+            raise ClientError("bad_format", f"{rec.game} has no record format {fmt!r}; "
+                              f"formats: {', '.join(formats_for(rec.game))}",
+                              args={"format": fmt[:40]})
+        out = await asyncio.to_thread(export_record, rec, fmt)
+        suffix = formats_for(rec.game)[fmt].suffix.lstrip(".") or "txt"
+        return Response(out, media_type="text/plain; charset=utf-8", headers={
             "content-disposition":
-                f'attachment; filename="asobiba-games-{_safe(name)}-{pid}.zip"'})
+                f'attachment; filename="asobiba-{rec.game}-game{gid}.{suffix}"'})
+    return Response(text, media_type="application/json", headers={
+        "content-disposition": f'attachment; filename="asobiba-{rec.game}-game{gid}.json"'})
 
-    h = handled
+
+def export_work(prog: Progression, today: Callable[[], date], pid: int,
+                filters: hist.Filters, before: int | None) -> tuple[bytes, str]:
+    """The export's zip and the player's name (in a worker thread: :func:`export`)."""
+    with prog.session() as s:
+        from ..progression.models import PlayerRow
+
+        p = s.get(PlayerRow, pid)
+        if p is None:
+            raise ProgressionError(f"no player {pid}")
+        who = {"id": p.id, "name": p.name, "kind": p.kind}
+        return (build_export(hist.records(s, pid, filters, before), who, filters,
+                             today()), p.name)
+
+
+async def export(request: Request) -> Response:
+    """Every game of a player (filtered like the list) in one zip: built in a worker
+    thread within caps of games, bytes and CPU (``build_export``), so a player with
+    thousands of games costs one capped file, never a frozen process."""
+    await limited(request, "history_export")
+    filters, before = filters_from(request.query_params)
+    pid = await history_player(request)
+    w = web(request)
+    try:
+        body, name = await asyncio.wait_for(asyncio.to_thread(
+            export_work, w.prog, w.today, pid, filters, before), EXPORT_WALL)
+    except TimeoutError:
+        raise ClientError("busy", f"the export took over {EXPORT_WALL:g} s; the server is "
+                          "busy — try again later", status=503) from None
+    return Response(body, media_type="application/zip", headers={
+        "content-disposition":
+            f'attachment; filename="asobiba-games-{_safe(name)}-{pid}.zip"'})
+
+
+def history_routes() -> list[Route]:
+    """A player's games: the filtered list, the export, a game's record — each behind the
+    progression layer's refusal wrapper; the ``{player}`` path parameter is a number or
+    ``me`` (404 when there is no such player: ``progress.accounts.history_player``)."""
     return [
-        Route("/api/players/{player}/games", h(games)),
-        Route("/api/players/{player}/export", h(export)),
-        Route("/api/records/{record}", h(record)),
+        Route("/api/players/{player}/games", handled(games)),
+        Route("/api/players/{player}/export", handled(export)),
+        Route("/api/records/{record}", handled(record)),
     ]

@@ -3,6 +3,7 @@ moves and answers — all checked on the server (asobiba.progression.puzzle_trai
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Awaitable, Callable
@@ -43,17 +44,24 @@ class _Refused(Exception):
         self.response = _error(status, code, message, {k: str(v) for k, v in args.items()})
 
 
-def puzzle_routes(engine: Engine, today: Callable[[], date] = _utc_today) -> list[Route]:
-    """The trainer's routes, on the rooms' database engine."""
-    create_all(engine)
-    PUZZLE_ATTEMPTS.metadata.create_all(engine, tables=[PUZZLE_ATTEMPTS, PUZZLE_SEEN])
-    prog = Progression(engine)
+class PuzzleWeb:
+    """The trainer's part of the app, kept at ``AppContext.puzzles`` and read by each handler
+    with :func:`pweb`: the rooms' database engine, the progression layer on it and the
+    server's date (tests move it)."""
 
-    def run(fn: Callable[[Session], T]) -> T:
+    def __init__(self, engine: Engine, today: Callable[[], date] = _utc_today) -> None:
+        create_all(engine)
+        PUZZLE_ATTEMPTS.metadata.create_all(engine, tables=[PUZZLE_ATTEMPTS, PUZZLE_SEEN])
+        self.engine = engine
+        self.prog = Progression(engine)
+        self.today = today
+        self.routes: list[Route] = route_table()
+
+    def run(self, fn: Callable[[Session], T]) -> T:
         """One transaction, again after a short wait when it lost a race (all rolled back)."""
         for attempt in range(RETRIES):
             try:
-                with Session(engine) as s, s.begin():
+                with Session(self.engine) as s, s.begin():
                     return fn(s)
             except (IntegrityError, OperationalError):
                 if attempt == RETRIES - 1:
@@ -61,107 +69,141 @@ def puzzle_routes(engine: Engine, today: Callable[[], date] = _utc_today) -> lis
                 time.sleep(random.uniform(0.0, 0.005 * 2 ** min(attempt, 6)))
         raise AssertionError("unreachable")
 
-    async def who(request: Request) -> int:
-        token = request.cookies.get(COOKIE)
-        if token:
-            try:
-                me = await run_in_threadpool(prog.whoami, token)
-                return int(me["id"])  # type: ignore[call-overload]
-            except AuthError:
-                pass
-        raise _Refused(401, "not_signed_in", "sign in (or play as a guest) first")
 
-    async def body(request: Request) -> JSONObject:
-        raw = await request.body()
-        if len(raw) > MAX_BODY:
-            raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes",
-                           limit=MAX_BODY)
+def puzzle_routes(engine: Engine, today: Callable[[], date] = _utc_today) -> PuzzleWeb:
+    """The trainer's part, on the rooms' database engine: its routes are :attr:`PuzzleWeb.routes`;
+    the app keeps it at ``AppContext.puzzles``, where the handlers read it."""
+    return PuzzleWeb(engine, today)
+
+
+def pweb(request: Request) -> PuzzleWeb:
+    """The app's puzzle trainer part, from a request."""
+    from .routes.context import ctx
+
+    got = ctx(request).puzzles
+    assert got is not None, "create_app sets it"
+    return got
+
+
+# ---- the handlers (module level: each reads the app's PuzzleWeb) -----------------------------
+async def who(request: Request) -> int:
+    token = request.cookies.get(COOKIE)
+    if token:
         try:
-            data = parse_json(raw, empty={})
-        except BadJSON as exc:
-            raise _Refused(400, "bad_json", str(exc)) from None
-        if not isinstance(data, dict):
-            raise _Refused(400, "bad_json", "the request must be a JSON object")
-        return data
+            me = await run_in_threadpool(pweb(request).prog.whoami, token)
+            return int(me["id"])  # type: ignore[call-overload]
+        except AuthError:
+            pass
+    raise _Refused(401, "not_signed_in", "sign in (or play as a guest) first")
 
-    def text(data: JSONObject, key: str, limit: int = 64) -> str:
-        v = data.get(key)
-        if not isinstance(v, str) or not v or len(v) > limit:
-            raise _Refused(400, "bad_field", f"'{key}' must be text of 1 to {limit} characters",
-                           field=key, limit=limit)
-        return v
 
-    def attempt_id(request: Request) -> int:
-        raw = str(request.path_params["attempt"])
-        if not raw.isdigit() or len(raw) > 9:
-            raise _Refused(404, "no_attempt", f"no attempt {raw}", attempt=raw)
-        return int(raw)
+async def body(request: Request) -> JSONObject:
+    raw = await request.body()
+    if len(raw) > MAX_BODY:
+        raise _Refused(413, "too_large", f"the request is larger than {MAX_BODY} bytes",
+                       limit=MAX_BODY)
+    try:
+        data = parse_json(raw, empty={})
+    except BadJSON as exc:
+        raise _Refused(400, "bad_json", str(exc)) from None
+    if not isinstance(data, dict):
+        raise _Refused(400, "bad_json", "the request must be a JSON object")
+    return data
 
-    def handled(fn: Callable[[Request], Awaitable[Response]]
-                ) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                return await fn(request)
-            except _Refused as exc:
-                return exc.response
-            except trainer.PuzzleError as exc:
-                return _error(exc.http, exc.refusal, str(exc),
-                              {k: str(v) for k, v in exc.details.items()})
-        return endpoint
 
-    async def page(request: Request) -> Response:
-        return FileResponse(WEB_DIR / "puzzles.html", headers={"cache-control": "no-cache"})
+def text(data: JSONObject, key: str, limit: int = 64) -> str:
+    v = data.get(key)
+    if not isinstance(v, str) or not v or len(v) > limit:
+        raise _Refused(400, "bad_field", f"'{key}' must be text of 1 to {limit} characters",
+                       field=key, limit=limit)
+    return v
 
-    async def index(request: Request) -> Response:
-        day = today()
-        token = request.cookies.get(COOKIE)
-        me: JSONObject | None = None
-        if token:
-            try:
-                me = await run_in_threadpool(prog.whoami, token)
-            except AuthError:
-                me = None
 
-        def go(s: Session) -> JSONObject:
-            name, pz = trainer.daily_puzzle(day)
-            out: JSONObject = {"sets": trainer.sets(), "day": day.isoformat(),
-                               "daily": {"set": name, "id": pz.id}, "me": None}
-            if me is not None:
-                out["me"] = {"id": me["id"], "name": me["name"],
-                             **trainer.summary(s, int(me["id"]))}  # type: ignore[call-overload]
-            return out
-        return JSONResponse(await run_in_threadpool(run, go))
+def attempt_id(request: Request) -> int:
+    raw = str(request.path_params["attempt"])
+    if not raw.isdigit() or len(raw) > 9:
+        raise _Refused(404, "no_attempt", f"no attempt {raw}", attempt=raw)
+    return int(raw)
 
-    async def start(request: Request) -> Response:
-        pid = await who(request)
-        data = await body(request)
-        mode = text(data, "mode", 12)
-        name = text(data, "set", 40) if mode != "daily" else str(data.get("set") or "")
-        run_id = data.get("run")
-        if run_id is not None and (not isinstance(run_id, int) or isinstance(run_id, bool)):
-            raise _Refused(400, "bad_field", "'run' must be a number", field="run")
-        day = today()
-        return JSONResponse(await run_in_threadpool(
-            run, lambda s: trainer.start(s, pid, name, mode, day, run_id)))
 
-    async def move(request: Request) -> Response:
-        pid = await who(request)
-        aid = attempt_id(request)
-        mv = text(await body(request), "move")
-        return JSONResponse(await run_in_threadpool(run, lambda s: trainer.move(s, pid, aid, mv)))
+def handled(fn: Callable[[Request], Awaitable[Response]]
+            ) -> Callable[[Request], Awaitable[Response]]:
+    """``fn`` with its refusals (and the trainer's errors) as answers."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            return await fn(request)
+        except _Refused as exc:
+            return exc.response
+        except trainer.PuzzleError as exc:
+            return _error(exc.http, exc.refusal, str(exc),
+                          {k: str(v) for k, v in exc.details.items()})
+    return endpoint
 
-    async def answer(request: Request) -> Response:
-        pid = await who(request)
-        aid = attempt_id(request)
-        answers = (await body(request)).get("answers")
-        if (not isinstance(answers, list) or len(answers) > 16
-                or not all(isinstance(a, str) and 0 < len(a) <= 8 for a in answers)):
-            raise _Refused(400, "bad_field", "'answers' must be a list of short texts",
-                           field="answers")
-        texts = [str(a) for a in answers]
-        return JSONResponse(await run_in_threadpool(
-            run, lambda s: trainer.answer(s, pid, aid, texts)))
 
+async def page(request: Request) -> Response:
+    return FileResponse(WEB_DIR / "puzzles.html", headers={"cache-control": "no-cache"})
+
+
+def _index(day: date, me: JSONObject | None, s: Session) -> JSONObject:
+    name, pz = trainer.daily_puzzle(day)
+    out: JSONObject = {"sets": trainer.sets(), "day": day.isoformat(),
+                       "daily": {"set": name, "id": pz.id}, "me": None}
+    if me is not None:
+        out["me"] = {"id": me["id"], "name": me["name"],
+                     **trainer.summary(s, int(me["id"]))}  # type: ignore[call-overload]
+    return out
+
+
+async def index(request: Request) -> Response:
+    pw = pweb(request)
+    day = pw.today()
+    token = request.cookies.get(COOKIE)
+    me: JSONObject | None = None
+    if token:
+        try:
+            me = await run_in_threadpool(pw.prog.whoami, token)
+        except AuthError:
+            me = None
+    return JSONResponse(await run_in_threadpool(pw.run, functools.partial(_index, day, me)))
+
+
+async def start(request: Request) -> Response:
+    pid = await who(request)
+    data = await body(request)
+    mode = text(data, "mode", 12)
+    name = text(data, "set", 40) if mode != "daily" else str(data.get("set") or "")
+    run_id = data.get("run")
+    if run_id is not None and (not isinstance(run_id, int) or isinstance(run_id, bool)):
+        raise _Refused(400, "bad_field", "'run' must be a number", field="run")
+    pw = pweb(request)
+    day = pw.today()
+    return JSONResponse(await run_in_threadpool(
+        pw.run, lambda s: trainer.start(s, pid, name, mode, day, run_id)))
+
+
+async def move(request: Request) -> Response:
+    pid = await who(request)
+    aid = attempt_id(request)
+    mv = text(await body(request), "move")
+    return JSONResponse(await run_in_threadpool(
+        pweb(request).run, lambda s: trainer.move(s, pid, aid, mv)))
+
+
+async def answer(request: Request) -> Response:
+    pid = await who(request)
+    aid = attempt_id(request)
+    answers = (await body(request)).get("answers")
+    if (not isinstance(answers, list) or len(answers) > 16
+            or not all(isinstance(a, str) and 0 < len(a) <= 8 for a in answers)):
+        raise _Refused(400, "bad_field", "'answers' must be a list of short texts",
+                       field="answers")
+    texts = [str(a) for a in answers]
+    return JSONResponse(await run_in_threadpool(
+        pweb(request).run, lambda s: trainer.answer(s, pid, aid, texts)))
+
+
+def route_table() -> list[Route]:
+    """The trainer's routes, in their order."""
     return [
         Route("/puzzles", page),
         Route("/api/puzzles", handled(index)),
@@ -171,4 +213,4 @@ def puzzle_routes(engine: Engine, today: Callable[[], date] = _utc_today) -> lis
     ]
 
 
-__all__ = ["puzzle_routes"]
+__all__ = ["PuzzleWeb", "puzzle_routes", "pweb"]

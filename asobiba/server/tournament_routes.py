@@ -23,7 +23,7 @@ import contextlib
 import json
 import logging
 import secrets
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
@@ -445,77 +445,58 @@ def cancel_tournament(engine: Engine, tid: int) -> bool:
 
 
 # ---- the web part ----------------------------------------------------------------------------
-@dataclass
 class TournamentWeb:
-    routes: list[BaseRoute]
-    driver: Callable[[], Coroutine[object, object, None]]
-    """The pairing driver: run it as a task for the app's life."""
-    tick: Callable[[], Coroutine[object, object, None]]
-    """One look at every open and running tournament (tests call it)."""
+    """The tournaments' part of the app, kept at ``AppContext.tournaments`` and read by each
+    handler with :func:`tweb`: the database, the rooms' Hub, the games, the pages, the route
+    table (:attr:`routes`) and the pairing driver (:meth:`driver`: run it as a task for the
+    app's life; :meth:`tick` is one look at every open and running tournament)."""
 
+    def __init__(self, engine: Engine, hub: Callable[[], Hub],
+                 get_game: Callable[[str], Game], web_dir: object) -> None:
+        from pathlib import Path
 
-def tournament_routes(engine: Engine, hub: Callable[[], Hub],
-                      get_game: Callable[[str], Game], web_dir: object) -> TournamentWeb:
-    """The routes and the driver (start it in the app's lifespan: ``driver()``)."""
-    from pathlib import Path
+        tournament_schema.register()
+        self.engine = engine
+        self.hub = hub
+        self.get_game = get_game
+        self.pages = Path(str(web_dir))
+        self.routes: list[BaseRoute] = route_table()
 
-    from sqlalchemy.orm import Session
+    # -- who is asking
+    def seats_of(self, game_id: str, options: JSONObject) -> int:
+        return self.get_game(game_id).num_seats(options)
 
-    from ..progression import accounts, ratings
-    from ..progression.errors import AuthError
-    from .progression_routes import COOKIE
+    def me_of(self, token: str | None) -> tuple[int, str, str] | None:
+        from sqlalchemy.orm import Session
 
-    tournament_schema.register()
-    pages = Path(str(web_dir))
+        from ..progression import accounts
+        from ..progression.errors import AuthError
 
-    def seats_of(game_id: str, options: JSONObject) -> int:
-        return get_game(game_id).num_seats(options)
-
-    def me_of(token: str | None) -> tuple[int, str, str] | None:
         if not token:
             return None
-        with Session(engine) as s:
+        with Session(self.engine) as s:
             try:
                 p = accounts.player_for_token(s, token)
             except AuthError:
                 return None
             return int(p.id), str(p.name), str(p.kind)
 
-    def rating_of(pid: int, game_id: str, seats: int) -> float:
-        with Session(engine) as s:
+    def rating_of(self, pid: int, game_id: str, seats: int) -> float:
+        from sqlalchemy.orm import Session
+
+        from ..progression import ratings
+
+        with Session(self.engine) as s:
             pool, _system = ratings.pool_for(game_id, seats)
             got = ratings.current_rating(s, pid, pool)
             return float(got["rating"]) if got else DEFAULT_RATING
 
-    async def player(request: Request) -> tuple[int, str, str]:
-        me = await run_in_threadpool(me_of, request.cookies.get(COOKIE))
-        if me is None:
-            raise ClientError("not_signed_in", "sign in (or play as a guest) first", status=401)
-        return me
-
-    def tid_of(request: Request) -> int:
-        return int(request.path_params["tournament"])
-
-    async def body(request: Request) -> JSONObject:
-        raw = await request.body()  # checked against its model (tournament_schema)
-        data = json.loads(raw) if raw.strip() else {}
-        assert isinstance(data, dict)
-        return data
-
     # -- create / list
-    def make(data: JSONObject, creator: int | None) -> JSONObject:
-        return create_tournament(engine, get_game, data, creator)
+    def make(self, data: JSONObject, creator: int | None) -> JSONObject:
+        return create_tournament(self.engine, self.get_game, data, creator)
 
-    async def create(request: Request) -> Response:
-        pid, _name, kind = await player(request)
-        if kind != "human":
-            raise ClientError("need_account", "register to create tournaments", status=403)
-        data = await body(request)
-        made = await run_in_threadpool(make, data, pid)
-        return JSONResponse({"tournament": made}, status_code=201)
-
-    def listing() -> list[JSONObject]:
-        with engine.connect() as conn:
+    def listing(self) -> list[JSONObject]:
+        with self.engine.connect() as conn:
             rows = conn.execute(select(TOURNAMENTS).order_by(TOURNAMENTS.c.id.desc())
                                 .limit(100)).mappings().all()
             counts: dict[int, int] = dict(conn.execute(
@@ -524,12 +505,9 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
                 .group_by(TOURNAMENT_ENTRIES.c.tournament_id)).all())
         return [{**info(dict(r)), "players": int(counts.get(r["id"], 0))} for r in rows]
 
-    async def list_(request: Request) -> Response:
-        return JSONResponse({"tournaments": await run_in_threadpool(listing)})
-
     # -- one tournament
-    def read(tid: int, me: int | None, touch: bool) -> JSONObject:
-        with engine.begin() as conn:
+    def read(self, tid: int, me: int | None, touch: bool) -> JSONObject:
+        with self.engine.begin() as conn:
             if me is not None and touch:  # a page of theirs is open: present
                 conn.execute(update(TOURNAMENT_ENTRIES).where(
                     TOURNAMENT_ENTRIES.c.tournament_id == tid,
@@ -539,52 +517,15 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
             raise ClientError("no_tournament", "there is no such tournament", status=404)
         return snapshot(st, me)
 
-    async def one(request: Request) -> Response:
-        me = await run_in_threadpool(me_of, request.cookies.get(COOKIE))
-        snap = await run_in_threadpool(read, tid_of(request), me[0] if me else None, True)
-        return JSONResponse(snap)
-
-    async def events(request: Request) -> Response:
-        """Server-sent events: the snapshot now and each time it changes (the pairing
-        announced to the player's open page); an open stream keeps its player present."""
-        tid = tid_of(request)
-        me = await run_in_threadpool(me_of, request.cookies.get(COOKIE))
-        mine = me[0] if me else None
-        first = await run_in_threadpool(read, tid, mine, True)
-
-        async def stream() -> AsyncIterator[str]:
-            last = json.dumps(first, sort_keys=True)
-            yield f"data: {last}\n\n"
-            beats = 0
-            while True:
-                await asyncio.sleep(STREAM_EVERY)
-                beats += 1
-                if await request.is_disconnected():
-                    return
-                try:
-                    snap = await run_in_threadpool(read, tid, mine, beats % 10 == 0)
-                except ClientError:
-                    return
-                text_ = json.dumps(snap, sort_keys=True)
-                if text_ != last:
-                    last = text_
-                    yield f"data: {text_}\n\n"
-                elif beats % 15 == 0:
-                    yield ": alive\n\n"
-
-        return StreamingResponse(stream(), media_type="text/event-stream",
-                                 headers={"cache-control": "no-cache",
-                                          "x-accel-buffering": "no"})
-
-    def enter(tid: int, pid: int, name: str, kind: str) -> JSONObject:
-        with engine.connect() as conn:
+    def enter(self, tid: int, pid: int, name: str, kind: str) -> JSONObject:
+        with self.engine.connect() as conn:
             game_row = conn.execute(select(TOURNAMENTS.c.game, TOURNAMENTS.c.options)
                                     .where(TOURNAMENTS.c.id == tid)).first()
         if game_row is None:
             raise ClientError("no_tournament", "there is no such tournament", status=404)
-        seats = get_game(str(game_row[0])).num_seats(json.loads(str(game_row[1])))
-        rating = rating_of(pid, str(game_row[0]), seats)  # before the write lock
-        with engine.begin() as conn:
+        seats = self.get_game(str(game_row[0])).num_seats(json.loads(str(game_row[1])))
+        rating = self.rating_of(pid, str(game_row[0]), seats)  # before the write lock
+        with self.engine.begin() as conn:
             lock(conn, tid)
             row = conn.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
                                ).mappings().first()
@@ -617,12 +558,8 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
                     TOURNAMENT_ENTRIES.c.player_id == pid).values(status="active", seen=t))
         return {"status": "active"}
 
-    async def join(request: Request) -> Response:
-        pid, name, kind = await player(request)
-        return JSONResponse(await run_in_threadpool(enter, tid_of(request), pid, name, kind))
-
-    def leave(tid: int, pid: int) -> JSONObject:
-        with engine.begin() as conn:
+    def leave(self, tid: int, pid: int) -> JSONObject:
+        with self.engine.begin() as conn:
             got = conn.execute(update(TOURNAMENT_ENTRIES).where(
                 TOURNAMENT_ENTRIES.c.tournament_id == tid,
                 TOURNAMENT_ENTRIES.c.player_id == pid).values(status="withdrawn"))
@@ -630,22 +567,18 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
                 raise ClientError("not_entered", "you are not in this tournament", status=409)
         return {"status": "withdrawn"}
 
-    async def withdraw(request: Request) -> Response:
-        pid, _name, _kind = await player(request)
-        return JSONResponse(await run_in_threadpool(leave, tid_of(request), pid))
-
     # -- the driver
-    def running() -> list[int]:
-        with engine.connect() as conn:
+    def running(self) -> list[int]:
+        with self.engine.connect() as conn:
             return [int(i) for i in conn.execute(select(TOURNAMENTS.c.id).where(
                 TOURNAMENTS.c.status.in_(("open", "running"))))
                 .scalars()]
 
-    def step(tid: int) -> None:
+    def step(self, tid: int) -> None:
         for attempt in range(5):
             try:
-                with engine.begin() as conn:
-                    decide(conn, tid, seats_of)
+                with self.engine.begin() as conn:
+                    decide(conn, tid, self.seats_of)
                 return
             except IntegrityError:  # another process decided this round first
                 return
@@ -654,9 +587,9 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
                     raise
                 log.debug("tournament %s: retrying after %s", tid, exc)
 
-    def missing_rooms(tid: int) -> list[JSONObject]:
+    def missing_rooms(self, tid: int) -> list[JSONObject]:
         rooms = RoomRow.__table__
-        with engine.connect() as conn:
+        with self.engine.connect() as conn:
             st = load(conn, tid)
             if st is None:
                 return []
@@ -667,55 +600,176 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
         return [{**g, "row": st.row} for g in st.games
                 if g["room_id"] and g["points"] is None and g["room_id"] not in have]
 
-    async def make_rooms(tid: int, mine_only_fresh: bool) -> None:
-        for g in await run_in_threadpool(missing_rooms, tid):
+    async def make_rooms(self, tid: int, mine_only_fresh: bool) -> None:
+        for g in await run_in_threadpool(self.missing_rooms, tid):
             age = now() - _parse(str(g["created"]))
             if mine_only_fresh and age > MISSING_ROOM_AFTER:
                 continue
             if not mine_only_fresh and age <= MISSING_ROOM_AFTER:
                 continue
             row = g["row"]
-            game = get_game(str(row["game"]))
-            names = await run_in_threadpool(_names, [int(p) for p in g["players"]])
+            game = self.get_game(str(row["game"]))
+            names = await run_in_threadpool(self._names, [int(p) for p in g["players"]])
             seats: list[JSONObject] = [{"kind": "human", "level": None, "name": n}
                                        for n in names]
             with contextlib.suppress(IntegrityError):  # made by another process meanwhile
-                await hub().create(
+                await self.hub().create(
                     game, game.validate_options(json.loads(str(row["options"]))), seats,
                     casual=bool(row["casual"]),
                     clock=json.loads(str(row["clock"])) if row["clock"] else None,
                     room_id=str(g["room_id"]), keys=dict(enumerate(g["keys"])))
 
-    def _names(pids: list[int]) -> list[str]:
-        with engine.connect() as conn:
+    def _names(self, pids: list[int]) -> list[str]:
+        with self.engine.connect() as conn:
             got = dict(conn.execute(select(TOURNAMENT_ENTRIES.c.player_id,
                                            TOURNAMENT_ENTRIES.c.name)
                                     .where(TOURNAMENT_ENTRIES.c.player_id.in_(pids))).all())
         return [str(got.get(p, ""))[:40] for p in pids]
 
-    async def tick() -> None:
-        for tid in await run_in_threadpool(running):
-            await run_in_threadpool(step, tid)
-            await make_rooms(tid, mine_only_fresh=True)
-            await make_rooms(tid, mine_only_fresh=False)
+    async def tick(self) -> None:
+        """One look at every open and running tournament (tests call it)."""
+        for tid in await run_in_threadpool(self.running):
+            await run_in_threadpool(self.step, tid)
+            await self.make_rooms(tid, mine_only_fresh=True)
+            await self.make_rooms(tid, mine_only_fresh=False)
 
-    async def driver() -> None:
+    async def driver(self) -> None:
+        """The pairing driver: run it as a task for the app's life."""
         while True:
             try:
-                await tick()
+                await self.tick()
             except asyncio.CancelledError:
                 raise
             except Exception:  # the driver never dies; the next tick tries again
                 log.exception("tournament driver")
             await asyncio.sleep(TICK)
 
-    async def page_list(request: Request) -> Response:
-        return FileResponse(pages / "tournaments.html", headers={"cache-control": "no-cache"})
 
-    async def page_one(request: Request) -> Response:
-        return FileResponse(pages / "tournament.html", headers={"cache-control": "no-cache"})
+def tournament_routes(engine: Engine, hub: Callable[[], Hub],
+                      get_game: Callable[[str], Game], web_dir: object) -> TournamentWeb:
+    """The tournaments' part: its routes and the driver (start it in the app's lifespan:
+    ``driver()``). The app keeps it at ``AppContext.tournaments``, where the handlers read it."""
+    return TournamentWeb(engine, hub, get_game, web_dir)
 
-    routes: list[BaseRoute] = [
+
+def tweb(request: Request) -> TournamentWeb:
+    """The app's tournaments part, from a request."""
+    from .routes.context import ctx
+
+    got = ctx(request).tournaments
+    assert got is not None, "create_app sets it"
+    return got
+
+
+# ---- the handlers (module level: each reads the app's TournamentWeb) -------------------------
+async def player(request: Request) -> tuple[int, str, str]:
+    from .progression_routes import COOKIE
+
+    me = await run_in_threadpool(tweb(request).me_of, request.cookies.get(COOKIE))
+    if me is None:
+        raise ClientError("not_signed_in", "sign in (or play as a guest) first", status=401)
+    return me
+
+
+async def viewer(request: Request) -> tuple[int, str, str] | None:
+    """Who is looking (None: nobody signed in)."""
+    from .progression_routes import COOKIE
+
+    return await run_in_threadpool(tweb(request).me_of, request.cookies.get(COOKIE))
+
+
+def tid_of(request: Request) -> int:
+    return int(request.path_params["tournament"])
+
+
+async def body(request: Request) -> JSONObject:
+    raw = await request.body()  # checked against its model (tournament_schema)
+    data = json.loads(raw) if raw.strip() else {}
+    assert isinstance(data, dict)
+    return data
+
+
+async def create(request: Request) -> Response:
+    pid, _name, kind = await player(request)
+    if kind != "human":
+        raise ClientError("need_account", "register to create tournaments", status=403)
+    data = await body(request)
+    made = await run_in_threadpool(tweb(request).make, data, pid)
+    return JSONResponse({"tournament": made}, status_code=201)
+
+
+async def list_(request: Request) -> Response:
+    return JSONResponse({"tournaments": await run_in_threadpool(tweb(request).listing)})
+
+
+async def one(request: Request) -> Response:
+    me = await viewer(request)
+    snap = await run_in_threadpool(tweb(request).read, tid_of(request), me[0] if me else None,
+                                   True)
+    return JSONResponse(snap)
+
+
+async def _stream(request: Request, tw: TournamentWeb, tid: int, mine: int | None,
+                  first: JSONObject) -> AsyncIterator[str]:
+    """The event stream of :func:`events`: the first snapshot, then each change."""
+    last = json.dumps(first, sort_keys=True)
+    yield f"data: {last}\n\n"
+    beats = 0
+    while True:
+        await asyncio.sleep(STREAM_EVERY)
+        beats += 1
+        if await request.is_disconnected():
+            return
+        try:
+            snap = await run_in_threadpool(tw.read, tid, mine, beats % 10 == 0)
+        except ClientError:
+            return
+        text_ = json.dumps(snap, sort_keys=True)
+        if text_ != last:
+            last = text_
+            yield f"data: {text_}\n\n"
+        elif beats % 15 == 0:
+            yield ": alive\n\n"
+
+
+async def events(request: Request) -> Response:
+    """Server-sent events: the snapshot now and each time it changes (the pairing
+    announced to the player's open page); an open stream keeps its player present."""
+    tw = tweb(request)
+    tid = tid_of(request)
+    me = await viewer(request)
+    mine = me[0] if me else None
+    first = await run_in_threadpool(tw.read, tid, mine, True)
+    return StreamingResponse(_stream(request, tw, tid, mine, first),
+                             media_type="text/event-stream",
+                             headers={"cache-control": "no-cache",
+                                      "x-accel-buffering": "no"})
+
+
+async def join(request: Request) -> Response:
+    pid, name, kind = await player(request)
+    return JSONResponse(await run_in_threadpool(tweb(request).enter, tid_of(request), pid,
+                                                name, kind))
+
+
+async def withdraw(request: Request) -> Response:
+    pid, _name, _kind = await player(request)
+    return JSONResponse(await run_in_threadpool(tweb(request).leave, tid_of(request), pid))
+
+
+async def page_list(request: Request) -> Response:
+    return FileResponse(tweb(request).pages / "tournaments.html",
+                        headers={"cache-control": "no-cache"})
+
+
+async def page_one(request: Request) -> Response:
+    return FileResponse(tweb(request).pages / "tournament.html",
+                        headers={"cache-control": "no-cache"})
+
+
+def route_table() -> list[BaseRoute]:
+    """The tournaments' routes, in their order (the app places them before the game files)."""
+    return [
         Route("/tournaments", page_list),
         Route("/t/{tournament}", page_one),
         Route("/api/tournaments", list_, methods=["GET"]),
@@ -725,4 +779,3 @@ def tournament_routes(engine: Engine, hub: Callable[[], Hub],
         Route("/api/tournaments/{tournament}/join", join, methods=["POST"]),
         Route("/api/tournaments/{tournament}/withdraw", withdraw, methods=["POST"]),
     ]
-    return TournamentWeb(routes, driver, tick)

@@ -14,15 +14,14 @@ from ..history_routes import history_routes
 from ..routes.pages import page_route
 from . import accounts, daily, ladder, recording, review, tutorials
 from .context import handled as h
-from .context import need_player
 
 if TYPE_CHECKING:
     from .context import ProgressionWeb
 
 
 def route_table(web: ProgressionWeb) -> list[Route]:
-    """Every route of the progression layer (the settings and history routes are built
-    for ``web``'s engine, limits and date)."""
+    """Every route of the progression layer (the settings table is made on ``web``'s
+    engine; the settings and history handlers read ``web`` from the request)."""
     return [
         page_route("/tutorial/{game}", "tutorial.html"),
         page_route("/account", "account.html"),
@@ -38,10 +37,10 @@ def route_table(web: ProgressionWeb) -> list[Route]:
         Route("/api/account/login", h(accounts.login), methods=["POST"]),
         Route("/api/account/guest", h(accounts.guest), methods=["POST"]),
         Route("/api/account/logout", h(accounts.logout), methods=["POST"]),
-        *settings_routes(web.engine, need_player, h),
+        *settings_routes(web.engine),
         Route("/api/players/{player}", h(accounts.player_page)),
         # a player's games: the filtered list, a game's record, the export (history_routes)
-        *history_routes(web.prog, web.limits, web.today, accounts.history_player, h),
+        *history_routes(),
         Route("/api/leaderboards/{game}", h(accounts.leaderboards)),
         Route("/api/daily/{game}", h(daily.daily)),
         Route("/api/daily/{game}/answer", h(daily.daily_answer), methods=["POST"]),

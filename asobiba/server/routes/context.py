@@ -19,13 +19,16 @@ if TYPE_CHECKING:
     from ..limits import Limits
     from ..lobby import Lobby
     from ..progress import ProgressionWeb
+    from ..puzzle_routes import PuzzleWeb
     from ..rooms import Hub
+    from ..tournament_routes import TournamentWeb
 
 
 @dataclass
 class AppContext:
     """The app's parts: the store, the bots, the limits, the lobby, the progression layer, the
-    Bot API and (once the app has started: :attr:`hub`) the rooms' Hub."""
+    Bot API, the puzzle trainer, the tournaments and (once the app has started: :attr:`hub`)
+    the rooms' Hub."""
 
     store: Store
     pool: BotPool
@@ -41,6 +44,10 @@ class AppContext:
     progression: ProgressionWeb | None = None
     bot_api: BotApi | None = None
     """The Bot API's part (``bot_api.api(request)``): its engine, the Hub and the limits."""
+    puzzles: PuzzleWeb | None = None
+    """The puzzle trainer's part (:func:`asobiba.server.puzzle_routes.pweb`)."""
+    tournaments: TournamentWeb | None = None
+    """The tournaments' part (:func:`asobiba.server.tournament_routes.tweb`)."""
     holder: dict[str, Hub] = field(default_factory=dict)
     """The Hub, made at start-up (``holder["hub"]``: also ``app.state.holder``)."""
 
