@@ -23,6 +23,8 @@ import contextlib
 import json
 import logging
 import secrets
+import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -68,6 +70,8 @@ AWAY_AFTER = timedelta(seconds=60)
 TICK = 1.0
 #: Seconds between two looks of one open event stream at its tournament.
 STREAM_EVERY = 1.0
+#: Seconds a tournament's snapshot is shared by the pages reading it (TournamentWeb.read).
+SNAPSHOT_TTL = 0.5
 #: Seconds a paired game's room may be missing before any process makes it.
 MISSING_ROOM_AFTER = timedelta(seconds=10)
 DEFAULT_RATING = 1500.0
@@ -162,9 +166,14 @@ def standings(st: State) -> list[JSONObject]:
 def snapshot(st: State, me: int | None) -> JSONObject:
     """What a page shows: the tournament, standings, rounds with their games (linked), and
     for a signed-in player in it, their entry and current game (with their seat's key)."""
+    return {**public_part(st), "you": you_part(st, me)}
+
+
+def public_part(st: State) -> JSONObject:
+    """The part of :func:`snapshot` that is the same for every page (cached by
+    :meth:`TournamentWeb.read`)."""
     names = {int(e["player_id"]): str(e["name"]) for e in st.entries}
     rounds: dict[int, list[JSONObject]] = {}
-    you: JSONObject | None = None
     for g in st.games:
         players = [int(p) for p in g["players"]]
         rounds.setdefault(int(g["round"]), []).append({
@@ -172,22 +181,29 @@ def snapshot(st: State, me: int | None) -> JSONObject:
             "replay": f"/replay?room={g['room_id']}" if g["room_id"] else None,
             "players": [{"id": p, "name": names.get(p, "")} for p in players],
             "points": g["points"]})
-    if me is not None:
-        entry = next((e for e in st.entries if int(e["player_id"]) == me), None)
-        if entry is not None:
-            you = {"status": entry["status"], "game": None}
-            for g in reversed(st.games):
-                players = [int(p) for p in g["players"]]
-                if me in players and g["room_id"] and g["points"] is None:
-                    seat = players.index(me)
-                    you["game"] = {"room": g["room_id"], "url": f"/r/{g['room_id']}",
-                                   "seat": seat, "key": g["keys"][seat] if g["keys"] else None,
-                                   "round": g["round"],
-                                   "opponents": [names.get(p, "") for p in players if p != me]}
-                    break
     return {"tournament": info(st.row), "standings": standings(st),
-            "rounds": [{"round": r, "games": gs} for r, gs in sorted(rounds.items())],
-            "you": you}
+            "rounds": [{"round": r, "games": gs} for r, gs in sorted(rounds.items())]}
+
+
+def you_part(st: State, me: int | None) -> JSONObject | None:
+    """A signed-in entrant's own part of :func:`snapshot`: their status and current game."""
+    if me is None:
+        return None
+    entry = next((e for e in st.entries if int(e["player_id"]) == me), None)
+    if entry is None:
+        return None
+    names = {int(e["player_id"]): str(e["name"]) for e in st.entries}
+    you: JSONObject = {"status": entry["status"], "game": None}
+    for g in reversed(st.games):
+        players = [int(p) for p in g["players"]]
+        if me in players and g["room_id"] and g["points"] is None:
+            seat = players.index(me)
+            you["game"] = {"room": g["room_id"], "url": f"/r/{g['room_id']}",
+                           "seat": seat, "key": g["keys"][seat] if g["keys"] else None,
+                           "round": g["round"],
+                           "opponents": [names.get(p, "") for p in players if p != me]}
+            break
+    return you
 
 
 # ---- pairing decisions ---------------------------------------------------------------------
@@ -461,6 +477,17 @@ class TournamentWeb:
         self.get_game = get_game
         self.pages = Path(str(web_dir))
         self.routes: list[BaseRoute] = route_table()
+        #: tournament id -> (monotonic time, its state, the page part every reader shares):
+        #: 200 open pages polling each second load and rank it once a second, not 200 times
+        #: (bench/tournament_load.py). This process's own writes drop the entry at once;
+        #: another process's show within SNAPSHOT_TTL.
+        self._snapshots: dict[int, tuple[float, State, JSONObject]] = {}
+        self._snapshots_lock = threading.Lock()
+
+    def forget(self, tid: int) -> None:
+        """Drop ``tid``'s cached snapshot (after a write of this process)."""
+        with self._snapshots_lock:
+            self._snapshots.pop(tid, None)
 
     # -- who is asking
     def seats_of(self, game_id: str, options: JSONObject) -> int:
@@ -507,15 +534,25 @@ class TournamentWeb:
 
     # -- one tournament
     def read(self, tid: int, me: int | None, touch: bool) -> JSONObject:
-        with self.engine.begin() as conn:
-            if me is not None and touch:  # a page of theirs is open: present
+        if me is not None and touch:  # a page of theirs is open: present
+            with self.engine.begin() as conn:
                 conn.execute(update(TOURNAMENT_ENTRIES).where(
                     TOURNAMENT_ENTRIES.c.tournament_id == tid,
                     TOURNAMENT_ENTRIES.c.player_id == me).values(seen=stamp(now())))
-            st = load(conn, tid)
-        if st is None:
-            raise ClientError("no_tournament", "there is no such tournament", status=404)
-        return snapshot(st, me)
+        at = time.monotonic()
+        with self._snapshots_lock:
+            cached = self._snapshots.get(tid)
+        if cached is not None and at - cached[0] < SNAPSHOT_TTL:
+            _, st, public = cached
+        else:
+            with self.engine.connect() as conn:
+                got = load(conn, tid)
+            if got is None:
+                raise ClientError("no_tournament", "there is no such tournament", status=404)
+            st, public = got, public_part(got)
+            with self._snapshots_lock:
+                self._snapshots[tid] = (at, st, public)
+        return {**public, "you": you_part(st, me)}
 
     def enter(self, tid: int, pid: int, name: str, kind: str) -> JSONObject:
         with self.engine.connect() as conn:
@@ -556,6 +593,7 @@ class TournamentWeb:
                 conn.execute(update(TOURNAMENT_ENTRIES).where(
                     TOURNAMENT_ENTRIES.c.tournament_id == tid,
                     TOURNAMENT_ENTRIES.c.player_id == pid).values(status="active", seen=t))
+        self.forget(tid)
         return {"status": "active"}
 
     def leave(self, tid: int, pid: int) -> JSONObject:
@@ -565,6 +603,7 @@ class TournamentWeb:
                 TOURNAMENT_ENTRIES.c.player_id == pid).values(status="withdrawn"))
             if not got.rowcount:
                 raise ClientError("not_entered", "you are not in this tournament", status=409)
+        self.forget(tid)
         return {"status": "withdrawn"}
 
     # -- the driver
@@ -579,6 +618,7 @@ class TournamentWeb:
             try:
                 with self.engine.begin() as conn:
                     decide(conn, tid, self.seats_of)
+                self.forget(tid)  # whatever it stored, the pages see it at once
                 return
             except IntegrityError:  # another process decided this round first
                 return

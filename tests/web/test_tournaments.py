@@ -340,3 +340,34 @@ def test_tables_tournament_end_to_end(client: TestClient) -> None:
         for g in r["games"]:
             if g["room"]:
                 assert client.get(f"/api/rooms/{g['room']}/record").status_code == 200
+
+
+def test_open_pages_share_one_snapshot_and_see_this_process_writes_at_once(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Many pages polling one tournament load and rank it once per SNAPSHOT_TTL, not once
+    each (bench/tournament_load.py: 200 open pages); a join or withdrawal through this
+    process is in the very next read, cached or not."""
+    from asobiba.server import tournament_routes
+
+    toks = [register(client, n) for n in ("sh1", "sh2")]
+    tid = create(client, toks[0], kind="swiss", rounds=2)["id"]
+    loads: list[int] = []
+    real = tournament_routes.public_part
+
+    def counted(st: Any) -> Any:
+        loads.append(int(st.row["id"]))
+        return real(st)
+
+    monkeypatch.setattr(tournament_routes, "public_part", counted)
+    monkeypatch.setattr(tournament_routes, "SNAPSHOT_TTL", 3600.0)
+    # the driver's look each second drops the cache too: kept out of this count
+    monkeypatch.setattr(tournament_routes.TournamentWeb, "step", lambda self, t: None)
+    for _ in range(10):
+        snap(client, tid)
+    assert len(loads) == 1, loads
+    as_(client, toks[1]).post(f"/api/tournaments/{tid}/join", json={})
+    s = snap(client, tid, toks[1])
+    assert [e["name"] for e in s["standings"]] == ["sh2"] and s["you"]["status"] == "active"
+    as_(client, toks[1]).post(f"/api/tournaments/{tid}/withdraw", json={})
+    assert snap(client, tid, toks[1])["you"]["status"] == "withdrawn"
+    assert len(loads) == 3, loads
