@@ -130,8 +130,11 @@ class Worker(Proc):
 class Client:
     """A blocking WebSocket client of one room at one web process."""
 
-    def __init__(self, web: Web, room: str, keys: list[dict[str, Any]] | None = None) -> None:
-        self.ws: ClientConnection = connect(f"{web.ws}/ws/{room}", open_timeout=WAIT, legacy=True)
+    def __init__(self, web: Web, room: str, keys: list[dict[str, Any]] | None = None,
+                 cookie: str | None = None) -> None:
+        headers = {"Cookie": cookie} if cookie else None  # a signed-in page (chat)
+        self.ws: ClientConnection = connect(f"{web.ws}/ws/{room}", open_timeout=WAIT, legacy=True,
+                                            additional_headers=headers)
         self.last: dict[str, Any] | None = None
         self.seen: list[dict[str, Any]] = []
         self._n = 0
