@@ -1,5 +1,5 @@
-"""Chat in Chromium (issue 28 item 4): two players and a spectator in three browser contexts,
-in English on a desktop and Japanese on a phone; a hidden-information game keeps the
+"""Chat in Chromium (issue 28 item 4): two players and a spectator in three browser contexts
+and an operator at the command line, in English on a desktop and Japanese on a phone; a hidden-information game keeps the
 spectators' lines from the players' page; the setting hides every chat; axe finds nothing
 serious."""
 
@@ -70,6 +70,23 @@ def test_players_and_a_spectator_chat_in_their_tabs(browser: Any, server: Server
     ben.wait_for_selector(".chat-error:not(:empty)")
     err = ben.inner_text(".chat-error")
     assert ("does not allow" in err) if locale == "en-US" else ("使えない言葉" in err)
+    # the operator (the CLI, on the server's database) mutes the spectator: his next line
+    # is refused on his open page, in his language, and the audit has who and why
+    from typer.testing import CliRunner
+
+    from asobiba.cli.main import app as cli
+
+    where = (["--db", server.db_url] if server.db_url
+             else ["--data-dir", str(server.data_dir)])
+    muted = CliRunner().invoke(cli, ["admin", "mute", f"ccat{tag}", "--hours", "1",
+                                     "--reason", "spoilers", "--by", "op", *where])
+    assert muted.exit_code == 0, muted.output
+    write(cat, "spectators", "and again")
+    cat.wait_for_selector(".chat-error:not(:empty)")
+    err = cat.inner_text(".chat-error")
+    assert ("muted until" in err) if locale == "en-US" else ("までチャットが制限" in err), err
+    audit = CliRunner().invoke(cli, ["admin", "audit", f"ccat{tag}", *where])
+    assert audit.exit_code == 0 and "spoilers" in audit.output, audit.output
     assert serious(ann, axe_source) == []
     assert serious(cat, axe_source) == []
     assert small_controls(ann, "#chat-panel button, #chat-panel input") == []
