@@ -134,3 +134,32 @@ PROGRESSION  # unused variable (asobiba/games/<id>/progression.py)
 PAPER  # unused variable (asobiba/games/<id>/paper.py)
 FORMATS  # unused variable (asobiba/games/<id>/formats.py)
 last_move  # a key of FlipFlopView (asobiba/games/flipflop/views.py), read by the JS renderer asobiba/web/games/flipflop.js
+
+# Keys of the typed views (asobiba/games/<id>/views.py, issue 26 item 2): declared for the
+# wire shape the JS renderers read (their JSDoc typedefs are generated from these), not
+# read by Python
+my_setup  # a key of AlgoView (asobiba/games/algo/views.py)
+name_ja  # a key of Memory Matrix's colour view (asobiba/games/memory_matrix/views.py)
+in_hand  # a key of MemoryMatrixView
+to_move_colour  # a key of MemoryMatrixView
+neutral_pieces  # a key of MemoryMatrixView
+lost_colour  # a key of MemoryMatrixView
+memory_aid  # a key of MemoryMatrixView
+O  # a key of Patapata's MarkCounts (asobiba/games/patapata/views.py)
+X  # a key of Patapata's MarkCounts
+finished_task  # a key of Patapata's sheet view
+window_marks  # a key of Patapata's sheet view
+
+# Typer commands of `asobiba admin` (asobiba/cli/admin_chat.py): registered by decorator
+reports_  # unused function (asobiba/cli/admin_chat.py)
+resolve_  # unused function (asobiba/cli/admin_chat.py)
+unmute  # unused function (asobiba/cli/admin_chat.py)
+unban  # unused function (asobiba/cli/admin_chat.py)
+audit_  # unused function (asobiba/cli/admin_chat.py)
+
+# Fields of the chat's typed messages and answers (api_schema.py, ws_protocol.py): the wire
+# shape the page reads (js/chat.js), and the report reasons the API model documents
+can_write  # a field of the chat answer (asobiba/server/api_schema.py)
+players_chat  # a field of ChatLines (asobiba/server/ws_protocol.py)
+spectators_hidden  # a field of ChatLines (asobiba/server/ws_protocol.py)
+REPORT_REASONS  # the report reasons (asobiba/server/chat.py), listed beside the model's Literal

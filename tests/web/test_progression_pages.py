@@ -133,8 +133,9 @@ def test_account_rated_game_player_page_and_leaderboard(page: Any, server: Serve
     page.fill("#login-name", "hanako")
     page.fill("#login-password", "not the password")
     page.click("#login-form button[type=submit]")
+    # told from its code (err:auth), in the page's words — no longer the server's English
     page.wait_for_function("() => document.getElementById('error').textContent.includes("
-                           "'wrong name or password')", timeout=WAIT)
+                           "'Wrong name or password')", timeout=WAIT)
 
 
 def test_move_feedback_badge_and_review_of_a_casual_game(page: Any, server: Server) -> None:

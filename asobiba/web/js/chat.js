@@ -86,7 +86,11 @@ export function roomChat(host, roomId, send) {
   function join() {
     if (chatHidden()) return;
     joined = true;
-    send({ type: "chat_join" });
+    // its answer is the chat's own: the room page must not take its ack for the answer to
+    // something else (it cleared a refused key's message)
+    const msg = { type: "chat_join" };
+    send(msg);
+    pending.add(msg.id);
   }
 
   function draw() {
