@@ -43,6 +43,8 @@ from pydantic_core import from_json, to_json
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from web_load import Cluster, Stats, new_room, pct, play_room, usage  # noqa: E402
 
+from asobiba.server.tournament_routes import STREAM_EVERY  # noqa: E402
+
 PASSWORD = "correct horse battery 9"
 
 
@@ -65,8 +67,8 @@ class Tournament:
         self.tokens: list[str] = []
         self.tid = 0
         self.rounds_seen = 0
-        self.games_done = 0
-        self.games_started: set[str] = set()
+        self.games_done: set[str] = set()
+        self.seats_started: set[tuple[str, int]] = set()
         self.errors: dict[str, int] = {}
 
     def headers(self, i: int) -> dict[str, str]:
@@ -141,19 +143,24 @@ class Tournament:
                 await asyncio.sleep(20.0 / self.n)
 
     async def round(self, stop_at: float) -> None:
-        """Every player's page reads his game; each new room is played out."""
-        seats: dict[str, list[dict[str, Any]]] = {}
-        for i in range(self.n):
+        """Every player's page learns of his game at its stream's next beat (a random phase
+        within ``STREAM_EVERY``: the tournament page's stream sends a snapshot each second)
+        and opens the game's socket then, for his own seat, as a browser does. Until session
+        12 one connection per table was opened for both seats the moment all 200 snapshots
+        had been read: 100 sockets within a few milliseconds, an arrival no site sees, whose
+        handshakes alone delayed the other rooms' moves by ~100 ms."""
+        rng = random.Random(f"round {self.rounds_seen}")
+
+        async def learn(i: int) -> None:
+            await asyncio.sleep(rng.uniform(0.0, STREAM_EVERY))
             snap = (await self.http.get(f"/api/tournaments/{self.tid}",
                                         headers=self.cookie(i))).json()
             game = (snap.get("you") or {}).get("game")
-            if game and game["room"] not in self.games_started:
-                seats.setdefault(game["room"], []).append(game)
-        games = []
-        for room, mine in seats.items():
-            self.games_started.add(room)
-            games.append(asyncio.create_task(self.play(room, mine, stop_at)))
-        await asyncio.gather(*games, return_exceptions=True)
+            if game and (game["room"], i) not in self.seats_started:
+                self.seats_started.add((game["room"], i))
+                await self.play(game["room"], [{**game, "player": i}], stop_at)
+
+        await asyncio.gather(*(learn(i) for i in range(self.n)), return_exceptions=True)
 
     async def play(self, room: str, mine: list[dict[str, Any]], stop_at: float) -> None:
         rng = random.Random(room)
@@ -162,9 +169,14 @@ class Tournament:
         try:
             async with websockets.connect(f"ws://127.0.0.1:{self.port}/ws/{room}",
                                           open_timeout=60, max_size=2**22,
-                                          additional_headers=self.headers(0)) as ws:
+                                          # the first seat's own address: 100 tables
+                                          # from one address would meet the per-address
+                                          # WebSocket limit (docs/fair-play.md)
+                                          additional_headers=self.headers(mine[0]["player"])
+                                          ) as ws:
                 await ws.send(dumps({"type": "hello", "seats": keys, "ack_in_update": True}))
                 next_at = time.monotonic() + rng.uniform(0, self.interval)
+                sent: set[int] = set()  # the plies this seat has moved at
                 while time.monotonic() < stop_at:
                     try:
                         async with asyncio.timeout(max(0.1, stop_at - time.monotonic())):
@@ -179,12 +191,13 @@ class Tournament:
                         continue
                     r = msg["room"]
                     if r["status"] != "active":
-                        self.games_done += 1
+                        self.games_done.add(room)
                         return
                     for v in msg["views"]:
                         legal = v["view"].get("legal_moves") or []
-                        if v["seat"] is None or not legal:
-                            continue
+                        if v["seat"] is None or not legal or r["ply"] in sent:
+                            continue  # (an update at the same ply: a presence, a chat)
+                        sent.add(r["ply"])
                         wait = next_at - time.monotonic()
                         if wait > 0:
                             await asyncio.sleep(wait)
@@ -232,7 +245,7 @@ async def phase(name: str, cluster: Cluster, args: argparse.Namespace,
            "wall_s": wall, "load_before": load_before, "load_after": os.getloadavg()}
     if tour:
         out["rounds"] = tour.rounds_seen - rounds0
-        out["games"] = tour.games_done
+        out["games"] = len(tour.games_done)
         out["t_errors"] = dict(tour.errors)
     return out
 

@@ -326,7 +326,7 @@ async def ws_session(websocket: WebSocket) -> None:
     await websocket.accept()
     room_id = websocket.path_params["room"]
     try:
-        room = await hub.get(room_id)
+        room = await app_ctx.open_room(room_id)
     except ClientError as exc:
         await websocket.send_json({"type": "error", "code": exc.code, "message": exc.message})
         await websocket.close(4409)

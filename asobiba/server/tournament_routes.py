@@ -647,17 +647,47 @@ class TournamentWeb:
                 continue
             if not mine_only_fresh and age <= MISSING_ROOM_AFTER:
                 continue
-            row = g["row"]
-            game = self.get_game(str(row["game"]))
-            names = await run_in_threadpool(self._names, [int(p) for p in g["players"]])
-            seats: list[JSONObject] = [{"kind": "human", "level": None, "name": n}
-                                       for n in names]
-            with contextlib.suppress(IntegrityError):  # made by another process meanwhile
-                await self.hub().create(
-                    game, game.validate_options(json.loads(str(row["options"]))), seats,
-                    casual=bool(row["casual"]),
-                    clock=json.loads(str(row["clock"])) if row["clock"] else None,
-                    room_id=str(g["room_id"]), keys=dict(enumerate(g["keys"])))
+            await self.make_room(g, g["row"])
+
+    async def make_room(self, g: JSONObject, row: JSONObject) -> None:
+        """Create one paired game's room (nothing if another task or process just did)."""
+        game = self.get_game(str(row["game"]))
+        names = await run_in_threadpool(self._names, [int(p) for p in g["players"]])
+        seats: list[JSONObject] = [{"kind": "human", "level": None, "name": n}
+                                   for n in names]
+        with contextlib.suppress(IntegrityError):  # made by another process meanwhile
+            await self.hub().create(
+                game, game.validate_options(json.loads(str(row["options"]))), seats,
+                casual=bool(row["casual"]),
+                clock=json.loads(str(row["clock"])) if row["clock"] else None,
+                room_id=str(g["room_id"]), keys=dict(enumerate(g["keys"])))
+
+    def pending_game(self, room_id: str) -> tuple[JSONObject, JSONObject] | None:
+        """The unfinished tournament game stored under ``room_id`` and its tournament's row."""
+        with self.engine.connect() as conn:
+            g = conn.execute(select(TOURNAMENT_GAMES).where(
+                TOURNAMENT_GAMES.c.room_id == room_id,
+                TOURNAMENT_GAMES.c.points.is_(None))).mappings().first()
+            if g is None:
+                return None
+            row = conn.execute(select(TOURNAMENTS).where(
+                TOURNAMENTS.c.id == g["tournament_id"])).mappings().first()
+        if row is None:
+            return None
+        game = dict(g)
+        game["players"] = json.loads(game["players"])
+        game["keys"] = json.loads(game["keys"]) if game["keys"] else None
+        return game, dict(row)
+
+    async def ensure_room(self, room_id: str) -> bool:
+        """A player may open his game the moment its pairing shows, before the driver has
+        created its room (a round of 100 games is created one room at a time): the room
+        is created then, on his request. True if ``room_id`` is a paired game's room."""
+        found = await run_in_threadpool(self.pending_game, room_id)
+        if found is None:
+            return False
+        await self.make_room(*found)
+        return True
 
     def _names(self, pids: list[int]) -> list[str]:
         with self.engine.connect() as conn:

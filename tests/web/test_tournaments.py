@@ -371,3 +371,38 @@ def test_open_pages_share_one_snapshot_and_see_this_process_writes_at_once(
     as_(client, toks[1]).post(f"/api/tournaments/{tid}/withdraw", json={})
     assert snap(client, tid, toks[1])["you"]["status"] == "withdrawn"
     assert len(loads) == 3, loads
+
+
+def test_a_paired_game_opened_before_its_room_is_made_is_made_then(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A round's rooms are made one at a time after the pairing is stored, so a player's page
+    can show his game (and he open it) before the driver has made its room. Opening it then
+    makes it: the page's room info and its WebSocket find the game. (The driver is kept from
+    making rooms here, so every room in this test is made by the players' requests; before
+    this, the page said "there is no such room" and its socket closed for good.)"""
+    tw = client.app.state.tournaments  # type: ignore[attr-defined]
+
+    async def not_now(tid: int, mine_only_fresh: bool) -> None:
+        return None
+
+    monkeypatch.setattr(tw, "make_rooms", not_now)
+    tokens = {n: register(client, n) for n in ("dan", "eve")}
+    tid = create(client, tokens["dan"], kind="swiss", rounds=1)["id"]
+    for tok in tokens.values():
+        assert as_(client, tok).post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    start_now(client, tid)
+    mine = until(lambda: snap(client, tid, tokens["dan"])["you"]["game"])
+    assert client.app.state.holder["hub"].rooms.get(mine["room"]) is None  # type: ignore[attr-defined]
+    info = as_(client, None).get(f"/api/rooms/{mine['room']}")
+    assert info.status_code == 200, info.text
+    assert sorted(s["name"] for s in info.json()["seats"]) == ["dan", "eve"]
+    theirs = snap(client, tid, tokens["eve"])["you"]["game"]
+    assert theirs["room"] == mine["room"]
+    # the other player's socket (a second request for the same room makes nothing new)
+    white = mine if mine["seat"] == 0 else theirs
+    resign(as_(client, None), white)
+    final = until(lambda: (lambda s: s if s["tournament"]["status"] == "finished" else None)(
+        snap(client, tid)))
+    assert sorted(s["points"] for s in final["standings"]) == [0.0, 1.0]
+    # an id that names no paired game is still no room
+    assert client.get("/api/rooms/nosuchroom").status_code == 404

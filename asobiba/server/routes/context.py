@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..lobby import Lobby
     from ..progress import ProgressionWeb
     from ..puzzle_routes import PuzzleWeb
+    from ..room import Room
     from ..rooms import Hub
     from ..tournament_routes import TournamentWeb
 
@@ -58,6 +59,16 @@ class AppContext:
     def get_hub(self) -> Hub:
         """:attr:`hub` as a function, for the parts that take one (built before start-up)."""
         return self.holder["hub"]
+
+    async def open_room(self, room_id: str) -> Room | None:
+        """The room ``room_id``, loaded if need be; a tournament game paired but not yet
+        made by the driver (a round's rooms are made one at a time) is made now, so the
+        player who opens it the moment its pairing shows finds it."""
+        room = await self.hub.get(room_id)
+        if (room is None and len(room_id) <= 32 and self.tournaments is not None
+                and await self.tournaments.ensure_room(room_id)):
+            room = await self.hub.get(room_id)
+        return room
 
     @property
     def prog(self) -> ProgressionWeb:

@@ -126,7 +126,7 @@ async def seat_count(request: Request) -> Response:
 
 
 async def room_info(request: Request) -> Response:
-    room = await ctx(request).hub.get(request.path_params["room"])
+    room = await ctx(request).open_room(request.path_params["room"])
     if room is None:
         return error(404, "no_room", "there is no such room")
     return JSONResponse(room.public())
