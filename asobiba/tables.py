@@ -449,7 +449,7 @@ TOURNAMENT_GAMES = Table(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("tournament_id", Integer, nullable=False, index=True),
     Column("round", Integer, nullable=False),
-    Column("room_id", String(32)),  # NULL: a bye
+    Column("room_id", String(32), index=True),  # NULL: a bye
     Column("players", Text, nullable=False),  # JSON list of player ids in seat order
     Column("keys", Text),  # JSON list of the seats' keys, given only to their own players
     Column("points", Text),  # JSON list of each seat's tournament points once it ended

@@ -21,7 +21,7 @@ from pathlib import Path
 from sqlalchemy import Column, MetaData, PrimaryKeyConstraint, String, Table, inspect, text
 from sqlalchemy.engine import Connection, Engine
 
-HEAD = "0012"
+HEAD = "0013"
 """The newest revision (checked against the migration scripts by a test)."""
 LOCK = 0x61736F  # the advisory lock's key ("aso")
 _done: set[str] = set()
