@@ -98,6 +98,12 @@ def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, timeout=TIMEOUT_MS)
 
 
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 900}}
+PHONE: dict[str, Any] = {"viewport": {"width": 390, "height": 844}, "is_mobile": True,
+                         "has_touch": True, "device_scale_factor": 2}
+SIZES = {"desktop": DESKTOP, "phone": PHONE}
+
+
 def open_context(browser: Any, **kw: Any) -> Any:
     """A browser context (its own storage, like another person's browser)."""
     ctx = browser.new_context(**kw)

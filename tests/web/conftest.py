@@ -66,6 +66,49 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+class Pages:
+    """Opens pages, each in a fresh browser context (another person's browser):
+    ``pages(locale="en-US", size="desktop", **context_options)``. A page error on any of them
+    fails the test when it ends; with ``accept`` every dialog (a resign's confirmation) is
+    accepted, as the player who clicks OK."""
+
+    def __init__(self, browser: Any, accept: bool) -> None:
+        self.browser, self.accept = browser, accept
+        self.contexts: list[Any] = []
+        self.errors: list[str] = []
+
+    def __call__(self, locale: str = "en-US", size: str = "desktop", **kw: Any) -> Any:
+        from .browser import SIZES, open_context
+
+        ctx = open_context(self.browser, locale=locale, **SIZES[size], **kw)
+        self.contexts.append(ctx)
+        page = ctx.new_page()
+        page.on("pageerror", lambda e: self.errors.append(str(e)))
+        if self.accept:
+            page.on("dialog", lambda d: d.accept())
+        return page
+
+    def close(self) -> None:
+        for ctx in self.contexts:
+            ctx.close()
+        assert not self.errors, self.errors
+
+
+@pytest.fixture
+def pages(browser: Any) -> Iterator[Pages]:
+    opener = Pages(browser, accept=False)
+    yield opener
+    opener.close()
+
+
+@pytest.fixture
+def accepting_pages(browser: Any) -> Iterator[Pages]:
+    """:func:`pages` whose dialogs are accepted."""
+    opener = Pages(browser, accept=True)
+    yield opener
+    opener.close()
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[Any]:
     """A real ``asobiba serve`` process per test module, on its own data directory."""

@@ -7,39 +7,20 @@ from __future__ import annotations
 
 import json
 import urllib.request
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from asobiba.games import get
 
-from .browser import Server, open_context, wait_turn
+from .browser import Server, wait_turn
 from .test_accessibility import AXE, serious
 from .test_phone import small_controls
-from .test_ux import DESKTOP, PHONE
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"desktop": {**DESKTOP}, "phone": {**PHONE}}
 
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(locale: str, size: str = "desktop") -> Any:
-        ctx = open_context(browser, locale=locale, **SIZES[size])
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 def room_info(server: Server, room: str) -> Any:

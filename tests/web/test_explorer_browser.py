@@ -16,11 +16,10 @@ from asobiba.core import Outcome, Record
 from asobiba.core.record import MoveEntry
 from asobiba.progression import Progression, ratings
 
-from .browser import Server, open_context
+from .browser import PHONE, Server, open_context
 from .test_accessibility import AXE
 from .test_phone import INTERACTIVE, TARGET
 from .test_phone import SMALL_CONTROLS as SMALL
-from .test_ux import PHONE
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000

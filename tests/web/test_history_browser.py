@@ -22,11 +22,11 @@ from asobiba.games import get
 from asobiba.play.runner import play_game
 from asobiba.progression import Progression, ratings
 
-from .browser import Server, new_game, open_context, wait_turn
+from .browser import PHONE, Server, new_game, open_context, wait_turn
 from .test_accessibility import AXE
 from .test_phone import INTERACTIVE, MID_WORD, TARGET
 from .test_phone import SMALL_CONTROLS as SMALL
-from .test_ux import GAMES, IDS, PHONE
+from .test_ux import GAMES, IDS
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,36 +17,19 @@ import pytest
 from asobiba.core import Record
 from asobiba.games import get
 
-from .browser import Server, click_listed, new_game, open_context, wait_my_move, wait_turn
+from .browser import Server, click_listed, new_game, wait_my_move, wait_turn
 from .helpers import pacer_for
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 EVERY = [("desktop", "en-US"), ("desktop", "ja-JP"), ("phone", "en-US"), ("phone", "ja-JP")]
 WAIT = 60_000
 
 
 @pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(size: str = "desktop", locale: str = "en-US") -> Any:
-        ctx = open_context(browser, locale=locale, **SIZES[size])
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("dialog", lambda d: d.accept())
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
+def pages(accepting_pages: Any) -> Any:
+    """Resign and abort confirmations are accepted (the player clicks OK)."""
+    return accepting_pages
 
 
 def ready_turn(page: Any) -> str:
@@ -87,7 +69,7 @@ def test_the_dead_line_really_kills_the_board_at_its_last_move() -> None:
 @pytest.mark.parametrize(("size", "locale"), EVERY)
 def test_memory_matrix_ends_at_the_dead_board_with_its_reason(
         pages: Any, server: Server, size: str, locale: str) -> None:
-    page = pages(size, locale)
+    page = pages(size=size, locale=locale)
     new_game(page, server.url, "memory_matrix", ["you", "you"], MM_OPTIONS)
     for move in DEAD_LINE:
         assert ready_turn(page) == "turn"
@@ -107,7 +89,7 @@ def test_memory_matrix_ends_at_the_dead_board_with_its_reason(
 @pytest.mark.parametrize(("size", "locale"), EVERY)
 def test_algo_end_screen_shows_every_card_to_the_players_and_spectators(
         pages: Any, server: Server, size: str, locale: str) -> None:
-    page = pages(size, locale)
+    page = pages(size=size, locale=locale)
     new_game(page, server.url, "algo", ["you", "bot:1"])
     for _ in range(600):
         if wait_turn(page) == "finished":
@@ -116,7 +98,7 @@ def test_algo_end_screen_shows_every_card_to_the_players_and_spectators(
     else:
         raise AssertionError("the game did not end")
     page.wait_for_selector("body[data-status=finished]", timeout=WAIT)
-    spectator = pages(size, locale)
+    spectator = pages(size=size, locale=locale)
     spectator.goto(page.url.split("#")[0])
     spectator.wait_for_selector("body[data-connected=true]", timeout=WAIT)
     spectator.wait_for_selector("#board [data-card-id]", timeout=WAIT)
@@ -158,7 +140,7 @@ def follow(page: Any, move: str) -> None:
 @pytest.mark.parametrize(("size", "locale"), EVERY)
 def test_patapata_hint_steps_can_be_followed_on_the_table(
         pages: Any, server: Server, size: str, locale: str) -> None:
-    page = pages(size, locale)
+    page = pages(size=size, locale=locale)
     new_game(page, server.url, "patapata", ["you"], {"players": 1, "course": "1"})
     assert ready_turn(page) == "turn"
     text, steps, free = hint(page)
@@ -191,7 +173,7 @@ def test_patapata_hint_steps_can_be_followed_on_the_table(
 @pytest.mark.parametrize(("size", "locale"), EVERY)
 def test_patapata_move_list_says_what_each_move_did(
         pages: Any, server: Server, size: str, locale: str) -> None:
-    page = pages(size, locale)
+    page = pages(size=size, locale=locale)
     new_game(page, server.url, "patapata", ["you"], {"players": 1, "course": "1"})
     assert ready_turn(page) == "turn"
     follow(page, "switch 2R")
@@ -218,7 +200,7 @@ def test_patapata_move_list_says_what_each_move_did(
 @pytest.mark.parametrize(("size", "locale"), EVERY)
 def test_patapata_solo_result_is_a_solo_result(
         pages: Any, server: Server, size: str, locale: str) -> None:
-    page = pages(size, locale)
+    page = pages(size=size, locale=locale)
     new_game(page, server.url, "patapata", ["you"], {"players": 1, "course": "1"})
     for _ in range(12):
         if ready_turn(page) == "finished":
@@ -264,7 +246,7 @@ def _record_file(tmp: Path) -> Path:
 @pytest.mark.parametrize(("size", "locale"), EVERY)
 def test_review_chart_leaves_a_gap_for_a_forced_move_and_names_the_turning_point(
         pages: Any, server: Server, tmp_path: Path, size: str, locale: str) -> None:
-    page = pages(size, locale)
+    page = pages(size=size, locale=locale)
     page.goto(f"{server.url}/replay")
     path = _record_file(tmp_path)
     # a cold server may run out of its review budget on the first call (FlipFlop builds its

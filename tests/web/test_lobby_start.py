@@ -17,7 +17,6 @@ Chromium), in English and Japanese, on a desktop and a phone (390×844):
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from typing import Any
 from urllib.request import urlopen
 
@@ -25,16 +24,13 @@ import pytest
 
 from asobiba.games import available
 
-from .browser import Server, open_context, wait_turn
+from .browser import PHONE, Server, wait_turn
 from .test_accessibility import AXE
 from .test_i18n_table import every_word
 from .test_phone import INTERACTIVE, SMALL_CONTROLS, TARGET
-from .test_ux import PHONE
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 GAMES = available()  # every registered game, plug-ins included (tests/conftest.py)
 # (locale, size): English on a desktop, Japanese on a phone — both languages, both sizes
 RUNS = [("en-US", "desktop"), ("ja-JP", "phone")]
@@ -43,22 +39,6 @@ BOARD_TARGETS = ("#board [data-move], #board [data-attack], #board [data-pick], 
                  "#board [data-from], #board [data-write]")
 
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(locale: str = "en-US", size: str = "desktop") -> Any:
-        ctx = open_context(browser, locale=locale, **SIZES[size])
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 @pytest.fixture(scope="module")

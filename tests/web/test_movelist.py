@@ -7,19 +7,15 @@ falls to the page's body after a move or a choice."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .browser import Server, click_a_move, new_game, open_context, wait_my_move, wait_turn
+from .browser import Server, click_a_move, new_game, wait_my_move, wait_turn
 from .helpers import pacer_for
 
 pytestmark = pytest.mark.browser
 
-SIZES = {"desktop": {"viewport": {"width": 1280, "height": 900}},
-         "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2,
-                   "is_mobile": True, "has_touch": True}}
 
 TWO_SIDED = [
     ("reversi", ["you", "bot:1"], {}),
@@ -45,22 +41,6 @@ ACTIVE = """() => {
 }"""
 
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(size: str = "desktop", locale: str = "en-US") -> Any:
-        ctx = open_context(browser, locale=locale, **SIZES[size])
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 def sheet(page: Any) -> list[dict[str, Any]]:
@@ -86,7 +66,7 @@ def play_moves(page: Any, n: int) -> None:
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_reversi_moves_are_paired_numbered_rows_in_game_and_in_the_replay(
         pages: Any, server: Server, size: str, locale: str) -> None:
-    page = pages(size, locale)
+    page = pages(size=size, locale=locale)
     room = new_game(page, server.url, "reversi", ["you", "bot:1"])
     play_moves(page, 3)
     assert page.get_attribute("#movelog", "data-layout") == "sheet"
@@ -157,7 +137,7 @@ def test_every_two_sided_game_lists_moves_as_a_score_sheet(
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 def test_three_players_get_a_compact_numbered_list(pages: Any, server: Server,
                                                    locale: str) -> None:
-    page = pages("desktop", locale)
+    page = pages(size="desktop", locale=locale)
     new_game(page, server.url, "memory_matrix", ["you", "bot:1", "bot:1"], {"players": 3})
     play_moves(page, 2)
     assert page.get_attribute("#movelog", "data-layout") == "compact"
@@ -260,7 +240,7 @@ def test_arrow_keys_move_a_cursor_and_enter_plays_on_every_board(
 @pytest.mark.parametrize("locale", ["en-US", "ja-JP"])
 def test_an_offer_that_hides_its_own_button_leaves_the_focus_in_the_page(
         pages: Any, server: Server, locale: str) -> None:
-    page = pages("desktop", locale)
+    page = pages(size="desktop", locale=locale)
     new_game(page, server.url, "reversi", ["you", "you"])  # a draw is offered between people
     assert wait_turn(page) == "turn"
     page.wait_for_selector("#draw:visible")

@@ -12,13 +12,12 @@ Board cells are NOT left out: every game's targets reach 44 px on a 390 px phone
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .browser import Server, new_game, open_context, wait_turn
-from .test_ux import GAMES, IDS, PHONE
+from .browser import Server, new_game, wait_turn
+from .test_ux import GAMES, IDS
 
 pytestmark = pytest.mark.browser
 
@@ -86,22 +85,6 @@ MID_WORD = """() => {
 }"""
 
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(locale: str) -> Any:
-        ctx = open_context(browser, locale=locale, **PHONE)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 def small_controls(page: Any) -> list[Any]:
@@ -143,7 +126,7 @@ def check_menu(page: Any, locale: str) -> None:
 def test_issue27_phone_game_page_compact_header_whole_words_and_44px_controls(
         pages: Any, server: Server, game: str, seats: list[str], options: dict[str, Any],
         locale: str) -> None:
-    page = pages(locale)
+    page = pages(locale, "phone")
     room = new_game(page, server.url, game, seats, options)
     assert wait_turn(page) == "turn"
     assert header_height(page) <= HEADER_MAX
@@ -179,7 +162,7 @@ GAME_PAGES = ("/tutorial/", "/daily/")  # a board on them: the compact header's 
 @pytest.mark.parametrize("path", OTHER_PAGES)
 def test_issue27_phone_every_other_page_whole_words_and_44px_controls(
         pages: Any, server: Server, path: str, locale: str) -> None:
-    page = pages(locale)
+    page = pages(locale, "phone")
     page.goto(server.url + path)
     page.wait_for_function("() => document.body.dataset.ready !== undefined && "
                            "document.body.dataset.ready !== 'false'")

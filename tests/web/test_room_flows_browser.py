@@ -24,7 +24,7 @@ from asobiba.games import get
 from asobiba.play.runner import play_game
 from asobiba.progression import Progression
 
-from .browser import Server, click_first, new_game, open_context, wait_turn
+from .browser import Server, click_first, new_game, wait_turn
 
 pytestmark = pytest.mark.browser
 CLAIM_AFTER = 4  # seconds (the server's ASOBIBA_CLAIM_AFTER): a short countdown to watch
@@ -48,22 +48,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 
 
 @pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def make(locale: str) -> Any:
-        ctx = open_context(browser, locale=locale)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        page.on("dialog", lambda d: d.accept())  # resign / abort confirmations
-        return page
-
-    yield make
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
+def pages(accepting_pages: Any) -> Any:
+    """Resign and abort confirmations are accepted (the player clicks OK)."""
+    return accepting_pages
 
 
 def friend_joins(a: Any, make: Any, locale: str) -> Any:

@@ -17,9 +17,8 @@ from starlette.testclient import TestClient
 from asobiba.server import create_app
 from asobiba.server.api_schema import SettingsValues
 
-from .browser import ROOT, Server, click_a_move, new_game, open_context, wait_turn
+from .browser import ROOT, Server, click_a_move, new_game, wait_turn
 from .test_accessibility import serious
-from .test_ux import SIZES
 
 LOCALES = {"en": "en-US", "ja": "ja-JP"}
 WORDS = {"en": {"not_found": "Page not found", "turn": "Your turn", "settings": "Settings"},
@@ -82,22 +81,6 @@ def test_issue27_the_client_and_the_server_offer_the_same_choices() -> None:
 
 # ---- in the browser -------------------------------------------------------------------------
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(size: str = "desktop", locale: str = "en-US", **kw: Any) -> Any:
-        ctx = open_context(browser, locale=locale, **SIZES[size], **kw)
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 def background(page: Any) -> str:
@@ -119,7 +102,7 @@ def choose(page: Any, key: str, value: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_issue27_unknown_address_is_a_404_page_in_the_browser(
         pages: Any, server: Server, lang: str, size: str) -> None:
-    page = pages(size, LOCALES[lang])
+    page = pages(size=size, locale=LOCALES[lang])
     res = page.goto(f"{server.url}/r/nowhere/at/all")
     assert res is not None and res.status == 404
     assert page.inner_text("h1") == WORDS[lang]["not_found"]
@@ -133,7 +116,7 @@ def test_issue27_unknown_address_is_a_404_page_in_the_browser(
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_issue27_settings_page_is_linked_and_dark_mode_applies_on_every_page_after_reload(
         pages: Any, server: Server, lang: str, size: str) -> None:
-    page = pages(size, LOCALES[lang], color_scheme="light")
+    page = pages(size=size, locale=LOCALES[lang], color_scheme="light")
     page.goto(f"{server.url}/")
     page.wait_for_selector("body[data-ready=true]")
     assert background(page) == LIGHT_BG
@@ -160,7 +143,7 @@ def test_issue27_settings_page_is_linked_and_dark_mode_applies_on_every_page_aft
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_issue27_dark_mode_follows_the_system_unless_chosen(
         pages: Any, server: Server, lang: str) -> None:
-    page = pages("desktop", LOCALES[lang], color_scheme="dark")
+    page = pages(size="desktop", locale=LOCALES[lang], color_scheme="dark")
     page.goto(f"{server.url}/settings")
     settings_ready(page)
     assert page.evaluate("() => document.documentElement.dataset.theme") == "system"
@@ -177,7 +160,7 @@ def test_issue27_dark_mode_follows_the_system_unless_chosen(
 @pytest.mark.browser
 def test_issue27_account_settings_survive_a_new_browser_after_login(
         pages: Any, server: Server) -> None:
-    page = pages("desktop", "ja-JP")
+    page = pages(size="desktop", locale="ja-JP")
     page.goto(f"{server.url}/account")
     page.wait_for_selector("body[data-ready=true]")
     page.fill("#reg-name", "settei27")
@@ -190,7 +173,7 @@ def test_issue27_account_settings_survive_a_new_browser_after_login(
     choose(page, "board", "contrast")
     choose(page, "theme", "dark")
     # another browser (nothing in its storage): the defaults until it signs in
-    other = pages("phone", "en-US", color_scheme="light")
+    other = pages(size="phone", locale="en-US", color_scheme="light")
     other.goto(f"{server.url}/")
     other.wait_for_selector("body[data-ready=true]")
     assert other.evaluate("() => document.documentElement.dataset.board") == "classic"
@@ -212,7 +195,7 @@ def test_issue27_no_feedback_badge_between_people_by_default(
         pages: Any, server: Server, lang: str) -> None:
     """A casual hot-seat game (two people, no computer): no move-quality question is asked
     and no badge is shown; with the setting "in every casual game" it is."""
-    page = pages("desktop", LOCALES[lang])
+    page = pages(size="desktop", locale=LOCALES[lang])
     asked: list[str] = []
     page.on("request", lambda r: asked.append(r.url) if r.url.endswith("/feedback") else None)
     new_game(page, server.url, "reversi", ["you", "you"])
@@ -247,7 +230,7 @@ def test_issue27_no_feedback_badge_between_people_by_default(
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_issue27_the_tab_title_and_favicon_say_when_it_is_your_turn(
         pages: Any, server: Server, lang: str, size: str) -> None:
-    page = pages(size, LOCALES[lang])
+    page = pages(size=size, locale=LOCALES[lang])
     new_game(page, server.url, "reversi", ["you", "friend"])
     assert wait_turn(page) == "turn"
     turn = f"● {WORDS[lang]['turn']} — "
@@ -274,7 +257,7 @@ def axe_source() -> str:
                                               ("light", "contrast"), ("dark", "contrast")])
 def test_issue27_settings_page_has_no_serious_accessibility_violation(
         pages: Any, server: Server, axe_source: str, lang: str, theme: str, board: str) -> None:
-    page = pages("desktop", LOCALES[lang])
+    page = pages(size="desktop", locale=LOCALES[lang])
     page.goto(f"{server.url}/settings")
     settings_ready(page)
     choose(page, "theme", theme)

@@ -5,19 +5,14 @@ stepping, kept keyboard focus, names in the page's language)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
-from .browser import Server, click_a_move, every_game, new_game, open_context, wait_turn
+from .browser import PHONE, Server, click_a_move, every_game, new_game, wait_turn
 
 pytestmark = pytest.mark.browser
 
-DESKTOP = {"viewport": {"width": 1280, "height": 900}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
-         "device_scale_factor": 2}
-SIZES = {"desktop": DESKTOP, "phone": PHONE}
 
 # game, seats, lobby options: one game page of each renderer
 GAMES = every_game([
@@ -35,23 +30,6 @@ BOARD_CONTROLS = ("#board [data-move], #board [data-attack], #board [data-pick],
                   "#board [data-from], #board [data-write], #board button")
 
 
-@pytest.fixture
-def pages(browser: Any) -> Iterator[Any]:
-    """Open pages in fresh contexts; every page error fails the test."""
-    contexts: list[Any] = []
-    errors: list[str] = []
-
-    def open_page(size: str = "desktop", locale: str = "en-US") -> Any:
-        ctx = open_context(browser, locale=locale, **SIZES[size])
-        contexts.append(ctx)
-        page = ctx.new_page()
-        page.on("pageerror", lambda e: errors.append(str(e)))
-        return page
-
-    yield open_page
-    for ctx in contexts:
-        ctx.close()
-    assert not errors, errors
 
 
 COVERED = """() => [...document.querySelectorAll('a[data-link]')].map(a => {
@@ -65,7 +43,7 @@ COVERED = """() => [...document.querySelectorAll('a[data-link]')].map(a => {
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_issue15_every_lobby_link_can_be_clicked_at_its_centre(
         pages: Any, server: Server, size: str) -> None:
-    page = pages(size)
+    page = pages(size=size)
     page.goto(server.url)
     page.wait_for_selector("body[data-ready=true]")
     assert page.locator("a[data-link]").count() >= 24  # 4 a game, and more may come
@@ -94,7 +72,7 @@ def assert_fits_the_phone(page: Any) -> None:
 
 
 def test_issue15_phone_lobby_form_fits_and_create_is_tappable(pages: Any, server: Server) -> None:
-    page = pages("phone")
+    page = pages(size="phone")
     page.goto(f"{server.url}/?game=reversi")
     page.wait_for_selector("body[data-ready=true]")
     page.wait_for_selector("#match-row:not([hidden])")  # two seats taking turns: a set
@@ -116,7 +94,7 @@ SIZES_OF = """(sel) => [...document.querySelectorAll(sel)].filter(e => e.getClie
 def test_issue15_phone_game_page_fits_and_every_board_control_is_finger_sized(
         pages: Any, server: Server, game: str, seats: list[str],
         options: dict[str, Any]) -> None:
-    page = pages("phone")
+    page = pages(size="phone")
     new_game(page, server.url, game, seats, options)
     assert wait_turn(page) == "turn"
     assert_fits_the_phone(page)
@@ -141,7 +119,7 @@ def test_issue15_phone_game_page_fits_and_every_board_control_is_finger_sized(
 def test_issue15_every_game_page_has_rules_a_legend_and_the_tutorial(
         pages: Any, server: Server, game: str, seats: list[str], options: dict[str, Any],
         locale: str) -> None:
-    page = pages("desktop", locale)
+    page = pages(size="desktop", locale=locale)
     new_game(page, server.url, game, seats, options)
     wait_turn(page)
     rules = page.locator(f"[data-rules={game}] li")
@@ -271,7 +249,7 @@ def test_issue15_keyboard_play_keeps_the_focus_on_the_board(pages: Any, server: 
 def test_issue15_pieces_and_squares_have_names_in_japanese(
         pages: Any, server: Server, game: str, seats: list[str],
         options: dict[str, Any]) -> None:
-    page = pages("desktop", "ja-JP")
+    page = pages(size="desktop", locale="ja-JP")
     new_game(page, server.url, game, seats, options)
     wait_turn(page)
     names = page.eval_on_selector_all(
@@ -286,7 +264,7 @@ def test_issue15_pieces_and_squares_have_names_in_japanese(
 
 def test_issue15_japanese_lobby_values_and_casual_only_offers_undo_where_it_exists(
         pages: Any, server: Server) -> None:
-    page = pages("desktop", "ja-JP")
+    page = pages(size="desktop", locale="ja-JP")
     page.goto(f"{server.url}/?game=memory_matrix")
     page.wait_for_selector("body[data-ready=true]")
     shapes = page.eval_on_selector_all("[data-option=shape] option", "els => els.map(e => e.textContent)")
@@ -395,7 +373,7 @@ def test_issue15_the_algo_tutorial_highlights_the_cards_it_asks_to_click(
                                   "/tutorial/algo", "/daily/reversi", "/ladder/flipflop",
                                   "/leaderboard/memory_matrix"])
 def test_issue15_every_other_page_fits_a_phone(pages: Any, server: Server, path: str) -> None:
-    page = pages("phone")
+    page = pages(size="phone")
     page.goto(server.url + path)
     if path == "/replay":  # the replay viewer waits for a record; its page is drawn
         page.wait_for_selector("#lang", state="attached")
