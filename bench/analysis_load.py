@@ -33,7 +33,7 @@ import websockets
 from pydantic_core import from_json, to_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web_load import Cluster, Stats, new_room, pct, play_room, tree, usage  # noqa: E402
+from web_load import Cluster, Stats, new_room, pct, play_room, print_ratios, tree, usage  # noqa: E402
 
 
 def cpu_of(pids: list[int]) -> float:
@@ -140,10 +140,7 @@ async def run(args: argparse.Namespace) -> None:
             r = await phase(name, cluster, args.rooms, args.rate, args.seconds, analysts)
             show(r)
             results.append(r)
-        quiet = [r["p99_ms"] for r in results if r["phase"] != "analysing"]
-        busy = results[1]["p99_ms"]
-        print(f"p99 ratio analysing/quiet: {busy / quiet[0]:.2f} (first quiet), "
-              f"{busy / quiet[1]:.2f} (quiet again), {busy / max(quiet):.2f} (the worse quiet)")
+        print_ratios(results, "analysing")
     finally:
         cluster.stop()
 

@@ -41,7 +41,7 @@ import websockets
 from pydantic_core import from_json, to_json
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from web_load import Cluster, Stats, new_room, pct, play_room, usage  # noqa: E402
+from web_load import Cluster, Stats, new_room, pct, play_room, print_ratios, usage  # noqa: E402
 
 from asobiba.server.tournament_routes import STREAM_EVERY  # noqa: E402
 
@@ -307,11 +307,7 @@ async def run(args: argparse.Namespace) -> None:
             r = await phase(name, cluster, args, t)
             show(r)
             results.append(r)
-        quiet = [r["p99_ms"] for r in results if r["phase"] != "tournament"]
-        busy = results[1]["p99_ms"]
-        print(f"p99 ratio tournament/quiet: {busy / quiet[0]:.2f} (first quiet), "
-              f"{busy / quiet[1]:.2f} (quiet again), {busy / max(quiet):.2f} (the worse "
-              "quiet)")
+        print_ratios(results, "tournament")
         pairing_cpu(cluster.dir / "data", tour.tid)
     finally:
         cluster.stop()

@@ -463,6 +463,15 @@ async def bot_burst(ports: list[int], n: int, level: str, seconds: float) -> dic
             "finished": sum(i["status"] == "finished" for i in infos)}
 
 
+def print_ratios(results: list[dict[str, Any]], busy: str) -> None:
+    """The busy phase's ack p99 over the quiet phases' (before, after, the worse of the two):
+    bench/analysis_load.py's and bench/tournament_load.py's verdict line."""
+    quiet = [r["p99_ms"] for r in results if r["phase"] != busy]
+    p99 = next(r["p99_ms"] for r in results if r["phase"] == busy)
+    print(f"p99 ratio {busy}/quiet: {p99 / quiet[0]:.2f} (first quiet), "
+          f"{p99 / quiet[1]:.2f} (quiet again), {p99 / max(quiet):.2f} (the worse quiet)")
+
+
 def pct(xs: list[float], q: float) -> float:
     if not xs:
         return float("nan")

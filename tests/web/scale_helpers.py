@@ -215,9 +215,10 @@ def keys_for(room: dict[str, Any], seat: int) -> list[dict[str, Any]]:
 
 
 @contextmanager
-def web_pair(db_url: str, redis_url: str, tmp_path: Path,
+def web_pair(db_url: str, redis_url: str | None, tmp_path: Path,
              env: dict[str, str]) -> Iterator[tuple[Web, Web]]:
-    """Two ``asobiba serve --redis`` processes on one database and one Redis, stopped after."""
+    """Two ``asobiba serve --redis`` processes on one database and one Redis (or, without
+    ``redis_url``, two processes sharing only the database), stopped after."""
     procs: list[Web] = []
     try:
         procs.append(Web(db_url, redis_url, tmp_path / "a.log", env=env).start())

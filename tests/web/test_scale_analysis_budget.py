@@ -8,8 +8,6 @@ fresh budget after the first had refused."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -19,25 +17,13 @@ from websockets.sync.client import connect
 
 from asobiba.server.services import RedisServer
 
-from .scale_helpers import WAIT, Web
+from .scale_helpers import WAIT, Web, web_pair
 
 BUDGET = 1.0  # CPU seconds per window, for these processes
 STEP = 2.0  # analysis_routes.STEP_SECONDS: a step's CPU is at most its wall time
 MIDGAME = {"game": "reversi", "moves": ["f5", "d6", "c3", "d3", "c4", "f4", "c5", "b3"]}
 ENV = {"ASOBIBA_ANALYSIS_CPU": str(BUDGET), "ASOBIBA_ANALYSIS_WINDOW": "600",
        "ASOBIBA_LIMIT_SCALE": "100"}
-
-
-@contextmanager
-def two(db: str, redis: str | None, tmp_path: Path) -> Iterator[tuple[Web, Web]]:
-    procs: list[Web] = []
-    try:
-        procs.append(Web(db, redis, tmp_path / "a.log", env=ENV).start())
-        procs.append(Web(db, redis, tmp_path / "b.log", env=ENV).start())
-        yield procs[0], procs[1]
-    finally:
-        for p in procs:
-            p.stop()
 
 
 def analyse(web: Web, most: int = 400) -> list[dict[str, Any]]:
@@ -68,7 +54,7 @@ def attack(a: Web, b: Web) -> None:
 
 def test_the_database_shares_the_budget_between_processes(tmp_path: Path) -> None:
     db = f"sqlite:///{tmp_path / 'asobiba.db'}"
-    with two(db, None, tmp_path) as (a, b):
+    with web_pair(db, None, tmp_path, ENV) as (a, b):
         attack(a, b)
     engine = sa.create_engine(db)
     with engine.connect() as conn:
@@ -82,7 +68,7 @@ def test_the_database_shares_the_budget_between_processes(tmp_path: Path) -> Non
 
 def test_redis_shares_the_budget_between_processes(pg_url: str, redis_server: RedisServer,
                                                   tmp_path: Path) -> None:
-    with two(pg_url, redis_server.url, tmp_path) as (a, b):
+    with web_pair(pg_url, redis_server.url, tmp_path, ENV) as (a, b):
         attack(a, b)
     import redis
 
