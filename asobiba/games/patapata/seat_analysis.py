@@ -1,6 +1,7 @@
 """Patapata on the analysis board: the best continuations for the current task (the hints'
 ranking: the sheet's score now, one task of lookahead, a beam search over the rest of the
-course for the best few) and the sheet as it stands. From the seat's last view only."""
+course for the best few). From the seat's last view only; the sheet itself is drawn from
+that view, so the analysis does not repeat it."""
 
 from __future__ import annotations
 
@@ -15,9 +16,7 @@ SHOWN = 3
 
 def seat_analysis(options: JSONMapping, views: Sequence[JSONMapping]) -> JSONObject:
     view = patapata_view(views[-1])
-    # "sheet": the view has no such key (its sheets are ``sheets``), so this was always
-    # None; kept as it was (the analysis JSON must not change here), written out for mypy
     if view["over"] or not view["legal_moves"]:
-        return {"kind": "patapata", "ways": [], "sheet": None}
+        return {"kind": "patapata", "ways": []}
     ways = hints(view, searched=SHOWN)
-    return {"kind": "patapata", "ways": [w.to_json() for w in ways[:SHOWN]], "sheet": None}
+    return {"kind": "patapata", "ways": [w.to_json() for w in ways[:SHOWN]]}
