@@ -352,6 +352,23 @@ def aweb(conn: HTTPConnection) -> AnalysisWeb:
     return got
 
 
+async def engine_answer(request: Request, fn: Callable[P, JSONObject], *args: P.args,
+                        **kwargs: P.kwargs) -> Response:
+    """``fn(*args)`` run in the analysis process for the request's key, as the answer: the
+    coded refusal ``analysis_budget`` (429) before any engine work once the key has used its
+    budget, the worker's coded error (400), else its JSON without the CPU time."""
+    aw = aweb(request)
+    key = await aw.address(request.scope)
+    refusal = await aw.analysis.refusal(key)
+    if refusal is not None:
+        return _refused(429, refusal)
+    out = await aw.analysis.run(key, fn, *args, **kwargs)
+    if "error" in out:
+        return _refused(400, out["error"])
+    out.pop("cpu", None)
+    return JSONResponse(out)
+
+
 # ---- the handlers (module level: each reads the app's AnalysisWeb) ---------------------------
 async def page(request: Request) -> Response:
     if request.path_params["game"] not in available():
@@ -367,18 +384,8 @@ async def position(request: Request) -> Response:
         data = json.loads(await request.body() or b"{}")
     except ValueError:
         return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
-    aw = aweb(request)
-    engine = aw.analysis
-    key = await aw.address(request.scope)
-    refusal = await engine.refusal(key)
-    if refusal is not None:
-        return _refused(429, refusal)
     spec, seat = spec_of(data)
-    out = await engine.run(key, worker.describe, spec, seat)
-    if "error" in out:
-        return _refused(400, out["error"])
-    out.pop("cpu", None)
-    return JSONResponse(out)
+    return await engine_answer(request, worker.describe, spec, seat)
 
 
 async def export(request: Request) -> Response:
@@ -421,20 +428,10 @@ async def import_tree(request: Request) -> Response:
     if not isinstance(data, dict) or not isinstance(data.get("game"), str) \
             or not isinstance(data.get("notation", data.get("share")), str):
         return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
-    aw = aweb(request)
-    engine = aw.analysis
-    key = await aw.address(request.scope)
-    refusal = await engine.refusal(key)
-    if refusal is not None:
-        return _refused(429, refusal)
     notation = data.get("notation")
-    out = await engine.run(key, worker.read_tree, data["game"],
-                           notation if isinstance(notation, str) else None,
-                           None if isinstance(notation, str) else data.get("share"))
-    if "error" in out:
-        return _refused(400, out["error"])
-    out.pop("cpu", None)
-    return JSONResponse(out)
+    return await engine_answer(request, worker.read_tree, data["game"],
+                               notation if isinstance(notation, str) else None,
+                               None if isinstance(notation, str) else data.get("share"))
 
 
 async def stream(engine: Analysis, ws: WebSocket, key: str, spec: JSONObject) -> None:

@@ -45,6 +45,14 @@ def _string_annotations(tree: ast.AST) -> list[ast.expr]:
     return out
 
 
+def names(tree: ast.AST, name: str) -> list[str]:
+    """Where a module names ``name`` (``name`` or ``x.name``), in code or in annotations."""
+    return [f"line {getattr(node, 'lineno', '?')}: names {name}"
+            for expr in [tree, *_string_annotations(tree)] for node in ast.walk(expr)
+            if (isinstance(node, ast.Name) and node.id == name)
+            or (isinstance(node, ast.Attribute) and node.attr == name)]
+
+
 def hub_mentions(source: str) -> list[str]:
     """Where a module imports the Hub or names it (code or annotations), as short notes."""
     tree = ast.parse(source)
@@ -58,12 +66,7 @@ def hub_mentions(source: str) -> list[str]:
         elif isinstance(node, ast.Import):
             found += [f"line {node.lineno}: imports {a.name}" for a in node.names
                       if a.name.split(".")[-1] in ("hub", "Hub")]
-    for expr in [tree, *_string_annotations(tree)]:
-        for node in ast.walk(expr):
-            if (isinstance(node, ast.Name) and node.id == "Hub") or (
-                    isinstance(node, ast.Attribute) and node.attr == "Hub"):
-                found.append(f"line {getattr(node, 'lineno', '?')}: names Hub")
-    return found
+    return found + names(tree, "Hub")
 
 
 def test_no_flow_names_the_hub() -> None:
@@ -112,12 +115,7 @@ def room_mentions(source: str) -> list[str]:
                 found.append(f"line {node.lineno}: imports from {node.module}")
             found += [f"line {node.lineno}: imports Room" for a in node.names
                       if a.name == "Room"]
-    for expr in [tree, *_string_annotations(tree)]:
-        for node in ast.walk(expr):
-            if (isinstance(node, ast.Name) and node.id == "Room") or (
-                    isinstance(node, ast.Attribute) and node.attr == "Room"):
-                found.append(f"line {getattr(node, 'lineno', '?')}: names Room")
-    return found
+    return found + names(tree, "Room")
 
 
 def test_presence_and_sets_take_a_protocol_not_the_room() -> None:
