@@ -9,7 +9,8 @@ tutorials, ``state_from_view``) are checked by mypy against the same declaration
 (``ReversiState.view(seat) -> ReversiView``). A reader
 turns the JSON it was given into the typed view with the game's ``*_view(view)`` function,
 which checks that the declared keys are there (a clear error, not a ``KeyError`` deep in a
-bot) and is otherwise a cast: values are the producer's own.
+bot) and is otherwise a cast: values are the producer's own. Every game's checker is one
+call of :func:`checked`.
 
 The JS renderers read the same shape; docs/web.md ("Typed views") documents it from these
 declarations.
@@ -18,9 +19,12 @@ declarations.
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping
-from typing import TypedDict
+from typing import TypedDict, TypeVar, cast
 
 from .errors import OptionError, WhyArg, option_why
+from .jsontypes import JSONMapping
+
+ViewT = TypeVar("ViewT")
 
 
 class OutcomeView(TypedDict):
@@ -63,3 +67,22 @@ def own_seat(view: CommonView) -> int:
 def missing_keys(view: Mapping[str, object], keys: Collection[str]) -> list[str]:
     """The declared keys a view lacks (sorted), for a reader's clear error."""
     return sorted(k for k in keys if k not in view)
+
+
+def checked(view: JSONMapping, shape: type[ViewT], game: str, title: str,
+            what: str = "view") -> ViewT:
+    """``view`` as ``shape``, a game's typed view (or the position its ``state_from_view``
+    reads), once it holds every key ``shape`` requires beyond the common ones
+    (:class:`CommonView`: ``State.view`` puts those in every view, and a hand-made position
+    has none). A view lacking one is refused — ``OptionError`` ``option.view`` with the
+    ``game`` and the lacking keys (``title``: the game's English name, for the message;
+    ``what``: ``view`` or ``position``); else it is a cast, the values being the producer's
+    own. Every game's ``*_view`` checker is this one call."""
+    required: frozenset[str] = getattr(shape, "__required_keys__")  # noqa: B009 - a TypedDict's
+    lacking = missing_keys(view, required - CommonView.__required_keys__)
+    if lacking:
+        article = "an" if title[:1] in "AEIOU" else "a"
+        raise OptionError(f"not {article} {title} {what}: it lacks {', '.join(lacking)}",
+                          option="view",
+                          why=option_why("option.view", game=game, keys=", ".join(lacking)))
+    return cast(ViewT, view)

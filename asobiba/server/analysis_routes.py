@@ -10,6 +10,10 @@ next step), so the steps of several people interleave. Each step's CPU time is c
 CPU seconds in ``WINDOW`` seconds an address gets the coded refusal ``analysis_budget``
 (with ``retry_after``) until its old steps leave the window; an address has at most
 ``STREAMS`` analyses streaming at once (a new one stops its oldest).
+
+The routes (:data:`ROUTES`, placed by ``routes.table()``) are module-level handlers: each
+reads the app's :class:`AnalysisWeb` — the analysis process(es), the budget and who a session
+cookie is — kept at ``AppContext.analysis`` (issue 26 item 3: no closures).
 """
 
 from __future__ import annotations
@@ -316,14 +320,21 @@ Account = Callable[[str], int | None]
 """A session cookie's account id (None: not signed in); blocking (it reads the database)."""
 
 
-def analysis_routes(analysis: Analysis | None = None,
-                    account: Account | None = None) -> list[BaseRoute]:
-    """The routes; the app registers them with one line (``*analysis_routes(...)``).
-    ``account``: who a session cookie is; the budget is then the account's (the same in
-    every tab, on every address), else the address's."""
-    engine = analysis or Analysis()
+class AnalysisWeb:
+    """The analysis board's part of the app, kept at ``AppContext.analysis`` and read by each
+    handler with :func:`aweb`: the analysis process(es) and the CPU budget
+    (:class:`Analysis`, with the streams running per key) and ``account``, who a session
+    cookie is — signed in, the budget is the account's (the same in every tab, on every
+    address), else the address's."""
 
-    async def address(scope: Scope) -> str:
+    def __init__(self, analysis: Analysis | None = None, account: Account | None = None
+                 ) -> None:
+        self.analysis = analysis or Analysis()
+        self.account = account
+
+    async def address(self, scope: Scope) -> str:
+        """The key the budget counts: ``account:<id>`` signed in, else ``address:<ip>``."""
+        account = self.account
         token = HTTPConnection(scope).cookies.get(COOKIE) if account is not None else None
         if token and account is not None:
             who = await asyncio.to_thread(account, token)
@@ -331,152 +342,176 @@ def analysis_routes(analysis: Analysis | None = None,
                 return f"account:{who}"
         return f"address:{scope.get('state', {}).get('client_ip') or '?'}"
 
-    async def page(request: Request) -> Response:
-        if request.path_params["game"] not in available():
-            return JSONResponse({"error": {"code": "unknown_game", "message": "no such game",
-                                           "args": {"game": request.path_params["game"]}}},
-                                status_code=404)
-        return FileResponse(os.path.join(WEB_DIR, "analysis.html"),
-                            headers={"cache-control": "no-cache"})
 
-    async def position(request: Request) -> Response:
-        try:
-            data = json.loads(await request.body() or b"{}")
-        except ValueError:
-            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
-        key = await address(request.scope)
-        refusal = await engine.refusal(key)
-        if refusal is not None:
-            return _refused(429, refusal)
-        spec, seat = spec_of(data)
-        out = await engine.run(key, worker.describe, spec, seat)
-        if "error" in out:
-            return _refused(400, out["error"])
-        out.pop("cpu", None)
-        return JSONResponse(out)
+def aweb(conn: HTTPConnection) -> AnalysisWeb:
+    """The app's analysis board part, from a request or a WebSocket."""
+    from .routes.context import ctx  # routes/ imports this module: read lazily, no cycle
 
-    async def export(request: Request) -> Response:
-        """The page's tree as notation (Export) and as a share token (the link). Formatting
-        only, bounded by the body's size: no engine work, no budget."""
-        from ..analysis import tree as trees
+    got = ctx(conn).analysis
+    assert got is not None, "create_app sets it"
+    return got
 
-        try:
-            data = json.loads(await request.body() or b"{}")
-            if not isinstance(data, dict) or not isinstance(data.get("game"), str):
-                raise trees.AnalysisError("analysis_bad_request", field="body")
-            setup = data.get("setup")
-            options, seed = data.get("options") or {}, data.get("seed") or 0
-            if not isinstance(options, dict) or not isinstance(seed, int) \
-                    or not (setup is None or isinstance(setup, dict)):
-                raise trees.AnalysisError("analysis_bad_request", field="options")
-            tree = trees.Tree(data["game"], options, seed, setup,
-                              trees.node_from_json(data.get("tree")))
-            notation = trees.export(tree)
-        except ValueError:
-            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
-        except trees.AnalysisError as exc:
-            return _refused(400, exc.to_json())
-        try:
-            share: str | None = trees.pack(tree)
-            share_error = None
-        except trees.AnalysisError as exc:  # too big for a link: the notation still is
-            share, share_error = None, exc.to_json()
-        return JSONResponse({"notation": notation, "share": share,
-                             "share_error": share_error})
 
-    async def import_tree(request: Request) -> Response:
-        """A pasted notation or a share token back as the page's tree, checked move by move
-        in the analysis process (charged to the budget like any engine work)."""
-        try:
-            data = json.loads(await request.body() or b"{}")
-        except ValueError:
-            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
-        if not isinstance(data, dict) or not isinstance(data.get("game"), str) \
-                or not isinstance(data.get("notation", data.get("share")), str):
-            return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
-        key = await address(request.scope)
-        refusal = await engine.refusal(key)
-        if refusal is not None:
-            return _refused(429, refusal)
-        notation = data.get("notation")
-        out = await engine.run(key, worker.read_tree, data["game"],
+async def engine_answer(request: Request, fn: Callable[P, JSONObject], *args: P.args,
+                        **kwargs: P.kwargs) -> Response:
+    """``fn(*args)`` run in the analysis process for the request's key, as the answer: the
+    coded refusal ``analysis_budget`` (429) before any engine work once the key has used its
+    budget, the worker's coded error (400), else its JSON without the CPU time."""
+    aw = aweb(request)
+    key = await aw.address(request.scope)
+    refusal = await aw.analysis.refusal(key)
+    if refusal is not None:
+        return _refused(429, refusal)
+    out = await aw.analysis.run(key, fn, *args, **kwargs)
+    if "error" in out:
+        return _refused(400, out["error"])
+    out.pop("cpu", None)
+    return JSONResponse(out)
+
+
+# ---- the handlers (module level: each reads the app's AnalysisWeb) ---------------------------
+async def page(request: Request) -> Response:
+    if request.path_params["game"] not in available():
+        return JSONResponse({"error": {"code": "unknown_game", "message": "no such game",
+                                       "args": {"game": request.path_params["game"]}}},
+                            status_code=404)
+    return FileResponse(os.path.join(WEB_DIR, "analysis.html"),
+                        headers={"cache-control": "no-cache"})
+
+
+async def position(request: Request) -> Response:
+    try:
+        data = json.loads(await request.body() or b"{}")
+    except ValueError:
+        return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+    spec, seat = spec_of(data)
+    return await engine_answer(request, worker.describe, spec, seat)
+
+
+async def export(request: Request) -> Response:
+    """The page's tree as notation (Export) and as a share token (the link). Formatting
+    only, bounded by the body's size: no engine work, no budget."""
+    from ..analysis import tree as trees
+
+    try:
+        data = json.loads(await request.body() or b"{}")
+        if not isinstance(data, dict) or not isinstance(data.get("game"), str):
+            raise trees.AnalysisError("analysis_bad_request", field="body")
+        setup = data.get("setup")
+        options, seed = data.get("options") or {}, data.get("seed") or 0
+        if not isinstance(options, dict) or not isinstance(seed, int) \
+                or not (setup is None or isinstance(setup, dict)):
+            raise trees.AnalysisError("analysis_bad_request", field="options")
+        tree = trees.Tree(data["game"], options, seed, setup,
+                          trees.node_from_json(data.get("tree")))
+        notation = trees.export(tree)
+    except ValueError:
+        return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+    except trees.AnalysisError as exc:
+        return _refused(400, exc.to_json())
+    try:
+        share: str | None = trees.pack(tree)
+        share_error = None
+    except trees.AnalysisError as exc:  # too big for a link: the notation still is
+        share, share_error = None, exc.to_json()
+    return JSONResponse({"notation": notation, "share": share,
+                         "share_error": share_error})
+
+
+async def import_tree(request: Request) -> Response:
+    """A pasted notation or a share token back as the page's tree, checked move by move
+    in the analysis process (charged to the budget like any engine work)."""
+    try:
+        data = json.loads(await request.body() or b"{}")
+    except ValueError:
+        return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+    if not isinstance(data, dict) or not isinstance(data.get("game"), str) \
+            or not isinstance(data.get("notation", data.get("share")), str):
+        return _refused(400, {"code": "analysis_bad_request", "args": {"field": "body"}})
+    notation = data.get("notation")
+    return await engine_answer(request, worker.read_tree, data["game"],
                                notation if isinstance(notation, str) else None,
                                None if isinstance(notation, str) else data.get("share"))
+
+
+async def stream(engine: Analysis, ws: WebSocket, key: str, spec: JSONObject) -> None:
+    """Deepen one position, a message per depth, until done, out of time or budget."""
+    depth = tries = 0
+    while depth < MAX_DEPTH:
+        depth += 1
+        refusal = await engine.refusal(key)
+        if refusal is not None:
+            await ws.send_json({"type": "error", **refusal})
+            return
+        out = await engine.run(key, worker.run_step, spec, depth, STEP_SECONDS)
         if "error" in out:
-            return _refused(400, out["error"])
-        out.pop("cpu", None)
-        return JSONResponse(out)
+            await ws.send_json({"type": "error", **out["error"]})
+            return
+        if out.get("timeout"):  # the tables the step filled stay: go on with this depth
+            tries += 1
+            if tries > DEPTH_TRIES:
+                await ws.send_json({"type": "stopped", "reason": "time",
+                                    "depth": depth - 1})
+                return
+            await ws.send_json({"type": "working", "depth": depth,
+                                "used": round(await engine.used(key), 3)})
+            depth -= 1
+            continue
+        tries = 0
+        await ws.send_json({"type": "depth", **out,
+                            "used": round(await engine.used(key), 3),
+                            "budget": engine.budget.cpu})
+        if out.get("done"):
+            await ws.send_json({"type": "stopped", "reason": "done",
+                                "depth": out["depth"]})
+            return
+    await ws.send_json({"type": "stopped", "reason": "depth", "depth": depth})
 
-    async def stream(ws: WebSocket, key: str, spec: JSONObject) -> None:
-        """Deepen one position, a message per depth, until done, out of time or budget."""
-        depth = tries = 0
-        while depth < MAX_DEPTH:
-            depth += 1
-            refusal = await engine.refusal(key)
-            if refusal is not None:
-                await ws.send_json({"type": "error", **refusal})
-                return
-            out = await engine.run(key, worker.run_step, spec, depth, STEP_SECONDS)
-            if "error" in out:
-                await ws.send_json({"type": "error", **out["error"]})
-                return
-            if out.get("timeout"):  # the tables the step filled stay: go on with this depth
-                tries += 1
-                if tries > DEPTH_TRIES:
-                    await ws.send_json({"type": "stopped", "reason": "time",
-                                        "depth": depth - 1})
-                    return
-                await ws.send_json({"type": "working", "depth": depth,
-                                    "used": round(await engine.used(key), 3)})
-                depth -= 1
+
+async def ws_analysis(ws: WebSocket) -> None:
+    await ws.accept()
+    aw = aweb(ws)
+    engine = aw.analysis
+    key = await aw.address(ws.scope)
+    task: asyncio.Task[None] | None = None
+    mine = engine.streams.setdefault(key, [])
+    try:
+        while True:
+            try:
+                message = await ws.receive_json()
+            except (ValueError, KeyError):
+                await ws.send_json({"type": "error", "code": "analysis_bad_request",
+                                    "args": {"field": "message"}})
                 continue
-            tries = 0
-            await ws.send_json({"type": "depth", **out,
-                                "used": round(await engine.used(key), 3),
-                                "budget": engine.budget.cpu})
-            if out.get("done"):
-                await ws.send_json({"type": "stopped", "reason": "done",
-                                    "depth": out["depth"]})
-                return
-        await ws.send_json({"type": "stopped", "reason": "depth", "depth": depth})
-
-    async def ws_analysis(ws: WebSocket) -> None:
-        await ws.accept()
-        key = await address(ws.scope)
-        task: asyncio.Task[None] | None = None
-        mine = engine.streams.setdefault(key, [])
-        try:
-            while True:
-                try:
-                    message = await ws.receive_json()
-                except (ValueError, KeyError):
-                    await ws.send_json({"type": "error", "code": "analysis_bad_request",
-                                        "args": {"field": "message"}})
-                    continue
-                if task is not None:  # a new position (or "stop") ends the running one
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError, Exception):
-                        await task
-                    if task in mine:
-                        mine.remove(task)
-                    task = None
-                if not isinstance(message, dict) or message.get("type") != "analyse":
-                    continue
-                spec, _ = spec_of(message.get("position"))
-                while len(mine) >= STREAMS:  # another tab of the same address: stop it
-                    mine.pop(0).cancel()
-                task = asyncio.create_task(stream(ws, key, spec))
-                mine.append(task)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            if task is not None:
+            if task is not None:  # a new position (or "stop") ends the running one
                 task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
                 if task in mine:
                     mine.remove(task)
+                task = None
+            if not isinstance(message, dict) or message.get("type") != "analyse":
+                continue
+            spec, _ = spec_of(message.get("position"))
+            while len(mine) >= STREAMS:  # another tab of the same address: stop it
+                mine.pop(0).cancel()
+            task = asyncio.create_task(stream(engine, ws, key, spec))
+            mine.append(task)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if task is not None:
+            task.cancel()
+            if task in mine:
+                mine.remove(task)
 
-    return [Route("/analysis/{game}", page),
-            Route("/api/analysis/position", position, methods=["POST"]),
-            Route("/api/analysis/export", export, methods=["POST"]),
-            Route("/api/analysis/import", import_tree, methods=["POST"]),
-            WebSocketRoute("/ws/analysis", ws_analysis)]
+
+ROUTES: list[BaseRoute] = [
+    Route("/analysis/{game}", page),
+    Route("/api/analysis/position", position, methods=["POST"]),
+    Route("/api/analysis/export", export, methods=["POST"]),
+    Route("/api/analysis/import", import_tree, methods=["POST"]),
+    WebSocketRoute("/ws/analysis", ws_analysis),
+]
+"""The analysis board's routes, in their order; ``routes.table()`` places them before the
+room socket (``/ws/analysis`` is not a room)."""

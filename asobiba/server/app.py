@@ -29,13 +29,12 @@ from ..core import AsobibaError, MoveError, OptionError, RecordError
 from ..core.jsontypes import JSONObject
 from ..core.text import TextError
 from ..games import available, get
-from . import api_schema, chat, error_pages, fairplay, shared
+from . import api_schema, chat, error_pages, explorer_routes, fairplay, shared
 from . import ws_protocol as wsp
-from .analysis_routes import Analysis, analysis_routes, shared_budget
+from .analysis_routes import Analysis, AnalysisWeb, shared_budget
 from .bot_api import BotApi
 from .bots import BotPool
 from .db import Store
-from .explorer_routes import explorer_routes
 from .game_web import game_files_mount
 from .limits import Limits
 from .progress import COOKIE, ProgressionWeb, utc_today
@@ -137,15 +136,15 @@ def create_app(data_dir: str = "data", db_url: str | None = None, bot_processes:
     app_ctx.tournaments = tournaments  # its handlers read it there (tournament_routes.tweb)
     # the puzzle trainer's part (docs/puzzles.md): its handlers read it there (pweb)
     puzzles = app_ctx.puzzles = puzzle_routes(store.engine, today or utc_today)
+    # the analysis board's part (docs/analysis.md): its handlers read it there (aweb)
+    app_ctx.analysis = AnalysisWeb(Analysis(budget=shared_budget(store.engine, redis_url)),
+                                   account=_account_of(store.engine))
     routes = table(app_ctx, WebSocketRoute("/ws/{room}", ws),
                    Mount("/static", StaticFiles(directory=WEB_DIR), name="static"),
-                   # before the room socket: /ws/analysis is not a room
-                   before_socket=[*people.routes(), *analysis_routes(
-                       Analysis(budget=shared_budget(store.engine, redis_url)),
-                       account=_account_of(store.engine))],
+                   before_socket=people.routes(),  # before the room socket: not rooms
                    before_static=[
                        *puzzles.routes,  # docs/puzzles.md
-                       *explorer_routes(store.engine, limits),  # docs/explorer.md
+                       *explorer_routes.ROUTES,  # docs/explorer.md
                        *chat.chat_routes(),  # before the tournaments' routes
                        *tournaments.routes,  # docs/tournaments.md
                        game_files_mount(WEB_DIR),  # each game's renderer and words

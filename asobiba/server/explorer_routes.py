@@ -28,7 +28,6 @@ from ..core.jsontypes import JSONObject
 from ..explorer.book import book_moves
 from ..explorer.index import moves_at
 from ..explorer.positions import explorers
-from .limits import Limits
 from .rooms import ClientError
 
 MAX_LINE = 120
@@ -95,22 +94,29 @@ def listing() -> JSONObject:
     return {"explorers": out}
 
 
-def explorer_routes(engine: Engine, limits: Limits) -> list[Route]:
-    async def api(request: Request) -> Response:
-        ip = str(request.scope.get("state", {}).get("client_ip") or "?")
-        if not await limits.ahit("explorer", ip):
-            r = limits.rules["explorer"]
-            raise ClientError("too_many", f"too many requests of this kind ({r.tries} per "
-                              f"{r.window:g} s); wait and try again", status=429)
-        name = str(request.path_params["explorer"])
-        raw = request.query_params.get("moves") or ""
-        return JSONResponse(await run_in_threadpool(answer, engine, name, raw))
+# ---- the handlers (module level: each reads the app's store and limits) ----------------------
+async def api(request: Request) -> Response:
+    from .routes.context import ctx  # routes/ imports this module: read lazily, no cycle
 
-    async def page(request: Request) -> Response:
-        return FileResponse(WEB_DIR / "explorer.html", headers={"cache-control": "no-cache"})
+    app = ctx(request)
+    ip = str(request.scope.get("state", {}).get("client_ip") or "?")
+    if not await app.limits.ahit("explorer", ip):
+        r = app.limits.rules["explorer"]
+        raise ClientError("too_many", f"too many requests of this kind ({r.tries} per "
+                          f"{r.window:g} s); wait and try again", status=429)
+    name = str(request.path_params["explorer"])
+    raw = request.query_params.get("moves") or ""
+    return JSONResponse(await run_in_threadpool(answer, app.store.engine, name, raw))
 
-    async def index(request: Request) -> Response:
-        return JSONResponse(listing())
 
-    return [Route("/api/explorer", index), Route("/api/explorer/{explorer}", api),
-            Route("/explorer/{explorer}", page)]
+async def page(request: Request) -> Response:
+    return FileResponse(WEB_DIR / "explorer.html", headers={"cache-control": "no-cache"})
+
+
+async def index(request: Request) -> Response:
+    return JSONResponse(listing())
+
+
+ROUTES = [Route("/api/explorer", index), Route("/api/explorer/{explorer}", api),
+          Route("/explorer/{explorer}", page)]
+"""The explorer's routes, in their order (the app places them before the game files)."""

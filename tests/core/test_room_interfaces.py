@@ -5,7 +5,11 @@ Every module of ``asobiba/server/room/`` is parsed (``ast``, nothing imported): 
 it) may import the Hub or name it — in code, in an annotation, or in a string annotation
 under ``TYPE_CHECKING``. Each flow states what it needs from the hub as a
 :class:`typing.Protocol` of its own and takes that (mypy checks, where hub.py builds each
-flow, that the Hub implements it)."""
+flow, that the Hub implements it).
+
+Presence (claims, who is connected) and the match sets are functions of a room rather than
+flows of the hub: each takes a Protocol of its own naming only the parts of the room it
+reads or writes — never the whole ``Room`` (mypy checks that the Room is one)."""
 
 from __future__ import annotations
 
@@ -41,6 +45,14 @@ def _string_annotations(tree: ast.AST) -> list[ast.expr]:
     return out
 
 
+def names(tree: ast.AST, name: str) -> list[str]:
+    """Where a module names ``name`` (``name`` or ``x.name``), in code or in annotations."""
+    return [f"line {getattr(node, 'lineno', '?')}: names {name}"
+            for expr in [tree, *_string_annotations(tree)] for node in ast.walk(expr)
+            if (isinstance(node, ast.Name) and node.id == name)
+            or (isinstance(node, ast.Attribute) and node.attr == name)]
+
+
 def hub_mentions(source: str) -> list[str]:
     """Where a module imports the Hub or names it (code or annotations), as short notes."""
     tree = ast.parse(source)
@@ -54,12 +66,7 @@ def hub_mentions(source: str) -> list[str]:
         elif isinstance(node, ast.Import):
             found += [f"line {node.lineno}: imports {a.name}" for a in node.names
                       if a.name.split(".")[-1] in ("hub", "Hub")]
-    for expr in [tree, *_string_annotations(tree)]:
-        for node in ast.walk(expr):
-            if (isinstance(node, ast.Name) and node.id == "Hub") or (
-                    isinstance(node, ast.Attribute) and node.attr == "Hub"):
-                found.append(f"line {getattr(node, 'lineno', '?')}: names Hub")
-    return found
+    return found + names(tree, "Hub")
 
 
 def test_no_flow_names_the_hub() -> None:
@@ -92,3 +99,46 @@ def test_the_checker_sees_type_checking_imports_and_string_annotations() -> None
         "line 2: names Hub"]
     assert hub_mentions("class A:\n    def __init__(self, host: 'Host') -> None:\n"
                         "        self.host = host\n") == []
+
+
+#: function module → the Protocol its functions take instead of the whole Room
+ROOM_PARTS = {"presence.py": "PresenceRoom", "sets.py": "SetRoom"}
+
+
+def room_mentions(source: str) -> list[str]:
+    """Where a module imports the Room (or the module defining it) or names it."""
+    tree = ast.parse(source)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            if node.module is not None and node.module.split(".")[-1] in ("state", "rooms"):
+                found.append(f"line {node.lineno}: imports from {node.module}")
+            found += [f"line {node.lineno}: imports Room" for a in node.names
+                      if a.name == "Room"]
+    return found + names(tree, "Room")
+
+
+def test_presence_and_sets_take_a_protocol_not_the_room() -> None:
+    for name, part in ROOM_PARTS.items():
+        source = (ROOM / name).read_text(encoding="utf-8")
+        assert room_mentions(source) == [], (name, room_mentions(source))
+        tree = ast.parse(source)
+        classes = {n.name: n for n in tree.body if isinstance(n, ast.ClassDef)}
+        assert part in classes, f"{name} defines no {part}"
+        assert [ast.unparse(b) for b in classes[part].bases] == ["Protocol"], (name, part)
+        functions = [n for n in tree.body if isinstance(n, ast.FunctionDef)]
+        assert len(functions) >= 4, name
+        for fn in functions:
+            first = fn.args.args[0]
+            assert first.arg == "room" and first.annotation is not None \
+                and ast.unparse(first.annotation) == part, \
+                f"{name}: {fn.name} takes {ast.unparse(first.annotation or ast.Constant(None))}"
+
+
+def test_the_room_checker_sees_the_room_under_type_checking() -> None:
+    hidden = ("from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n"
+              "    from .state import Room\n\ndef joined(room: 'Room', seat: int) -> bool:\n"
+              "    return True\n")
+    assert room_mentions(hidden) == ["line 3: imports from state", "line 3: imports Room",
+                                     "line 1: names Room"]
+    assert room_mentions("def f(room: PresenceRoom) -> None:\n    pass\n") == []

@@ -133,3 +133,26 @@ def redis_server() -> Iterator[RedisServer]:
 def pg_url(pg_cluster: Any) -> str:
     """A fresh database in the session's throwaway PostgreSQL cluster."""
     return str(pg_cluster.new_database())
+
+
+# ---- the analysis board's tests: the real app and one real analysis process --------------
+@pytest.fixture(scope="module")
+def analysis() -> Iterator[Any]:
+    """One analysis process per test module (a real spawned process, not a thread), for
+    :func:`.helpers.with_analysis`; its budget is the test's to set."""
+    from asobiba.server.analysis_routes import Analysis
+
+    engine = Analysis(processes=1)
+    yield engine
+    engine.shutdown()
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The real app (``create_app`` on a temporary SQLite, no bot processes), started, for a
+    whole test module: its routes, its typed request models, its Guard and its
+    ``AppContext`` (``app.state.ctx``), as a person's browser meets them."""
+    from .helpers import make_client
+
+    with make_client(str(tmp_path_factory.mktemp("app"))) as client:
+        yield client

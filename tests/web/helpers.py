@@ -139,3 +139,18 @@ def slow(seconds: float) -> str:
 
 def quick(x: int) -> int:
     return x * 2
+
+
+def with_analysis(client: TestClient, analysis: Any,
+                  account: Callable[[str], int | None] | None = None) -> TestClient:
+    """``client`` (the real app: the ``app_client`` fixture) with ``analysis`` as its analysis
+    board's engine and budget — ``AppContext.analysis``, where the handlers read it — and
+    ``account`` as who a session cookie is; its cookies cleared."""
+    from asobiba.server.analysis_routes import AnalysisWeb
+    from asobiba.server.routes.context import AppContext
+
+    app_ctx = client.app.state.ctx  # type: ignore[attr-defined]
+    assert isinstance(app_ctx, AppContext)
+    app_ctx.analysis = AnalysisWeb(analysis, account)
+    client.cookies.clear()
+    return client

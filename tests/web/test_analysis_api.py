@@ -4,28 +4,25 @@ process, not a thread), and the per-address CPU budget."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from starlette.applications import Starlette
 from starlette.testclient import TestClient
 
-from asobiba.server.analysis_routes import Analysis, Budget, analysis_routes
+from asobiba.server.analysis_routes import Analysis, Budget
 
+from .helpers import with_analysis
 
-@pytest.fixture(scope="module")
-def engine() -> Iterator[Analysis]:
-    analysis = Analysis(processes=1)
-    yield analysis
-    analysis.shutdown()
+ADDRESS = "address:testclient"
+"""The budget's key of the test client's requests: its address, as the app's Guard reads it."""
 
 
 @pytest.fixture
-def client(engine: Analysis) -> Iterator[TestClient]:
-    engine.budget = Budget(cpu=1000.0)
-    with TestClient(Starlette(routes=analysis_routes(engine))) as c:
-        yield c
+def client(app_client: TestClient, analysis: Analysis) -> TestClient:
+    """The real app (conftest ``app_client``) with the module's analysis process, a large
+    budget and no accounts."""
+    analysis.budget = Budget(cpu=1000.0)
+    return with_analysis(app_client, analysis)
 
 
 def stream(client: TestClient, position: dict[str, Any], most: int = 60
@@ -99,21 +96,22 @@ def test_a_bad_position_is_refused_on_the_stream_too(client: TestClient) -> None
                          "args": {"game": "algo"}}]
 
 
-def test_the_cpu_budget_stops_an_address_and_says_when_to_come_back(engine: Analysis) -> None:
-    engine.budget = Budget(cpu=0.5, window=600.0)
-    with TestClient(Starlette(routes=analysis_routes(engine))) as client:
-        # a Reversi midgame deepens for many seconds: the budget must cut it
-        messages = stream(client, {"game": "reversi",
-                                   "moves": ["f5", "d6", "c3", "d3", "c4", "f4"]}, most=80)
-        last = messages[-1]
-        assert last["type"] == "error" and last["code"] == "analysis_budget", messages[-3:]
-        assert last["args"]["budget"] == 0.5 and last["args"]["retry_after"] >= 1
-        used = engine.budget.used("address:?")
-        assert used >= 0.5
-        # the spent budget costs nothing more: refused before any engine work
-        res = client.post("/api/analysis/position", json={"game": "reversi"})
-        assert res.status_code == 429 and res.json()["error"]["code"] == "analysis_budget"
-        assert engine.budget.used("address:?") == used
+def test_the_cpu_budget_stops_an_address_and_says_when_to_come_back(
+        app_client: TestClient, analysis: Analysis) -> None:
+    analysis.budget = Budget(cpu=0.5, window=600.0)
+    client = with_analysis(app_client, analysis)
+    # a Reversi midgame deepens for many seconds: the budget must cut it
+    messages = stream(client, {"game": "reversi",
+                               "moves": ["f5", "d6", "c3", "d3", "c4", "f4"]}, most=80)
+    last = messages[-1]
+    assert last["type"] == "error" and last["code"] == "analysis_budget", messages[-3:]
+    assert last["args"]["budget"] == 0.5 and last["args"]["retry_after"] >= 1
+    used = analysis.budget.used(ADDRESS)
+    assert used >= 0.5
+    # the spent budget costs nothing more: refused before any engine work
+    res = client.post("/api/analysis/position", json={"game": "reversi"})
+    assert res.status_code == 429 and res.json()["error"]["code"] == "analysis_budget"
+    assert analysis.budget.used(ADDRESS) == used
 
 
 def test_the_budget_window_slides() -> None:
@@ -179,17 +177,18 @@ def test_a_tree_too_big_for_a_link_still_exports(client: TestClient) -> None:
                                          "args": {"what": "link", "most": 6000}}
 
 
-def test_the_budget_is_the_accounts_when_signed_in(engine: Analysis) -> None:
+def test_the_budget_is_the_accounts_when_signed_in(app_client: TestClient,
+                                                   analysis: Analysis) -> None:
     """Signed in, every address of the account (and every tab) draws on one budget; a
     cookie that is no session counts as the address."""
-    engine.budget = Budget(cpu=1000.0)
-    routes = analysis_routes(engine, account=lambda token: 7 if token == "good" else None)
-    with TestClient(Starlette(routes=routes)) as client:
-        client.cookies.set("asobiba_session", "good")
-        assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
-        client.cookies.set("asobiba_session", "forged")
-        assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
-    assert engine.budget.used("account:7") > 0 and engine.budget.used("address:?") > 0
+    analysis.budget = Budget(cpu=1000.0)
+    client = with_analysis(app_client, analysis,
+                           account=lambda token: 7 if token == "good" else None)
+    client.cookies.set("asobiba_session", "good")
+    assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
+    client.cookies.set("asobiba_session", "forged")
+    assert client.post("/api/analysis/position", json={"game": "reversi"}).status_code == 200
+    assert analysis.budget.used("account:7") > 0 and analysis.budget.used(ADDRESS) > 0
 
 
 def test_database_budgets_of_two_processes_count_together(tmp_path: Any) -> None:
@@ -233,3 +232,22 @@ def test_registered_accounts_have_a_budget_guests_count_by_address(tmp_path: Any
     assert account(guest_token) is None  # guests are free to make: no fresh budget each
     assert account("not a session") is None
     engine.dispose()
+
+
+def test_the_app_keeps_its_analysis_board_in_its_context(tmp_path: Any) -> None:
+    """``create_app`` builds the analysis board's part once, at ``AppContext.analysis``, with
+    the budget every web process shares (the database's) and who a session cookie is; its
+    routes come before the room socket (``/ws/analysis`` is not a room)."""
+    from asobiba.server import create_app
+    from asobiba.server.analysis_routes import AnalysisWeb, DbBudget
+
+    app = create_app(str(tmp_path), bot_processes=0)
+    try:
+        part = app.state.ctx.analysis
+        assert isinstance(part, AnalysisWeb) and isinstance(part.analysis.budget, DbBudget)
+        assert part.account is not None
+        paths = [getattr(r, "path", None) for r in app.routes]
+        assert paths.index("/ws/analysis") < paths.index("/ws/{room}")
+        assert paths.index("/api/analysis/position") < paths.index("/ws/{room}")
+    finally:
+        app.state.store.close()

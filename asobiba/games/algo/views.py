@@ -9,13 +9,12 @@ card in hand and the card being placed carry their ``number`` likewise only for 
 that may see it. ``my_setup`` (the seat's own first deal, during setup) and ``aid`` (the
 deduction aid, a casual option) are in a seat's own view only."""
 
-from typing import Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict
 
 # No ``from __future__ import annotations`` in this module: Python 3.11 finds ``NotRequired``
-# (``__required_keys__``, used by ``algo_view``) only in evaluated annotations.
-from ...core.errors import OptionError, option_why
+# (``__required_keys__``, read by ``algo_view``'s ``checked``) only in evaluated annotations.
 from ...core.jsontypes import JSONMapping
-from ...core.views import CommonView, missing_keys
+from ...core.views import CommonView, checked
 
 
 class RulesView(TypedDict):
@@ -140,8 +139,4 @@ class AlgoView(CommonView, AlgoBoard):
 
 def algo_view(view: JSONMapping) -> AlgoView:
     """``view`` as the typed Algo view; a view lacking a declared key is refused."""
-    lacking = missing_keys(view, AlgoBoard.__required_keys__)
-    if lacking:
-        raise OptionError(f"not an Algo view: it lacks {', '.join(lacking)}", option="view",
-                          why=option_why("option.view", game="algo", keys=", ".join(lacking)))
-    return cast(AlgoView, view)
+    return checked(view, AlgoView, "algo", "Algo")

@@ -5,11 +5,10 @@ FlipFlop has perfect information: every seat's view is the same but for ``seat``
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict
 
-from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
-from ...core.views import CommonView, missing_keys
+from ...core.views import CommonView, checked
 
 
 class Goals(TypedDict):
@@ -45,8 +44,4 @@ class FlipFlopView(CommonView, FlipFlopBoard):
 
 def flipflop_view(view: JSONMapping) -> FlipFlopView:
     """``view`` as the typed FlipFlop view; a view lacking a declared key is refused."""
-    lacking = missing_keys(view, FlipFlopBoard.__required_keys__)
-    if lacking:
-        raise OptionError(f"not a FlipFlop view: it lacks {', '.join(lacking)}", option="view",
-                          why=option_why("option.view", game="flipflop", keys=", ".join(lacking)))
-    return cast(FlipFlopView, view)
+    return checked(view, FlipFlopView, "flipflop", "FlipFlop")

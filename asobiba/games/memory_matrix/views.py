@@ -7,13 +7,13 @@ colour of the pieces the last move turned face up (everyone saw them); the colou
 white piece reaches a seat only as ``memory_aid`` — its own colours' white pieces, and only
 when the (casual) ``memory_aid`` option is on."""
 
-from typing import Literal, NotRequired, TypedDict, cast
+from typing import Literal, NotRequired, TypedDict
 
 # No ``from __future__ import annotations`` in this module: Python 3.11 finds ``NotRequired``
-# (``__required_keys__``, used by ``memory_matrix_view``) only in evaluated annotations.
-from ...core.errors import OptionError, option_why
+# (``__required_keys__``, read by ``memory_matrix_view``'s ``checked``) only in evaluated
+# annotations.
 from ...core.jsontypes import JSONMapping
-from ...core.views import CommonView, missing_keys
+from ...core.views import CommonView, checked
 
 
 class ColourView(TypedDict):
@@ -75,10 +75,4 @@ class MemoryMatrixView(CommonView, MemoryMatrixBoard):
 
 def memory_matrix_view(view: JSONMapping) -> MemoryMatrixView:
     """``view`` as the typed Memory Matrix view; a view lacking a declared key is refused."""
-    lacking = missing_keys(view, MemoryMatrixBoard.__required_keys__)
-    if lacking:
-        raise OptionError(f"not a Memory Matrix view: it lacks {', '.join(lacking)}",
-                          option="view",
-                          why=option_why("option.view", game="memory_matrix",
-                                         keys=", ".join(lacking)))
-    return cast(MemoryMatrixView, view)
+    return checked(view, MemoryMatrixView, "memory_matrix", "Memory Matrix")

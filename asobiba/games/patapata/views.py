@@ -12,9 +12,8 @@ from __future__ import annotations
 
 from typing import Literal, TypedDict, cast
 
-from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
-from ...core.views import CommonView, missing_keys, own_seat
+from ...core.views import CommonView, checked, own_seat
 
 
 class MarkCounts(TypedDict):
@@ -114,11 +113,7 @@ class PatapataView(CommonView, PatapataBoard):
 
 def patapata_view(view: JSONMapping) -> PatapataView:
     """``view`` as the typed Patapata view; a view lacking a declared key is refused."""
-    lacking = missing_keys(view, PatapataBoard.__required_keys__)
-    if lacking:
-        raise OptionError(f"not a Patapata view: it lacks {', '.join(lacking)}", option="view",
-                          why=option_why("option.view", game="patapata", keys=", ".join(lacking)))
-    return cast(PatapataView, view)
+    return checked(view, PatapataView, "patapata", "Patapata")
 
 
 def own_sheet(view: PatapataView) -> SheetView:

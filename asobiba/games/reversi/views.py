@@ -5,11 +5,10 @@ Reversi has perfect information: every seat's view is the same but for ``seat`` 
 
 from __future__ import annotations
 
-from typing import TypedDict, cast
+from typing import TypedDict
 
-from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
-from ...core.views import CommonView, missing_keys
+from ...core.views import CommonView, checked
 
 
 class Counts(TypedDict):
@@ -45,18 +44,9 @@ class ReversiView(CommonView, ReversiBoard):
 
 def reversi_position(view: JSONMapping) -> ReversiPosition:
     """``view`` (a whole view or a hand-made start) as the keys a position is rebuilt from."""
-    lacking = missing_keys(view, ReversiPosition.__required_keys__)
-    if lacking:
-        raise OptionError(f"not a Reversi position: it lacks {', '.join(lacking)}",
-                          option="view",
-                          why=option_why("option.view", game="reversi", keys=", ".join(lacking)))
-    return cast(ReversiPosition, view)
+    return checked(view, ReversiPosition, "reversi", "Reversi", what="position")
 
 
 def reversi_view(view: JSONMapping) -> ReversiView:
     """``view`` as the typed Reversi view; a view lacking a declared key is refused."""
-    lacking = missing_keys(view, ReversiBoard.__required_keys__)
-    if lacking:
-        raise OptionError(f"not a Reversi view: it lacks {', '.join(lacking)}", option="view",
-                          why=option_why("option.view", game="reversi", keys=", ".join(lacking)))
-    return cast(ReversiView, view)
+    return checked(view, ReversiView, "reversi", "Reversi")

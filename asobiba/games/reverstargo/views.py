@@ -6,11 +6,10 @@ exact state."""
 
 from __future__ import annotations
 
-from typing import Literal, TypedDict, cast
+from typing import Literal, TypedDict
 
-from ...core.errors import OptionError, option_why
 from ...core.jsontypes import JSONMapping
-from ...core.views import CommonView, missing_keys
+from ...core.views import CommonView, checked
 
 
 class Indicator(TypedDict):
@@ -73,21 +72,9 @@ class ReverStarGoView(CommonView, ReverStarGoBoard):
 
 def reverstargo_position(view: JSONMapping) -> ReverStarGoPosition:
     """``view`` (a whole view or a hand-made start) as the keys a position is rebuilt from."""
-    lacking = missing_keys(view, ReverStarGoPosition.__required_keys__)
-    if lacking:
-        raise OptionError(f"not a ReverStarGo position: it lacks {', '.join(lacking)}",
-                          option="view",
-                          why=option_why("option.view", game="reverstargo",
-                                         keys=", ".join(lacking)))
-    return cast(ReverStarGoPosition, view)
+    return checked(view, ReverStarGoPosition, "reverstargo", "ReverStarGo", what="position")
 
 
 def reverstargo_view(view: JSONMapping) -> ReverStarGoView:
     """``view`` as the typed ReverStarGo view; a view lacking a declared key is refused."""
-    lacking = missing_keys(view, ReverStarGoBoard.__required_keys__)
-    if lacking:
-        raise OptionError(f"not a ReverStarGo view: it lacks {', '.join(lacking)}",
-                          option="view",
-                          why=option_why("option.view", game="reverstargo",
-                                         keys=", ".join(lacking)))
-    return cast(ReverStarGoView, view)
+    return checked(view, ReverStarGoView, "reverstargo", "ReverStarGo")

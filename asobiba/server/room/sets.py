@@ -1,33 +1,48 @@
 """The set (reverse match / best-of-N) a room is a game of: its standing, what a finished
-game adds to it, and what the table shows of it. Functions of the room; nothing here
-changes the room."""
+game adds to it, and what the table shows of it. Functions of a :class:`SetRoom` — the few
+parts of a room they read (the room itself is one; tests/core/test_room_interfaces.py checks
+none of them takes it); nothing here changes the room."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Set
+from typing import Protocol
 
-from ...core import Outcome, State
+from ...core import Game, Outcome, State
 from ...core.jsontypes import JSONObject
 from ...progression.matches import A, B, Match, tiebreak_for
-
-if TYPE_CHECKING:
-    from .state import Room
+from ..db import SetData
 
 
-def set_match(room: Room) -> Match | None:
+class SetRoom(Protocol):
+    """What the set's functions read of a room (:class:`.state.Room` is one), and nothing
+    else: the set as stored (shared by its rooms), which game of it this room is, the game
+    (its tie-break) and the seats offering the next game."""
+
+    @property
+    def match_set(self) -> SetData | None: ...
+    @property
+    def set_index(self) -> int: ...
+    @property
+    def game(self) -> Game: ...
+    @property
+    def next_offers(self) -> Set[int]: ...
+
+
+def set_match(room: SetRoom) -> Match | None:
     return Match.from_json(room.match_set.state["match"]) if room.match_set else None
 
-def set_over(room: Room) -> bool:
+def set_over(room: SetRoom) -> bool:
     ms, match = room.match_set, set_match(room)
     return ms is not None and match is not None and (
         bool(ms.state.get("forfeit")) or match.is_over)
 
-def next_room(room: Room) -> str | None:
+def next_room(room: SetRoom) -> str | None:
     ms = room.match_set
     return ms.rooms[room.set_index + 1] if ms and len(ms.rooms) > room.set_index + 1 \
         else None
 
-def set_after(room: Room, final: State, result: JSONObject, forfeit: int | None = None
+def set_after(room: SetRoom, final: State, result: JSONObject, forfeit: int | None = None
               ) -> JSONObject | None:
     """The set's standing once this game ends with ``result`` (None: not in a set).
     The tie-break comes from the final spectator view, so it holds nothing hidden.
@@ -45,7 +60,7 @@ def set_after(room: Room, final: State, result: JSONObject, forfeit: int | None 
         lost = A if forfeit == match.seat_of_a(room.set_index) else B
     return {"match": match.to_json(), "forfeit": lost}
 
-def set_view(room: Room) -> JSONObject | None:
+def set_view(room: SetRoom) -> JSONObject | None:
     """The set's public standing: finished games' results only (already public)."""
     ms, match = room.match_set, set_match(room)
     if ms is None or match is None:

@@ -85,6 +85,13 @@ class Room:
         """Undo only in casual games where taking a move back reveals nothing new."""
         return (self.data.casual and self.game.perfect_information and not self.game.chance)
 
+    def online(self) -> set[int]:
+        """The seats with a connection to any process: this one, or another heard from
+        lately (:func:`..shared.online`)."""
+        from ..shared import online as online_anywhere
+
+        return online_anywhere(self)
+
     def check_key(self, seat: int, key: str) -> bool:
         if not (0 <= seat < len(self.seats)):
             return False
@@ -160,9 +167,7 @@ class Room:
     def public(self, with_moves: bool = True) -> JSONObject:
         """What everyone at the table may know about the room (never the seed or keys).
         ``with_moves=False``: without the move list (an update adds the part it needs)."""
-        from ..shared import online as online_anywhere
-
-        online = online_anywhere(self)  # connected here or at another process
+        online = self.online()  # connected here or at another process
         perfect = self.game.perfect_information
         out: JSONObject = {
             "id": self.id,

@@ -7,7 +7,8 @@ module-level ``async def handler(request)`` that reads the app's parts from
 * :mod:`.replay` — replaying a record into every seat's views;
 * the lobby's open games and live list (:class:`..lobby.Lobby`'s methods), the progression
   layer (accounts, ladder, daily, tutorials, exams, review: the package :mod:`..progress`),
-  the Bot API (:mod:`..bot_api`) and print-and-play (:mod:`..print_routes`).
+  the analysis board (:mod:`..analysis_routes`), the Bot API (:mod:`..bot_api`) and
+  print-and-play (:mod:`..print_routes`).
 
 :func:`table` is the app's route table, built from these modules' ``ROUTES``."""
 
@@ -17,7 +18,7 @@ from collections.abc import Sequence
 
 from starlette.routing import BaseRoute
 
-from .. import bot_api
+from .. import analysis_routes, bot_api
 from ..print_routes import print_routes
 from . import pages, replay, rooms
 from .context import AppContext
@@ -26,9 +27,9 @@ from .context import AppContext
 def table(app: AppContext, room_socket: BaseRoute, static: BaseRoute,
           before_socket: Sequence[BaseRoute] = (),
           before_static: Sequence[BaseRoute] = ()) -> list[BaseRoute]:
-    """Every route of the app, in matching order: the lobby's ``/ws/lobby`` and the
-    feature modules' ``before_socket`` routes (people, the analysis board's
-    ``/ws/analysis``) before the room socket ``/ws/{room}`` (neither is a room); the
+    """Every route of the app, in matching order: the lobby's ``/ws/lobby``, the
+    feature modules' ``before_socket`` routes (people) and the analysis board's (its
+    ``/ws/analysis``) before the room socket ``/ws/{room}`` (none is a room); the
     ``before_static`` ones (puzzles, the explorer, each game's files under /static/games)
     before the static files, which come last."""
     assert app.lobby is not None and app.progression is not None
@@ -38,6 +39,7 @@ def table(app: AppContext, room_socket: BaseRoute, static: BaseRoute,
         *replay.ROUTES,
         *app.lobby.routes(),
         *before_socket,
+        *analysis_routes.ROUTES,  # docs/analysis.md
         room_socket,
         *app.progression.routes,
         *bot_api.ROUTES,  # docs/bot-api.md

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from starlette.requests import HTTPConnection
 
 if TYPE_CHECKING:
+    from ..analysis_routes import AnalysisWeb
     from ..bot_api import BotApi
     from ..bots import BotPool
     from ..bus import RedisBus
@@ -28,8 +29,8 @@ if TYPE_CHECKING:
 @dataclass
 class AppContext:
     """The app's parts: the store, the bots, the limits, the lobby, the progression layer, the
-    Bot API, the puzzle trainer, the tournaments and (once the app has started: :attr:`hub`)
-    the rooms' Hub."""
+    Bot API, the puzzle trainer, the tournaments, the analysis board and (once the app has
+    started: :attr:`hub`) the rooms' Hub."""
 
     store: Store
     pool: BotPool
@@ -49,6 +50,9 @@ class AppContext:
     """The puzzle trainer's part (:func:`asobiba.server.puzzle_routes.pweb`)."""
     tournaments: TournamentWeb | None = None
     """The tournaments' part (:func:`asobiba.server.tournament_routes.tweb`)."""
+    analysis: AnalysisWeb | None = None
+    """The analysis board's part (:func:`asobiba.server.analysis_routes.aweb`): the analysis
+    process(es), the CPU budget and who a session cookie is."""
     holder: dict[str, Hub] = field(default_factory=dict)
     """The Hub, made at start-up (``holder["hub"]``: also ``app.state.holder``)."""
 
