@@ -74,7 +74,7 @@ class Outcome:
 
 
 class DfPn:
-    def __init__(self, attacker: int, tables: tb.Tables | None = None,
+    def __init__(self, attacker: int, tables: tb.EndgameTables | None = None,
                  node_limit: int = 1_000_000) -> None:
         self.attacker = attacker
         self.tables = tables
@@ -263,7 +263,7 @@ def _move_text(pos: Pos, m: int) -> str:
     return move_text(5, mv)
 
 
-def verify(cert: JSONObject, tables: tb.Tables | None) -> int:
+def verify(cert: JSONObject, tables: tb.EndgameTables | None) -> int:
     """Replay a certificate against the protocol engine; returns the positions checked,
     raises ValueError at the first flaw (missing move, illegal move, a defender reply that
     escapes, a repetition, a leaf that is not a win)."""
