@@ -236,8 +236,12 @@ class LayerBuilder:
                   ) -> tuple[I32, I64, I32, I16, I16, NDArray[np.bool_]]:
         """Every live canonical position of ``comp`` with its plain moves (CSR) and the
         summary of its captures: fastest winning capture, slowest losing one, a drawn one."""
-        parents, counts, childs = [], [], []
-        win_d, loss_d, draw = [], [], []
+        parents: list[I32] = []
+        counts: list[I64] = []
+        childs: list[I32] = []
+        win_d: list[I16] = []
+        loss_d: list[I16] = []
+        draw: list[NDArray[np.bool_]] = []
         for sig in comp:
             t0 = time.process_time()
             n_before = sum(len(p) for p in parents)
