@@ -312,27 +312,33 @@ def load_base() -> Tables | None:
     return Tables.load(path)
 
 
-@lru_cache(maxsize=4)
 def load(pieces: int | None = None) -> Tables | TableSet | None:
     """The endgame tables (cached). ``None``: everything on disk — the ≤ 4 table and each
     further layer file present (``endgame5.bin.xz``), as a :class:`TableSet` whose layer
     files are read on first use; ``4``: the ≤ 4 table alone; ``5``: ≤ 5 or None when the
     5-piece file is missing (rebuild it: ``python -m asobiba.games.flipflop.tables build
     --pieces 5``)."""
+    if pieces is None:   # one cached object for "all" and its count: one copy in memory
+        pieces = PIECES
+        while pieces < MAX_LAYER and default_path(pieces + 1).exists():
+            pieces += 1
+    return _load(max(pieces, PIECES))
+
+
+@lru_cache(maxsize=4)
+def _load(pieces: int) -> Tables | TableSet | None:
     base = load_base()
-    if base is None:
+    if base is None or pieces > MAX_LAYER:
         return None
-    if pieces is not None and pieces <= PIECES:
+    if pieces <= PIECES:
         return base
     layers: dict[int, Path | Tables] = {}
-    for count in range(PIECES + 1, MAX_LAYER + 1):
+    for count in range(PIECES + 1, pieces + 1):
         path = default_path(count)
-        if not path.exists() or (pieces is not None and count > pieces):
-            break
+        if not path.exists():
+            return None
         layers[count] = path
-    if pieces is not None and len(layers) < pieces - PIECES:
-        return None
-    return TableSet(base, layers) if layers else base
+    return TableSet(base, layers)
 
 
 def build(pieces: int = PIECES, log: bool = True) -> tuple[Tables, dict[str, int | float]]:
