@@ -7,7 +7,7 @@ their seeded ``Rng``, so two games between the same levels are not the same game
 level 5 plays perfectly from the solved table (re-solving with the game's history when a
 position has already occurred twice, so the repetition rule is respected exactly). On 5×5,
 level 5 plays a value-optimal move (fastest win, draw, slowest loss) whenever the position is
-inside the endgame tables (≤ 4 pieces, :mod:`.tables`), and its search scores table
+inside the endgame tables (≤ 5 pieces, :mod:`.tables`), and its search scores table
 positions exactly at every node.
 """
 

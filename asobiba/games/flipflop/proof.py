@@ -3,7 +3,7 @@ and the endgame tables at the leaves, and certificates a test can replay.
 
 ``DfPn(attacker).prove(pos)`` asks one question: can ``attacker`` force a win from ``pos``?
 OR nodes are the attacker's turns, AND nodes the defender's. Leaves: a side holding its goal
-(won), a side with no move (lost), a position inside the tables (≤ 4 pieces: win for the
+(won), a side with no move (lost), a position inside the tables (≤ 5 pieces: win for the
 attacker, or not — a table draw is "not a win"). A side whose goal is occupied must retake
 at once (any other move leaves the opponent holding the goal), so only retakes are expanded
 there — the same exact pruning as the bounded search.
