@@ -1,13 +1,14 @@
 """Proof-number search (df-pn) on 5×5 FlipFlop: the start and the openings after k plies,
 each asked both ways (can White force a win? can Black?), within node budgets, with
-transpositions, the mirror and the ≤ 4-piece endgame tables at the leaves.
+transpositions, the mirror and the endgame tables at the leaves (≤ 5 pieces by default,
+``--tables 4`` for the ≤ 4 table alone).
 
 Proven results are certified: the certificate is extracted, replayed against the rules
 engine (``proof.verify``) and written to ``--certs``. "no win found" is a df-pn disproof,
 which may depend on the search path (repetitions), so it is reported, never certified.
 
     nice -n 10 .venv/bin/python bench/flipflop_dfpn.py [--start 600000] [--ply1 100000]
-        [--ply2 3000] [--certs DIR]
+        [--ply2 3000] [--ply3 0] [--certs DIR] [--tables 5]
 """
 
 from __future__ import annotations
@@ -42,7 +43,7 @@ def openings(pos: tuple[int, int, int, int], plies: int
     return list(out.values())
 
 
-def ask(pos: tuple[int, int, int, int], attacker: int, budget: int, tab: tb.Tables,
+def ask(pos: tuple[int, int, int, int], attacker: int, budget: int, tab: tb.EndgameTables,
         certs: Path | None, label: str) -> dict[str, object]:
     s = DfPn(attacker, tab, budget)
     out = s.prove(pos)
@@ -65,17 +66,22 @@ def main() -> None:
     ap.add_argument("--start", type=int, default=600_000)
     ap.add_argument("--ply1", type=int, default=100_000)
     ap.add_argument("--ply2", type=int, default=3_000)
+    ap.add_argument("--ply3", type=int, default=0)
     ap.add_argument("--certs", type=Path, default=None)
+    ap.add_argument("--tables", type=int, default=5, choices=(4, 5),
+                    help="the endgame tables at the leaves: ≤ 4 or ≤ 5 pieces")
     args = ap.parse_args()
-    tab = tb.load()
-    assert tab is not None
+    tab = tb.load(args.tables)
+    if tab is None:
+        raise SystemExit(f"no ≤ {args.tables}-piece tables on disk: python -m "
+                         f"asobiba.games.flipflop.tables build --pieces {args.tables}")
     cpu0, wall0 = time.process_time(), time.perf_counter()
     start = bd.start_position(5)
-    print(f"load {os.getloadavg()}", flush=True)
+    print(f"tables ≤ {tab.pieces} pieces; load {os.getloadavg()}", flush=True)
     for attacker in (bd.WHITE, bd.BLACK) if args.start else ():
         print(json.dumps({"k": 0, **ask(start, attacker, args.start, tab, args.certs,
                                          "start")}), flush=True)
-    for k, budget in ((1, args.ply1), (2, args.ply2)):
+    for k, budget in ((1, args.ply1), (2, args.ply2), (3, args.ply3)):
         if not budget:
             continue
         tally: dict[str, int] = {}

@@ -50,7 +50,15 @@ def main() -> None:
     ap.add_argument("--pairs", default="2-1,3-2,4-3,5-4")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--json", default=None, help="also append results to this file")
+    ap.add_argument("--tables", type=int, default=None, choices=(4, 5),
+                    help="5×5: the endgame tables level 5 reads (default: all on disk; 4 "
+                         "plays level 5 as it was before the 5-piece layer, for an A/B)")
     args = ap.parse_args()
+    if args.tables is not None:
+        from asobiba.games.flipflop import tables
+
+        only = tables.load(args.tables)
+        tables.load = lambda pieces=None: only  # type: ignore[assignment]
     game = get("flipflop")
     print("| board | pair | games | wins | draws | losses | score | plies/game | "
           "s/move (upper, lower) | max s/move (upper) |")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from asobiba.games import get
-from asobiba.games.flipflop import analysis, solver3
+from asobiba.games.flipflop import analysis, solver3, tables
 from asobiba.games.flipflop import board as bd
 
 GAME = get("flipflop")
@@ -52,8 +52,13 @@ def test_report5_is_honest_about_what_it_proved():
 
 
 def test_report5_reads_the_endgame_tables_when_few_pieces_are_left():
-    big = GAME.from_position("b3b/5/2R2/5/R3R w", {"board": "5x5"})  # 5 pieces: bounded
+    big = GAME.from_position("b3b/5/2R2/5/R1R1R w", {"board": "5x5"})  # 6 pieces: bounded
     assert "source" not in analysis.report5(big, max_depth=2, time_budget=5)
+    five = GAME.from_position("b3b/5/2R2/5/R3R w", {"board": "5x5"})  # 5: the 5-piece layer
+    if tables.load(5) is not None:
+        data = analysis.report5(five)
+        assert "endgame tables (≤ 5 pieces)" == data["source"]
+        assert data["value"] in ("win", "loss", "draw")
     small = GAME.from_position("b1b2/5/2R2/5/R4 w", {"board": "5x5"})  # 4 pieces
     data = analysis.report5(small)
     assert data["value"] == "win" and data["plies"] == 2      # Rc3xc5, no retake: held

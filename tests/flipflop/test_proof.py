@@ -15,7 +15,7 @@ from asobiba.games.flipflop import board as bd
 from asobiba.games.flipflop.proof import DfPn, canonical_key, certificate, verify
 
 GAME = get("flipflop")
-TAB = tables.load()
+TAB = tables.load(4)
 CERT = json.loads((Path(__file__).parent / "certificates" / "dfpn_late_win.json").read_text())
 
 

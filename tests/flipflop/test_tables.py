@@ -13,7 +13,7 @@ from asobiba.games.flipflop import board as bd
 
 GAME = get("flipflop")
 GEO = bd.GEOMETRY[5]
-TAB = tables.load()
+TAB = tables.load(4)
 
 
 def test_the_table_ships_and_covers_four_pieces():

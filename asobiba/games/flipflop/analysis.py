@@ -180,7 +180,8 @@ def solve_endgames(n: int = 5, pieces: int = 3, keep_values: bool = False
 
 def report5(state: FlipFlopState, max_depth: int = 9, time_budget: float = 20.0) -> JSONObject:
     """What ``asobiba solve flipflop --option board=5x5`` can honestly say: the exact value
-    from the endgame tables when the position has ≤ 4 pieces, else a bounded proof."""
+    from the endgame tables when the position has ≤ 5 pieces (≤ 4 without the layer file),
+    else a bounded proof."""
     from . import tables
 
     tab = tables.load()

@@ -7,7 +7,7 @@ their seeded ``Rng``, so two games between the same levels are not the same game
 level 5 plays perfectly from the solved table (re-solving with the game's history when a
 position has already occurred twice, so the repetition rule is respected exactly). On 5×5,
 level 5 plays a value-optimal move (fastest win, draw, slowest loss) whenever the position is
-inside the endgame tables (≤ 4 pieces, :mod:`.tables`), and its search scores table
+inside the endgame tables (≤ 5 pieces, :mod:`.tables`), and its search scores table
 positions exactly at every node.
 """
 
@@ -212,7 +212,8 @@ def perfect_move(state: FlipFlopState, rng: Rng | None = None) -> tuple[FFMove, 
 
 
 # ---- perfect 5×5 play inside the endgame tables -------------------------------------------
-def table_scores(state: FlipFlopState, tab: tables.Tables) -> list[tuple[FFMove, int, int]]:
+def table_scores(state: FlipFlopState, tab: tables.EndgameTables
+                 ) -> list[tuple[FFMove, int, int]]:
     """Each legal move with (value, distance) for the mover, from the endgame tables. A move
     that ends the game (goal held, opponent stuck, a third occurrence) is scored by the
     game itself, so a move into a position already seen twice is the draw it is."""
@@ -233,7 +234,7 @@ def table_scores(state: FlipFlopState, tab: tables.Tables) -> list[tuple[FFMove,
     return out
 
 
-def table_move(state: FlipFlopState, tab: tables.Tables, rng: Rng | None = None
+def table_move(state: FlipFlopState, tab: tables.EndgameTables, rng: Rng | None = None
                ) -> tuple[FFMove, int, int]:
     """A value-optimal move inside the tables (fastest win, a draw, slowest loss)."""
     scored = table_scores(state, tab)

@@ -3,7 +3,7 @@ and the endgame tables at the leaves, and certificates a test can replay.
 
 ``DfPn(attacker).prove(pos)`` asks one question: can ``attacker`` force a win from ``pos``?
 OR nodes are the attacker's turns, AND nodes the defender's. Leaves: a side holding its goal
-(won), a side with no move (lost), a position inside the tables (≤ 4 pieces: win for the
+(won), a side with no move (lost), a position inside the tables (≤ 5 pieces: win for the
 attacker, or not — a table draw is "not a win"). A side whose goal is occupied must retake
 at once (any other move leaves the opponent holding the goal), so only retakes are expanded
 there — the same exact pruning as the bounded search.
@@ -74,7 +74,7 @@ class Outcome:
 
 
 class DfPn:
-    def __init__(self, attacker: int, tables: tb.Tables | None = None,
+    def __init__(self, attacker: int, tables: tb.EndgameTables | None = None,
                  node_limit: int = 1_000_000) -> None:
         self.attacker = attacker
         self.tables = tables
@@ -263,7 +263,7 @@ def _move_text(pos: Pos, m: int) -> str:
     return move_text(5, mv)
 
 
-def verify(cert: JSONObject, tables: tb.Tables | None) -> int:
+def verify(cert: JSONObject, tables: tb.EndgameTables | None) -> int:
     """Replay a certificate against the protocol engine; returns the positions checked,
     raises ValueError at the first flaw (missing move, illegal move, a defender reply that
     escapes, a repetition, a leaf that is not a win)."""

@@ -22,7 +22,7 @@ from .tables import LOSS as TABLE_LOSS
 from .tables import WIN as TABLE_WIN
 
 if TYPE_CHECKING:
-    from .tables import Tables
+    from .tables import EndgameTables
 
 Pos = tuple[int, int, int, int]
 """A search position: (white, black, bishops, turn)."""
@@ -69,7 +69,7 @@ class FlipFlopAdapter(Decides[Pos], Orders[Pos, int], Expands[Pos, int],
     """Search positions are the four position ints; moves are ``from << 5 | to``."""
 
     def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0,
-                 tables: Tables | None = None) -> None:
+                 tables: EndgameTables | None = None) -> None:
         self.n = n
         self.tables = tables
         """5×5 endgame tables: a covered position is decided by its exact value."""
@@ -225,7 +225,7 @@ class Searcher:
     """One searcher per bot; the table is kept between moves of the same game."""
 
     def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0,
-                 tt_size: int = 400_000, tables: Tables | None = None) -> None:
+                 tt_size: int = 400_000, tables: EndgameTables | None = None) -> None:
         self.n = n
         self.adapter = FlipFlopAdapter(n, weights, salt, tables)
         self.engine: AlphaBeta[Pos, int] = AlphaBeta(

@@ -23,7 +23,11 @@ a game in which no position has yet occurred twice: the winner's optimal line ha
 decreasing distance so it never repeats a position, and repetition can only add draws.
 
 Building needs NumPy (``python -m asobiba.games.flipflop.tables build``); looking up needs
-nothing but the shipped file (``endgame4.bin.xz``, lzma-compressed).
+nothing but the shipped files (lzma-compressed). ``endgame4.bin.xz`` holds every position
+with 2–4 pieces; ``endgame5.bin.xz`` holds **one layer**, the positions with exactly 5
+pieces, built by the per-count builder (:mod:`.tables_layer`) from the ≤ 4 file
+(``build --pieces 5``). :func:`load` puts the layers together (:class:`TableSet`) and reads
+a layer's file on the first lookup that needs it.
 """
 
 from __future__ import annotations
@@ -31,10 +35,12 @@ from __future__ import annotations
 import argparse
 import lzma
 import struct
+from array import array
 from functools import lru_cache
+from itertools import accumulate
 from math import comb
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from . import board as bd
 
@@ -46,11 +52,15 @@ SQUARES = 25
 ATTACK = 22   # c5, relative to the side to move
 HOME = 2      # c1
 PIECES = 4
-"""The shipped table: every position with at most this many pieces."""
+"""The first shipped file: every position with 2 to this many pieces (one file)."""
+MAX_LAYER = 5
+"""Further files, one piece count each (``endgame5.bin.xz``), up to this count."""
 DRAW, WIN, LOSS = 0, 1, 2
 NAMES = {DRAW: "draw", WIN: "win", LOSS: "loss"}
 MAGIC = b"FFEG"
 FORMAT = 1
+"""Format 1: the positions with 2..pieces pieces. Format 2 adds the lowest count (a layer)."""
+FORMAT_LAYER = 2
 LOSS_BASE = 32768
 SCALE = 30000
 """Build scores: win in d = SCALE - d, loss in d = d - SCALE, draw 0 (int16)."""
@@ -64,9 +74,10 @@ def default_path(pieces: int = PIECES) -> Path:
     return Path(__file__).with_name(f"endgame{pieces}.bin.xz")
 
 
-def signatures(pieces: int) -> list[tuple[int, int]]:
-    """Material signatures ``(mine, theirs)`` in index order."""
-    return [(m, t) for total in range(2, pieces + 1) for m in range(1, total)
+def signatures(pieces: int, low: int = 2) -> list[tuple[int, int]]:
+    """Material signatures ``(mine, theirs)`` with ``low``..``pieces`` pieces, in index
+    order."""
+    return [(m, t) for total in range(low, pieces + 1) for m in range(1, total)
             for t in (total - m,) if m <= 5 and t <= 5]
 
 
@@ -74,9 +85,9 @@ def signature_size(m: int, t: int) -> int:
     return comb(SQUARES, m) * comb(SQUARES - m, t) << (m + t)
 
 
-def offsets(pieces: int) -> dict[tuple[int, int], int]:
+def offsets(pieces: int, low: int = 2) -> dict[tuple[int, int], int]:
     out, at = {}, 0
-    for sig in signatures(pieces):
+    for sig in signatures(pieces, low):
         out[sig] = at
         at += signature_size(*sig)
     return out
@@ -135,23 +146,27 @@ def decode_value(code: int) -> tuple[int, int]:
 class Tables:
     """A loaded table: ``lookup`` answers (value, distance) for a position it covers."""
 
-    def __init__(self, pieces: int, canonical_bits: bytes, values: bytes,
-                 stats: dict[str, int | float] | None = None) -> None:
+    def __init__(self, pieces: int, canonical_bits: bytes | memoryview,
+                 values: bytes | memoryview, stats: dict[str, int | float] | None = None,
+                 low: int = 2) -> None:
         self.pieces = pieces
-        self.offsets = offsets(pieces)
-        self.size = sum(signature_size(*s) for s in signatures(pieces))
+        self.low = low
+        self.sigs = signatures(pieces, low)
+        self.offsets = offsets(pieces, low)
+        self.size = sum(signature_size(*s) for s in self.sigs)
         self._bits = canonical_bits
         self._values = values
         self.stats = stats or {}
-        # rank directory: canonical positions before each 64-bit word
+        # rank directory: canonical positions before each 64-bit word (arrays, not lists
+        # of Python ints: the 5-piece layer has 800,000 words)
         words = (self.size + 63) // 64
-        self._words: tuple[int, ...] = struct.unpack(f"<{words}Q", canonical_bits[:words * 8])
-        before = []
-        total = 0
-        for w in self._words:
-            before.append(total)
-            total += w.bit_count()
-        self._before = before
+        self._words = array("Q")
+        self._words.frombytes(canonical_bits[:words * 8])
+        if struct.pack("=H", 1) != struct.pack("<H", 1):  # pragma: no cover - big-endian
+            self._words.byteswap()
+        self._before = array("q", accumulate((w.bit_count() for w in self._words),
+                                             initial=0))
+        total = self._before[-1]
         if total * 2 != len(values):
             raise ValueError(f"table damaged: {total} canonical positions, "
                              f"{len(values)} values")
@@ -160,7 +175,8 @@ class Tables:
         return len(self._values) // 2
 
     def covers(self, white: int, black: int) -> bool:
-        return bool(white) and bool(black) and (white | black).bit_count() <= self.pieces
+        return bool(white) and bool(black) and (
+            self.low <= (white | black).bit_count() <= self.pieces)
 
     def slot(self, index: int) -> int:
         word = self._words[index >> 6]
@@ -194,33 +210,135 @@ class Tables:
         return self.code(self.index_of(white, black, bishops, turn))
 
     # ---- files ---------------------------------------------------------------------------
-    def dump(self, path: Path) -> None:
-        header = MAGIC + struct.pack("<BBQQ", FORMAT, self.pieces, self.size,
-                                     len(self))
-        path.write_bytes(lzma.compress(header + self._bits + self._values, preset=9))
+    def dump(self, path: Path, preset: int = 9) -> None:
+        if self.low == 2:
+            header = MAGIC + struct.pack("<BBQQ", FORMAT, self.pieces, self.size, len(self))
+        else:
+            header = MAGIC + struct.pack("<BBBQQ", FORMAT_LAYER, self.low, self.pieces,
+                                         self.size, len(self))
+        path.write_bytes(lzma.compress(b"".join((header, self._bits, self._values)),
+                                       preset=preset))
 
     @classmethod
     def load(cls, path: Path) -> Tables:
         raw = lzma.decompress(path.read_bytes())
         if raw[:4] != MAGIC:
             raise ValueError(f"{path} is not a FlipFlop endgame table")
-        fmt, pieces, size, count = struct.unpack("<BBQQ", raw[4:22])
-        if fmt != FORMAT:
-            raise ValueError(f"{path}: table format {fmt}, this code reads {FORMAT}")
+        fmt = raw[4]
+        if fmt == FORMAT:
+            low = 2
+            pieces, size, count = struct.unpack("<BQQ", raw[5:22])
+            at = 22
+        elif fmt == FORMAT_LAYER:
+            low, pieces, size, count = struct.unpack("<BBQQ", raw[5:23])
+            at = 23
+        else:
+            raise ValueError(f"{path}: table format {fmt}, this code reads "
+                             f"{FORMAT} and {FORMAT_LAYER}")
+        if size != sum(signature_size(*s) for s in signatures(pieces, low)):
+            raise ValueError(f"{path}: index size {size} does not match {low}..{pieces} pieces")
         nbits = (size + 63) // 64 * 8
-        bits, values = raw[22:22 + nbits], raw[22 + nbits:]
+        view = memoryview(raw)   # no copies of the 50 MB of the 5-piece layer
+        bits, values = view[at:at + nbits], view[at + nbits:]
         if len(values) != 2 * count:
             raise ValueError(f"{path}: truncated table")
-        return cls(pieces, bits, values)
+        return cls(pieces, bits, values, low=low)
 
 
-@lru_cache(maxsize=2)
-def load(pieces: int = PIECES) -> Tables | None:
-    """The shipped table (cached), or None when its file is missing."""
-    path = default_path(pieces)
+class EndgameTables(Protocol):
+    """What the bots, the search and df-pn read: a :class:`Tables` or a :class:`TableSet`."""
+
+    pieces: int
+    low: int
+    sigs: list[tuple[int, int]]
+
+    def covers(self, white: int, black: int) -> bool: ...
+
+    def lookup(self, white: int, black: int, bishops: int, turn: int
+               ) -> tuple[int, int]: ...
+
+    def get(self, white: int, black: int, bishops: int, turn: int
+            ) -> tuple[int, int] | None: ...
+
+
+class TableSet:
+    """The ≤ 4 table and further one-count layers (``endgame5.bin.xz``) as one table;
+    a layer's file is read (about a second) on the first lookup that needs it."""
+
+    def __init__(self, base: Tables, layers: dict[int, Path | Tables]) -> None:
+        if base.low != 2:
+            raise ValueError("the base table must start at 2 pieces")
+        self.base = base
+        self._layers = dict(layers)
+        counts = sorted(self._layers)
+        if counts != list(range(base.pieces + 1, base.pieces + 1 + len(counts))):
+            raise ValueError(f"layers {counts} do not follow ≤ {base.pieces} pieces")
+        self.pieces = counts[-1] if counts else base.pieces
+        self.low = 2
+        self.sigs = signatures(self.pieces)
+
+    def layer(self, count: int) -> Tables:
+        """The table holding the positions with ``count`` pieces (loaded on first use)."""
+        if count <= self.base.pieces:
+            return self.base
+        part = self._layers[count]
+        if isinstance(part, Path):
+            part = Tables.load(part)
+            if (part.low, part.pieces) != (count, count):
+                raise ValueError(f"{count}-piece layer file holds {part.low}..{part.pieces}")
+            self._layers[count] = part
+        return part
+
+    def covers(self, white: int, black: int) -> bool:
+        return bool(white) and bool(black) and (white | black).bit_count() <= self.pieces
+
+    def lookup(self, white: int, black: int, bishops: int, turn: int) -> tuple[int, int]:
+        if not self.covers(white, black):
+            raise KeyError((white, black, bishops, turn))
+        return self.layer((white | black).bit_count()).lookup(white, black, bishops, turn)
+
+    def get(self, white: int, black: int, bishops: int, turn: int) -> tuple[int, int] | None:
+        if not self.covers(white, black):
+            return None
+        return self.lookup(white, black, bishops, turn)
+
+
+@lru_cache(maxsize=1)
+def load_base() -> Tables | None:
+    """The shipped ≤ 4-piece table (cached), or None when its file is missing."""
+    path = default_path(PIECES)
     if not path.exists():
         return None
     return Tables.load(path)
+
+
+def load(pieces: int | None = None) -> Tables | TableSet | None:
+    """The endgame tables (cached). ``None``: everything on disk — the ≤ 4 table and each
+    further layer file present (``endgame5.bin.xz``), as a :class:`TableSet` whose layer
+    files are read on first use; ``4``: the ≤ 4 table alone; ``5``: ≤ 5 or None when the
+    5-piece file is missing (rebuild it: ``python -m asobiba.games.flipflop.tables build
+    --pieces 5``)."""
+    if pieces is None:   # one cached object for "all" and its count: one copy in memory
+        pieces = PIECES
+        while pieces < MAX_LAYER and default_path(pieces + 1).exists():
+            pieces += 1
+    return _load(max(pieces, PIECES))
+
+
+@lru_cache(maxsize=4)
+def _load(pieces: int) -> Tables | TableSet | None:
+    base = load_base()
+    if base is None or pieces > MAX_LAYER:
+        return None
+    if pieces <= PIECES:
+        return base
+    layers: dict[int, Path | Tables] = {}
+    for count in range(PIECES + 1, pieces + 1):
+        path = default_path(count)
+        if not path.exists():
+            return None
+        layers[count] = path
+    return TableSet(base, layers)
 
 
 def build(pieces: int = PIECES, log: bool = True) -> tuple[Tables, dict[str, int | float]]:
@@ -232,13 +350,24 @@ def build(pieces: int = PIECES, log: bool = True) -> tuple[Tables, dict[str, int
     return Builder(pieces).build(log)
 
 
-def iter_positions(tables: Tables, rng_seed: int, count: int
+def build_layer(pieces: int, lower: Tables | None, log: bool = True
+                ) -> tuple[Tables, dict[str, int | float]]:
+    """Solve the positions with exactly ``pieces`` pieces, reading the captures' values
+    from ``lower`` (a table holding the ``pieces - 1`` layer; None for 2 pieces)."""
+    try:
+        from .tables_layer import LayerBuilder
+    except ImportError as exc:  # pragma: no cover - numpy is in the dev environment
+        raise SystemExit("building the FlipFlop tables needs NumPy (pip install numpy)") from exc
+    return LayerBuilder(pieces, lower).build(log)
+
+
+def iter_positions(tables: EndgameTables, rng_seed: int, count: int
                    ) -> Iterator[tuple[int, int, int, int]]:
     """Random absolute positions covered by ``tables`` (tests and benches)."""
     import random
 
     rnd = random.Random(rng_seed)
-    sigs = signatures(tables.pieces)
+    sigs = tables.sigs
     for _ in range(count):
         m, t = rnd.choice(sigs)
         squares = rnd.sample(range(SQUARES), m + t)
@@ -252,21 +381,35 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m asobiba.games.flipflop.tables",
                                  description="FlipFlop 5×5 endgame tables")
     sub = ap.add_subparsers(dest="cmd", required=True)
-    b = sub.add_parser("build", help="solve every position with ≤ PIECES pieces")
+    b = sub.add_parser("build", help="solve every position with ≤ PIECES pieces (≤ 4: one "
+                       "file; 5: the 5-piece layer alone, from the ≤ 4 file)")
     b.add_argument("--pieces", type=int, default=PIECES)
     b.add_argument("--out", type=Path, default=None)
+    b.add_argument("--lower", type=Path, default=None,
+                   help="for --pieces 5: the ≤ 4 file (default: the shipped one)")
+    b.add_argument("--preset", type=int, default=9, help="xz preset of the file written")
     s = sub.add_parser("stats", help="counts of a table file")
     s.add_argument("--pieces", type=int, default=PIECES)
     args = ap.parse_args(argv)
     if args.cmd == "build":
-        tables, stats = build(args.pieces)
         out = args.out or default_path(args.pieces)
-        tables.dump(out)
+        if args.pieces <= PIECES:
+            tables, stats = build(args.pieces)
+        elif args.pieces == PIECES + 1:
+            lower_path = args.lower or default_path(PIECES)
+            if not lower_path.exists():
+                raise SystemExit(f"the {args.pieces}-piece layer reads the ≤ {PIECES} table: "
+                                 f"{lower_path} is missing (build it first: --pieces {PIECES})")
+            tables, stats = build_layer(args.pieces, Tables.load(lower_path))
+        else:
+            raise SystemExit(f"--pieces {args.pieces}: this builder goes to {MAX_LAYER}")
+        tables.dump(out, args.preset)
         stats["file_bytes"] = out.stat().st_size
         print(stats)
         return 0
     tab = Tables.load(default_path(args.pieces))
-    print({"pieces": tab.pieces, "canonical_positions": len(tab), "index_size": tab.size})
+    print({"pieces": tab.pieces, "low": tab.low, "canonical_positions": len(tab),
+           "index_size": tab.size})
     return 0
 
 
