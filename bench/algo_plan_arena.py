@@ -80,6 +80,10 @@ def main() -> None:
         wins.append(one(mode, i, hero, opp))
         if base is not None:
             other.append(one(mode, i, base, opp))
+        # a running tally on stderr, so a run cut short still tells what it played
+        print(f"seed {i}: hero {wins[-1]}" + (f", base {other[-1]}" if other else "")
+              + f"; {sum(wins)}/{len(wins)}, cpu {time.process_time() - cpu:.0f} s",
+              file=sys.stderr, flush=True)
     k = sum(wins)
     lo, hi = wilson(k, games)
     parity = 0.25 if mode == "four" else 0.5

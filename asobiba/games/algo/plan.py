@@ -95,11 +95,11 @@ def chance(h: Sequence[float], seat: int, pair: bool, beta: float) -> float:
         return w[mine] / sum(w)
     if h[seat] < 0:
         return 0.0
-    alive = [x for x in h if x >= 0]
-    if len(alive) == 1:
+    live = [x for x in h if x >= 0]
+    if len(live) == 1:
         return 1.0
-    top = max(alive)
-    return math.exp(beta * (h[seat] - top)) / sum(math.exp(beta * (x - top)) for x in alive)
+    peak = max(live)
+    return math.exp(beta * (h[seat] - peak)) / sum(math.exp(beta * (x - peak)) for x in live)
 
 
 class AlgoPlanBot(AlgoBot):
@@ -194,18 +194,17 @@ def named_evidence(view: AlgoView, kn: Knowledge) -> Knowledge:
     drawn: dict[int, list[tuple[int, int]]] = {}   # seat → (colour, number) named while
     shown: dict[int, set[int]] = {}                # a drawn card was in its hand
     for j, e in enumerate(log):
-        kind = e["event"]
         x = int(e["seat"])
-        if kind == "draw":
+        if e["event"] == "draw":
             drawn[x] = []
-        elif kind == "show":          # the partner shows its card to the seat to move
+        elif e["event"] == "show":    # the partner shows its card to the seat to move
             shown.setdefault((x + 2) % 4, set()).add(int(e["id"]))
-        elif kind == "insert":
+        elif e["event"] == "insert":
             for col, v in drawn.pop(x, []):
                 sid = int(e["id"])
                 if colour.get(sid) == col:
                     ruled[sid] = ruled.get(sid, 0) | 1 << v
-        elif kind == "attack" and x != seat:
+        elif e["event"] == "attack" and x != seat:
             col, v = colour[int(e["id"])], int(e["name"])
             if x in drawn:
                 drawn[x].append((col, v))
