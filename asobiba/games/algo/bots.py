@@ -1,5 +1,6 @@
-"""Algo bots, levels 1–4 (level 5, information-set MCTS, is in ``search.py``). Every bot
-decides from its seat's view alone.
+"""Algo bots, levels 1–4 (level 5, information-set MCTS, is in ``search.py``; level 6, the
+attack and continue-or-stay weighed by the chance of coming first, in ``plan.py``). Every
+bot decides from its seat's view alone.
 
 1 random plausible names · 2 the published candidate count (fewest candidates between the
 nearest known neighbours, all equally likely) · 3 exact inference, greedy · 4 exact
@@ -308,6 +309,10 @@ def make_bot(level: str, seed: int = 0) -> AlgoBot:
         from .search import AlgoSearchBot
 
         return AlgoSearchBot(seed)
+    if level == "6":
+        from .plan import AlgoPlanBot
+
+        return AlgoPlanBot(seed)
     if level not in ("1", "2", "3", "4"):
-        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5; not {level!r}")
+        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5, 6; not {level!r}")
     return AlgoBot(int(level), seed)

