@@ -140,7 +140,7 @@ class NTuple:
         return float(self.flat[idx].sum(dtype=np.float64) + self.flat[base + self.table_size])
 
     # ---- files ----------------------------------------------------------------------------
-    def save(self, path: Path | str, **extra: npt.NDArray[np.generic]) -> None:
+    def save(self, path: Path | str) -> None:
         """Write the tables and metadata (JSON) to one compressed ``.npz`` (atomically)."""
         path = Path(path)
         meta = dict(self.meta)
@@ -148,12 +148,12 @@ class NTuple:
                     shapes=[[n, list(s)] for n, s in self.layout.shapes],
                     size=self.layout.size)
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(tmp, weights=self.w, meta=np.array(json.dumps(meta)), **extra)
+        np.savez_compressed(tmp, weights=self.w, meta=np.array(json.dumps(meta)))
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: Path | str) -> tuple[NTuple, dict[str, npt.NDArray[np.generic]]]:
-        """The tables of a file written by :meth:`save`, and its other arrays."""
+    def load(cls, path: Path | str) -> NTuple:
+        """The tables of a file written by :meth:`save`."""
         with np.load(Path(path), allow_pickle=False) as data:
             meta = json.loads(str(data["meta"]))
             if meta.get("format") != FORMAT:
@@ -162,5 +162,4 @@ class NTuple:
             shapes = tuple((str(n), tuple(int(s) for s in sq)) for n, sq in meta["shapes"])
             size = int(meta["size"])
             layout = Layout(shapes, size, int(meta["phases"]), size * size)
-            rest = {k: data[k] for k in data.files if k not in ("weights", "meta")}
-            return cls(layout, data["weights"], meta), rest
+            return cls(layout, data["weights"], meta)

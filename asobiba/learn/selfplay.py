@@ -84,7 +84,7 @@ def _selfplay(spec: LearningSpec, settings: Settings, weights: FloatArray, round
 
 
 def _load(out: Path, spec: LearningSpec, settings: Settings) -> tuple[NTuple, Progress]:
-    model, _ = NTuple.load(out)
+    model = NTuple.load(out)
     run = model.meta.get("run")
     if not isinstance(run, dict) or run.get("settings") != asdict(settings):
         theirs = run.get("settings") if isinstance(run, dict) else None

@@ -6,8 +6,9 @@ negated value of the position it leads to, exact when that position is finished)
 the game with the *learner's* tables (offline, forward-view TD(λ)): the return of the last
 position before the end is the exact result, each earlier one mixes the next position's value
 and the next return, ``G_t = -((1-λ)·V(x_{t+1}) + λ·G_{t+1})`` (negamax: the next position is
-the opponent's). Each of a position's active entries (one per pattern instance, plus the
-phase's bias) moves by ``lr · error / entries``, so the value moves by about ``lr · error``.
+the opponent's). Positions are updated one after the other, each error measured just before its step (a
+game's positions share entries); each distinct active entry (one per pattern instance, plus
+the phase's bias) moves by ``lr · error / entries``, so the value moves by ``lr · error``.
 """
 
 from __future__ import annotations
@@ -66,7 +67,36 @@ def td_update(model: NTuple, spec: LearningSpec, positions: Sequence[Pos], final
         ret = -((1.0 - lam) * nxt + lam * ret) if t < n - 1 else -final
         g[t] = ret
         nxt = v[t]
-    err = g - v
-    step = (lr * err / idx.shape[1]).astype(np.float32)
-    np.add.at(model.flat, idx, np.repeat(step[:, None], idx.shape[1], axis=1))
-    return float(np.abs(err).mean())
+    # position by position, each value re-read just before its step: positions of one game
+    # share entries (the empty edges of the opening, the phase's bias), and steps computed
+    # all at once would add up past the target. ``flat[row] += x`` moves each distinct entry
+    # once, so a value moves by exactly lr · error however its entries repeat.
+    flat, width = model.flat, idx.shape[1]
+    errors = np.empty(n)
+    for t in range(n):
+        row = idx[t]
+        err = g[t] - float(flat[row].sum(dtype=np.float64))
+        errors[t] = err
+        flat[row] += np.float32(lr * err / width)
+    return float(np.abs(errors).mean())
+
+
+def play_vs_random(model: NTuple, spec: LearningSpec, games: int, seed: int) -> float:
+    """The 1-ply greedy player's score against a uniformly random one (a win 1, a draw ½):
+    colours alternate game by game, so it moves first in half of them."""
+    rng = np.random.default_rng(seed)
+    score = 0.0
+    for g in range(games):
+        pos, mover, me = spec.start(), 0, g % 2
+        while True:
+            kids = spec.children(pos)
+            if not kids:
+                diff = spec.result(pos) * (1 if mover == me else -1)
+                score += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
+                break
+            if mover == me and len(kids) > 1:
+                pos = kids[int(np.argmax(move_values(model, spec, kids)))]
+            else:
+                pos = kids[int(rng.integers(len(kids)))]
+            mover = 1 - mover
+    return score / games

@@ -21,8 +21,7 @@ from asobiba.cli.main import app
 from asobiba.games.reversi.learning import SPEC
 from asobiba.learn.ntuple import NTuple
 from asobiba.learn.selfplay import Settings, TrainError, train
-from asobiba.learn.spec import LearningSpec
-from asobiba.learn.td import move_values, td_update
+from asobiba.learn.td import play_vs_random, td_update
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -34,27 +33,6 @@ def local_ray() -> Iterator[None]:
         yield
     finally:
         ray.shutdown()
-
-
-def play_vs_random(model: NTuple, spec: LearningSpec, games: int, seed: int) -> float:
-    """The 1-ply greedy player's score against a uniformly random one: colours alternate
-    game by game (half the games it moves first); a win 1, a draw ½."""
-    rng = np.random.default_rng(seed)
-    score = 0.0
-    for g in range(games):
-        pos, mover, me = spec.start(), 0, g % 2
-        while True:
-            kids = spec.children(pos)
-            if not kids:
-                diff = spec.result(pos) * (1 if mover == me else -1)
-                score += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
-                break
-            if mover == me and len(kids) > 1:
-                pos = kids[int(np.argmax(move_values(model, spec, kids)))]
-            else:
-                pos = kids[int(rng.integers(len(kids)))]
-            mover = 1 - mover
-    return score / games
 
 
 def test_a_tiny_run_beats_random_and_untrained_tables_do_not(tmp_path: Path) -> None:
@@ -77,10 +55,10 @@ def test_a_resumed_run_makes_the_tables_of_an_unbroken_one(tmp_path: Path) -> No
     part = tmp_path / "part.npz"
     one, first = train(SPEC, settings, 6, part, progress=False)
     after_one = one.w.copy()
-    assert first.rounds == 1 and NTuple.load(part)[0].meta["games_trained"] == 6
+    assert first.rounds == 1 and NTuple.load(part).meta["games_trained"] == 6
     resumed, again = train(SPEC, settings, 18, part, resume=True, progress=False)
     assert again.rounds == 3 and again.games == 18 and again.positions == done.positions
-    assert np.array_equal(resumed.w, whole.w) and np.array_equal(NTuple.load(part)[0].w, whole.w)
+    assert np.array_equal(resumed.w, whole.w) and np.array_equal(NTuple.load(part).w, whole.w)
     # the resume did learn: one round alone made other tables
     assert not np.array_equal(after_one, whole.w)
 
@@ -113,7 +91,7 @@ def test_td_moves_values_towards_the_result() -> None:
     final = SPEC.result(positions[-1])
     assert final != 0  # (this line of play ends in a win: there is an error to correct)
     errors = [td_update(model, SPEC, positions, final, lr=0.05, lam=1.0) for _ in range(3)]
-    assert errors[0] == abs(final) and errors[0] > errors[1] > errors[2]
+    assert 0 < errors[0] <= abs(final) and errors[0] > errors[1] > errors[2]
 
 
 def test_the_train_command_writes_a_file_its_command_reproduces(tmp_path: Path) -> None:
@@ -124,7 +102,7 @@ def test_the_train_command_writes_a_file_its_command_reproduces(tmp_path: Path) 
     assert result.exit_code == 0, result.output
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert summary["games"] == 4 and summary["rounds"] == 1
-    model, _ = NTuple.load(out)
+    model = NTuple.load(out)
     meta = model.meta
     assert meta["game"] == "reversi" and meta["seed"] == 5 and meta["games_trained"] == 4
     command = str(meta["command"]).split()
@@ -133,7 +111,7 @@ def test_the_train_command_writes_a_file_its_command_reproduces(tmp_path: Path) 
     command[command.index("--out") + 1] = str(again)
     result = CliRunner().invoke(app, [*command[1:], "--quiet"])
     assert result.exit_code == 0, result.output
-    assert np.array_equal(NTuple.load(again)[0].w, model.w)
+    assert np.array_equal(NTuple.load(again).w, model.w)
     # an existing file without --resume: one line with the code, the file unchanged
     before = out.read_bytes()
     result = CliRunner().invoke(app, args)

@@ -24,7 +24,7 @@ WEIGHTS = Path(__file__).resolve().parent / "weights" / "ntuple-v1.npz"
 @functools.cache
 def shipped() -> NTuple:
     """The shipped tables, read once per process."""
-    model, _ = NTuple.load(WEIGHTS)
+    model = NTuple.load(WEIGHTS)
     return model
 
 

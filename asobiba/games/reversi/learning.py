@@ -46,8 +46,8 @@ def cells(positions: Sequence[Pos]) -> npt.NDArray[np.int64]:
     """(n, 64) cells: 1 the mover's disc, 2 the opponent's, 0 empty (a1 first)."""
     raw = np.array([v for pos in positions for v in pos], dtype=np.uint64)
     bits = np.unpackbits(raw.view(np.uint8).reshape(-1, 8), axis=1, bitorder="little")
-    bits = bits.reshape(len(positions), 2, 64).astype(np.int64)
-    out: npt.NDArray[np.int64] = bits[:, 0] + 2 * bits[:, 1]
+    both = bits.reshape(len(positions), 2, 64).astype(np.int64)
+    out: npt.NDArray[np.int64] = both[:, 0] + 2 * both[:, 1]
     return out
 
 
