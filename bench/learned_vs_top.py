@@ -16,6 +16,9 @@ ladder's floor is 0.60.
     nice -n 5 .venv/bin/python bench/learned_vs_top.py --openings 40 --time 0.25
     .venv/bin/python bench/learned_vs_top.py          # 2 openings: a smoke run (make bench)
 
+On two cores, ``--part 0/2`` and ``--part 1/2`` split the openings between two processes
+(each writing ``--jsonl``), and ``--summary A.jsonl B.jsonl`` prints the figures of them all.
+
 Needs the ``learned`` extra (NumPy).
 """
 
@@ -29,6 +32,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -56,7 +60,7 @@ def openings(count: int, plies: int = 4) -> list[list[str]]:
     return [every[int(i * step)] for i in range(count)]
 
 
-def play(opening: list[str], learned_seat: int, seconds: float, seed: int) -> dict[str, object]:
+def play(opening: list[str], learned_seat: int, seconds: float, seed: int) -> dict[str, Any]:
     state = GAME.new_game()
     for text in opening:
         state = state.play(text)
@@ -85,6 +89,30 @@ def play(opening: list[str], learned_seat: int, seconds: float, seed: int) -> di
             "top_depth": round(statistics.fmean(depth[1 - learned_seat] or [0]), 2)}
 
 
+def summary(rows: list[dict[str, Any]], target: float) -> None:
+    """Wins/draws/losses, the score with its 95 % interval over opening pairs, CPU seconds."""
+    by_opening: dict[str, list[float]] = {}
+    for row in rows:
+        by_opening.setdefault(str(row["opening"]), []).append(float(row["points"]))
+    pairs = [statistics.fmean(v) for v in by_opening.values() if len(v) == 2]
+    points = [p for v in by_opening.values() if len(v) == 2 for p in v]
+    n = len(pairs)
+    score = statistics.fmean(pairs)
+    half = 1.96 * statistics.stdev(pairs) / math.sqrt(n) if n > 1 else float("nan")
+    wins, draws = points.count(1.0), points.count(0.5)
+    print(f"level 7 vs level 6: {wins} wins, {draws} draws, {len(points) - wins - draws} "
+          f"losses in {len(points)} games; score {score:.3f} (95 % interval "
+          f"{score - half:.3f} .. {score + half:.3f}, over {n} opening pairs)")
+    lc = sum(float(r["learned_cpu"]) for r in rows)
+    tc = sum(float(r["top_cpu"]) for r in rows)
+    ld = statistics.fmean(float(r["learned_depth"]) for r in rows)
+    td = statistics.fmean(float(r["top_depth"]) for r in rows)
+    print(f"moves' CPU: level 7 {lc:.1f} s, level 6 {tc:.1f} s; mean depth reached "
+          f"{ld:.2f} vs {td:.2f}")
+    print(f"target {target:.2f}: {'met' if score >= target else 'NOT met'}; ladder floor "
+          f"0.60: {'kept' if score >= 0.60 else 'NOT kept'}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--openings", type=int, default=2, help="openings, each played twice")
@@ -92,7 +120,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--target", type=float, default=0.70)
     ap.add_argument("--jsonl", type=Path, help="append one JSON line per game here")
+    ap.add_argument("--part", default="0/1", help="K/N: play the openings i with i %% N == K")
+    ap.add_argument("--summary", type=Path, nargs="+",
+                    help="print the figures of these JSONL files and stop")
     args = ap.parse_args(argv)
+    if args.summary:
+        summary([json.loads(line) for f in args.summary
+                 for line in f.read_text(encoding="utf-8").splitlines() if line.strip()],
+                args.target)
+        return 0
+    k, parts = (int(x) for x in args.part.split("/"))
 
     load0 = os.getloadavg()
     cpu0, wall0 = time.process_time(), time.perf_counter()
@@ -103,16 +140,18 @@ def main(argv: list[str] | None = None) -> int:
     wins = draws = losses = 0
     learned_cpu = top_cpu = 0.0
     for i, opening in enumerate(openings(args.openings)):
+        if i % parts != k:
+            continue
         pair = 0.0
         for seat in (0, 1):
             row = play(opening, seat, args.time, args.seed + i)
-            pts = float(row["points"])  # type: ignore[arg-type]
+            pts = float(row["points"])
             pair += pts
             wins += pts == 1.0
             draws += pts == 0.5
             losses += pts == 0.0
-            learned_cpu += float(row["learned_cpu"])  # type: ignore[arg-type]
-            top_cpu += float(row["top_cpu"])  # type: ignore[arg-type]
+            learned_cpu += float(row["learned_cpu"])
+            top_cpu += float(row["top_cpu"])
             if args.jsonl:
                 with args.jsonl.open("a", encoding="utf-8") as fh:
                     fh.write(json.dumps(row) + "\n")
@@ -121,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['learned_depth']} vs {row['top_depth']}", flush=True)
         pairs.append(pair / 2)
     n = len(pairs)
-    score = statistics.fmean(pairs)
+    score = statistics.fmean(pairs) if pairs else float("nan")
     half = 1.96 * statistics.stdev(pairs) / math.sqrt(n) if n > 1 else float("nan")
     load1 = os.getloadavg()
     print(f"level 7 vs level 6: {wins} wins, {draws} draws, {losses} losses in {2 * n} games; "

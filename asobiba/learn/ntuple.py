@@ -108,6 +108,7 @@ class NTuple:
         stride = self.table_size + 1
         # discs on the board → where its phase's tables start (the one-position fast path)
         self.base_of = [int(b) * stride for b in self.phase_of(np.arange(layout.cells + 1))]
+        self._bytes: tuple[IntArray, IntArray, IntArray] | None = None
 
     # ---- indices --------------------------------------------------------------------------
     def phase_of(self, discs: IntArray) -> IntArray:
@@ -138,6 +139,40 @@ class NTuple:
         idx += self.offsets
         idx += base
         return float(self.flat[idx].sum(dtype=np.float64) + self.flat[base + self.table_size])
+
+    def value_bitboards(self, p: int, o: int) -> float:
+        """One position's value from two bitboards (the mover's and the opponent's discs, bit
+        i = square i; boards of at most 64 squares): each of the 16 bytes picks a precomputed
+        row of index contributions, so a value is two gathers and two sums (a quarter faster
+        than :meth:`value` on cells, measured: the search's leaves call it)."""
+        if self._bytes is None:
+            self._bytes = self._byte_tables()
+        table, key_off, starts = self._bytes
+        keys = np.frombuffer(p.to_bytes(8, "little") + o.to_bytes(8, "little"),
+                             dtype=np.uint8) + key_off
+        idx = table[keys].sum(axis=0)
+        idx += starts[(p | o).bit_count()]
+        return float(self.flat[idx].sum(dtype=np.float64))
+
+    def _byte_tables(self) -> tuple[IntArray, IntArray, IntArray]:
+        """``table[k·256 + b]``: what byte ``b`` at byte ``k`` of the 16 (8 the mover's, 8 the
+        opponent's) adds to every instance's index (the bias column adds nothing);
+        ``starts[discs]``: each column's table start in the phase of ``discs`` discs."""
+        if self.layout.cells > 64:
+            raise ValueError("value_bitboards reads boards of at most 64 squares")
+        n = self.instances
+        bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # (256, 8)
+        powers = np.zeros((n, 64), dtype=np.int64)
+        powers[:, : self.layout.cells] = self.powers
+        table = np.zeros((16 * 256, n + 1), dtype=np.int64)
+        for k in range(8):
+            part = bits @ powers[:, 8 * k: 8 * k + 8].T  # (256, n)
+            table[k * 256:(k + 1) * 256, :n] = part
+            table[(8 + k) * 256:(9 + k) * 256, :n] = 2 * part
+        key_off = np.arange(16, dtype=np.int64) * 256
+        cols = np.concatenate([self.offsets, [self.table_size]])
+        starts = np.array([cols + base for base in self.base_of], dtype=np.int64)
+        return table, key_off, starts
 
     # ---- files ----------------------------------------------------------------------------
     def save(self, path: Path | str) -> None:

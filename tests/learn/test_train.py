@@ -119,3 +119,19 @@ def test_the_train_command_writes_a_file_its_command_reproduces(tmp_path: Path) 
     assert out.read_bytes() == before
     result = CliRunner().invoke(app, ["train", "algo", "--out", str(tmp_path / "a.npz")])
     assert result.exit_code == 2 and "train_no_spec" in result.stderr
+
+
+def test_one_position_batch_and_bitboard_values_agree() -> None:
+    """The search's fast path (bitboards → byte tables), the single-position path and the
+    batch path give the same value on every position of a game, in every phase."""
+    from asobiba.games.reversi.learning import cell_vector
+    from asobiba.learn.td import play_game
+
+    rng = np.random.default_rng(4)
+    model = NTuple(SPEC.layout(4), rng.normal(size=(4, NTuple(SPEC.layout(1)).table_size + 1))
+                   .astype(np.float32))
+    positions, _ = play_game(model, SPEC, rng, epsilon=0.5)
+    batch = model.values(SPEC.cells(positions))
+    for (p, o), v in zip(positions, batch, strict=True):
+        assert np.isclose(model.value(cell_vector(p, o)), v)
+        assert np.isclose(model.value_bitboards(p, o), v)

@@ -47,9 +47,10 @@ def test_the_shipped_tables_play_well_at_one_ply_and_agree_with_the_batch_path()
     kids = SPEC.children(pos)
     batch = model.values(SPEC.cells(kids))
     one = [model.value(cell_vector(p, o)) for p, o in kids]
-    assert np.allclose(batch, one)
+    bits = [model.value_bitboards(p, o) for p, o in kids]
+    assert np.allclose(batch, one) and np.allclose(batch, bits)
     adapter = LearnedAdapter(model)
-    assert adapter.evaluate((pos[0], pos[1], 0)) == model.value(cell_vector(*pos))
+    assert adapter.evaluate((pos[0], pos[1], 0)) == model.value_bitboards(*pos)
     assert adapter.terminal_value((corners, 0, 0)) == ReversiAdapter().terminal_value(
         (corners, 0, 0))
 

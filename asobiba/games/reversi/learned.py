@@ -15,7 +15,6 @@ require("learned", "Reversi level 7 (a learned evaluation)")
 from ...learn.ntuple import NTuple  # noqa: E402
 from ...search.alphabeta import AlphaBeta  # noqa: E402
 from .bots import AlphaBetaBot, Pos, ReversiAdapter  # noqa: E402
-from .learning import cell_vector  # noqa: E402
 
 WEIGHTS = Path(__file__).resolve().parent / "weights" / "ntuple-v1.npz"
 """The shipped tables (their metadata inside: the command and seed that made them)."""
@@ -36,8 +35,7 @@ class LearnedAdapter(ReversiAdapter):
         self.model = model
 
     def evaluate(self, pos: Pos) -> float:
-        p, o, _ = pos
-        return self.model.value(cell_vector(p, o), (p | o).bit_count())
+        return self.model.value_bitboards(pos[0], pos[1])
 
 
 class LearnedBot(AlphaBetaBot):
