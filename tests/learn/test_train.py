@@ -36,13 +36,14 @@ def local_ray() -> Iterator[None]:
 
 
 def test_a_tiny_run_beats_random_and_untrained_tables_do_not(tmp_path: Path) -> None:
-    settings = Settings(game="reversi", seed=7, workers=2, per_task=50, phases=2, lr=0.1,
+    settings = Settings(game="reversi", seed=7, workers=2, per_task=50, phases=1, lr=0.1,
                         lam=0.5, epsilon=0.1)
-    model, done = train(SPEC, settings, 400, tmp_path / "tiny.npz", progress=False)
-    assert done.games == 400 and done.rounds == 4 and done.positions > 400 * 50
+    model, done = train(SPEC, settings, 800, tmp_path / "tiny.npz", progress=False)
+    assert done.games == 800 and done.rounds == 8 and done.positions > 800 * 50
     trained = play_vs_random(model, SPEC, 200, seed=1)
-    untrained = play_vs_random(NTuple(SPEC.layout(2)), SPEC, 200, seed=1)
-    # the margin: 70 % over 200 games (random against random scores 50 % ± 7 %)
+    untrained = play_vs_random(NTuple(SPEC.layout(1)), SPEC, 200, seed=1)
+    # the margin: 70 % over 200 games (random against random scores 50 % ± 7 %); measured
+    # when written: trained 0.85, untrained 0.55 (the run is a function of its settings)
     assert trained >= 0.70, (trained, untrained)
     assert untrained < 0.70, (trained, untrained)
 
