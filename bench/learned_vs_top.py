@@ -39,6 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from asobiba.games.reversi.bots import AlphaBetaBot  # noqa: E402
 from asobiba.games.reversi.game import GAME, ReversiState  # noqa: E402
 from asobiba.games.reversi.learned import WEIGHTS, LearnedBot  # noqa: E402
+from asobiba.learn.ntuple import NTuple  # noqa: E402
 
 
 def openings(count: int, plies: int = 4) -> list[list[str]]:
@@ -60,11 +61,12 @@ def openings(count: int, plies: int = 4) -> list[list[str]]:
     return [every[int(i * step)] for i in range(count)]
 
 
-def play(opening: list[str], learned_seat: int, seconds: float, seed: int) -> dict[str, Any]:
+def play(opening: list[str], learned_seat: int, seconds: float, seed: int,
+         model: NTuple | None = None) -> dict[str, Any]:
     state = GAME.new_game()
     for text in opening:
         state = state.play(text)
-    bots = {learned_seat: LearnedBot(seed, time_limit=seconds),
+    bots = {learned_seat: LearnedBot(seed, time_limit=seconds, model=model),
             1 - learned_seat: AlphaBetaBot(6, seed, time_limit=seconds)}
     for seat, bot in bots.items():
         bot.reset(seat, state.options)
@@ -120,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--target", type=float, default=0.70)
     ap.add_argument("--jsonl", type=Path, help="append one JSON line per game here")
+    ap.add_argument("--weights", type=Path, default=WEIGHTS,
+                    help="level 7's tables (default: the shipped ones)")
     ap.add_argument("--part", default="0/1", help="K/N: play the openings i with i %% N == K")
     ap.add_argument("--summary", type=Path, nargs="+",
                     help="print the figures of these JSONL files and stop")
@@ -131,9 +135,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     k, parts = (int(x) for x in args.part.split("/"))
 
+    model = NTuple.load(args.weights)
     load0 = os.getloadavg()
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    print(f"reversi level 7 (learned: {WEIGHTS.name}) vs level 6, {args.openings} openings "
+    print(f"reversi level 7 (learned: {args.weights.name}, "
+          f"{model.meta.get('games_trained')} games) vs level 6, {args.openings} openings "
           f"x 2 colours, {args.time} s a move each; load {load0[0]:.2f} {load0[1]:.2f} "
           f"{load0[2]:.2f}", flush=True)
     pairs: list[float] = []
@@ -144,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         pair = 0.0
         for seat in (0, 1):
-            row = play(opening, seat, args.time, args.seed + i)
+            row = play(opening, seat, args.time, args.seed + i, model)
             pts = float(row["points"])
             pair += pts
             wins += pts == 1.0
