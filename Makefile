@@ -15,7 +15,7 @@ $(BIN)/python:
 	$(BIN)/python -m pip install -q --upgrade pip
 
 $(STAMP): pyproject.toml constraints.txt Makefile | $(BIN)/python icu-deps
-	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,web,paper,postgres,scale,rl]'
+	$(BIN)/python -m pip install -q -c constraints.txt -e '.[dev,web,paper,postgres,scale,rl,train]'
 	touch $(STAMP)
 
 ## PyICU (account names' UTS #39 skeletons) is built against the system's ICU: Debian's
@@ -33,7 +33,7 @@ lock:
 	rm -rf .lock-venv
 	$(PY) -m venv .lock-venv
 	.lock-venv/bin/python -m pip install -q --upgrade pip
-	.lock-venv/bin/python -m pip install -q -e '.[dev,web,paper,postgres,scale,rl]'
+	.lock-venv/bin/python -m pip install -q -e '.[dev,web,paper,postgres,scale,rl,train]'
 	{ sed -n '/^#/p' constraints.txt; .lock-venv/bin/python -m pip freeze --exclude-editable; } > constraints.new
 	mv constraints.new constraints.txt
 	rm -rf .lock-venv

@@ -658,6 +658,10 @@ from .records_cmd import export, import_  # noqa: E402  (records in other notati
 app.command("export")(export)
 app.command("import")(import_)
 
+from .train_cmd import train  # noqa: E402  (learned evaluations: NumPy and Ray load inside)
+
+app.command()(train)
+
 
 from .admin import app as _admin_app  # noqa: E402  (typer only; the rest loads lazily)
 

@@ -9,6 +9,8 @@ the learning bindings' pure parts; everything else is an extra (pyproject.toml):
     rl        the learning environments' libraries: asobiba.envs
     postgres  PostgreSQL for the web app's store
     scale     Redis for the scaled web app (`asobiba serve --redis`, `asobiba worker`)
+    learned   NumPy for the bot levels whose evaluation was learned (Reversi's level 7)
+    train     Ray, NumPy and tqdm for `asobiba train` (asobiba.learn.selfplay)
 
 A package that needs an extra calls :func:`require` when it is imported, so ``import
 asobiba.server`` without ``web`` raises a :class:`ModuleNotFoundError` that says which extra
@@ -28,6 +30,8 @@ EXTRA_MODULES: dict[str, tuple[str, ...]] = {
     "rl": ("numpy", "gymnasium", "pettingzoo", "pyspiel"),
     "postgres": ("psycopg",),
     "scale": ("redis",),
+    "learned": ("numpy",),
+    "train": ("numpy", "ray", "tqdm"),
 }
 
 #: Extra → what it adds, for the message.
@@ -37,10 +41,16 @@ EXTRA_WHAT: dict[str, str] = {
     "rl": "numpy, Gymnasium, PettingZoo, OpenSpiel",
     "postgres": "PostgreSQL (psycopg)",
     "scale": "Redis (the scaled web app)",
+    "learned": "numpy, for the bot levels with learned evaluations",
+    "train": "Ray, numpy and tqdm, for `asobiba train`",
 }
 
 # a module → its extra (open_spiel is pyspiel's package)
-_EXTRA_OF = {m: extra for extra, mods in EXTRA_MODULES.items() for m in mods}
+# (a module of several extras belongs to the first: numpy stays "rl" for asobiba.envs)
+_EXTRA_OF: dict[str, str] = {}
+for _extra, _mods in EXTRA_MODULES.items():
+    for _m in _mods:
+        _EXTRA_OF.setdefault(_m, _extra)
 _EXTRA_OF["open_spiel"] = "rl"
 
 

@@ -77,6 +77,9 @@ class GameManifest:
     gym_name: str | None = None
     """The Gymnasium id's name (``asobiba/<gym_name>-v0``); default: the id in CamelCase
     (``memory_matrix`` → ``MemoryMatrix``)."""
+    learning: str | None = None
+    """What ``asobiba train`` learns from: an ``asobiba.learn.spec.LearningSpec`` (NumPy;
+    docs/learning.md)."""
     web: str | None = None
     """A folder of the package holding ``renderer.js`` and ``words.json``; ``None``: the
     generic renderer draws the game."""
@@ -85,7 +88,7 @@ class GameManifest:
         if self.cli is not None and (":" in self.cli or not self.cli.strip(".")):
             raise ManifestError(f"{self.package}.MANIFEST.cli = {self.cli!r}: write a module "
                                 "name ('.cli')")
-        for name in ("bots", "progression", "encoding", "formats", "paper"):
+        for name in ("bots", "progression", "encoding", "formats", "paper", "learning"):
             ref = getattr(self, name)
             if ref is not None and (":" not in ref or not ref.partition(":")[0]):
                 raise ManifestError(f"{self.package}.MANIFEST.{name} = {ref!r}: write "

@@ -85,6 +85,8 @@ def test_help_and_play_need_no_extra(tmp_path: Path) -> None:
     (("progression", "--help"), "web", ALL),
     (("arena", "reversi", "--bot", "1", "--bot", "1", "--rate", "sqlite://"), "web", ALL),
     (("admin", "pairs"), "web", ALL),
+    (("train", "reversi", "--out", "x.npz"), "train", ALL),
+    (("train", "reversi", "--out", "x.npz"), "train", ["ray"]),  # NumPy alone is not enough
 ])
 def test_a_command_without_its_extra_names_it_in_one_line(args: tuple[str, ...], extra: str,
                                                           hide: list[str]) -> None:
@@ -100,6 +102,7 @@ def test_a_command_without_its_extra_names_it_in_one_line(args: tuple[str, ...],
     ("asobiba.server", "web"), ("asobiba.server.app", "web"), ("asobiba.progression", "web"),
     ("asobiba.progression.matches", "web"), ("asobiba.tables", "web"),
     ("asobiba.paper", "paper"), ("asobiba.envs.aec", "rl"),
+    ("asobiba.games.reversi.learned", "learned"), ("asobiba.learn.selfplay", "train"),
 ])
 def test_an_import_without_its_extra_names_it(module: str, extra: str) -> None:
     out = _run(f"import {module}\n")

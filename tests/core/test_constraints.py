@@ -13,7 +13,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import Version
 
 ROOT = Path(__file__).resolve().parents[2]
-LOCKED_EXTRAS = ("dev", "web", "paper", "postgres", "scale", "rl", "bench")
+LOCKED_EXTRAS = ("dev", "web", "paper", "postgres", "scale", "rl", "bench", "learned", "train")
 
 
 def pins() -> dict[str, Version]:

@@ -4,7 +4,7 @@ Every module of ``asobiba/`` is parsed (``ast``, nothing imported) and each of i
 another asobiba module — at the top, inside a function or under ``TYPE_CHECKING`` alike — must
 go in an allowed direction::
 
-    core ← search, play ← games ← formats, envs, paper ─┐
+    core ← search, play, learn ← games ← formats, envs, paper ─┐
                                   tables ← progression ← server ← cli
                                                          examples (← envs, games)
 
@@ -35,7 +35,8 @@ ALLOWED: dict[str, set[str]] = {
     "core": set(),
     "search": {"core"},
     "play": {"core"},
-    "games": {"core", "search", "play"},
+    "learn": {"core"},  # learned evaluations: n-tuple tables, TD, self-play on Ray
+    "games": {"core", "search", "play", "learn"},
     "formats": {"core", "games"},
     "envs": {"core", "games"},
     "paper": {"core", "games"},
@@ -48,7 +49,7 @@ ALLOWED: dict[str, set[str]] = {
     "server": {"core", "search", "play", "games", "formats", "paper", "tables", "progression",
                "analysis", "puzzles", "explorer", "tournaments"},
     "cli": {"core", "search", "play", "games", "formats", "paper", "progression", "server",
-            "puzzles", "explorer", "tournaments"},
+            "puzzles", "explorer", "tournaments", "learn"},
     "examples": {"core", "search", "play", "games", "envs"},
 }
 

@@ -14,6 +14,7 @@ MANIFEST = GameManifest(
     paper=".paper:PAPER",
     cli=".cli",
     gym_name="Reversi",
+    learning=".learning:SPEC",
     web="web",
 )
 

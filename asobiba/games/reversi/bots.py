@@ -1,5 +1,6 @@
 """Reversi bots, graded as Egaroucid grades its levels: level N searches N plies in the
 midgame with alpha-beta and solves the endgame exactly once 2N or fewer squares are empty.
+Level 7 (``learned.py``) is the same search with an evaluation learned by self-play.
 
 Bots see views only: a Reversi view holds the whole position, so ``state_from_view`` rebuilds
 it and the search runs on bitboard tuples ``(mine, theirs, seat)``.
@@ -120,6 +121,10 @@ class AlphaBetaBot(Bot):
         self.game = GAME
         self.last_result: SearchResult[int] | None = None
 
+    def endgame_from(self) -> int:
+        """Empties from which the endgame is solved exactly (2N at level N)."""
+        return 2 * self.depth
+
     def choose(self, view: JSONMapping) -> str:
         view = reversi_view(view)
         started = time.perf_counter()
@@ -129,7 +134,7 @@ class AlphaBetaBot(Bot):
         state = self.game.state_from_view(view)
         mine, theirs = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
         empties = 64 - (mine | theirs).bit_count()
-        depth = empties + 4 if empties <= 2 * self.depth else self.depth
+        depth = empties + 4 if empties <= self.endgame_from() else self.depth
         self.searcher.reset()
         # the whole move, set-up included, within the limit
         limit = self.clock.budget() if self.clock is not None else None
@@ -145,6 +150,10 @@ class AlphaBetaBot(Bot):
 def make_bot(level: str, seed: int = 0) -> Bot:
     if level == "random":
         return RandomBot(seed)
+    if level == "7":
+        from .learned import LearnedBot  # NumPy (the learned extra) only for this level
+
+        return LearnedBot(seed)
     try:
         n = int(level)
     except ValueError:

@@ -196,7 +196,10 @@ class Reversi(Game):
                  f"alpha-beta {n} plies in the midgame, exact endgame at {2 * n} empties",
                  f"レベル{n}")
         for n in range(1, 7)
-    ) + (BotLevel("random", "Random", "a uniformly random legal move", "ランダム"),)
+    ) + (BotLevel("7", "Level 7",
+                  "alpha-beta with an n-tuple evaluation learned by self-play (docs/learning.md),"
+                  " exact endgame at 12 empties; needs NumPy", "レベル7"),
+         BotLevel("random", "Random", "a uniformly random legal move", "ランダム"))
 
     def _initial(self, options: JSONObject, seed: int) -> ReversiState:
         return ReversiState(bb.BLACK_START, bb.WHITE_START, BLACK, options)

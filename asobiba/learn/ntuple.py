@@ -1,0 +1,200 @@
+"""N-tuple (pattern) evaluations: a position's value is the sum of one table entry per pattern
+instance, the entry chosen by the contents of the pattern's squares read as a base-3 number
+(0 empty, 1 the mover's disc, 2 the opponent's), plus a bias; one set of tables per game
+phase (discs on the board).
+
+Symmetry sharing: each base shape is placed on the board in every distinct image under the
+square's eight symmetries, and all images read the *same* table, each through its own square
+order (the image of the base order), so what is learned on one corner is known on the others.
+
+Inference is NumPy only: the board becomes a 64-vector of cells, one integer matrix product
+gives every instance's index, and the value is a gather and a sum (:meth:`NTuple.value` for one
+position, :meth:`NTuple.values` for a batch).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..core.extras import require
+
+require("learned", "asobiba.learn (learned evaluations)")
+
+import numpy as np  # noqa: E402
+import numpy.typing as npt  # noqa: E402
+
+FORMAT = 1
+"""The weights file's format version (bumped when its layout changes)."""
+
+IntArray = npt.NDArray[np.int64]
+FloatArray = npt.NDArray[np.float32]
+
+Shape = tuple[str, tuple[int, ...]]
+
+
+def _symmetries(size: int) -> list[list[int]]:
+    """The eight symmetries of a size×size board, each as square → image square."""
+    out = []
+    for flip in (False, True):
+        for rot in range(4):
+            perm = []
+            for sq in range(size * size):
+                r, c = divmod(sq, size)
+                if flip:
+                    c = size - 1 - c
+                for _ in range(rot):
+                    r, c = c, size - 1 - r
+                perm.append(r * size + c)
+            out.append(perm)
+    return out
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where each pattern instance reads its squares and which table it uses."""
+
+    shapes: tuple[Shape, ...]
+    size: int  # board side
+    phases: int
+    cells: int  # squares on the board
+
+    def build(self) -> tuple[IntArray, IntArray, int, list[tuple[str, int, int]]]:
+        """``(powers, offsets, table_size, tables)``: ``powers[i, sq]`` is 3**k when square
+        ``sq`` is instance i's k-th square (so ``powers @ cells`` is every index at once),
+        ``offsets[i]`` its table's start; ``tables`` lists (shape, start, entries)."""
+        syms = _symmetries(self.size)
+        rows: list[list[int]] = []
+        offsets: list[int] = []
+        tables: list[tuple[str, int, int]] = []
+        start = 0
+        for name, base in self.shapes:
+            seen: set[frozenset[int]] = set()
+            for perm in syms:
+                image = [perm[s] for s in base]
+                if frozenset(image) in seen:
+                    continue
+                seen.add(frozenset(image))
+                row = [0] * self.cells
+                for k, s in enumerate(image):
+                    row[s] = 3 ** k
+                rows.append(row)
+                offsets.append(start)
+            tables.append((name, start, 3 ** len(base)))
+            start += 3 ** len(base)
+        return (np.array(rows, dtype=np.int64), np.array(offsets, dtype=np.int64), start,
+                tables)
+
+
+class NTuple:
+    """Tables for ``phases`` phases; a phase is the number of discs on the board, cut in equal
+    bands. Values are in the game's units (Reversi: the final disc difference, mover's view)."""
+
+    def __init__(self, layout: Layout, weights: FloatArray | None = None,
+                 meta: dict[str, object] | None = None) -> None:
+        self.layout = layout
+        self.powers, self.offsets, self.table_size, self.tables = layout.build()
+        self.instances = len(self.offsets)
+        self.powers_t = np.ascontiguousarray(self.powers.T)
+        shape = (layout.phases, self.table_size + 1)  # the last entry of a phase: its bias
+        if weights is None:
+            weights = np.zeros(shape, dtype=np.float32)
+        if weights.shape != shape:
+            raise ValueError(f"weights of shape {weights.shape}, expected {shape}")
+        self.w = weights.astype(np.float32, copy=False)
+        self.flat = self.w.reshape(-1)
+        self.meta: dict[str, object] = dict(meta or {})
+        stride = self.table_size + 1
+        # discs on the board → where its phase's tables start (the one-position fast path)
+        self.base_of = [int(b) * stride for b in self.phase_of(np.arange(layout.cells + 1))]
+        self._bytes: tuple[IntArray, IntArray, IntArray] | None = None
+
+    # ---- indices --------------------------------------------------------------------------
+    def phase_of(self, discs: IntArray) -> IntArray:
+        """The phase of positions with ``discs`` discs (any number up to the board's cells)."""
+        band = (self.layout.cells + 1) / self.layout.phases
+        return np.minimum((discs / band).astype(np.int64), self.layout.phases - 1)
+
+    def indices(self, cells: npt.NDArray[np.int64]) -> IntArray:
+        """Flat weight indices, one row per position: ``cells`` is (n, cells) of 0/1/2; each
+        row holds every instance's entry then the phase's bias."""
+        stride = self.table_size + 1
+        discs = np.count_nonzero(cells, axis=1)
+        base = self.phase_of(discs) * stride
+        idx = cells @ self.powers_t + self.offsets
+        idx += base[:, None]
+        return np.concatenate([idx, (base + self.table_size)[:, None]], axis=1)
+
+    def values(self, cells: npt.NDArray[np.int64]) -> npt.NDArray[np.float64]:
+        """The value of each position of a batch (rows of ``cells``)."""
+        return self.flat[self.indices(cells)].sum(axis=1, dtype=np.float64)
+
+    def value(self, cells: npt.NDArray[np.int64], discs: int | None = None) -> float:
+        """One position's value (``cells`` a 1-D vector; ``discs`` its discs, if known)."""
+        if discs is None:
+            discs = int(np.count_nonzero(cells))
+        base = self.base_of[discs]
+        idx = self.powers @ cells
+        idx += self.offsets
+        idx += base
+        return float(self.flat[idx].sum(dtype=np.float64) + self.flat[base + self.table_size])
+
+    def value_bitboards(self, p: int, o: int) -> float:
+        """One position's value from two bitboards (the mover's and the opponent's discs, bit
+        i = square i; boards of at most 64 squares): each of the 16 bytes picks a precomputed
+        row of index contributions, so a value is two gathers and two sums (a quarter faster
+        than :meth:`value` on cells, measured: the search's leaves call it)."""
+        if self._bytes is None:
+            self._bytes = self._byte_tables()
+        table, key_off, starts = self._bytes
+        keys = np.frombuffer(p.to_bytes(8, "little") + o.to_bytes(8, "little"),
+                             dtype=np.uint8) + key_off
+        idx = table[keys].sum(axis=0)
+        idx += starts[(p | o).bit_count()]
+        return float(self.flat[idx].sum(dtype=np.float64))
+
+    def _byte_tables(self) -> tuple[IntArray, IntArray, IntArray]:
+        """``table[k·256 + b]``: what byte ``b`` at byte ``k`` of the 16 (8 the mover's, 8 the
+        opponent's) adds to every instance's index (the bias column adds nothing);
+        ``starts[discs]``: each column's table start in the phase of ``discs`` discs."""
+        if self.layout.cells > 64:
+            raise ValueError("value_bitboards reads boards of at most 64 squares")
+        n = self.instances
+        bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # (256, 8)
+        powers = np.zeros((n, 64), dtype=np.int64)
+        powers[:, : self.layout.cells] = self.powers
+        table = np.zeros((16 * 256, n + 1), dtype=np.int64)
+        for k in range(8):
+            part = bits @ powers[:, 8 * k: 8 * k + 8].T  # (256, n)
+            table[k * 256:(k + 1) * 256, :n] = part
+            table[(8 + k) * 256:(9 + k) * 256, :n] = 2 * part
+        key_off = np.arange(16, dtype=np.int64) * 256
+        cols = np.concatenate([self.offsets, [self.table_size]])
+        starts = np.array([cols + base for base in self.base_of], dtype=np.int64)
+        return table, key_off, starts
+
+    # ---- files ----------------------------------------------------------------------------
+    def save(self, path: Path | str) -> None:
+        """Write the tables and metadata (JSON) to one compressed ``.npz`` (atomically)."""
+        path = Path(path)
+        meta = dict(self.meta)
+        meta.update(format=FORMAT, phases=self.layout.phases,
+                    shapes=[[n, list(s)] for n, s in self.layout.shapes],
+                    size=self.layout.size)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(tmp, weights=self.w, meta=np.array(json.dumps(meta)))
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path | str) -> NTuple:
+        """The tables of a file written by :meth:`save`."""
+        with np.load(Path(path), allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            if meta.get("format") != FORMAT:
+                raise ValueError(f"{path}: weights format {meta.get('format')!r}, this version "
+                                 f"reads {FORMAT}")
+            shapes = tuple((str(n), tuple(int(s) for s in sq)) for n, sq in meta["shapes"])
+            size = int(meta["size"])
+            layout = Layout(shapes, size, int(meta["phases"]), size * size)
+            return cls(layout, data["weights"], meta)
