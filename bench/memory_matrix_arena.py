@@ -12,12 +12,24 @@ per-game values).
 
 Run: ``nice -n 10 .venv/bin/python bench/memory_matrix_arena.py [games4] [games2] [4p|2p]
 [--jobs N]`` (``4p``/``2p`` runs only the 4-player or only the 2-player tables).
+
+Against equals (issue 31 item 3): ``--equals`` adds the row "top level vs three copies of
+the level below" (4 players) after the level-2 rows; ``--only-row equals`` (or ``level2``,
+``baseline``) runs one 4-player row alone; ``--ladder-from L`` keeps only the 2-player rows
+whose stronger level is ≥ L. ``--start S`` plays games S … S+games−1 of the same fixed
+sequence, and ``--dump FILE`` appends every finished game as a JSON line (in game order),
+so a long run can be split into chunks (or cut short) and summed up with
+``--summarize FILE…``. CPU seconds (this process and its workers) and the load average at
+the start and the end are printed under every table.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import os
+import resource
 import time
 from multiprocessing import Pool
 from typing import Any
@@ -58,16 +70,32 @@ def mean_ci(values: list[float]) -> tuple[float, float]:
 
 
 def match(tested: str, other: str, players: int, games: int, seed: int,
-          options: dict[str, Any], jobs: int) -> dict[str, Any]:
-    tasks = [(tested, other, players, i, seed, options) for i in range(games)]
+          options: dict[str, Any], jobs: int, start_at: int = 0, dump: str = "",
+          label: str = "") -> dict[str, Any]:
+    tasks = [(tested, other, players, i, seed, options)
+             for i in range(start_at, start_at + games)]
     start = time.perf_counter()
+    rows: list[dict[str, float]] = []
+
+    def keep(r: dict[str, float], i: int) -> None:
+        rows.append(r)
+        if dump:
+            with open(dump, "a", encoding="utf-8") as f:
+                f.write(json.dumps({"label": label, "i": i, **r}) + "\n")
+
     if jobs > 1:
         with Pool(jobs) as pool:
-            rows = pool.map(one_game, tasks, chunksize=1)
+            for task, r in zip(tasks, pool.imap(one_game, tasks, chunksize=1)):
+                keep(r, task[3])
     else:
-        rows = [one_game(t) for t in tasks]
-    out: dict[str, Any] = {"games": games, "wall": time.perf_counter() - start,
-                           "rows": rows, "players": players}
+        for task in tasks:
+            keep(one_game(task), task[3])
+    return summary(rows, players, time.perf_counter() - start)
+
+
+def summary(rows: list[dict[str, float]], players: int, wall: float = 0.0) -> dict[str, Any]:
+    games = len(rows)
+    out: dict[str, Any] = {"games": games, "wall": wall, "rows": rows, "players": players}
     for key in ("sole", "shared", "dead", "mine", "theirs", "seconds"):
         out[key] = sum(r[key] for r in rows)
     for key in ("share", "points"):
@@ -95,32 +123,85 @@ def row(label: str, r: dict[str, Any]) -> str:
             f"| {r['seconds'] / n:.2f} s |")
 
 
+def cpu_seconds() -> float:
+    """CPU time of this process and its finished workers (user + system)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def load() -> str:
+    return " ".join(f"{x:.1f}" for x in os.getloadavg())
+
+
+def summarize(files: list[str]) -> None:
+    """The tables of games dumped by earlier runs (``--dump``), one row per label."""
+    by_label: dict[str, dict[int, dict[str, float]]] = {}
+    for name in files:
+        with open(name, encoding="utf-8") as f:
+            for line in f:
+                r = json.loads(line)
+                by_label.setdefault(r.pop("label"), {})[int(r.pop("i"))] = r
+    print(HEADER)
+    for label, games in by_label.items():
+        rows = [games[i] for i in sorted(games)]
+        players = 2 if label.startswith("2p") else 4
+        print(row(f"{label} (games {min(games)}–{max(games)})", summary(rows, players)))
+
+
+HEADER = ("| match | games | W-D-L | win share | sole wins | shared firsts | points "
+          "| mean score | by seat | s/game |\n|---|---|---|---|---|---|---|---|---|---|")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("games4", nargs="?", type=int, default=100)
     parser.add_argument("games2", nargs="?", type=int, default=100)
     parser.add_argument("only", nargs="?", default="", choices=["", "4p", "2p"])
     parser.add_argument("--jobs", type=int, default=1, help="games played in parallel")
+    parser.add_argument("--equals", action="store_true",
+                        help="also: the top level against three copies of the level below")
+    parser.add_argument("--only-row", default="", choices=["", "level2", "baseline", "equals"],
+                        help="run this one 4-player row only")
+    parser.add_argument("--ladder-from", default="", help="2-player rows from this level up")
+    parser.add_argument("--start", type=int, default=0, help="first game index")
+    parser.add_argument("--dump", default="", help="append every game as a JSON line here")
+    parser.add_argument("--summarize", nargs="+", default=[], metavar="FILE",
+                        help="print the tables of dumped games and stop")
     args = parser.parse_args()
+    if args.summarize:
+        summarize(args.summarize)
+        return
     levels = GAME.level_names()
     top = levels[-1]
+    below = levels[-2]
+    print(f"load average at the start {load()}", flush=True)
     print("W-D-L = sole wins - shared firsts - other places of the tested (first named) bot;"
           " by seat = win share with the tested bot in seat 1 / 2 / …")
-    print("| match | games | W-D-L | win share | sole wins | shared firsts | points "
-          "| mean score | by seat | s/game |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print(HEADER)
+    common = {"jobs": args.jobs, "start_at": args.start, "dump": args.dump}
+    rows4 = [("level2", f"4p: level {top} vs three level 2", top, "2"),
+             ("baseline", "4p: level 2 vs three level 2 (baseline)", "2", "2")]
+    if args.equals or args.only_row == "equals":
+        rows4.append(("equals", f"4p: level {top} vs three level {below}", top, below))
     if args.only != "2p":
-        print(row(f"4p: level {top} vs three level 2",
-                  match(top, "2", 4, args.games4, 1000, {}, args.jobs)), flush=True)
-        print(row("4p: level 2 vs three level 2 (baseline)",
-                  match("2", "2", 4, args.games4, 1000, {}, args.jobs)), flush=True)
-    if args.only == "4p":
+        for key, label, tested, other in rows4:
+            if args.only_row and key != args.only_row:
+                continue
+            print(row(label, match(tested, other, 4, args.games4, 1000, {}, label=label,
+                                   **common)), flush=True)
+    if args.only == "4p" or args.only_row:
+        print(f"CPU {cpu_seconds():.0f} s; load average at the end {load()}")
         return
     for name, options in (("2p default (white any time)", {}),
                           ("2p, white_any_time=false", {"white_any_time": False})):
         for low, high in zip(levels, levels[1:]):
-            r = match(high, low, 2, args.games2, 2000, options, args.jobs)
-            print(row(f"{name}: level {high} vs {low}", r), flush=True)
+            if args.ladder_from and levels.index(high) < levels.index(args.ladder_from):
+                continue
+            label = f"{name}: level {high} vs {low}"
+            r = match(high, low, 2, args.games2, 2000, options, label=label, **common)
+            print(row(label, r), flush=True)
+    print(f"CPU {cpu_seconds():.0f} s; load average at the end {load()}")
 
 
 if __name__ == "__main__":

@@ -59,6 +59,11 @@ class Level:
     rollouts: int = 1  # greedy-reply lines per examined move (more than one needs noise)
     noise: float = 0.0  # random worth added to each reply's value: the others' mistakes
     muddle: float = 0.0  # share of white pieces whose colour the others are assumed to guess
+    # successive halving (3+ players): rollouts per surviving move in each round; after
+    # every round but the last the better half (by mean value so far) goes on
+    halving: tuple[int, ...] = ()
+    own: Weights | None = None  # the weights of its own greedy moves in the rollouts
+    maxn: int = 0  # 3+ players: exact max-n to the end of the game from this many empties
 
 
 LEVELS: dict[str, Level] = {
@@ -77,6 +82,13 @@ LEVELS: dict[str, Level] = {
     "4": Level(forget=0.0, depth=3, endgame=7, width=8, rounds=99, rollouts=8, noise=0.5,
                muddle=0.5, weights=Weights(0.0, 2.0, contempt=2.5, shared=2.0),
                model=Weights(0.2, 1.0)),
+    # perfect recall; 2 players: 4-ply alpha-beta, exact from 8 empty cells; more: the 10
+    # best-looking moves, successive halving of greedy rollouts to the end (4, 4, 8, 16
+    # more lines per move still in: the budget goes to the close candidates), its own
+    # colours choosing on its own evaluation, exact max-n from 6 empty cells
+    "5": Level(forget=0.0, depth=4, endgame=8, width=10, halving=(4, 4, 8, 16), maxn=6,
+               noise=0.5, muddle=0.5, weights=Weights(0.0, 2.0, contempt=2.5, shared=2.0),
+               model=Weights(0.2, 1.0), own=Weights(0.0, 2.0, contempt=2.5, shared=2.0)),
 }
 
 
@@ -400,6 +412,12 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
             alpha = max(alpha, out[m])
         return out
     values = {m: evaluate(cfg, child, seat, w) for m, child in children.items()}
+    if level.maxn and (cfg.geometry.valid & ~pos.occ).bit_count() <= level.maxn:
+        table: MaxnTable = {}
+        return {m: TERMINAL * 2 + maxn(cfg, child, w, table)[seat]
+                for m, child in children.items()}
+    if level.width and level.halving:
+        return _halving(cfg, children, values, seat, level, rng)
     if level.width and level.rounds:
         plies = level.rounds * cfg.colours - 1
         shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
@@ -413,6 +431,87 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
                         for k in range(level.rollouts))
             values[m] = TERMINAL * 2 + total / level.rollouts
     return values
+
+
+def rollout(cfg: Config, pos: Pos, seat: int, level: Level, rng: Rng) -> float:
+    """One line of greedy moves to the end of the game, valued for ``seat`` at the end:
+    ``seat``'s own colours choose greedily on ``level.own`` (its own evaluation), the other
+    seats on ``level.model``, on a belief muddled by ``level.muddle``; every choice blurred
+    by ``level.noise``. A board with nothing face up stops the line: it can only end 0-0
+    (``rules.is_dead``), valued exactly as that finished board."""
+    model, noise, muddle = level.model, level.noise, level.muddle
+    own = level.own or model
+    seat_of = cfg.seat_of
+    while pos.turn >= 0:
+        if not pos.up:
+            return dead_value(cfg, level.weights)
+        if seat_of(pos.turn) == seat:
+            move = greedy_move(cfg, pos, own, noise, rng)
+        else:
+            belief = muddled(pos, muddle, rng) if muddle else pos
+            move = greedy_move(cfg, belief, model, noise, rng)
+        pos = rules.apply(cfg, pos, move)[0]
+    return evaluate(cfg, pos, seat, level.weights)
+
+
+def _halving(cfg: Config, children: dict[int, Pos], values: dict[int, float], seat: int,
+             level: Level, rng: Rng | None) -> dict[int, float]:
+    """Successive halving over the ``level.width`` best-looking moves: round *r* plays
+    ``level.halving[r]`` more rollouts of every move still in (rollout *k* draws the same
+    random stream for every move: common random numbers), then the better half by mean
+    value goes on. A move's value is its tier (the round it reached) and its mean, so the
+    last round's survivors rank above every move dropped earlier."""
+    shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
+    base = rng.next64() if rng is not None else 0
+    sums = dict.fromkeys(shortlist, 0.0)
+    counts = dict.fromkeys(shortlist, 0)
+    alive = list(shortlist)
+    k0 = 0
+    out = dict(values)
+    for r, count in enumerate(level.halving):
+        for m in alive:
+            sums[m] += sum(rollout(cfg, children[m], seat, level, Rng(base, k))
+                           for k in range(k0, k0 + count))
+            counts[m] += count
+            out[m] = TERMINAL * (2 + 4 * r) + sums[m] / counts[m]
+        k0 += count
+        if len(alive) <= 1:
+            break
+        alive = sorted(alive, key=lambda m: -sums[m])[: (len(alive) + 1) // 2]
+    return out
+
+
+MaxnTable = dict[tuple[int, int, tuple[int, ...], int], tuple[float, ...]]
+
+
+def maxn(cfg: Config, pos: Pos, w: Weights, table: MaxnTable) -> tuple[float, ...]:
+    """The exact max-n value of ``pos`` (every seat's :func:`evaluate` of the finished
+    board, each seat choosing the move best for itself): every line played to the end,
+    a board with nothing face up scored at once as the 0-0 it must end in. A seat with
+    several equally good moves is taken to pick one of them at random (the mean of their
+    values), as the bots break ties. ``table`` holds solved positions."""
+    players = cfg.players
+    if pos.turn < 0:
+        return tuple(evaluate(cfg, pos, s, w) for s in range(players))
+    if not pos.up:
+        return (dead_value(cfg, w),) * players
+    key = pos.key()
+    got = table.get(key)
+    if got is not None:
+        return got
+    seat = cfg.seat_of(pos.turn)
+    best = float("-inf")
+    ties: list[tuple[float, ...]] = []
+    for m in rules.legal_moves(cfg, pos):
+        v = maxn(cfg, rules.apply(cfg, pos, m)[0], w, table)
+        if v[seat] > best + 1e-9:
+            best, ties = v[seat], [v]
+        elif v[seat] >= best - 1e-9:
+            ties.append(v)
+    value = ties[0] if len(ties) == 1 else tuple(sum(t[s] for t in ties) / len(ties)
+                                                  for s in range(players))
+    table[key] = value
+    return value
 
 
 class MemoryBot(Bot):

@@ -144,6 +144,10 @@ class MemoryMatrixGame(Game):
         BotLevel("4", "Lv.4 Elephant", "perfect memory; 3-ply search and exact endgame for two "
                  "players, greedy-reply rollouts to the end for more; never settles for a "
                  "dead all-white draw", "Lv.4 象"),
+        BotLevel("5", "Lv.5 Owl", "perfect memory; 4-ply search and exact endgame from 8 "
+                 "empty cells for two players; for more, rollouts to the end that spend most "
+                 "on the close candidates, and an exact ending from 6 empty cells",
+                 "Lv.5 フクロウ"),
     )
 
     def num_seats(self, options: JSONMapping) -> int:

@@ -104,4 +104,7 @@ PROGRESSION = GameProgression(
     tutorial="tutorial.json",
     tutorial_functions={"cell": _cell, "shown": _shown},
     ladder_options={"variant": "2p"},
+    # the ladder's seven CPU tiers as they were with four levels (Lv.3 fills lv4 and lv5, so
+    # the reverse-match sets from lv5 start against the same bot), level 5 at FINAL (issue 31)
+    ladder_levels=("1", "2", "2", "3", "3", "4", "5"),
 )

@@ -1,0 +1,177 @@
+"""Level 5 (issue 31 item 3): what it knows is its seat's views and its own memory, and its
+search parts do what they say — successive halving spends its rollouts as scheduled and
+picks among the last round's survivors, and the max-n endgame is the plain max-n value."""
+
+from __future__ import annotations
+
+from asobiba.core import Rng
+from asobiba.games import get
+from asobiba.games.memory_matrix import bots, rules
+from asobiba.games.memory_matrix.bots import LEVELS, MemoryBot
+from asobiba.games.memory_matrix.state import MemoryMatrixState
+from tests.memory_matrix.test_bots import truth
+from tests.memory_matrix.test_hidden import random_states, swapped
+
+GAME = get("memory_matrix")
+
+
+def _unseen_pair(state: MemoryMatrixState, white_since: int,
+                 known: dict[str, int]) -> tuple[int, int] | None:
+    """Two white pieces with different colours beneath that have lain white (unflipped)
+    since ``white_since`` and that the bot does not remember."""
+    pos, geo = state.pos, state.cfg.geometry
+    by_colour: dict[int, int] = {}
+    for colour, mask in enumerate(pos.ident):
+        for i in rules.cells_of(mask & white_since & ~pos.neutral):
+            if geo.name(i) not in known:
+                by_colour.setdefault(colour, i)
+    if len(by_colour) < 2:
+        return None
+    first, second = list(by_colour.values())[:2]
+    return first, second
+
+
+def test_level_5_knows_only_its_views_and_memory_joining_late() -> None:
+    """Level 5 sits down in a 4-player game at ply 12 and watches every later view of its
+    seat. The pieces that were white when it arrived and stay white hide colours it never
+    saw: at every later decision, exchanging two such colours (every public count stays the
+    same, so every view it saw is unchanged) leaves its move unchanged, and everything it
+    remembers is true. It is not a bot that may read the state."""
+    assert not MemoryBot.reads_state
+    decisions = 0
+    for seed in (3, 4):
+        states = random_states({}, seed=seed, plies=44)
+        seat = 1
+        bot = MemoryBot("5", seed=seed)
+        bot.reset(seat, states[0].options)
+        arrived = states[12]
+        white_since = arrived.pos.white()
+        for k, state in enumerate(states[12:], start=12):
+            white_since &= state.pos.white()
+            if state.is_over:
+                break
+            pair = None
+            if state.to_move == seat and k >= 24:
+                pair = _unseen_pair(state, white_since, bot.memory.known)
+            if pair is not None:
+                other = swapped(state, *pair)
+                assert other.view(seat) == state.view(seat)
+                chosen = []
+                for seen in (state, other):  # two fresh twins, the same views before
+                    twin = MemoryBot("5", seed=seed)
+                    twin.reset(seat, state.options)
+                    for earlier in states[12:k]:
+                        twin.observe(earlier.view(seat))
+                    chosen.append(twin.choose(seen.view(seat)))
+                assert chosen[0] == chosen[1]
+                decisions += 1
+            bot.observe(state.view(seat))
+            real = truth(state)
+            for cell, colour in bot.memory.known.items():
+                assert real[cell] == colour
+    assert decisions >= 2
+
+
+def test_level_5_joining_late_does_not_know_what_it_never_saw() -> None:
+    """The same late arrival: the colours under the pieces already white when it sat down
+    are not in its memory (it can only sample them), while level 5 seated from the start
+    remembers every one of them."""
+    states = [GAME.new_game({}, 9), *random_states({}, seed=9, plies=30)]  # from ply 0
+    late, early = MemoryBot("5", seed=1), MemoryBot("5", seed=2)
+    late.reset(2, states[0].options)
+    early.reset(2, states[0].options)
+    for k, state in enumerate(states):
+        if k >= 12:
+            late.observe(state.view(2))
+        early.observe(state.view(2))
+    final = states[-1]
+    white_all_along = final.pos.white() & ~final.pos.neutral
+    for state in states[12:]:
+        white_all_along &= state.pos.white()  # never flipped since it sat down
+    hidden_all_along = rules.cells_of(white_all_along)
+    names = [final.cfg.geometry.name(i) for i in hidden_all_along]
+    assert names, "the game should have colour pieces lying white since ply 12"
+    assert early.memory.known == truth(final)
+    assert not set(names) & set(late.memory.known)
+
+
+def test_successive_halving_spends_its_schedule_and_picks_a_survivor(monkeypatch) -> None:  # noqa: ANN001
+    """10 moves × 4 rollouts, 5 × 4, 3 × 8, 2 × 16: 116 lines; rollout *k* is the same
+    random stream for every move (common random numbers); the move with the best value is
+    one of the two that reached the last round."""
+    state = next(s for s in random_states({}, seed=7, plies=40)
+                 if not s.is_over and len(s.legal_moves()) >= 10)
+    cfg, pos = rules.model_of(state.cfg), state.pos
+    level = LEVELS["5"]
+    calls: list[tuple[tuple[int, ...], int]] = []  # (child position, rollout number)
+    real_rollout = bots.rollout
+
+    class Labelled(Rng):
+        def __init__(self, seed: int, *labels: object) -> None:
+            super().__init__(seed, *labels)
+            self.labels = labels
+
+    def counting(cfg_, child, seat, level_, rng):  # noqa: ANN001, ANN202
+        calls.append((child.key(), rng.labels[0] if isinstance(rng, Labelled) else -1))
+        return real_rollout(cfg_, child, seat, level_, rng)
+
+    monkeypatch.setattr(bots, "rollout", counting)
+    monkeypatch.setattr(bots, "Rng", Labelled)
+    values = bots.move_values(cfg, pos, cfg.seat_of(pos.turn), level, Rng(1, "halving"))
+    assert len(calls) == 10 * 4 + 5 * 4 + 3 * 8 + 2 * 16
+    per_move: dict[tuple[int, ...], list[int]] = {}
+    for key, k in calls:
+        per_move.setdefault(key, []).append(k)
+    assert sorted(len(ks) for ks in per_move.values()) == [4] * 5 + [8] * 2 + [16] + [32] * 2
+    for ks in per_move.values():  # every move's rollouts are streams 0, 1, 2, … (paired)
+        assert ks == list(range(len(ks)))
+    best = max(values, key=values.__getitem__)
+    assert len(per_move[rules.apply(cfg, pos, best)[0].key()]) == 32
+
+
+def _plain_maxn(cfg: rules.Config, pos: rules.Pos, w: bots.Weights) -> tuple[float, ...]:
+    """Max-n without a table, ties averaged — the reference."""
+    if pos.turn < 0:
+        return tuple(bots.evaluate(cfg, pos, s, w) for s in range(cfg.players))
+    if not pos.up:
+        return (bots.dead_value(cfg, w),) * cfg.players
+    seat = cfg.seat_of(pos.turn)
+    children = [_plain_maxn(cfg, rules.apply(cfg, pos, m)[0], w)
+                for m in rules.legal_moves(cfg, pos)]
+    best = max(v[seat] for v in children)
+    ties = [v for v in children if v[seat] >= best - 1e-9]
+    return tuple(sum(v[s] for v in ties) / len(ties) for s in range(cfg.players))
+
+
+def test_maxn_endgame_is_plain_maxn_and_level_5_plays_its_best() -> None:
+    """From 5 empty cells in 4-player games the table-backed max-n gives the reference's
+    values, and level 5 seated from the start plays a move of the best max-n value."""
+    w = LEVELS["5"].weights
+    checked = 0
+    for seed in range(12):
+        state = GAME.new_game({}, seed)
+        seat = seed % 4
+        bot = MemoryBot("5", seed=seed)
+        bot.reset(seat, state.options)
+        bot.observe(state.view(seat))
+        rng = Rng(seed, "maxn-test")
+        while not state.is_over:
+            cfg, pos = rules.model_of(state.cfg), state.pos
+            free = (cfg.geometry.valid & ~pos.occ).bit_count()
+            if state.to_move == seat and free <= 5 and len(state.legal_moves()) > 1 and pos.up:
+                table: bots.MaxnTable = {}
+                values = {}
+                for move in rules.legal_moves(cfg, pos):
+                    child = rules.apply(cfg, pos, move)[0]
+                    got = bots.maxn(cfg, child, w, table)
+                    assert got == _plain_maxn(cfg, child, w)
+                    name = cfg.geometry.name(move >> 1) + ("w" if move & 1 else "")
+                    values[name] = got[seat]
+                best = max(values.values())
+                assert values[bot.choose(state.view(seat))] >= best - 1e-9
+                checked += 1
+                break
+            moves = state.legal_moves()
+            state = state.play(moves[rng.below(len(moves))])
+            bot.observe(state.view(seat))
+    assert checked >= 6
