@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -483,6 +483,10 @@ class TournamentWeb:
         #: another process's show within SNAPSHOT_TTL.
         self._snapshots: dict[int, tuple[float, State, JSONObject]] = {}
         self._snapshots_lock = threading.Lock()
+        #: (tournament, player) -> when a page of theirs was last open, not yet stored: the
+        #: driver stores them in one transaction a tick (a write per page read, 10 a second
+        #: with 200 players, queued the rooms' own commits behind SQLite's one writer)
+        self._seen: dict[tuple[int, int], str] = {}
 
     def forget(self, tid: int) -> None:
         """Drop ``tid``'s cached snapshot (after a write of this process)."""
@@ -534,11 +538,9 @@ class TournamentWeb:
 
     # -- one tournament
     def read(self, tid: int, me: int | None, touch: bool) -> JSONObject:
-        if me is not None and touch:  # a page of theirs is open: present
-            with self.engine.begin() as conn:
-                conn.execute(update(TOURNAMENT_ENTRIES).where(
-                    TOURNAMENT_ENTRIES.c.tournament_id == tid,
-                    TOURNAMENT_ENTRIES.c.player_id == me).values(seen=stamp(now())))
+        if me is not None and touch:  # a page of theirs is open: present (stored a tick on)
+            with self._snapshots_lock:
+                self._seen[(tid, me)] = stamp(now())
         at = time.monotonic()
         with self._snapshots_lock:
             cached = self._snapshots.get(tid)
@@ -627,26 +629,51 @@ class TournamentWeb:
                     raise
                 log.debug("tournament %s: retrying after %s", tid, exc)
 
+    def store_seen(self) -> None:
+        """Store when each player's page was last open (see ``_seen``), in one transaction."""
+        with self._snapshots_lock:
+            seen, self._seen = self._seen, {}
+        if not seen:
+            return
+        with self.engine.begin() as conn:
+            conn.execute(update(TOURNAMENT_ENTRIES).where(
+                TOURNAMENT_ENTRIES.c.tournament_id == bindparam("t"),
+                TOURNAMENT_ENTRIES.c.player_id == bindparam("p")).values(seen=bindparam("at")),
+                [{"t": t, "p": p, "at": at} for (t, p), at in seen.items()])
+
     def missing_rooms(self, tid: int) -> list[JSONObject]:
+        """The unfinished games of ``tid`` whose rooms are not made yet. Only those rows are
+        read (the whole tournament, read here twice a tick, was the web process's largest
+        cost while a 200-player round was played)."""
         rooms = RoomRow.__table__
         with self.engine.connect() as conn:
-            st = load(conn, tid)
-            if st is None:
+            games = [dict(g) for g in conn.execute(select(TOURNAMENT_GAMES).where(
+                TOURNAMENT_GAMES.c.tournament_id == tid,
+                TOURNAMENT_GAMES.c.room_id.is_not(None),
+                TOURNAMENT_GAMES.c.points.is_(None))).mappings()]
+            if not games:
                 return []
-            ids = [str(g["room_id"]) for g in st.games if g["room_id"] and g["points"] is None]
-            if not ids:
-                return []
+            ids = [str(g["room_id"]) for g in games]
             have = set(conn.execute(select(rooms.c.id).where(rooms.c.id.in_(ids))).scalars())
-        return [{**g, "row": st.row} for g in st.games
-                if g["room_id"] and g["points"] is None and g["room_id"] not in have]
+            games = [g for g in games if g["room_id"] not in have]
+            if not games:
+                return []
+            row = conn.execute(select(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                               ).mappings().first()
+        if row is None:
+            return []
+        for g in games:
+            g["players"] = json.loads(g["players"])
+            g["keys"] = json.loads(g["keys"]) if g["keys"] else None
+        return [{**g, "row": dict(row)} for g in games]
 
-    async def make_rooms(self, tid: int, mine_only_fresh: bool) -> None:
-        for g in await run_in_threadpool(self.missing_rooms, tid):
-            age = now() - _parse(str(g["created"]))
-            if mine_only_fresh and age > MISSING_ROOM_AFTER:
-                continue
-            if not mine_only_fresh and age <= MISSING_ROOM_AFTER:
-                continue
+    async def make_rooms(self, tid: int) -> None:
+        """Make the rooms of ``tid``'s paired games that have none: the fresh ones (paired
+        by this process's step a moment ago) first, then those older than
+        ``MISSING_ROOM_AFTER`` (a process that paired them stopped before making them)."""
+        missing = await run_in_threadpool(self.missing_rooms, tid)
+        missing.sort(key=lambda g: now() - _parse(str(g["created"])) > MISSING_ROOM_AFTER)
+        for g in missing:
             await self.make_room(g, g["row"])
 
     async def make_room(self, g: JSONObject, row: JSONObject) -> None:
@@ -698,10 +725,10 @@ class TournamentWeb:
 
     async def tick(self) -> None:
         """One look at every open and running tournament (tests call it)."""
+        await run_in_threadpool(self.store_seen)
         for tid in await run_in_threadpool(self.running):
             await run_in_threadpool(self.step, tid)
-            await self.make_rooms(tid, mine_only_fresh=True)
-            await self.make_rooms(tid, mine_only_fresh=False)
+            await self.make_rooms(tid)
 
     async def driver(self) -> None:
         """The pairing driver: run it as a task for the app's life."""

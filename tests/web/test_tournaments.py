@@ -382,7 +382,7 @@ def test_a_paired_game_opened_before_its_room_is_made_is_made_then(
     this, the page said "there is no such room" and its socket closed for good.)"""
     tw = client.app.state.tournaments  # type: ignore[attr-defined]
 
-    async def not_now(tid: int, mine_only_fresh: bool) -> None:
+    async def not_now(tid: int) -> None:
         return None
 
     monkeypatch.setattr(tw, "make_rooms", not_now)
