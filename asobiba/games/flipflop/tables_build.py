@@ -14,6 +14,7 @@ from __future__ import annotations
 import resource
 import sys
 import time
+from collections.abc import Iterator
 from itertools import combinations
 from math import comb
 
@@ -199,33 +200,14 @@ class Builder:
     def _moves(self, ms: I64, ts: I64, fm: I64, ft: I64, slots: I64, slot_of: I64,
                lost_slot: int) -> tuple[list[I64], list[I64]]:
         """Every move of every (live) position: parallel arrays (parent slot, child slot)."""
-        m = ms.shape[1]
-        bit = np.int64(1) << np.arange(SQUARES, dtype=np.int64)
-        occ = bit[ms].sum(axis=1) + bit[ts].sum(axis=1)
-        theirs = bit[ts].sum(axis=1)
         out_p: list[I64] = []
         out_c: list[I64] = []
-        for i in range(m):
-            r0, f0 = ms[:, i] // 5, ms[:, i] % 5
-            for face, steps in DIRECTIONS:
-                for dr, df in steps:
-                    alive = fm[:, i] == face
-                    for s in range(1, 5):
-                        r, f = r0 + s * dr, f0 + s * df
-                        alive = alive & (r >= 0) & (r < 5) & (f >= 0) & (f < 5)
-                        if not alive.any():
-                            break
-                        dest = np.where(alive, r * 5 + f, 0)
-                        hit = ((occ >> dest) & 1) == 1
-                        empty = alive & ~hit
-                        capture = alive & hit & (((theirs >> dest) & 1) == 1) & (
-                            (dest == HOME) | (dest == ATTACK))
-                        for rows, is_capture in ((empty, False), (capture, True)):
-                            idx = np.flatnonzero(rows)
-                            if len(idx):
-                                self._children(idx, i, dest[idx], is_capture, ms, ts, fm,
-                                               ft, slots, slot_of, lost_slot, out_p, out_c)
-                        alive = empty
+        for i, dest, empty, capture in ray_steps(ms, ts, fm):
+            for rows, is_capture in ((empty, False), (capture, True)):
+                idx = np.flatnonzero(rows)
+                if len(idx):
+                    self._children(idx, i, dest[idx], is_capture, ms, ts, fm,
+                                   ft, slots, slot_of, lost_slot, out_p, out_c)
         return out_p, out_c
 
     def _children(self, idx: I64, i: int, dest: I64, capture: bool, ms: I64, ts: I64,
@@ -258,3 +240,30 @@ class Builder:
             out_c.append(slot_of[self.canonical_index(cm, ct, cmf, ctf)])
 
 
+def ray_steps(ms: I64, ts: I64, fm: I64) -> Iterator[tuple[int, I64, I64, I64]]:
+    """The moves of a block of positions (the mover's squares ``ms`` and faces ``fm``, the
+    other side's squares ``ts``), one ray step at a time: for piece ``i``, the destination
+    of every position's step and which positions step onto an empty square (and may go on)
+    or capture there (onto the other side's piece on a home or attack square). Shared by
+    the whole-table builder and the per-count layer builder."""
+    m = ms.shape[1]
+    bit = np.int64(1) << np.arange(SQUARES, dtype=np.int64)
+    occ = bit[ms].sum(axis=1) + bit[ts].sum(axis=1)
+    theirs = bit[ts].sum(axis=1)
+    for i in range(m):
+        r0, f0 = ms[:, i] // 5, ms[:, i] % 5
+        for face, steps in DIRECTIONS:
+            for dr, df in steps:
+                alive = fm[:, i] == face
+                for s in range(1, 5):
+                    r, f = r0 + s * dr, f0 + s * df
+                    alive = alive & (r >= 0) & (r < 5) & (f >= 0) & (f < 5)
+                    if not alive.any():
+                        break
+                    dest = np.where(alive, r * 5 + f, 0)
+                    hit = ((occ >> dest) & 1) == 1
+                    empty = alive & ~hit
+                    capture = alive & hit & (((theirs >> dest) & 1) == 1) & (
+                        (dest == HOME) | (dest == ATTACK))
+                    yield i, dest, empty, capture
+                    alive = empty

@@ -33,9 +33,7 @@ from numpy.typing import NDArray
 
 from .tables import (
     ATTACK,
-    DIRECTIONS,
     FLIP_SQ,
-    HOME,
     LOSS_BASE,
     MIRROR_SQ,
     SCALE,
@@ -44,7 +42,7 @@ from .tables import (
     signature_size,
     signatures,
 )
-from .tables_build import _colex_rows
+from .tables_build import _colex_rows, ray_steps
 
 I64 = NDArray[np.int64]
 I32 = NDArray[np.int32]
@@ -157,39 +155,20 @@ class LayerBuilder:
     def _moves(self, ms: I64, ts: I64, fm: I64, ft: I64
                ) -> tuple[list[I64], list[I64], list[I64], list[I64]]:
         """Plain moves (row, child index in this layer) and captures (row, child score)."""
-        m = ms.shape[1]
-        bit = np.int64(1) << np.arange(SQUARES, dtype=np.int64)
-        occ = bit[ms].sum(axis=1) + bit[ts].sum(axis=1)
-        theirs = bit[ts].sum(axis=1)
         pp: list[I64] = []
         pc: list[I64] = []
         cp: list[I64] = []
         cs: list[I64] = []
-        for i in range(m):
-            r0, f0 = ms[:, i] // 5, ms[:, i] % 5
-            for face, steps in DIRECTIONS:
-                for dr, df in steps:
-                    alive = fm[:, i] == face
-                    for s in range(1, 5):
-                        r, f = r0 + s * dr, f0 + s * df
-                        alive = alive & (r >= 0) & (r < 5) & (f >= 0) & (f < 5)
-                        if not alive.any():
-                            break
-                        dest = np.where(alive, r * 5 + f, 0)
-                        hit = ((occ >> dest) & 1) == 1
-                        empty = alive & ~hit
-                        capture = alive & hit & (((theirs >> dest) & 1) == 1) & (
-                            (dest == HOME) | (dest == ATTACK))
-                        idx = np.flatnonzero(empty)
-                        if len(idx):
-                            pp.append(idx)
-                            pc.append(self._plain(idx, i, dest[idx], ms, ts, fm, ft))
-                        idx = np.flatnonzero(capture)
-                        if len(idx):
-                            rows, scores = self._captures(idx, i, dest[idx], ms, ts, fm, ft)
-                            cp.append(rows)
-                            cs.append(scores)
-                        alive = empty
+        for i, dest, empty, capture in ray_steps(ms, ts, fm):
+            idx = np.flatnonzero(empty)
+            if len(idx):
+                pp.append(idx)
+                pc.append(self._plain(idx, i, dest[idx], ms, ts, fm, ft))
+            idx = np.flatnonzero(capture)
+            if len(idx):
+                rows, scores = self._captures(idx, i, dest[idx], ms, ts, fm, ft)
+                cp.append(rows)
+                cs.append(scores)
         return pp, pc, cp, cs
 
     def _moved(self, idx: I64, i: int, dest: I64, ms: I64, fm: I64) -> tuple[I64, I64]:
