@@ -338,6 +338,8 @@ async def ws_session(websocket: WebSocket) -> None:
     async def send(message: JSONObject) -> None:
         await websocket.send_text(dumps(message))
 
+    if app_ctx.bus is not None:  # many processes: one may have died before publishing
+        await hub.catch_up(room)
     conn = Conn(send, send_text=websocket.send_text,
                 address=str(websocket.scope.get("state", {}).get("client_ip") or "?"))
     chat.remember(conn, websocket.cookies.get(COOKIE))  # who chats (server.chat)

@@ -216,3 +216,34 @@ def test_rule_the_room_creation_limit_counts_across_processes(
     assert not b.hit("room", "10.0.0.1"), "the fourth room within the minute is refused"
     assert not a.hit("room", "10.0.0.1")
     assert b.hit("room", "10.0.0.2"), "another client is counted apart"
+
+
+def test_rule_a_move_committed_by_a_process_that_died_unpublished_reaches_the_others(
+        cluster: dict[str, Any]) -> None:
+    """A process killed between a move's commit and its publication on the bus: the other
+    processes' copies of the room stay a move behind with no event to come. A connection
+    that arrives (the clients reconnect) brings the room up to date from the store. (The
+    commit is written here straight to the database, as the dead process left it; without
+    the catch-up, process B went on showing ply 0 and the fault test's room was stuck.)"""
+    from sqlalchemy import create_engine, text
+
+    from asobiba.server.db import utcnow
+
+    a, b = cluster["a"], cluster["b"]
+    room = create_room(a, {"game": "reversi", "seats": HUMANS})
+    rid = room["room"]
+    mover = Client(a, rid, keys_for(room, 0))
+    move = mover.legal(0)
+    mover.close()
+    watcher = Client(b, rid, keys_for(room, 1))  # B holds the room at ply 0
+    assert watcher.ply() == 0
+    engine = create_engine(cluster["db"].replace("postgresql://", "postgresql+psycopg://", 1))
+    with engine.begin() as conn:
+        conn.execute(text("INSERT INTO moves (room_id, ply, seat, text, at) "
+                          "VALUES (:r, 0, 0, :m, :at)"), {"r": rid, "m": move[0], "at": utcnow()})
+    engine.dispose()
+    watcher.close()
+    again = Client(b, rid, keys_for(room, 1))  # reconnects to B
+    again.wait_ply(1)
+    assert again.legal(1), "the second seat's turn, as stored"
+    again.close()

@@ -179,6 +179,9 @@ class Hub:
     async def poll_while_away(self, every: float = 1.0, batch: int = 500) -> None:
         await self.events.poll_while_away(every, batch)
 
+    async def catch_up(self, room: Room) -> None:
+        await self.events.catch_up(room)
+
     def ask_shared(self, room: Room) -> None:
         """Ask the other processes what they know of ``room``'s table (presence, offers)."""
         from ..shared import ask
