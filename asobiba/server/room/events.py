@@ -140,14 +140,7 @@ class BusEvents:
         tell its connections, and queue any bot move that may have been lost."""
         self.host.wake_queued()  # the bot jobs waiting to be queued try again now
         for room in list(self.host.rooms.values()):
-            try:
-                async with room.lock:
-                    await self.host.reload(room)
-                self.host.arm_clock(room)
-                await self.host.broadcast(room)
-                self.host.schedule_bots(room)
-            except Exception:  # noqa: BLE001 - one room must not stop the others
-                log.exception("could not resync room %s", room.id)
+            await self.refresh(room)
 
     async def poll_while_away(self, every: float = 1.0, batch: int = 500) -> None:
         """While the bus is away (Redis down), read from the store, every ``every`` seconds,
@@ -191,8 +184,12 @@ class BusEvents:
 
     async def bring_up(self, room: Room, head: tuple[str, int]) -> None:
         """Reload ``room`` if the store's (status, plies) differ from what is held here."""
-        if head == (room.status, len(room.moves)):
-            return
+        if head != (room.status, len(room.moves)):
+            await self.refresh(room)
+
+    async def refresh(self, room: Room) -> None:
+        """Reload ``room`` from the store, tell its connections, re-arm its clock and queue
+        any bot move due (a failure is logged: one room must not stop the others)."""
         try:
             async with room.lock:
                 await self.host.reload(room)
