@@ -126,11 +126,33 @@ def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _record: object) -> None:
     cursor.close()
 
 
+#: The execution option that marks a read-only engine (:func:`reader`).
+READ_ONLY = "asobiba_read_only"
+
+
 def _sqlite_begin(conn: Connection) -> None:
+    if conn.get_execution_options().get(READ_ONLY):
+        # a reader (see reader()): a deferred BEGIN reads a WAL snapshot without the write
+        # lock, so it neither waits for the writers nor holds them up; query_only makes a
+        # write through it fail at once instead of racing for the lock half-way
+        conn.exec_driver_sql("PRAGMA query_only=1")
+        conn.exec_driver_sql("BEGIN")
+        return
     # IMMEDIATE: a transaction takes the write lock when it starts (waiting its turn under
     # the busy timeout), so a read-then-write transaction can never fail half-way because
-    # another connection wrote in between; reads are short, so the queue stays short
+    # another connection wrote in between
+    conn.exec_driver_sql("PRAGMA query_only=0")
     conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def reader(engine: Engine) -> Engine:
+    """``engine`` for reads only (same pool). On SQLite every other transaction takes the
+    database's one write lock when it begins (``BEGIN IMMEDIATE``), reads included: a page
+    that loaded a 200-player tournament held up every room's commit meanwhile
+    (docs/benchmarks.md, "Tournament load"). A reader's transaction is a snapshot that takes
+    no lock; a write through it fails (``attempt to write a readonly database``). On
+    PostgreSQL, whose readers never block writers, it is the same engine."""
+    return engine.execution_options(**{READ_ONLY: True})
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -185,6 +207,8 @@ class Store:
     def __init__(self, url: str) -> None:
         self.url = url
         self.engine = make_engine(url)
+        #: the same database for reads only: no write lock (see :func:`reader`)
+        self.reader = reader(self.engine)
         self._sql_cache: dict[str, str] = {}
         from .schema import upgrade
 
@@ -464,7 +488,7 @@ class Store:
         """Unfinished rooms with no move and no connection since ``cutoff`` (a Unix time):
         (id, last seen), oldest first."""
         iso = stamp(datetime.fromtimestamp(cutoff, UTC))
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             rows = s.execute(select(RoomRow.id, RoomRow.updated)
                              .where(RoomRow.status == "active", RoomRow.updated < iso)
                              .order_by(RoomRow.updated).limit(limit)).all()
@@ -472,13 +496,13 @@ class Store:
 
     def correspondence_active(self, limit: int = 50) -> list[str]:
         """Unfinished rooms with a deadline per move (``{"per_move": s}``), oldest move first."""
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             return list(s.scalars(select(RoomRow.id).where(
                 RoomRow.status == "active", RoomRow.clock.like('%"per_move"%'))
                 .order_by(RoomRow.updated).limit(limit)).all())
 
     def load_room(self, room_id: str) -> RoomData | None:
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             row = s.get(RoomRow, room_id)
             if row is None:
                 return None
@@ -511,7 +535,7 @@ class Store:
         """(status, moves stored) of each room: how a web process that missed the bus's
         news (Redis away) sees cheaply which of its rooms changed elsewhere."""
         ids = list(room_ids)
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             counts = {str(r[0]): int(r[1]) for r in s.execute(
                 select(MoveRow.room_id, func.count()).where(MoveRow.room_id.in_(ids))
                 .group_by(MoveRow.room_id)).all()}
@@ -519,11 +543,11 @@ class Store:
                 select(RoomRow.id, RoomRow.status).where(RoomRow.id.in_(ids))).all()}
 
     def active_room_ids(self) -> Sequence[str]:
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             return list(s.scalars(select(RoomRow.id).where(RoomRow.status == "active")))
 
     def record(self, room_id: str) -> str | None:
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             row = s.get(RecordRow, room_id)
             return row.record if row else None
 
@@ -546,7 +570,7 @@ class Store:
         raise RuntimeError(f"the server secret {name!r} could not be created")
 
     def recent_finished(self, limit: int = 20) -> list[JSONObject]:
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             rows = s.scalars(select(RoomRow).where(RoomRow.status == "finished")
                              .order_by(RoomRow.updated.desc()).limit(limit)).all()
             return [{"id": r.id, "game": r.game, "updated": r.updated} for r in rows]

@@ -52,6 +52,7 @@ from ..tables import (
 from ..tournaments import arena, seating, swiss
 from . import fairplay, tournament_schema
 from .clock import ClockError, check_clock
+from .db import reader
 from .rooms import ClientError, new_key
 
 if TYPE_CHECKING:
@@ -224,28 +225,6 @@ def _outcome(result: JSONObject | None, seats: int) -> list[float]:
     return seating.placing_points([int(r) - 1 for r in ranks])
 
 
-def collect(conn: Connection, st: State) -> bool:
-    """Store the points of the games that have ended since; True if any did."""
-    open_games = {str(g["room_id"]): g for g in st.games
-                  if g["room_id"] and g["points"] is None}
-    if not open_games:
-        return False
-    rooms = RoomRow.__table__
-    changed = False
-    for room_id, status, result in conn.execute(
-            select(rooms.c.id, rooms.c.status, rooms.c.result)
-            .where(rooms.c.id.in_(list(open_games)))):
-        if status == "active":
-            continue
-        g = open_games[room_id]
-        pts = _outcome(json.loads(result) if result else None, len(g["players"]))
-        conn.execute(update(TOURNAMENT_GAMES).where(TOURNAMENT_GAMES.c.id == g["id"])
-                     .values(points=json.dumps(pts)))
-        g["points"] = pts
-        changed = True
-    return changed
-
-
 def _insert_games(conn: Connection, st: State, rnd: int,
                   tables: list[list[int]], byes: list[int], bye_points: float) -> None:
     at = stamp(now())
@@ -266,66 +245,93 @@ def _insert_games(conn: Connection, st: State, rnd: int,
             keys=None, points=json.dumps([bye_points]), created=at))
 
 
-def _withdraw_away(conn: Connection, st: State, busy: set[int]) -> list[JSONObject]:
-    """Withdraw the active players who are away at a pairing; the rest."""
-    cutoff = now() - AWAY_AFTER
-    present = []
-    for e in st.entries:
-        if e["status"] != "active":
-            continue
-        pid = int(e["player_id"])
-        if pid not in busy and _parse(str(e["seen"])) < cutoff:
-            conn.execute(update(TOURNAMENT_ENTRIES).where(
-                TOURNAMENT_ENTRIES.c.tournament_id == st.row["id"],
-                TOURNAMENT_ENTRIES.c.player_id == pid).values(status="withdrawn"))
-            e["status"] = "withdrawn"
-            continue
-        present.append(e)
-    return present
+def _away(st: State, busy: set[int], t: datetime) -> list[int]:
+    """The active players who are away at a pairing (not playing, no page open lately)."""
+    cutoff = t - AWAY_AFTER
+    return [int(e["player_id"]) for e in st.entries
+            if e["status"] == "active" and int(e["player_id"]) not in busy
+            and _parse(str(e["seen"])) < cutoff]
 
 
-def decide(conn: Connection, tid: int, seats_of: Callable[[str, JSONObject], int]) -> bool:
-    """One look at a tournament inside a locked transaction: start it, store results, pair
-    the next round or wave, or finish it. True when something changed (rooms may be due)."""
-    lock(conn, tid)
-    st = load(conn, tid)
-    if st is None or st.row["status"] in ("finished", "cancelled"):
-        return False
-    t = now()
+@dataclass
+class Plan:
+    """What one look at a tournament decided (:func:`plan`), written by :func:`apply`."""
+
+    #: (game id, points) of the games that have ended since the last look
+    points: list[tuple[int, list[float]]]
+    #: the tournament row's new values (status, ends), if any
+    values: JSONObject
+    #: the players withdrawn because they were away at this pairing
+    withdraw: list[int]
+    #: the next round or wave: (round, tables, byes, a bye's points), if one is paired
+    pairing: tuple[int, list[list[int]], list[int], float] | None
+    #: when it was decided (the away cut-off is measured from it)
+    at: datetime
+
+    def __bool__(self) -> bool:
+        return bool(self.points or self.values or self.withdraw or self.pairing)
+
+
+def _ended(conn: Connection, st: State) -> list[tuple[int, list[float]]]:
+    """The points of ``st``'s unfinished games whose rooms have ended (a read)."""
+    open_games = {str(g["room_id"]): g for g in st.games
+                  if g["room_id"] and g["points"] is None}
+    if not open_games:
+        return []
+    rooms = RoomRow.__table__
+    out = []
+    for room_id, result in conn.execute(
+            select(rooms.c.id, rooms.c.result)
+            .where(rooms.c.id.in_(list(open_games)), rooms.c.status != "active")):
+        g = open_games[room_id]
+        out.append((int(g["id"]), _outcome(json.loads(result) if result else None,
+                                           len(g["players"]))))
+    return out
+
+
+def plan(conn: Connection, st: State, seats_of: Callable[[str, JSONObject], int],
+         t: datetime) -> Plan:
+    """One look at a tournament, from a read: start it, store results, pair the next round
+    or wave, or finish it. Nothing is written (``st`` is not changed either)."""
+    decided = Plan([], {}, [], None, t)
+    if st.row["status"] in ("finished", "cancelled"):
+        return decided
     kind = str(st.row["kind"])
-    changed = collect(conn, st)
-    if st.row["status"] == "open":
-        if _parse(str(st.row["starts"])) > t:
-            return changed
-        active = [e for e in st.entries if e["status"] == "active"]
-        if len(active) < 2:
-            return changed  # waits for players (an operator may cancel it)
-        values: JSONObject = {"status": "running"}
+    decided.points = _ended(conn, st)
+    ended = dict(decided.points)
+    games = [{**g, "points": ended[int(g["id"])]} if int(g["id"]) in ended else g
+             for g in st.games]
+    row = dict(st.row)
+    if row["status"] == "open":
+        if _parse(str(row["starts"])) > t:
+            return decided
+        if sum(1 for e in st.entries if e["status"] == "active") < 2:
+            return decided  # waits for players (an operator may cancel it)
+        decided.values = {"status": "running"}
         if kind == "arena":
-            values["ends"] = stamp(t + timedelta(minutes=int(st.row["minutes"])))
-        conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid).values(**values))
-        st.row.update(values)
-        changed = True
-    unfinished = [g for g in st.games if g["room_id"] and g["points"] is None]
+            decided.values["ends"] = stamp(t + timedelta(minutes=int(row["minutes"])))
+        row.update(decided.values)
+    now_st = State(row, st.entries, games, st.round)
+    unfinished = [g for g in games if g["room_id"] and g["points"] is None]
     busy = {int(p) for g in unfinished for p in g["players"]}
     if kind == "arena":
-        if _parse(str(st.row["ends"])) <= t:
+        if _parse(str(row["ends"])) <= t:
             if not unfinished:  # games started before the end still count
-                conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
-                             .values(status="finished"))
-                return True
-            return changed
-        present = _withdraw_away(conn, st, busy)
-        free_ids = [int(e["player_id"]) for e in present if int(e["player_id"]) not in busy]
+                decided.values = {**decided.values, "status": "finished"}
+            return decided
+        decided.withdraw = _away(now_st, busy, t)
+        gone = set(decided.withdraw)
+        free_ids = [int(e["player_id"]) for e in st.entries
+                    if e["status"] == "active" and int(e["player_id"]) not in busy | gone]
         if len(free_ids) < 2:
-            return changed
-        table = standings(st)
+            return decided
+        table = standings(now_st)
         score = {int(s["player"]): int(s["points"]) for s in table}
         last: dict[int, int] = {}
         whites: dict[int, int] = {}
         blacks: dict[int, int] = {}
         pair_games: dict[frozenset[int], int] = {}
-        for g in st.games:
+        for g in games:
             ps = [int(p) for p in g["players"]]
             if len(ps) != 2:
                 continue
@@ -339,40 +345,40 @@ def decide(conn: Connection, tid: int, seats_of: Callable[[str, JSONObject], int
                            blacks.get(p, 0)) for p in free_ids]
         pairs = arena.pair_free(free, pair_games)
         if pairs:
-            _insert_games(conn, st, st.round + 1, [list(p) for p in pairs], [], 0.0)
-            return True
-        return changed
+            decided.pairing = (st.round + 1, [list(p) for p in pairs], [], 0.0)
+        return decided
     # Swiss and tables: the next round once every game of this one has ended
     if unfinished:
-        return changed
-    if st.round >= int(st.row["rounds"]):
-        conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
-                     .values(status="finished"))
-        return True
-    present = _withdraw_away(conn, st, busy)
+        return decided
+    if st.round >= int(row["rounds"]):
+        decided.values = {**decided.values, "status": "finished"}
+        return decided
+    decided.withdraw = _away(now_st, busy, t)
+    gone = set(decided.withdraw)
+    present = [e for e in st.entries
+               if e["status"] == "active" and int(e["player_id"]) not in gone]
     if len(present) < 2:
-        conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
-                     .values(status="finished"))
-        return True
+        decided.values = {**decided.values, "status": "finished"}
+        return decided
     rnd = st.round + 1
     if kind == "swiss":
         sgames = [swiss.Game(g["players"][0], g["players"][1], float(g["points"][0]))
-                  for g in st.games if len(g["players"]) == 2]
-        byes = [int(g["players"][0]) for g in st.games if g["room_id"] is None]
+                  for g in games if len(g["players"]) == 2]
+        byes = [int(g["players"][0]) for g in games if g["room_id"] is None]
         recs = swiss.records([(int(e["player_id"]), float(e["rating"])) for e in present],
                              sgames, byes)
         pairing = swiss.pair_round(recs)
-        _insert_games(conn, st, rnd, [list(wb) for wb in pairing.games],
-                      [pairing.bye] if pairing.bye is not None else [], 1.0)
-        return True
-    size = seats_of(str(st.row["game"]), json.loads(str(st.row["options"])))
-    placed = {int(s["player"]): s for s in standings(st)}
+        decided.pairing = (rnd, [list(wb) for wb in pairing.games],
+                           [pairing.bye] if pairing.bye is not None else [], 1.0)
+        return decided
+    size = seats_of(str(row["game"]), json.loads(str(row["options"])))
+    placed = {int(s["player"]): s for s in standings(now_st)}
     seated = []
     for e in present:
         pid = int(e["player_id"])
         seats = []
         byes_had = 0
-        for g in st.games:
+        for g in games:
             ps = [int(p) for p in g["players"]]
             if pid in ps:
                 if g["room_id"] is None:
@@ -382,8 +388,72 @@ def decide(conn: Connection, tid: int, seats_of: Callable[[str, JSONObject], int
         seated.append(seating.Seated(pid, float(placed[pid]["points"]) if pid in placed else 0.0,
                                      float(e["rating"]), seats, byes_had))
     tables, byes = seating.seat_round(seated, size, size, first_round=(rnd == 1))
-    _insert_games(conn, st, rnd, tables, byes, (size - 1) / 2)
+    decided.pairing = (rnd, tables, byes, (size - 1) / 2)
+    return decided
+
+
+def fingerprint(conn: Connection, tid: int) -> tuple[object, ...]:
+    """What a :class:`Plan` depends on, read cheaply: the row's status and end, the last
+    round, how many games have points, and every entry's status. Equal before and under the
+    lock: the plan made from the unlocked read still holds (the away players are checked by
+    :func:`apply` itself)."""
+    row = conn.execute(select(TOURNAMENTS.c.status, TOURNAMENTS.c.ends)
+                       .where(TOURNAMENTS.c.id == tid)).first()
+    rnd = conn.execute(select(func.max(TOURNAMENT_ROUNDS.c.round))
+                       .where(TOURNAMENT_ROUNDS.c.tournament_id == tid)).scalar() or 0
+    scored = conn.execute(select(func.count()).select_from(TOURNAMENT_GAMES).where(
+        TOURNAMENT_GAMES.c.tournament_id == tid,
+        TOURNAMENT_GAMES.c.points.is_not(None))).scalar() or 0
+    entries = tuple((int(p), str(s)) for p, s in conn.execute(
+        select(TOURNAMENT_ENTRIES.c.player_id, TOURNAMENT_ENTRIES.c.status)
+        .where(TOURNAMENT_ENTRIES.c.tournament_id == tid)
+        .order_by(TOURNAMENT_ENTRIES.c.player_id)))
+    return ((row[0], row[1]) if row else None, int(rnd), int(scored), entries)
+
+
+def state_fingerprint(st: State) -> tuple[object, ...]:
+    """:func:`fingerprint` of a loaded state."""
+    return ((st.row["status"], st.row["ends"]), st.round,
+            sum(1 for g in st.games if g["points"] is not None),
+            tuple(sorted((int(e["player_id"]), str(e["status"])) for e in st.entries)))
+
+
+def apply(conn: Connection, st: State, decided: Plan) -> bool:
+    """Write ``decided`` (inside the locked transaction). False, writing nothing, if one of
+    the players it withdraws has opened a page since (the caller plans again)."""
+    tid = int(st.row["id"])
+    if decided.withdraw:
+        cutoff = stamp(decided.at - AWAY_AFTER)
+        still = set(conn.execute(select(TOURNAMENT_ENTRIES.c.player_id).where(
+            TOURNAMENT_ENTRIES.c.tournament_id == tid,
+            TOURNAMENT_ENTRIES.c.player_id.in_(decided.withdraw),
+            TOURNAMENT_ENTRIES.c.seen < cutoff)).scalars())
+        if still != set(decided.withdraw):
+            return False
+        conn.execute(update(TOURNAMENT_ENTRIES).where(
+            TOURNAMENT_ENTRIES.c.tournament_id == tid,
+            TOURNAMENT_ENTRIES.c.player_id.in_(decided.withdraw)).values(status="withdrawn"))
+    for gid, pts in decided.points:
+        conn.execute(update(TOURNAMENT_GAMES).where(TOURNAMENT_GAMES.c.id == gid)
+                     .values(points=json.dumps(pts)))
+    if decided.values:
+        conn.execute(update(TOURNAMENTS).where(TOURNAMENTS.c.id == tid)
+                     .values(**decided.values))
+    if decided.pairing is not None:
+        _insert_games(conn, st, *decided.pairing)
     return True
+
+
+def decide(conn: Connection, tid: int, seats_of: Callable[[str, JSONObject], int]) -> bool:
+    """One look at a tournament inside a locked transaction (the slow path of
+    :meth:`TournamentWeb.step`, taken when the unlocked plan no longer holds): plan from
+    a locked read and write it. True when something changed (rooms may be due)."""
+    lock(conn, tid)
+    st = load(conn, tid)
+    if st is None:
+        return False
+    decided = plan(conn, st, seats_of, now())
+    return bool(decided) and apply(conn, st, decided)
 
 
 def create_tournament(engine: Engine, get_game: Callable[[str], Game], data: JSONObject,
@@ -473,6 +543,9 @@ class TournamentWeb:
 
         tournament_schema.register()
         self.engine = engine
+        #: reads that take no write lock (:func:`db.reader`): the pages' snapshots and the
+        #: driver's looks, many a second, must not queue the rooms' commits on SQLite
+        self.reader = reader(engine)
         self.hub = hub
         self.get_game = get_game
         self.pages = Path(str(web_dir))
@@ -527,7 +600,7 @@ class TournamentWeb:
         return create_tournament(self.engine, self.get_game, data, creator)
 
     def listing(self) -> list[JSONObject]:
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             rows = conn.execute(select(TOURNAMENTS).order_by(TOURNAMENTS.c.id.desc())
                                 .limit(100)).mappings().all()
             counts: dict[int, int] = dict(conn.execute(
@@ -547,7 +620,7 @@ class TournamentWeb:
         if cached is not None and at - cached[0] < SNAPSHOT_TTL:
             _, st, public = cached
         else:
-            with self.engine.connect() as conn:
+            with self.reader.connect() as conn:
                 got = load(conn, tid)
             if got is None:
                 raise ClientError("no_tournament", "there is no such tournament", status=404)
@@ -557,7 +630,7 @@ class TournamentWeb:
         return {**public, "you": you_part(st, me)}
 
     def enter(self, tid: int, pid: int, name: str, kind: str) -> JSONObject:
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             game_row = conn.execute(select(TOURNAMENTS.c.game, TOURNAMENTS.c.options)
                                     .where(TOURNAMENTS.c.id == tid)).first()
         if game_row is None:
@@ -610,17 +683,43 @@ class TournamentWeb:
 
     # -- the driver
     def running(self) -> list[int]:
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             return [int(i) for i in conn.execute(select(TOURNAMENTS.c.id).where(
                 TOURNAMENTS.c.status.in_(("open", "running"))))
                 .scalars()]
 
+    def look(self, tid: int) -> tuple[State, Plan] | None:
+        """What is due in ``tid`` now, planned from a read that takes no lock; None if
+        nothing is."""
+        with self.reader.connect() as conn:
+            st = load(conn, tid)
+            if st is None:
+                return None
+            decided = plan(conn, st, self.seats_of, now())
+        return (st, decided) if decided else None
+
+    def write(self, st: State, decided: Plan) -> None:
+        """Write a plan of :meth:`look` in one transaction under the tournament's lock, after
+        checking that what it rests on has not changed since (another process's pairing or
+        results, a join or a leave, an away player back): if it has, plan again under the
+        lock."""
+        tid = int(st.row["id"])
+        with self.engine.begin() as conn:
+            lock(conn, tid)
+            if not (fingerprint(conn, tid) == state_fingerprint(st)
+                    and apply(conn, st, decided)):
+                decide(conn, tid, self.seats_of)
+        self.forget(tid)  # whatever it stored, the pages see it at once
+
     def step(self, tid: int) -> None:
+        """One look at ``tid`` (:meth:`look`, then :meth:`write` if anything is due). A look
+        with nothing due writes nothing and takes no lock — most ticks; on SQLite the
+        rooms' commits waited behind every tick's lock before (docs/benchmarks.md)."""
         for attempt in range(5):
             try:
-                with self.engine.begin() as conn:
-                    decide(conn, tid, self.seats_of)
-                self.forget(tid)  # whatever it stored, the pages see it at once
+                got = self.look(tid)
+                if got is not None:
+                    self.write(*got)
                 return
             except IntegrityError:  # another process decided this round first
                 return
@@ -646,7 +745,7 @@ class TournamentWeb:
         read (the whole tournament, read here twice a tick, was the web process's largest
         cost while a 200-player round was played)."""
         rooms = RoomRow.__table__
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             games = [dict(g) for g in conn.execute(select(TOURNAMENT_GAMES).where(
                 TOURNAMENT_GAMES.c.tournament_id == tid,
                 TOURNAMENT_GAMES.c.room_id.is_not(None),
@@ -691,7 +790,7 @@ class TournamentWeb:
 
     def pending_game(self, room_id: str) -> tuple[JSONObject, JSONObject] | None:
         """The unfinished tournament game stored under ``room_id`` and its tournament's row."""
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             g = conn.execute(select(TOURNAMENT_GAMES).where(
                 TOURNAMENT_GAMES.c.room_id == room_id,
                 TOURNAMENT_GAMES.c.points.is_(None))).mappings().first()
@@ -717,7 +816,7 @@ class TournamentWeb:
         return True
 
     def _names(self, pids: list[int]) -> list[str]:
-        with self.engine.connect() as conn:
+        with self.reader.connect() as conn:
             got = dict(conn.execute(select(TOURNAMENT_ENTRIES.c.player_id,
                                            TOURNAMENT_ENTRIES.c.name)
                                     .where(TOURNAMENT_ENTRIES.c.player_id.in_(pids))).all())

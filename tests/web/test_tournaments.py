@@ -406,3 +406,115 @@ def test_a_paired_game_opened_before_its_room_is_made_is_made_then(
     assert sorted(s["points"] for s in final["standings"]) == [0.0, 1.0]
     # an id that names no paired game is still no room
     assert client.get("/api/rooms/nosuchroom").status_code == 404
+
+
+# ---- the driver's look takes no lock; its plan is written only if it still holds ----------
+def _paused(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The app's tournaments part with its driver's looks stopped (the test looks itself)."""
+    tw = client.app.state.tournaments  # type: ignore[attr-defined]
+    monkeypatch.setattr(tw, "step", lambda tid: None)
+    return tw
+
+
+def _swiss(client: TestClient, names: tuple[str, ...], rounds: int = 2) -> tuple[int, dict[str, str]]:
+    tokens = {n: register(client, n) for n in names}
+    tid = int(create(client, tokens[names[0]], kind="swiss", rounds=rounds)["id"])
+    for tok in tokens.values():
+        assert as_(client, tok).post(f"/api/tournaments/{tid}/join", json={}).status_code == 200
+    start_now(client, tid)
+    return tid, tokens
+
+
+def _ids(client: TestClient, tid: int) -> dict[str, int]:
+    return {e["name"]: int(e["player"]) for e in snap(client, tid)["standings"]}
+
+
+def test_a_look_with_nothing_due_takes_no_write_lock(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every tick looks at every running tournament; on SQLite a look inside a write
+    transaction held the database's one write lock, and every room's commit waited behind
+    it (docs/benchmarks.md, "Tournament load"). A look with nothing due now reads only."""
+    import threading
+
+    from sqlalchemy import event
+
+    tw = _paused(client, monkeypatch)
+    tid, _ = _swiss(client, ("fay", "gus"))
+    tw.write(*tw.look(tid))  # round 1 paired
+    assert snap(client, tid)["rounds"] and tw.look(tid) is None  # its game is being played
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    mine = threading.get_ident()
+    said: list[str] = []
+
+    def record(conn: Any, cursor: Any, statement: str, *args: Any) -> None:
+        if threading.get_ident() == mine:
+            said.append(statement)
+
+    event.listen(engine, "before_cursor_execute", record)
+    try:
+        tournament_routes.TournamentWeb.step(tw, tid)
+    finally:
+        event.remove(engine, "before_cursor_execute", record)
+    assert "BEGIN" in said, said  # it did look
+    assert "BEGIN IMMEDIATE" not in said and not any(s.startswith("UPDATE") for s in said), said
+
+
+def test_a_plan_is_not_written_over_a_leave_made_since(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pairing is planned from an unlocked read and written under the lock: a player who
+    withdraws in between is not paired (the plan is made again under the lock)."""
+    tw = _paused(client, monkeypatch)
+    tid, tokens = _swiss(client, ("hal", "ivy", "jon"))
+    ids = _ids(client, tid)
+    got = tw.look(tid)
+    assert got is not None and got[1].pairing is not None
+    planned = {p for table in got[1].pairing[1] for p in table} | set(got[1].pairing[2])
+    assert ids["jon"] in planned
+    assert as_(client, tokens["jon"]).post(f"/api/tournaments/{tid}/withdraw",
+                                           json={}).status_code == 200
+    tw.write(*got)
+    games = snap(client, tid)["rounds"][0]["games"]
+    seated = {p["id"] for g in games for p in g["players"]}
+    assert seated == {ids["hal"], ids["ivy"]}, games
+    assert len(games) == 1 and games[0]["room"] is not None  # hal against ivy, no bye
+
+
+def test_a_plan_is_not_written_over_another_process_pairing(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two processes that planned the same round from their reads: the second finds it
+    written and writes nothing (one pairing per round, nobody paired twice)."""
+    tw = _paused(client, monkeypatch)
+    tid, _ = _swiss(client, ("kim", "lea", "max", "ned"))
+    first, second = tw.look(tid), tw.look(tid)
+    assert first is not None and second is not None
+    tw.write(*first)
+    tw.write(*second)
+    rounds = snap(client, tid)["rounds"]
+    assert len(rounds) == 1 and len(rounds[0]["games"]) == 2, rounds
+    seated = [p["id"] for g in rounds[0]["games"] for p in g["players"]]
+    assert len(seated) == len(set(seated)) == 4
+
+
+def test_an_away_player_back_before_the_write_is_not_withdrawn(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A player planned as away (no page open for a minute) who opens his page before the
+    plan is written is paired, not withdrawn."""
+    from asobiba.tables import TOURNAMENT_ENTRIES, now, stamp
+
+    tw = _paused(client, monkeypatch)
+    tid, tokens = _swiss(client, ("oli", "pam", "quinn"))
+    ids = _ids(client, tid)
+    engine = client.app.state.store.engine  # type: ignore[attr-defined]
+    with engine.begin() as conn:
+        conn.execute(TOURNAMENT_ENTRIES.update().where(
+            TOURNAMENT_ENTRIES.c.player_id == ids["quinn"]).values(
+            seen=stamp(now() - 2 * tournament_routes.AWAY_AFTER)))
+    got = tw.look(tid)
+    assert got is not None and got[1].withdraw == [ids["quinn"]]
+    snap(client, tid, tokens["quinn"])  # his page opens...
+    tw.store_seen()  # ...and the next tick stores it, before the plan is written
+    tw.write(*got)
+    s = snap(client, tid, tokens["quinn"])
+    assert s["you"]["status"] == "active", s["you"]
+    seated = {p["id"] for g in s["rounds"][0]["games"] for p in g["players"]}
+    assert seated == set(ids.values())
