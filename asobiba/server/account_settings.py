@@ -17,11 +17,12 @@ from starlette.routing import Route
 
 from ..tables import ACCOUNT_SETTINGS
 from .api_schema import SettingsBody, SettingsValues, parsed
+from .db import reader
 from .progress.context import handled, need_player, web
 
 
 def load(engine: Engine, player_id: int) -> dict[str, str]:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         raw = conn.execute(select(ACCOUNT_SETTINGS.c.settings)
                            .where(ACCOUNT_SETTINGS.c.player_id == player_id)).scalar()
     if raw is None:

@@ -50,6 +50,7 @@ from ..tables import (
 )
 from . import fairplay, shared
 from .bot_api_schema import AIChallengeRequest, ChallengeRequest, Decline, TokenRequest
+from .db import reader
 from .limits import Limits
 from .rooms import ClientError, Conn, hash_key, new_key
 from .security import BadJSON, parse_json
@@ -81,7 +82,7 @@ def bot_accounts(engine: Engine, player_ids: list[int]) -> set[int]:
     """Which of these players are BOT accounts (progression: never rated)."""
     if not player_ids:
         return set()
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return set(conn.execute(select(BOT_ACCOUNTS.c.player_id).where(
             BOT_ACCOUNTS.c.player_id.in_(player_ids))).scalars())
 
@@ -163,7 +164,7 @@ async def need_account(request: Request) -> JSONObject:
 
 
 def _token_player(engine: Engine, hashed: str) -> tuple[JSONObject, bool] | None:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         row = conn.execute(select(API_TOKENS.c.player_id, API_TOKENS.c.scopes)
                            .where(API_TOKENS.c.token_hash == hashed)).first()
         if row is None:
@@ -230,7 +231,7 @@ async def create_token(request: Request) -> Response:
 
 
 def _load_tokens(engine: Engine, player_id: object) -> list[JSONObject]:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         rows = conn.execute(select(API_TOKENS).where(
             API_TOKENS.c.player_id == player_id).order_by(API_TOKENS.c.created)).all()
     return [{"id": token_id(r.token_hash), "scopes": r.scopes.split(),
@@ -347,7 +348,7 @@ async def challenge(request: Request) -> Response:
 
 
 def _challenge_row(engine: Engine, cid: str) -> RowMapping | None:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return conn.execute(select(BOT_CHALLENGES).where(
             BOT_CHALLENGES.c.id == cid)).mappings().first()
 
@@ -364,7 +365,7 @@ async def challenge_status(request: Request) -> Response:
 
 
 def _player_name(engine: Engine, pid: int) -> str:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return str(conn.execute(select(PlayerRow.name).where(PlayerRow.id == pid))
                    .scalar() or "")
 
@@ -498,7 +499,7 @@ async def challenge_ai(request: Request) -> Response:
 def _pending(engine: Engine, pid: int) -> list[RowMapping]:
     """This BOT's open challenges and its games still being played."""
     rooms = RoomRow.__table__
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return list(conn.execute(
             select(BOT_CHALLENGES, rooms.c.status.label("room_status"))
             .select_from(BOT_CHALLENGES.outerjoin(
@@ -560,7 +561,7 @@ async def event_stream(request: Request) -> Response:
 
 
 def _seats_of(engine: Engine, room_id: str, pid: int) -> list[int]:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return sorted(conn.execute(select(SEAT_PLAYERS.c.seat).where(
             SEAT_PLAYERS.c.room_id == room_id, SEAT_PLAYERS.c.player_id == pid)).scalars())
 

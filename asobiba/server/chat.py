@@ -66,6 +66,7 @@ from ..tables import (
     stamp,
     utcnow,
 )
+from .db import reader
 from .rooms import ClientError, Conn, Hub, Room
 
 MAX_LENGTH = 300
@@ -207,7 +208,7 @@ def player_for_token(engine: Engine, token: str | None) -> Me | None:
     from ..progression import accounts
     from ..progression.errors import AuthError
 
-    with Session(engine) as s:
+    with Session(reader(engine)) as s:
         try:
             info = accounts.player_for_token(s, token)
         except AuthError:
@@ -241,7 +242,7 @@ def store_line(engine: Engine, place: str, channel: Channel, me: Me, seat: int |
                raw: str) -> JSONObject:
     """Check and store one line (the checks of the module's docstring), or refuse it."""
     author = me[0]
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         held = sanction(conn, author)
     if held is not None and held[0] == "ban":
         raise ClientError("chat_banned", "this account may not chat", status=403)
@@ -272,14 +273,14 @@ def blocked_by(engine: Engine, viewer: int | None) -> frozenset[int]:
     """The accounts ``viewer`` blocks: their lines are not shown to ``viewer``."""
     if viewer is None:
         return frozenset()
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return frozenset(int(x) for x in conn.execute(
             select(BLOCKS.c.blocked_id).where(BLOCKS.c.blocker_id == viewer)).scalars())
 
 
 def lines(engine: Engine, place: str, channels: Iterable[str], hide: frozenset[int],
           after: int = 0) -> list[JSONObject]:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         rows = conn.execute(select(CHAT_LINES).where(
             CHAT_LINES.c.place == place, CHAT_LINES.c.channel.in_(list(channels)),
             CHAT_LINES.c.id > after, CHAT_LINES.c.removed.is_(False))
@@ -288,7 +289,7 @@ def lines(engine: Engine, place: str, channels: Iterable[str], hide: frozenset[i
 
 
 def room_players_chat(engine: Engine, room_id: str, casual: bool) -> bool:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         got = conn.execute(select(CHAT_ROOMS.c.players)
                            .where(CHAT_ROOMS.c.room_id == room_id)).scalar()
     return casual if got is None else bool(got)
@@ -301,7 +302,7 @@ def set_room_chat(engine: Engine, room_id: str, players: bool) -> None:
 
 
 def seated_accounts(engine: Engine, room_id: str) -> frozenset[int]:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return frozenset(int(x) for x in conn.execute(
             select(SEAT_PLAYERS.c.player_id).where(SEAT_PLAYERS.c.room_id == room_id))
             .scalars())
@@ -412,7 +413,7 @@ def _tournament(conn: Connection, tid: int) -> None:
 
 
 def tournament_lines(engine: Engine, tid: int, me: Me | None, after: int) -> JSONObject:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         _tournament(conn, tid)
         entrant = me is not None and conn.execute(select(TOURNAMENT_ENTRIES.c.player_id).where(
             TOURNAMENT_ENTRIES.c.tournament_id == tid,
@@ -425,7 +426,7 @@ def tournament_lines(engine: Engine, tid: int, me: Me | None, after: int) -> JSO
 def tournament_post(engine: Engine, tid: int, me: Me | None, raw: str) -> JSONObject:
     if me is None:
         raise ClientError("chat_sign_in", "sign in (or play as a guest) to chat", status=401)
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         _tournament(conn, tid)
         if conn.execute(select(TOURNAMENT_ENTRIES.c.player_id).where(
                 TOURNAMENT_ENTRIES.c.tournament_id == tid,
@@ -500,7 +501,7 @@ def moderate(engine: Engine, action: str, name: str, by: str, reason: str,
 
 def reports(engine: Engine, status: str = "open") -> list[JSONObject]:
     names: dict[int, str] = {}
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         rows = conn.execute(select(CHAT_REPORTS, CHAT_LINES.c.text, CHAT_LINES.c.place)
                             .outerjoin(CHAT_LINES, CHAT_LINES.c.id == CHAT_REPORTS.c.line_id)
                             .where(CHAT_REPORTS.c.status == status if status != "all"
@@ -540,7 +541,7 @@ def resolve(engine: Engine, report_id: int, by: str, reason: str,
 
 
 def audit(engine: Engine, name: str | None = None) -> list[JSONObject]:
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         q = select(MODERATION, PlayerRow.name).outerjoin(
             PlayerRow, PlayerRow.id == MODERATION.c.target_id).order_by(MODERATION.c.id)
         if name is not None:

@@ -25,6 +25,7 @@ import re
 import secrets
 import sys
 import threading
+import weakref
 from collections.abc import Callable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -152,7 +153,13 @@ def reader(engine: Engine) -> Engine:
     (docs/benchmarks.md, "Tournament load"). A reader's transaction is a snapshot that takes
     no lock; a write through it fails (``attempt to write a readonly database``). On
     PostgreSQL, whose readers never block writers, it is the same engine."""
-    return engine.execution_options(**{READ_ONLY: True})
+    got = _readers.get(engine)
+    if got is None:
+        got = _readers[engine] = engine.execution_options(**{READ_ONLY: True})
+    return got
+
+
+_readers: weakref.WeakKeyDictionary[Engine, Engine] = weakref.WeakKeyDictionary()
 
 
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")

@@ -28,6 +28,7 @@ from ..core.jsontypes import JSONObject
 from ..explorer.book import book_moves
 from ..explorer.index import moves_at
 from ..explorer.positions import explorers
+from .db import reader
 from .rooms import ClientError
 
 MAX_LINE = 120
@@ -66,7 +67,7 @@ def answer(engine: Engine, name: str, raw_moves: str) -> JSONObject:
         except AsobibaError:
             raise ClientError("illegal_line", f"move {ply} ({text[:24]!r}) is not legal there",
                               args={"ply": str(ply), "move": text[:24]}) from None
-    with Session(engine) as s:
+    with Session(reader(engine)) as s:
         rows = moves_at(s, ex, state)
     book = book_moves(ex, state)
     for r in rows:

@@ -47,6 +47,7 @@ from ..core import Game
 from ..core.jsontypes import JSONObject
 from . import fairplay
 from .api_schema import QuickPair, SeekOpen, SeekToken, parsed
+from .db import reader
 from .rooms import ClientError
 from .security import BadJSON, parse_json
 from .ws_protocol import parse_lobby
@@ -611,7 +612,7 @@ def who_from_accounts(engine: Engine) -> Who:
     from .progression_routes import COOKIE
 
     def look(token: str, game_id: str) -> tuple[str, float]:
-        with Session(engine) as s:
+        with Session(reader(engine)) as s:
             try:
                 player = accounts.player_for_token(s, token)
             except AuthError:

@@ -45,6 +45,7 @@ from ..tables import BLOCKS, CHALLENGES, FOLLOWS, SEAT_PLAYERS, PlayerRow, now, 
 from . import fairplay
 from .api_schema import ChallengeAnswer, ChallengeMake
 from .clock import ClockError, check_clock
+from .db import reader
 from .rooms import ClientError, Hub, hash_key, new_key
 from .security import parse_json
 
@@ -92,7 +93,7 @@ class People:
         from ..progression import accounts
         from ..progression.errors import AuthError
 
-        with Session(self.engine) as s:
+        with Session(reader(self.engine)) as s:
             try:
                 info = accounts.player_for_token(s, token)
             except AuthError:
@@ -126,7 +127,7 @@ class People:
         """Whether either of two players (by name) blocks the other (the lobby asks)."""
         if not a or not b or a == b:
             return False
-        with self.engine.connect() as conn:
+        with reader(self.engine).connect() as conn:
             ids = dict(conn.execute(select(PlayerRow.name, PlayerRow.id)
                                     .where(PlayerRow.name.in_((a, b)))).all())
             if len(ids) < 2:
@@ -284,7 +285,7 @@ class People:
                              "keys": [{"seat": to_seat, "key": key}]}, status_code=201)
 
     def _name_of(self, pid: int) -> str:
-        with self.engine.connect() as conn:
+        with reader(self.engine).connect() as conn:
             return str(conn.execute(select(PlayerRow.name).where(PlayerRow.id == pid))
                        .scalar() or "")
 
@@ -348,7 +349,7 @@ class People:
     def _my_rooms(self, me_id: int) -> list[tuple[str, int]]:
         from ..tables import RoomRow
 
-        with self.engine.connect() as conn:
+        with reader(self.engine).connect() as conn:
             return [(str(r), int(seat)) for r, seat in conn.execute(
                 select(SEAT_PLAYERS.c.room_id, SEAT_PLAYERS.c.seat)
                 .join(RoomRow, RoomRow.id == SEAT_PLAYERS.c.room_id)
@@ -378,7 +379,7 @@ class People:
 
     # ---- follows and blocks --------------------------------------------------------------------
     def _people(self, me_id: int) -> tuple[list[tuple[int, str, str]], list[str]]:
-        with self.engine.connect() as conn:
+        with reader(self.engine).connect() as conn:
             following = [(int(i), str(n), str(s)) for i, n, s in conn.execute(
                 select(PlayerRow.id, PlayerRow.name, PlayerRow.last_seen)
                 .join(FOLLOWS, FOLLOWS.c.followed_id == PlayerRow.id)
@@ -442,7 +443,7 @@ class People:
         name = request.path_params["player"]
         if table == "follow" and on:
             def check() -> None:
-                with self.engine.connect() as conn:
+                with reader(self.engine).connect() as conn:
                     other, _n, _k = self._named(conn, name)
                     if self._blocked(conn, me_id, other):
                         raise ClientError("cannot_follow", "this player cannot be followed",

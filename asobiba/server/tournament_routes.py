@@ -578,7 +578,7 @@ class TournamentWeb:
 
         if not token:
             return None
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             try:
                 p = accounts.player_for_token(s, token)
             except AuthError:
@@ -590,7 +590,7 @@ class TournamentWeb:
 
         from ..progression import ratings
 
-        with Session(self.engine) as s:
+        with Session(self.reader) as s:
             pool, _system = ratings.pool_for(game_id, seats)
             got = ratings.current_rating(s, pid, pool)
             return float(got["rating"]) if got else DEFAULT_RATING

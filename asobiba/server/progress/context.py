@@ -28,6 +28,7 @@ from ...games import available
 from ...progression import Progression
 from ...progression.errors import AuthError, ProgressionError
 from ...tables import DAILY_ROOMS, ROOM_CONTEXT, RoomRow, now
+from ..db import reader
 from ..limits import Limits
 
 if TYPE_CHECKING:
@@ -208,7 +209,7 @@ def public(player: JSONObject) -> JSONObject:
 # ---- a room's link to the progression layer -----------------------------------------------------
 def load_context(engine: Engine, room_id: str) -> JSONObject | None:
     """The room's ``ROOM_CONTEXT`` row (a ladder, exam or daily room), or None."""
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         row = conn.execute(select(ROOM_CONTEXT).where(ROOM_CONTEXT.c.room_id == room_id)
                            ).mappings().first()
     return dict(row) if row else None
@@ -217,7 +218,7 @@ def load_context(engine: Engine, room_id: str) -> JSONObject | None:
 def daily_rooms(engine: Engine, player_id: int, game: str, day: str) -> list[str]:
     """The daily rooms ``player_id`` opened for ``game``'s challenge of ``day``, first
     opened first (creation time, then id): the first is the day's scoring attempt."""
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         return list(conn.execute(
             select(DAILY_ROOMS.c.room_id)
             .join(ROOM_CONTEXT, ROOM_CONTEXT.c.room_id == DAILY_ROOMS.c.room_id)

@@ -17,6 +17,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ...progression.errors import ProgressionError
 from ...tables import ROOM_CONTEXT, RoomRow
+from ..db import reader
 from ..rooms import ClientError
 from .context import load_context
 
@@ -57,7 +58,7 @@ class Exams:
         engine = self.web.engine
 
         def load() -> list[str]:
-            with engine.connect() as conn:
+            with reader(engine).connect() as conn:
                 return list(conn.execute(
                     select(ROOM_CONTEXT.c.room_id)
                     .join(RoomRow, RoomRow.id == ROOM_CONTEXT.c.room_id)

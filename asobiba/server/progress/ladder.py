@@ -17,6 +17,7 @@ from ...games import get as get_game
 from ...progression.matches import Match, format_vs_cpu, replays_the_deal
 from ...tables import LADDER_SETS
 from ..api_schema import LadderNext, LadderPlay, parsed
+from ..db import reader
 from .context import MAX_BODY, Refused, game_id, load_context, need_player, web
 from .recording import open_room
 
@@ -84,7 +85,7 @@ async def ladder_next(request: Request) -> Response:
     ctx = await run_in_threadpool(load_context, w.engine, room.id)
 
     def load_set() -> RowMapping | None:
-        with w.engine.connect() as conn:
+        with reader(w.engine).connect() as conn:
             return conn.execute(select(LADDER_SETS).where(LADDER_SETS.c.room_id == room.id)
                                 ).mappings().first()
     row = await run_in_threadpool(load_set)

@@ -26,6 +26,7 @@ from ...progression.ladder_data import ladder_options
 from ...progression.matches import Match, tiebreak_for
 from ...tables import DAILY_ROOMS, LADDER_SETS, ROOM_CONTEXT, ROOM_RATINGS, SEAT_PLAYERS
 from ..api_schema import Claim, parsed
+from ..db import reader
 from ..rooms import ClientError
 from .context import MAX_BODY, ProgressionWeb, Refused, daily_rooms, load_context, need_player, web
 
@@ -81,12 +82,12 @@ async def room_rating(request: Request) -> Response:
     room_id = request.path_params["room"]
 
     def load() -> str | None:
-        with w.engine.connect() as conn:
+        with reader(w.engine).connect() as conn:
             return conn.execute(select(ROOM_RATINGS.c.result)
                                 .where(ROOM_RATINGS.c.room_id == room_id)).scalar()
 
     def claimed() -> set[int]:
-        with w.engine.connect() as conn:
+        with reader(w.engine).connect() as conn:
             return set(conn.execute(select(SEAT_PLAYERS.c.seat)
                                     .where(SEAT_PLAYERS.c.room_id == room_id)).scalars())
     raw = await run_in_threadpool(load)
@@ -160,7 +161,7 @@ def on_finish(w: ProgressionWeb, room: Room) -> None:
 def record_room(w: ProgressionWeb, room: Room) -> None:
     """Record a finished room when every person's seat is claimed by an account."""
     engine, prog = w.engine, w.prog
-    with engine.connect() as conn:
+    with reader(engine).connect() as conn:
         held = dict(conn.execute(
             select(SEAT_PLAYERS.c.seat, SEAT_PLAYERS.c.player_id)
             .where(SEAT_PLAYERS.c.room_id == room.id)).all())
@@ -198,7 +199,7 @@ def record_room(w: ProgressionWeb, room: Room) -> None:
 def report_daily(w: ProgressionWeb, ctx: JSONObject, room: Room, outcome: Outcome
                  ) -> list[JSONObject]:
     """A daily-challenge room: the outcome goes to that day's calendar."""
-    with w.engine.connect() as conn:
+    with reader(w.engine).connect() as conn:
         day = conn.execute(select(DAILY_ROOMS.c.day)
                            .where(DAILY_ROOMS.c.room_id == room.id)).scalar()
     pid, game = int(ctx["player_id"]), str(ctx["game"])
@@ -220,7 +221,7 @@ def report_ladder(w: ProgressionWeb, ctx: JSONObject, room: Room, outcome: Outco
             hook = tiebreak_for(room.game)
             tb = hook(room.state.view(None)) if hook else None
             return w.prog.exam_game(pid, game, outcome, tb)
-        with w.engine.connect() as conn:
+        with reader(w.engine).connect() as conn:
             before = conn.execute(select(LADDER_SETS.c.before)
                                   .where(LADDER_SETS.c.room_id == room.id)).scalar()
         if before is not None:
@@ -252,7 +253,7 @@ def report_set_game(w: ProgressionWeb, ctx: JSONObject, room: Room, outcome: Out
 async def record_embargo(w: ProgressionWeb, room_id: str) -> str | None:
     """A daily room's seed is the day's seed: its record waits until the day is over."""
     def load() -> str | None:
-        with w.engine.connect() as conn:
+        with reader(w.engine).connect() as conn:
             return conn.execute(select(DAILY_ROOMS.c.day)
                                 .where(DAILY_ROOMS.c.room_id == room_id)).scalar()
     day = await run_in_threadpool(load)
