@@ -53,6 +53,10 @@ def test_rule_a_room_is_played_watched_and_finished_through_any_process(
     p0 = Client(a, rid, keys_for(room, 0))
     p1 = Client(b, rid, keys_for(room, 1))
     watcher = Client(b, rid)
+    # its first update says it is registered at B: a move played before that (the socket
+    # opens at once, registering waits for the room's catch-up read) is not an update it
+    # could see, only part of its first state — the test missed ply 1 under CI load
+    watcher.wait_ply(0)
     players = {0: p0, 1: p1}
     ply = 0
     while True:
