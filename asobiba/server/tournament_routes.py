@@ -550,11 +550,12 @@ class TournamentWeb:
         self.get_game = get_game
         self.pages = Path(str(web_dir))
         self.routes: list[BaseRoute] = route_table()
-        #: tournament id -> (monotonic time, its state, the page part every reader shares):
+        #: tournament id -> (monotonic time, its state, the text of the part every reader
+        #: shares, without its closing brace):
         #: 200 open pages polling each second load and rank it once a second, not 200 times
         #: (bench/tournament_load.py). This process's own writes drop the entry at once;
         #: another process's show within SNAPSHOT_TTL.
-        self._snapshots: dict[int, tuple[float, State, JSONObject]] = {}
+        self._snapshots: dict[int, tuple[float, State, str]] = {}
         self._snapshots_lock = threading.Lock()
         #: (tournament, player) -> when a page of theirs was last open, not yet stored: the
         #: driver stores them in one transaction a tick (a write per page read, 10 a second
@@ -610,7 +611,12 @@ class TournamentWeb:
         return [{**info(dict(r)), "players": int(counts.get(r["id"], 0))} for r in rows]
 
     # -- one tournament
-    def read(self, tid: int, me: int | None, touch: bool) -> JSONObject:
+    def read(self, tid: int, me: int | None, touch: bool) -> str:
+        """The snapshot a page of ``me`` shows, as JSON text (keys sorted). The part every
+        page shares is loaded, ranked and serialised once per ``SNAPSHOT_TTL``; each reader
+        adds only his own part (``you``, the last key). 200 pages serialising a whole
+        200-player snapshot each, in the event loop, held up every room's acknowledgement
+        (bench/tournament_load.py)."""
         if me is not None and touch:  # a page of theirs is open: present (stored a tick on)
             with self._snapshots_lock:
                 self._seen[(tid, me)] = stamp(now())
@@ -618,16 +624,18 @@ class TournamentWeb:
         with self._snapshots_lock:
             cached = self._snapshots.get(tid)
         if cached is not None and at - cached[0] < SNAPSHOT_TTL:
-            _, st, public = cached
+            _, st, head = cached
         else:
             with self.reader.connect() as conn:
                 got = load(conn, tid)
             if got is None:
                 raise ClientError("no_tournament", "there is no such tournament", status=404)
-            st, public = got, public_part(got)
+            # the shared part's text without its closing brace; "you" sorts after its keys
+            st, head = got, json.dumps(public_part(got), sort_keys=True)[:-1]
             with self._snapshots_lock:
-                self._snapshots[tid] = (at, st, public)
-        return {**public, "you": you_part(st, me)}
+                self._snapshots[tid] = (at, st, head)
+        you = json.dumps(you_part(st, me), sort_keys=True)
+        return f'{head}, "you": {you}}}' if head != "{" else f'{{"you": {you}}}'
 
     def enter(self, tid: int, pid: int, name: str, kind: str) -> JSONObject:
         with self.reader.connect() as conn:
@@ -900,15 +908,15 @@ async def list_(request: Request) -> Response:
 
 async def one(request: Request) -> Response:
     me = await viewer(request)
-    snap = await run_in_threadpool(tweb(request).read, tid_of(request), me[0] if me else None,
-                                   True)
-    return JSONResponse(snap)
+    text_ = await run_in_threadpool(tweb(request).read, tid_of(request), me[0] if me else None,
+                                    True)
+    return Response(text_, media_type="application/json")
 
 
 async def _stream(request: Request, tw: TournamentWeb, tid: int, mine: int | None,
-                  first: JSONObject) -> AsyncIterator[str]:
+                  first: str) -> AsyncIterator[str]:
     """The event stream of :func:`events`: the first snapshot, then each change."""
-    last = json.dumps(first, sort_keys=True)
+    last = first
     yield f"data: {last}\n\n"
     beats = 0
     while True:
@@ -917,10 +925,9 @@ async def _stream(request: Request, tw: TournamentWeb, tid: int, mine: int | Non
         if await request.is_disconnected():
             return
         try:
-            snap = await run_in_threadpool(tw.read, tid, mine, beats % 10 == 0)
+            text_ = await run_in_threadpool(tw.read, tid, mine, beats % 10 == 0)
         except ClientError:
             return
-        text_ = json.dumps(snap, sort_keys=True)
         if text_ != last:
             last = text_
             yield f"data: {text_}\n\n"
