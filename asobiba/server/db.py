@@ -141,9 +141,58 @@ def _sqlite_begin(conn: Connection) -> None:
         return
     # IMMEDIATE: a transaction takes the write lock when it starts (waiting its turn under
     # the busy timeout), so a read-then-write transaction can never fail half-way because
-    # another connection wrote in between
-    conn.exec_driver_sql("PRAGMA query_only=0")
-    conn.exec_driver_sql("BEGIN IMMEDIATE")
+    # another connection wrote in between. The writers of this process first wait for
+    # their turn on a Python lock: a thread that finds SQLite's lock taken sleeps in
+    # SQLite's busy handler in growing steps (up to 100 ms) however soon the lock is free,
+    # and with several writers (the rooms' commits, results being recorded, a tournament
+    # round) a move's acknowledgement waited hundreds of ms that way; a Python lock wakes
+    # the next writer at once. Released when the transaction ends (_sqlite_end).
+    turn = _turn(conn)
+    held = conn.info.get(_TURN) is turn or turn.acquire(timeout=TURN_WAIT)
+    try:
+        conn.exec_driver_sql("PRAGMA query_only=0")
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+    except BaseException:
+        if held and conn.info.get(_TURN) is not turn:
+            turn.release()
+        raise
+    if held:
+        conn.info[_TURN] = turn
+
+
+#: Seconds a writer waits for its turn before trying SQLite's own lock anyway (its busy
+#: timeout): a second write transaction opened by a thread that holds one fails as before
+#: instead of waiting for itself for ever.
+TURN_WAIT = 30.0
+_TURN = "asobiba_write_turn"
+_turns: weakref.WeakKeyDictionary[object, threading.Lock] = weakref.WeakKeyDictionary()
+_turns_lock = threading.Lock()
+
+
+def _turn(conn: Connection) -> threading.Lock:
+    """The write turn of ``conn``'s database in this process (one per connection pool)."""
+    pool = conn.engine.pool
+    got = _turns.get(pool)
+    if got is None:
+        with _turns_lock:
+            got = _turns.setdefault(pool, threading.Lock())
+    return got
+
+
+def _sqlite_end(conn: Connection) -> None:
+    """A transaction ends (commit or rollback): the next writer's turn."""
+    turn = conn.info.pop(_TURN, None)
+    if turn is not None:
+        turn.release()
+
+
+def _sqlite_checkin(_dbapi_connection: DBAPIConnection, record: object) -> None:
+    """A connection back in the pool still holding the turn (a transaction never ended,
+    e.g. the connection was invalidated): the turn is given back."""
+    info = getattr(record, "info", None)
+    turn = info.pop(_TURN, None) if info is not None else None
+    if turn is not None:
+        turn.release()
 
 
 def reader(engine: Engine) -> Engine:
@@ -196,6 +245,9 @@ def make_engine(url: str) -> Engine:
                                                   "isolation_level": None})
         event.listen(engine, "connect", _sqlite_pragmas)
         event.listen(engine, "begin", _sqlite_begin)
+        event.listen(engine, "commit", _sqlite_end)
+        event.listen(engine, "rollback", _sqlite_end)
+        event.listen(engine.pool, "checkin", _sqlite_checkin)
     else:
         engine = create_engine(url, pool_pre_ping=True)
     event.listen(engine, "before_cursor_execute", _refuse_unstorable)

@@ -71,3 +71,67 @@ def test_a_write_through_the_reader_is_refused(tmp_path: Path) -> None:
             assert conn.execute(select(TOURNAMENTS.c.name)).scalars().all() == ["t"]
     finally:
         store.close()
+
+
+def test_writers_take_turns_and_every_ending_gives_the_turn_back(tmp_path: Path) -> None:
+    """On SQLite the process's writers queue on a Python lock (db._sqlite_begin) rather than
+    in SQLite's busy handler, which sleeps in steps of up to 100 ms: the turn is held from
+    BEGIN to the transaction's end — commit, rollback, an error, a connection closed half-way —
+    and a second write transaction in the thread that holds it still fails as it did (the
+    busy timeout), never waiting for itself for ever."""
+    from asobiba.server import db
+
+    store = _store(tmp_path)
+    try:
+        with store.engine.connect() as probe:
+            turn = db._turn(probe)
+        with store.engine.begin() as conn:
+            _add(conn)
+            assert turn.locked()
+        assert not turn.locked()  # committed
+        with pytest.raises(RuntimeError), store.engine.begin() as conn:
+            _add(conn)
+            raise RuntimeError("half-way")
+        assert not turn.locked()  # rolled back
+        conn2 = store.engine.connect()
+        conn2.execute(TOURNAMENTS.update().values(name="v"))
+        assert turn.locked()
+        conn2.close()  # closed half-way: rolled back
+        assert not turn.locked()
+        # many writers at once: every write stored, the turn free after
+        errors: list[BaseException] = []
+
+        def write(i: int) -> None:
+            try:
+                for _ in range(20):
+                    with store.engine.begin() as c:
+                        c.execute(TOURNAMENTS.update().values(rounds=TOURNAMENTS.c.rounds + 1))
+            except BaseException as exc:  # noqa: BLE001 - reported below
+                errors.append(exc)
+
+        threads = [threading.Thread(target=write, args=(i,)) for i in range(8)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert errors == [] and not turn.locked()
+        with store.reader.connect() as conn:
+            assert conn.execute(select(TOURNAMENTS.c.rounds)).scalars().all() == [1 + 8 * 20]
+        # a second write transaction in the thread holding the turn: SQLite's busy timeout
+        monkey = pytest.MonkeyPatch()
+        monkey.setattr(db, "TURN_WAIT", 0.2)
+        try:
+            with store.engine.begin() as outer:
+                outer.execute(TOURNAMENTS.update().values(name="w"))
+                other = store.engine.connect()
+                raw = other.connection.driver_connection  # no BEGIN: the driver's own
+                assert raw is not None
+                raw.execute("PRAGMA busy_timeout=200")
+                with pytest.raises(OperationalError, match="locked"):
+                    other.execute(TOURNAMENTS.update().values(name="x"))
+                other.close()
+            assert not turn.locked()
+        finally:
+            monkey.undo()
+    finally:
+        store.close()
