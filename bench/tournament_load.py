@@ -15,10 +15,14 @@ bench/analysis_load.py do, with Reversi rooms of two human clients playing at a 
    paired, again and again);
 3. **quiet again**: the rooms alone (the machine is shared: a drift shows here).
 
+The tournament's players play from a process of their own (spawned once, told when to
+play): in the process that timed the other rooms, their 200 snapshot parses at each round's
+start (~1.5 s of its event loop) were counted as the server's delay (py-spy, session 13).
+
 Prints per phase the moves acknowledged in the other rooms, their p50/p99 acknowledgement
-latency (send → ack, as web_load measures it), the web process's CPU seconds, the wall time
-and the load average before and after; for the tournament the rounds paired and the games
-played. Then the CPU seconds of pairing each round of that very tournament again (its stored
+latency (send → ack, as web_load measures it), the web process's CPU seconds, this process's
+and the players' process's CPU, the wall time and the load average before and after; for the
+tournament the rounds paired and the games played. Then the CPU seconds of pairing each round of that very tournament again (its stored
 history, ``swiss.pair_round`` in this process, ``time.process_time``). Example::
 
     PYTHONPATH=. python bench/tournament_load.py --rooms 20 --rate 20 --seconds 60
@@ -29,10 +33,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import sys
 import time
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +56,9 @@ PASSWORD = "correct horse battery 9"
 
 def dumps(msg: dict[str, Any]) -> str:
     return to_json(msg).decode()
+
+
+Players = Connection  # the parent's end of the pipe to players_process
 
 
 class Tournament:
@@ -214,7 +223,7 @@ class Tournament:
 
 
 async def phase(name: str, cluster: Cluster, args: argparse.Namespace,
-                tour: Tournament | None) -> dict[str, Any]:
+                tour: Players | None) -> dict[str, Any]:
     port = cluster.ports[0]
     web = cluster.procs[0].proc.pid
     load_before = os.getloadavg()
@@ -234,19 +243,18 @@ async def phase(name: str, cluster: Cluster, args: argparse.Namespace,
     began = time.monotonic()
     stop_at[0] = began + args.seconds
     go.set()
-    rounds0 = tour.rounds_seen if tour else 0
-    extra = [asyncio.create_task(tour.run(stop_at[0]))] if tour else []
-    await asyncio.gather(*players, *extra, return_exceptions=True)
+    if tour:
+        tour.send(("run", stop_at[0]))  # CLOCK_MONOTONIC: the same clock in both processes
+    await asyncio.gather(*players, return_exceptions=True)
+    told = await asyncio.to_thread(tour.recv) if tour else None
     wall = time.monotonic() - began
     acks = sorted(stats.acks)
     out = {"phase": name, "moves": len(acks), "p50_ms": pct(acks, 0.5),
            "p99_ms": pct(acks, 0.99), "errors": dict(stats.errors),
            "web_cpu_s": usage([web])[1] - cpu0, "bench_cpu_s": time.process_time() - t0,
            "wall_s": wall, "load_before": load_before, "load_after": os.getloadavg()}
-    if tour:
-        out["rounds"] = tour.rounds_seen - rounds0
-        out["games"] = len(tour.games_done)
-        out["t_errors"] = dict(tour.errors)
+    if told:
+        out.update(told)
     return out
 
 
@@ -259,7 +267,8 @@ def show(r: dict[str, Any]) -> None:
           flush=True)
     if "rounds" in r:
         print(f"{'':<12} tournament: rounds paired {r['rounds']}, games played to the end "
-              f"{r['games']}, errors {r['t_errors']}")
+              f"{r['games']}, errors {r['t_errors']}, its players' process CPU "
+              f"{r['players_cpu_s']:.1f} s")
     if r["errors"]:
         print(f"{'':<12} room errors {r['errors']}")
 
@@ -293,23 +302,51 @@ def pairing_cpu(data_dir: Path, tid: int) -> None:
               f"load {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 
+def players_process(conn: Connection, port: int, data_dir: str, n: int, interval: float,
+                    plies: tuple[int, int], seed: int) -> None:
+    """The tournament's 200 players, in a process of their own: 200 pages parsing a
+    snapshot each at a round's start cost ~1.5 s of one event loop, and in the process that
+    also timed the other rooms' acknowledgements that delay was measured as the server's
+    (py-spy of the bench, session 13). Browsers parse on their own machines."""
+    async def go() -> None:
+        tour = Tournament(port, n, interval, plies, seed)
+        t0 = time.monotonic()
+        await tour.setup(Path(data_dir))
+        conn.send(("ready", tour.tid, time.monotonic() - t0))
+        while True:
+            what = await asyncio.to_thread(conn.recv)
+            if what[0] != "run":
+                return
+            rounds0, c0 = tour.rounds_seen, time.process_time()
+            await tour.run(float(what[1]))
+            conn.send({"rounds": tour.rounds_seen - rounds0, "games": len(tour.games_done),
+                       "t_errors": dict(tour.errors), "players_cpu_s": time.process_time() - c0})
+
+    asyncio.run(go())
+
+
 async def run(args: argparse.Namespace) -> None:
     cluster = Cluster("embedded", 0)
+    ctx = multiprocessing.get_context("spawn")
+    mine, theirs = ctx.Pipe()
+    child = ctx.Process(target=players_process, args=(
+        theirs, cluster.ports[0], str(cluster.dir / "data"), args.players, args.t_interval,
+        (args.t_plies[0], args.t_plies[1] + 1), args.seed), daemon=True)
     try:
-        tour = Tournament(cluster.ports[0], args.players, args.t_interval,
-                          (args.t_plies[0], args.t_plies[1] + 1), args.seed)
-        t0 = time.monotonic()
-        await tour.setup(cluster.dir / "data")
-        print(f"{args.players} players (1 registered, the rest guests) joined in "
-              f"{time.monotonic() - t0:.1f} s", flush=True)
+        child.start()
+        _, tid, took = await asyncio.to_thread(mine.recv)
+        print(f"{args.players} players (1 registered, the rest guests) joined in {took:.1f} s;"
+              " they play from a process of their own", flush=True)
         results = []
-        for name, t in (("quiet", None), ("tournament", tour), ("quiet again", None)):
+        for name, t in (("quiet", None), ("tournament", mine), ("quiet again", None)):
             r = await phase(name, cluster, args, t)
             show(r)
             results.append(r)
         print_ratios(results, "tournament")
-        pairing_cpu(cluster.dir / "data", tour.tid)
+        pairing_cpu(cluster.dir / "data", tid)
     finally:
+        mine.send(("stop",))
+        child.join(30)
         cluster.stop()
 
 
