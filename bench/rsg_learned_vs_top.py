@@ -6,7 +6,9 @@ random legal moves seeded by the opening's number (10 000 + i, as bench/reversta
 Each opening is played twice, the learned level Black then White. Against FINAL both sides get
 FINAL's clock (``--time`` seconds of iterative deepening, MAX's 7 plies completed past it, the
 whole move within ``--limit`` seconds: FINAL ships with 1.5 and 2.0); against app-final, the
-app's fixed 6 plies (its own time, printed) and the learned level on FINAL's clock. The score
+app's fixed 6 plies (its own time, printed: far less than the learned level's) and the learned
+level on FINAL's clock; ``app-final-timed`` is the app's evaluation and tree (automatic CP
+colour) deepening on the same clock as the learned level, from 6 plies (equal time). The score
 counts a win 1 and a draw ½ (a game's winner by the rules: totals, then captures); its 95 %
 interval is the normal one over the *pairs* (an opening's two games are one sample). The
 reverse matches (the pair's summed totals, docs/rules/reverstargo.md § 8) are counted too.
@@ -43,6 +45,9 @@ def opponent(level: str, seed: int, seconds: float, limit: float) -> SearchBot:
     if level == "final":  # FINAL as shipped, with the bench's clock
         return SearchBot("final", seed, depth=30, time_limit=seconds, endgame_empties=14,
                          min_depth=MAX_DEPTH, move_limit=limit)
+    if level == "app-final-timed":  # the app's evaluation and tree, deepening on the clock
+        return SearchBot("app-final", seed, depth=30, app=True, time_limit=seconds,
+                         min_depth=6, move_limit=limit)
     bot = make_bot(level, seed)
     assert isinstance(bot, SearchBot)
     return bot
@@ -134,7 +139,7 @@ def summary(rows: list[dict[str, Any]], target: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--opponent", default="final", choices=("final", "app-final"))
+    ap.add_argument("--opponent", default="final", choices=("final", "app-final", "app-final-timed"))
     ap.add_argument("--openings", type=int, default=1, help="openings, each played twice")
     ap.add_argument("--plies", type=int, default=3, help="random moves of an opening")
     ap.add_argument("--first", type=int, default=0, help="the first opening's number")
@@ -154,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
                 for line in f.read_text(encoding="utf-8").splitlines() if line.strip()]
         for level in sorted({r["opponent"] for r in rows}):
             summary([r for r in rows if r["opponent"] == level],
-                    0.95 if level == "app-final" else args.target)
+                    0.95 if level.startswith("app-final") else args.target)
         return 0
     k, parts = (int(x) for x in args.part.split("/"))
     model = NTuple.load(args.weights)
@@ -181,7 +186,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"{row['learned_s_move']} vs {row['top_s_move']}  depth "
                   f"{row['learned_depth']} vs {row['top_depth']}", flush=True)
     if rows:
-        summary(rows, 0.95 if args.opponent == "app-final" else args.target)
+        summary(rows, 0.95 if args.opponent.startswith("app-final") else args.target)
     load1 = os.getloadavg()
     print(f"CPU {time.process_time() - cpu0:.1f} s, wall {time.perf_counter() - wall0:.1f} s; "
           f"load {load1[0]:.2f} {load1[1]:.2f} {load1[2]:.2f}")
