@@ -97,10 +97,18 @@ def play(moves: list[str], learned_seat: int, level: str, seconds: float, limit:
 def summary(rows: list[dict[str, Any]], target: float) -> None:
     """Wins/draws/losses, the score with its 95 % interval over opening pairs, the reverse
     matches, seconds and CPU."""
-    by_opening: dict[str, list[dict[str, Any]]] = {}
-    for row in rows:
-        by_opening.setdefault(f"{row['opponent']} {row['opening']}", []).append(row)
-    whole = [v for v in by_opening.values() if len(v) == 2]
+    # an opening's two games are consecutive rows (random openings can repeat a move order,
+    # so the moves alone do not name a pair)
+    whole: list[list[dict[str, Any]]] = []
+    i = 0
+    while i + 1 < len(rows):
+        a, b = rows[i], rows[i + 1]
+        if (a["opening"], a["opponent"], a.get("index")) == (
+                b["opening"], b["opponent"], b.get("index")) and a["learned"] != b["learned"]:
+            whole.append([a, b])
+            i += 2
+        else:
+            i += 1
     pairs = [statistics.fmean(float(r["points"]) for r in v) for v in whole]
     points = [float(r["points"]) for v in whole for r in v]
     n = len(pairs)
@@ -177,6 +185,7 @@ def main(argv: list[str] | None = None) -> int:
         for seat in (0, 1):
             row = play(moves, seat, args.opponent, args.time, args.limit, args.seed + i, model)
             row.pop("state")
+            row["index"] = i
             rows.append(row)
             if args.jsonl:
                 with args.jsonl.open("a", encoding="utf-8") as fh:
