@@ -241,6 +241,8 @@ def test_a_tiny_run_beats_random_and_untrained_tables_do_not(local_ray: None,
     assert done.games == 1000 and done.rounds == 5 and done.positions > 1000 * 30
     trained = play_vs_random(model, SPEC, 200, seed=1)
     untrained = play_vs_random(NTuple(SPEC.layout(1)), SPEC, 200, seed=1)
+    # random against random scores 50 % ± 7 % over 200 games; measured when written: trained
+    # 0.84, untrained 0.24 (the empty tables keep only the captures: a fixed, poor choice)
     assert trained >= 0.75, (trained, untrained)
     assert untrained < 0.60, (trained, untrained)
     assert NTuple.load(out).layout == model.layout  # the star's symmetries come back too
