@@ -9,7 +9,8 @@ the learning bindings' pure parts; everything else is an extra (pyproject.toml):
     rl        the learning environments' libraries: asobiba.envs
     postgres  PostgreSQL for the web app's store
     scale     Redis for the scaled web app (`asobiba serve --redis`, `asobiba worker`)
-    learned   NumPy for the bot levels whose evaluation was learned (Reversi's level 7)
+    learned   NumPy for the bot levels whose evaluation was learned (Reversi's level 7,
+              ReverStarGo's LEARNED)
     train     Ray, NumPy and tqdm for `asobiba train` (asobiba.learn.selfplay)
 
 A package that needs an extra calls :func:`require` when it is imported, so ``import

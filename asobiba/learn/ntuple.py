@@ -4,8 +4,10 @@ instance, the entry chosen by the contents of the pattern's squares read as a ba
 phase (discs on the board).
 
 Symmetry sharing: each base shape is placed on the board in every distinct image under the
-square's eight symmetries, and all images read the *same* table, each through its own square
-order (the image of the base order), so what is learned on one corner is known on the others.
+board's symmetries (a square's eight by default; a game may give its own, as ReverStarGo's
+star gives the hexagon's twelve), and all images read the *same* table, each through its own
+square order (the image of the base order), so what is learned on one corner is known on the
+others.
 
 Inference is NumPy only: the board becomes a 64-vector of cells, one integer matrix product
 gives every instance's index, and the value is a gather and a sum (:meth:`NTuple.value` for one
@@ -56,15 +58,28 @@ class Layout:
     """Where each pattern instance reads its squares and which table it uses."""
 
     shapes: tuple[Shape, ...]
-    size: int  # board side
+    size: int  # board side (0 for a board that is not a square)
     phases: int
     cells: int  # squares on the board
+    symmetries: tuple[tuple[int, ...], ...] | None = None
+    """The board's symmetries, each as square → image square (the identity among them);
+    None: the eight of a ``size``×``size`` square."""
+    tie: bool = False
+    """Whether the entries a shape's own symmetries exchange are one entry (:meth:`canon`), so
+    that a board and its images have exactly the same value. Without it (Reversi's tables)
+    an image of a symmetric shape may read its squares in the other order, and the value is
+    symmetric only as far as training made the table so."""
+
+    def syms(self) -> list[list[int]]:
+        if self.symmetries is not None:
+            return [list(p) for p in self.symmetries]
+        return _symmetries(self.size)
 
     def build(self) -> tuple[IntArray, IntArray, int, list[tuple[str, int, int]]]:
         """``(powers, offsets, table_size, tables)``: ``powers[i, sq]`` is 3**k when square
         ``sq`` is instance i's k-th square (so ``powers @ cells`` is every index at once),
         ``offsets[i]`` its table's start; ``tables`` lists (shape, start, entries)."""
-        syms = _symmetries(self.size)
+        syms = self.syms()
         rows: list[list[int]] = []
         offsets: list[int] = []
         tables: list[tuple[str, int, int]] = []
@@ -86,6 +101,32 @@ class Layout:
         return (np.array(rows, dtype=np.int64), np.array(offsets, dtype=np.int64), start,
                 tables)
 
+    def canon(self) -> IntArray | None:
+        """With :attr:`tie`: table index → the index that stands for it, the least of the
+        indices the shape's own symmetries (those mapping its squares onto themselves) give
+        its contents; None without."""
+        if not self.tie:
+            return None
+        syms = self.syms()
+        parts: list[IntArray] = []
+        start = 0
+        for _, base in self.shapes:
+            n = len(base)
+            where = {s: k for k, s in enumerate(base)}
+            codes = np.arange(3 ** n, dtype=np.int64)
+            digits = (codes[:, None] // 3 ** np.arange(n)) % 3  # (3^n, n)
+            weights = 3 ** np.arange(n, dtype=np.int64)
+            best = codes.copy()
+            for perm in syms:
+                if {perm[s] for s in base} != set(base):
+                    continue
+                # read in the image order, digit k is the base's square perm(base[k])
+                order = [where[perm[s]] for s in base]
+                best = np.minimum(best, digits[:, order] @ weights)
+            parts.append(best + start)
+            start += 3 ** n
+        return np.concatenate(parts)
+
 
 class NTuple:
     """Tables for ``phases`` phases; a phase is the number of discs on the board, cut in equal
@@ -105,10 +146,16 @@ class NTuple:
         self.w = weights.astype(np.float32, copy=False)
         self.flat = self.w.reshape(-1)
         self.meta: dict[str, object] = dict(meta or {})
+        self.canon = layout.canon()
         stride = self.table_size + 1
         # discs on the board → where its phase's tables start (the one-position fast path)
         self.base_of = [int(b) * stride for b in self.phase_of(np.arange(layout.cells + 1))]
         self._bytes: tuple[IntArray, IntArray, IntArray] | None = None
+        # every column's table start, the bias last; with tied entries, table index → its
+        # stand-in, the bias mapped to itself (the bitboard path looks both up)
+        self._cols = np.concatenate([self.offsets, [self.table_size]])
+        self._canon_cols = (None if self.canon is None
+                            else np.concatenate([self.canon, [self.table_size]]))
 
     # ---- indices --------------------------------------------------------------------------
     def phase_of(self, discs: IntArray) -> IntArray:
@@ -123,6 +170,8 @@ class NTuple:
         discs = np.count_nonzero(cells, axis=1)
         base = self.phase_of(discs) * stride
         idx = cells @ self.powers_t + self.offsets
+        if self.canon is not None:
+            idx = self.canon[idx]
         idx += base[:, None]
         return np.concatenate([idx, (base + self.table_size)[:, None]], axis=1)
 
@@ -137,6 +186,8 @@ class NTuple:
         base = self.base_of[discs]
         idx = self.powers @ cells
         idx += self.offsets
+        if self.canon is not None:
+            idx = self.canon[idx]
         idx += base
         return float(self.flat[idx].sum(dtype=np.float64) + self.flat[base + self.table_size])
 
@@ -151,7 +202,12 @@ class NTuple:
         keys = np.frombuffer(p.to_bytes(8, "little") + o.to_bytes(8, "little"),
                              dtype=np.uint8) + key_off
         idx = table[keys].sum(axis=0)
-        idx += starts[(p | o).bit_count()]
+        discs = (p | o).bit_count()
+        if self._canon_cols is not None:
+            idx = self._canon_cols[idx + self._cols]
+            idx += self.base_of[discs]
+        else:
+            idx += starts[discs]
         return float(self.flat[idx].sum(dtype=np.float64))
 
     def _byte_tables(self) -> tuple[IntArray, IntArray, IntArray]:
@@ -171,6 +227,7 @@ class NTuple:
             table[(8 + k) * 256:(9 + k) * 256, :n] = 2 * part
         key_off = np.arange(16, dtype=np.int64) * 256
         cols = np.concatenate([self.offsets, [self.table_size]])
+
         starts = np.array([cols + base for base in self.base_of], dtype=np.int64)
         return table, key_off, starts
 
@@ -181,7 +238,11 @@ class NTuple:
         meta = dict(self.meta)
         meta.update(format=FORMAT, phases=self.layout.phases,
                     shapes=[[n, list(s)] for n, s in self.layout.shapes],
-                    size=self.layout.size)
+                    size=self.layout.size, cells=self.layout.cells)
+        if self.layout.tie:
+            meta["tie"] = True
+        if self.layout.symmetries is not None:
+            meta["symmetries"] = [list(p) for p in self.layout.symmetries]
         tmp = path.with_name(path.name + ".tmp.npz")
         np.savez_compressed(tmp, weights=self.w, meta=np.array(json.dumps(meta)))
         tmp.replace(path)
@@ -196,5 +257,9 @@ class NTuple:
                                  f"reads {FORMAT}")
             shapes = tuple((str(n), tuple(int(s) for s in sq)) for n, sq in meta["shapes"])
             size = int(meta["size"])
-            layout = Layout(shapes, size, int(meta["phases"]), size * size)
+            syms = meta.get("symmetries")
+            layout = Layout(shapes, size, int(meta["phases"]), int(meta.get("cells", size * size)),
+                            None if syms is None else tuple(tuple(int(s) for s in p)
+                                                            for p in syms),
+                            bool(meta.get("tie", False)))
             return cls(layout, data["weights"], meta)

@@ -48,3 +48,9 @@ class LearningSpec(Protocol):
     def cells(self, positions: Sequence[Pos]) -> npt.NDArray[np.int64]:
         """One row of 0 (empty) / 1 (mover) / 2 (opponent) per position."""
         ...
+
+    def known(self, positions: Sequence[Pos]) -> npt.NDArray[np.float64]:
+        """The part of each position's value already certain, added to the tables' estimate
+        (ReverStarGo: the difference of stones captured, which the board no longer shows;
+        Reversi: 0). The tables learn the rest."""
+        ...

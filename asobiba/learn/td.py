@@ -44,7 +44,7 @@ def play_game(model: NTuple, spec: LearningSpec, rng: np.random.Generator,
 def move_values(model: NTuple, spec: LearningSpec, kids: Sequence[Pos]
                 ) -> npt.NDArray[np.float64]:
     """Each child's value for the side choosing it: −V(child), exact when it is finished."""
-    values = -model.values(spec.cells(kids))
+    values = -(model.values(spec.cells(kids)) + spec.known(kids))
     for i, kid in enumerate(kids):
         if spec.finished(kid):
             values[i] = -spec.result(kid) * 1000.0  # a won end beats any estimate
@@ -58,7 +58,8 @@ def td_update(model: NTuple, spec: LearningSpec, positions: Sequence[Pos], final
         return 0.0
     cells = spec.cells(positions[:-1])
     idx = model.indices(cells)
-    v = model.flat[idx].sum(axis=1, dtype=np.float64)
+    known = spec.known(positions[:-1])
+    v = model.flat[idx].sum(axis=1, dtype=np.float64) + known
     n = len(v)
     g = np.empty(n)
     nxt = final  # the value of the position after the last move, for its mover
@@ -75,7 +76,7 @@ def td_update(model: NTuple, spec: LearningSpec, positions: Sequence[Pos], final
     errors = np.empty(n)
     for t in range(n):
         row = idx[t]
-        err = g[t] - float(flat[row].sum(dtype=np.float64))
+        err = g[t] - (float(flat[row].sum(dtype=np.float64)) + float(known[t]))
         errors[t] = err
         flat[row] += np.float32(lr * err / width)
     return float(np.abs(errors).mean())

@@ -177,7 +177,7 @@ def test_issue27_cpu_levels_are_weakest_first_with_their_level_everywhere(
         texts = page.eval_on_selector_all(f"[data-level={game}] option",
                                           "els => els.map(e => e.textContent)")
         assert all(any(c.isdigit() for c in t) or "ランダム" in t or "Random" in t
-                   or "MAX" in t or "FINAL" in t for t in texts), texts
+                   or "MAX" in t or "FINAL" in t or "LEARNED" in t for t in texts), texts
     # Reversi: Random is the weakest, so it comes first, here and in the seats
     seat_bots = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.value)")[2:]
     assert seat_bots == [f"bot:{v}" for v in weakest_first(described["reversi"])]

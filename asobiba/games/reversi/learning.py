@@ -90,5 +90,8 @@ class ReversiLearning:
     def cells(self, positions: Sequence[Pos]) -> npt.NDArray[np.int64]:
         return cells(positions)
 
+    def known(self, positions: Sequence[Pos]) -> npt.NDArray[np.float64]:
+        return np.zeros(len(positions))  # the discs on the board are the whole score
+
 
 SPEC = ReversiLearning()

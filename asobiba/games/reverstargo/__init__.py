@@ -9,6 +9,7 @@ MANIFEST = GameManifest(
     package=__name__,
     game=GAME,
     bots=".bots:make_bot",
+    learning=".learning:SPEC",
     progression=".progression:PROGRESSION",
     encoding=".encoding:Codec",
     formats=".formats:FORMATS",

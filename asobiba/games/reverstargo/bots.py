@@ -1,7 +1,8 @@
 """CPU levels. Levels 1–4 follow the app's published policies (REFERENCE § ReverStarGo) so
 the ladder means the same thing here. Level 5 keeps the app's Formidable measure but looks one
 reply ahead (the published one-ply policy does not beat Advanced: docs/rules/reverstargo.md
-§ 10); MAX and FINAL are our own searches. ``app-formidable`` is the app's one-ply Formidable,
+§ 10); MAX, FINAL and LEARNED (FINAL's search with a learned evaluation, ``learned.py``) are
+our own searches. ``app-formidable`` is the app's one-ply Formidable,
 ``app-max`` and ``app-final`` rebuild the app's 3- and 6-ply alpha-beta with its evaluation:
 reference opponents for benchmarks.
 
@@ -214,13 +215,16 @@ MAX_ENDGAME_SECONDS = 1.0  # ... and within this many seconds from the start of 
 MAX_LIMIT = 10.0  # seconds: MAX's stated limit per move (the server allows any bot 10 s);
 # its 7 plies stop only if they would pass it (on a machine busy enough to need that)
 FINAL_LIMIT = 2.0  # seconds: FINAL's stated limit per move, whatever the load
-LEVELS = ("entry", "beginner", "intermediate", "advanced", "formidable", "max", "final")
+LEVELS = ("entry", "beginner", "intermediate", "advanced", "formidable", "max", "final",
+          "learned")
+"""The levels offered to players; the app's seven first (the ladder's seven tiers), then ours
+above FINAL: ``learned`` is FINAL's search with an evaluation learned by self-play."""
 REFERENCE_LEVELS = ("app-formidable", "app-max", "app-final")
 ALIASES = {str(i): name for i, name in enumerate(LEVELS, 1)}
 
 
 def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
-    """A bot of the named level (``1``–``7`` also accepted)."""
+    """A bot of the named level (``1``–``8`` also accepted)."""
     name = ALIASES.get(str(level), str(level).lower())
     if name in LEVELS[:5] or name == "app-formidable":
         return AppPolicyBot(name, seed)
@@ -235,6 +239,9 @@ def make_bot(level: str, seed: int = 0) -> ReverStarGoBot:
     if name == "final":  # MAX's depth first, unless that alone would pass 2 s a move
         return SearchBot("final", seed, depth=30, time_limit=1.5, endgame_empties=14,
                          min_depth=MAX_DEPTH, move_limit=FINAL_LIMIT)
+    if name == "learned":  # NumPy (the learned extra) only for this level
+        from .learned import LearnedBot
+        return LearnedBot(seed)
     if name == "app-max":
         return SearchBot("app-max", seed, depth=3, app=True)
     if name == "app-final":

@@ -403,6 +403,8 @@ class ReverStarGo(Game):
         BotLevel("max", "MAX", "our alpha-beta with a transposition table", "MAX"),
         BotLevel("final", "FINAL", "our deepest search: iterative deepening within 2 s, "
                  "exact endgame", "FINAL"),
+        BotLevel("learned", "LEARNED", "FINAL's search within 2 s with an evaluation learned "
+                 "by self-play (docs/learning.md); needs NumPy", "LEARNED（学習）"),
     )
 
     def _initial(self, options: JSONObject, seed: int) -> ReverStarGoState:
