@@ -66,3 +66,42 @@ def test_level_7_plays_from_views_and_stays_out_of_the_ladder() -> None:
     move = bot.choose(state.view(state.to_move))
     assert move in state.legal_moves().texts()
     assert bot.last_result is not None and bot.last_result.depth >= 2
+
+
+def test_level_7_plays_the_solvers_win_in_the_endgame_and_searches_a_lost_one() -> None:
+    """From 18 empties level 7 asks the endgame solver for the outcome first: a proven win
+    or draw is played at once (a move that keeps it); a proven loss goes to the search."""
+    from asobiba.games.reversi.bots import AlphaBetaBot
+    from asobiba.games.reversi.endgame import Solver
+
+    state = GAME.replay(["f5", "d6", "c3", "d3"])[-1]
+    filler = AlphaBetaBot(2, 0)
+    kinds: set[str] = set()
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        empties = 64 - sum(state.counts())
+        if empties <= 16 and len(state.legal_moves().texts()) > 1:
+            mine, theirs = (state.black, state.white) if seat == 0 else (state.white, state.black)
+            proven, _ = Solver().outcome(mine, theirs)
+            # the solver gets the whole (generous) budget: a time-out cannot hide the step
+            bot = LearnedBot(0, time_limit=20.0, depth=4, outcome=16, outcome_share=1.0)
+            bot.reset(seat, state.options)
+            move = bot.choose(state.view(seat))
+            assert bot.last_result is not None
+            if proven >= 0:
+                assert bot.solved is not None and bot.solved[0] == proven
+                assert bot.last_result.stopped == "solved"
+                square = bot.solved[1]
+                assert move == state.move_text(square)
+                f = bb.flips(mine, theirs, square)
+                after = Solver().outcome(theirs ^ f, mine | f | (1 << square)) \
+                    if bb.legal_mask(theirs ^ f, mine | f | (1 << square)) else None
+                assert after is None or -after[0] >= proven
+                kinds.add("won")
+            else:
+                assert bot.last_result.stopped != "solved"
+                kinds.add("lost")
+        filler.reset(seat, state.options)
+        state = state.play(filler.choose(state.view(seat)))
+    assert kinds == {"won", "lost"}, kinds
