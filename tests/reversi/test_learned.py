@@ -4,7 +4,9 @@ outside the ladder (whose seven tiers stay random, 1–6)."""
 
 from __future__ import annotations
 
+import re
 import shlex
+from pathlib import Path
 
 import numpy as np
 
@@ -33,6 +35,10 @@ def test_the_shipped_tables_load_match_their_metadata_and_are_small() -> None:
     assert int(opts["--games"]) == games and int(opts["--seed"]) == meta["seed"] == settings["seed"]
     assert int(opts["--phases"]) == settings["phases"] == model.layout.phases
     assert float(opts["--lr"]) == settings["lr"] and float(opts["--lam"]) == settings["lam"]
+    assert int(opts.get("--lr-halve", 0)) == settings.get("lr_halve", 0)
+    # the version is in the file's name and in the command its metadata records
+    assert re.fullmatch(r"ntuple-v\d+\.npz", WEIGHTS.name)
+    assert Path(opts["--out"]).name == WEIGHTS.name
     assert model.w.dtype == np.float32 and np.isfinite(model.w).all()
     assert np.count_nonzero(model.w) > 10_000  # learned, not an empty file
 
