@@ -20,7 +20,7 @@ from .bots import AlphaBetaBot, Pos, ReversiAdapter  # noqa: E402
 from .endgame import OutOfTime, Solver  # noqa: E402
 from .views import reversi_view  # noqa: E402
 
-WEIGHTS = Path(__file__).resolve().parent / "weights" / "ntuple-v1.npz"
+WEIGHTS = Path(__file__).resolve().parent / "weights" / "ntuple-v2.npz"
 """The shipped tables (their metadata inside: the command and seed that made them)."""
 
 
