@@ -35,6 +35,8 @@ def train(
     lr: Annotated[float, typer.Option(help="TD step: share of the error corrected")] = 0.05,
     lam: Annotated[float, typer.Option(help="TD(λ)'s λ")] = 0.5,
     epsilon: Annotated[float, typer.Option(help="share of random self-play moves")] = 0.1,
+    lr_halve: Annotated[int, typer.Option(
+        help="games after which the TD step is halved (harmonic decay; 0: constant)")] = 0,
     checkpoint_every: Annotated[int, typer.Option(help="rounds between checkpoints")] = 10,
     quiet: Annotated[bool, typer.Option("--quiet", help="no progress bar")] = False,
 ) -> None:
@@ -50,12 +52,16 @@ def train(
     from ..learn.selfplay import train as run
 
     settings = Settings(game=game_id, seed=seed, workers=workers, per_task=per_task,
-                        phases=phases, lr=lr, lam=lam, epsilon=epsilon)
+                        phases=phases, lr=lr, lam=lam, epsilon=epsilon,
+                        lr_halve=lr_halve)
     # the command that makes these tables, every setting spelt out (--address and --resume
     # change where and in how many sittings, never the result)
     command = ["asobiba", "train", game_id, "--games", str(games), "--seed", str(seed),
                "--workers", str(workers), "--per-task", str(per_task), "--phases", str(phases),
-               "--lr", str(lr), "--lam", str(lam), "--epsilon", str(epsilon), "--out", str(out)]
+               "--lr", str(lr), "--lam", str(lam), "--epsilon", str(epsilon)]
+    if lr_halve:
+        command += ["--lr-halve", str(lr_halve)]
+    command += ["--out", str(out)]
     try:
         _, done = run(spec, settings, games, out, resume=resume, address=address,  # type: ignore[arg-type]
                       checkpoint_every=checkpoint_every, progress=not quiet, command=command)

@@ -21,7 +21,7 @@ import platform
 import shlex
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import MISSING, asdict, dataclass, field, fields
 from pathlib import Path
 
 from ..core.extras import require
@@ -49,6 +49,15 @@ class Settings:
     lr: float = 0.05
     lam: float = 0.5
     epsilon: float = 0.1
+    lr_halve: int = 0
+    """Games after which the TD step is half of ``lr`` (harmonic decay: the step for a game
+    learned after ``g`` games is ``lr · h / (h + g)``); 0 keeps ``lr`` constant."""
+
+    def step(self, games: int) -> float:
+        """The TD step for a game learned after ``games`` games."""
+        if self.lr_halve <= 0:
+            return self.lr
+        return self.lr * self.lr_halve / (self.lr_halve + games)
 
 
 @dataclass
@@ -86,6 +95,10 @@ def _selfplay(spec: LearningSpec, settings: Settings, weights: FloatArray, round
 def _load(out: Path, spec: LearningSpec, settings: Settings) -> tuple[NTuple, Progress]:
     model = NTuple.load(out)
     run = model.meta.get("run")
+    if isinstance(run, dict) and isinstance(run.get("settings"), dict):
+        # a file from before a setting existed was made with its default
+        run["settings"] = {**{f.name: f.default for f in fields(Settings)
+                              if f.default is not MISSING}, **run["settings"]}
     if not isinstance(run, dict) or run.get("settings") != asdict(settings):
         theirs = run.get("settings") if isinstance(run, dict) else None
         raise TrainError("train_settings_differ", path=str(out), file=theirs,
@@ -135,12 +148,14 @@ def train(spec: LearningSpec, settings: Settings, games: int, out: Path | str, *
                      for w in range(settings.workers)]
             cpu = time.process_time()
             errors = []
+            learned = done.games
             for task in tasks:  # in worker order: the run does not depend on who ends first
                 played, worker_cpu = ray.get(task)
                 done.worker_cpu += worker_cpu
                 for positions, final in played:
-                    errors.append(td_update(model, spec, positions, final, settings.lr,
-                                            settings.lam))
+                    errors.append(td_update(model, spec, positions, final,
+                                            settings.step(learned), settings.lam))
+                    learned += 1
                     done.positions += len(positions) - 1
             done.learner_cpu += time.process_time() - cpu
             done.errors.append(round(float(np.mean(errors)), 4))

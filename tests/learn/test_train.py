@@ -136,3 +136,52 @@ def test_one_position_batch_and_bitboard_values_agree() -> None:
     for (p, o), v in zip(positions, batch, strict=True):
         assert np.isclose(model.value(cell_vector(p, o)), v)
         assert np.isclose(model.value_bitboards(p, o), v)
+
+
+def test_a_decaying_step_halves_at_its_setting_is_recorded_and_reproduced(tmp_path: Path
+                                                                          ) -> None:
+    """``--lr-halve H``: the step for a game learned after g games is lr·H/(H+g); the file's
+    command carries the setting, and the command it records reproduces the tables."""
+    settings = Settings(game="reversi", seed=5, workers=2, per_task=2, phases=2, lr=0.2,
+                        lr_halve=8)
+    assert settings.step(0) == 0.2 and settings.step(8) == 0.1 and settings.step(24) == 0.05
+    assert Settings(game="reversi", seed=5).step(10**6) == Settings(game="reversi", seed=5).lr
+    out = tmp_path / "decay.npz"
+    args = ["train", "reversi", "--games", "8", "--seed", "5", "--workers", "2",
+            "--per-task", "2", "--phases", "2", "--lr", "0.2", "--lr-halve", "8",
+            "--out", str(out), "--quiet"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    model = NTuple.load(out)
+    assert model.meta["run"]["settings"]["lr_halve"] == 8  # type: ignore[index]
+    command = str(model.meta["command"]).split()
+    assert command[command.index("--lr-halve") + 1] == "8"
+    again = tmp_path / "again.npz"
+    command[command.index("--out") + 1] = str(again)
+    assert CliRunner().invoke(app, [*command[1:], "--quiet"]).exit_code == 0
+    assert np.array_equal(NTuple.load(again).w, model.w)
+    # the decay changes what is learned: the same run at a constant step makes other tables
+    constant, _ = train(SPEC, Settings(game="reversi", seed=5, workers=2, per_task=2, phases=2,
+                                       lr=0.2), 8, tmp_path / "constant.npz", progress=False)
+    assert not np.array_equal(constant.w, model.w)
+
+
+def test_a_file_from_before_the_decay_setting_resumes_as_a_constant_step(tmp_path: Path
+                                                                        ) -> None:
+    """A run written before ``lr_halve`` existed (no such key in its settings) was made at a
+    constant step: it resumes with ``lr_halve=0`` and is refused with any other."""
+    settings = Settings(game="reversi", seed=2, workers=1, per_task=2, phases=2)
+    out = tmp_path / "old.npz"
+    train(SPEC, settings, 2, out, progress=False)
+    model = NTuple.load(out)
+    del model.meta["run"]["settings"]["lr_halve"]  # type: ignore[attr-defined,index]
+    model.save(out)
+    _, done = train(SPEC, settings, 4, out, resume=True, progress=False)
+    assert done.games == 4
+    model = NTuple.load(out)
+    del model.meta["run"]["settings"]["lr_halve"]  # type: ignore[attr-defined,index]
+    model.save(out)
+    with pytest.raises(TrainError) as info:
+        train(SPEC, Settings(game="reversi", seed=2, workers=1, per_task=2, phases=2,
+                             lr_halve=100), 6, out, resume=True, progress=False)
+    assert info.value.code == "train_settings_differ"

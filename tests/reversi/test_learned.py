@@ -4,7 +4,9 @@ outside the ladder (whose seven tiers stay random, 1–6)."""
 
 from __future__ import annotations
 
+import re
 import shlex
+from pathlib import Path
 
 import numpy as np
 
@@ -33,6 +35,10 @@ def test_the_shipped_tables_load_match_their_metadata_and_are_small() -> None:
     assert int(opts["--games"]) == games and int(opts["--seed"]) == meta["seed"] == settings["seed"]
     assert int(opts["--phases"]) == settings["phases"] == model.layout.phases
     assert float(opts["--lr"]) == settings["lr"] and float(opts["--lam"]) == settings["lam"]
+    assert int(opts.get("--lr-halve", 0)) == settings.get("lr_halve", 0)
+    # the version is in the file's name and in the command its metadata records
+    assert re.fullmatch(r"ntuple-v\d+\.npz", WEIGHTS.name)
+    assert Path(opts["--out"]).name == WEIGHTS.name
     assert model.w.dtype == np.float32 and np.isfinite(model.w).all()
     assert np.count_nonzero(model.w) > 10_000  # learned, not an empty file
 
@@ -66,3 +72,42 @@ def test_level_7_plays_from_views_and_stays_out_of_the_ladder() -> None:
     move = bot.choose(state.view(state.to_move))
     assert move in state.legal_moves().texts()
     assert bot.last_result is not None and bot.last_result.depth >= 2
+
+
+def test_level_7_plays_the_solvers_win_in_the_endgame_and_searches_a_lost_one() -> None:
+    """From 18 empties level 7 asks the endgame solver for the outcome first: a proven win
+    or draw is played at once (a move that keeps it); a proven loss goes to the search."""
+    from asobiba.games.reversi.bots import AlphaBetaBot
+    from asobiba.games.reversi.endgame import Solver
+
+    state = GAME.replay(["f5", "d6", "c3", "d3"])[-1]
+    filler = AlphaBetaBot(2, 0)
+    kinds: set[str] = set()
+    while not state.is_over:
+        seat = state.to_move
+        assert seat is not None
+        empties = 64 - sum(state.counts())
+        if empties <= 16 and len(state.legal_moves().texts()) > 1:
+            mine, theirs = (state.black, state.white) if seat == 0 else (state.white, state.black)
+            proven, _ = Solver().outcome(mine, theirs)
+            # the solver gets the whole (generous) budget: a time-out cannot hide the step
+            bot = LearnedBot(0, time_limit=20.0, depth=4, outcome=16, outcome_share=1.0)
+            bot.reset(seat, state.options)
+            move = bot.choose(state.view(seat))
+            assert bot.last_result is not None
+            if proven >= 0:
+                assert bot.solved is not None and bot.solved[0] == proven
+                assert bot.last_result.stopped == "solved"
+                square = bot.solved[1]
+                assert move == state.move_text(square)
+                f = bb.flips(mine, theirs, square)
+                after = Solver().outcome(theirs ^ f, mine | f | (1 << square)) \
+                    if bb.legal_mask(theirs ^ f, mine | f | (1 << square)) else None
+                assert after is None or -after[0] >= proven
+                kinds.add("won")
+            else:
+                assert bot.last_result.stopped != "solved"
+                kinds.add("lost")
+        filler.reset(seat, state.options)
+        state = state.play(filler.choose(state.view(seat)))
+    assert kinds == {"won", "lost"}, kinds

@@ -269,3 +269,53 @@ def test_cli_empty_input_is_refused():
     with pytest.raises(PositionError) as exc:
         read_positions([], stdin_text="")
     assert exc.value.reason == "no_position"
+
+
+# ---- win/loss/draw only, and the deadline (level 7's endgame step) -----------------------
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+def test_outcome_is_the_sign_of_the_exact_score_and_its_move_reaches_it():
+    rnd = random.Random(41)
+    seen: set[int] = set()
+    for empties in (7, 8, 9, 10, 11, 12, 13, 14) * 3:
+        state = random_position(rnd, empties)
+        p, o = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        if not bb.legal_mask(p, o):
+            with pytest.raises(ValueError, match="no move"):
+                endgame.Solver().outcome(p, o)
+            continue
+        exact = endgame.Solver().solve(p, o).score
+        result, square = endgame.Solver().outcome(p, o)
+        assert result == sign(exact), state.board_rows()
+        seen.add(result)
+        if result < 0:
+            assert square == -1
+            continue
+        f = bb.flips(p, o, square)
+        assert f  # a legal square
+        q, r = o ^ f, p | f | (1 << square)  # the opponent to move
+        after = (-endgame.Solver().solve(q, r).score if bb.legal_mask(q, r) or bb.legal_mask(r, q)
+                 else -endgame.final_score(q, r))
+        assert sign(after) >= result, ("the move does not keep the outcome", state.board_rows())
+    assert {-1, 1} <= seen, seen
+
+
+@pytest.mark.parametrize("number", FAST)
+def test_ffo_outcome_is_the_annotated_result(number):
+    pos = parse_obf(FFO_LINES[number - 1])
+    result, square = endgame.Solver().outcome(*pos.mover)
+    assert result == sign(pos.expected)
+    move = f"{'abcdefgh'[square % 8]}{square // 8 + 1}"
+    assert sign(dict(pos.annotations)[move]) == result
+
+
+def test_a_solve_past_its_deadline_stops_and_an_untimed_one_does_not():
+    pos = parse_obf(FFO_LINES[FAST[0] - 1])
+    solver = endgame.Solver(deadline=0.0)  # long past
+    with pytest.raises(endgame.OutOfTime):
+        solver.outcome(*pos.mover)
+    with pytest.raises(endgame.OutOfTime):
+        solver.solve(*pos.mover)
+    assert endgame.Solver().outcome(*pos.mover)[0] == sign(pos.expected)

@@ -54,6 +54,13 @@ ETC_MIN = 10
 """From this many empties, before searching the children, the table is asked whether one of
 them is already proven good enough for a cut (enhanced transposition cutoff)."""
 
+CHECK_EVERY = 64
+"""Deep nodes (more than :data:`SHALLOW` empties) between two looks at the clock when the
+solver has a deadline: a few milliseconds of work."""
+
+NEVER = 1 << 62
+"""The node count at which an untimed solve would look at the clock: never."""
+
 CORNERS = (1 << 0) | (1 << 7) | (1 << 56) | (1 << 63)
 
 # The board's four 4×4 regions ("quadrants"), for parity ordering.
@@ -177,13 +184,49 @@ class Solution:
     wall: float
 
 
+class OutOfTime(Exception):
+    """Raised out of a solve whose :attr:`Solver.deadline` passed (the table keeps what was
+    proven: every entry is a bound of a finished subtree)."""
+
+
 class Solver:
     """One search context: its transposition table (kept between :meth:`solve` calls of the
-    same object, emptied at :data:`TT_LIMIT`) and its node count."""
+    same object, emptied at :data:`TT_LIMIT`) and its node count. ``deadline``: a
+    ``time.perf_counter()`` reading after which a solve raises :class:`OutOfTime` (none by
+    default)."""
 
-    def __init__(self) -> None:
+    def __init__(self, deadline: float | None = None) -> None:
         self.tt: dict[int, tuple[int, int, int]] = {}
         self.nodes = 0
+        self.deadline = deadline
+
+    def outcome(self, p: int, o: int) -> tuple[int, int]:
+        """The result with perfect play for ``p`` to move (1 a win, 0 a draw, -1 a loss) and
+        a move that reaches it (-1 for a loss: every move loses). A null-window search around
+        a draw (win/loss/draw only), several times cheaper than :meth:`solve`'s exact score.
+        ``p`` must have a move (``ValueError`` otherwise); :class:`OutOfTime` past the
+        deadline."""
+        if p & o or (p | o) & ~FULL:
+            raise ValueError("the two sides' discs overlap or lie off the board")
+        moves = legal_mask(p, o)
+        if not moves:
+            raise ValueError("the side to move has no move")
+        search = _make_search(self)
+        empties = 64 - (p | o).bit_count()
+        value = search(p, o, -1, 1, empties)
+        if value < 0:
+            return -1, -1
+        sign = 1 if value > 0 else 0
+        entry = self.tt.get(p << 64 | o)
+        hint = entry[2] if entry is not None else -1
+        order = ([hint] if hint >= 0 and moves >> hint & 1 else []) + [
+            sq for sq in range(64) if moves >> sq & 1 and sq != hint]
+        for sq in order:  # the table's move first: it is the one that proved the value
+            b = 1 << sq
+            f = flips(p, o, sq)
+            if -search(o ^ f, p | f | b, -1, 1, empties - 1) >= sign:
+                return sign, sq
+        raise AssertionError("no move reaches the proven outcome")  # pragma: no cover
 
     def solve(self, p: int, o: int) -> Solution:
         """The exact score and a best move for ``p`` to move against ``o``.
@@ -230,6 +273,9 @@ def _make_search(solver: Solver) -> Callable[[int, int, int, int, int], int]:
     (closure cells are the fastest mutable state in CPython's inner loop)."""
     tt = solver.tt
     nodes = 0
+    deadline = solver.deadline
+    first_check = NEVER if deadline is None else CHECK_EVERY
+    next_check = first_check
     up_rays, down_rays = _UP, _DOWN
 
     def last2(p: int, o: int, alpha: int, beta: int, a: int, b: int) -> int:
@@ -311,8 +357,13 @@ def _make_search(solver: Solver) -> Callable[[int, int, int, int, int], int]:
         return shallow(p, o, alpha, beta, parity_order(~(p | o) & FULL), False)
 
     def deep(p: int, o: int, alpha: int, beta: int, n: int, passed: bool) -> int:
-        nonlocal nodes
+        nonlocal nodes, next_check
         nodes += 1
+        if nodes >= next_check:
+            assert deadline is not None
+            if time.perf_counter() > deadline:
+                raise OutOfTime
+            next_check = nodes + CHECK_EVERY
         moves = legal_mask(p, o)
         if not moves:
             if passed:
@@ -417,11 +468,12 @@ def _make_search(solver: Solver) -> Callable[[int, int, int, int, int], int]:
         return best
 
     def run(p: int, o: int, alpha: int, beta: int, n: int) -> int:
-        nonlocal nodes
+        nonlocal nodes, next_check
         try:
             return search(p, o, alpha, beta, n)
         finally:
             solver.nodes += nodes
             nodes = 0
+            next_check = first_check
 
     return run
