@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 _TESTS = Path(__file__).resolve().parent
 
@@ -42,3 +45,19 @@ for _entry in _suite_plugins():  # in case asobiba.games was imported before thi
 
 if "testserver" not in security.LOCAL_HOSTS:
     security.LOCAL_HOSTS = (*security.LOCAL_HOSTS, "testserver")
+
+
+@pytest.fixture(scope="module")
+def local_ray() -> Iterator[None]:
+    """One local Ray of two CPUs for a module of training tests (``learn.selfplay.train``
+    uses a running Ray as it is); needs the ``train`` extra."""
+    import logging
+
+    import ray
+
+    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
+             log_to_driver=False)
+    try:
+        yield
+    finally:
+        ray.shutdown()

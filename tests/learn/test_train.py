@@ -8,13 +8,10 @@ Ray is the ``train`` extra, which CI installs: these tests fail without it, neve
 from __future__ import annotations
 
 import json
-import logging
-from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
 import pytest
-import ray
 from typer.testing import CliRunner
 
 from asobiba.cli.main import app
@@ -23,16 +20,7 @@ from asobiba.learn.ntuple import NTuple
 from asobiba.learn.selfplay import Settings, TrainError, train
 from asobiba.learn.td import play_vs_random, td_update
 
-
-@pytest.fixture(scope="module", autouse=True)
-def local_ray() -> Iterator[None]:
-    """One local Ray of two CPUs for the module (train() uses a running Ray as it is)."""
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
-             log_to_driver=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
+pytestmark = pytest.mark.usefixtures("local_ray")  # tests/conftest.py
 
 
 def test_a_tiny_run_beats_random_and_untrained_tables_do_not(tmp_path: Path) -> None:

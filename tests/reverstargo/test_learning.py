@@ -7,12 +7,9 @@ Ray is the ``train`` extra, which CI installs: the training test fails without i
 
 from __future__ import annotations
 
-import logging
 import shlex
-from collections.abc import Iterator
 
 import numpy as np
-import pytest
 
 from asobiba.core import Rng
 from asobiba.games.reverstargo.board import CP, CUBES, INDEX, N_CELLS, NEIGHBOURS, RAYS
@@ -214,18 +211,6 @@ def test_learning_positions_follow_the_rules_engine() -> None:
         value = SPEC.result(pos)
         assert (value > 0, value == 0, value < 0) == (points == 1, points == 0.5, points == 0)
     assert checked > 200
-
-
-@pytest.fixture(scope="module")
-def local_ray() -> Iterator[None]:
-    import ray
-
-    ray.init(num_cpus=2, include_dashboard=False, logging_level=logging.ERROR,
-             log_to_driver=False)
-    try:
-        yield
-    finally:
-        ray.shutdown()
 
 
 def test_a_tiny_run_beats_random_and_untrained_tables_do_not(local_ray: None,

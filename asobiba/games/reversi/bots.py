@@ -17,7 +17,7 @@ from ...search.adapter import Decides, Orders, Terminates
 from ...search.alphabeta import AlphaBeta, SearchResult
 from ...search.budget import MoveClock
 from . import bitboard as bb
-from .game import GAME, PASS
+from .game import GAME, PASS, ReversiState
 from .views import reversi_view
 
 # Square weights (a1 = index 0): corners good, X- and C-squares next to empty corners bad.
@@ -133,11 +133,18 @@ class AlphaBetaBot(Bot):
             return str(legal[0])
         state = self.game.state_from_view(view)
         mine, theirs = (state.black, state.white) if state.turn == 0 else (state.white, state.black)
+        # the whole move, set-up included, within the limit
+        limit = self.clock.budget() if self.clock is not None else None
+        return self.search_move(state, mine, theirs, limit, started)
+
+    def search_move(self, state: ReversiState, mine: int, theirs: int, limit: float | None,
+                    started: float) -> str:
+        """The search's move from ``state`` (``mine``/``theirs``: the mover's discs and the
+        other's), exact from :meth:`endgame_from` empties, within ``limit`` seconds of
+        ``started``; the move's time is told to the clock."""
         empties = 64 - (mine | theirs).bit_count()
         depth = empties + 4 if empties <= self.endgame_from() else self.depth
         self.searcher.reset()
-        # the whole move, set-up included, within the limit
-        limit = self.clock.budget() if self.clock is not None else None
         result = self.searcher.search((mine, theirs, state.turn), depth, limit,
                                       started=started)
         self.last_result = result

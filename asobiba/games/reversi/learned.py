@@ -95,12 +95,4 @@ class LearnedBot(AlphaBetaBot):
                 if self.clock is not None:
                     self.clock.done(started)
                 return state.move_text(square)
-        depth = empties + 4 if empties <= self.endgame_from() else self.depth
-        self.searcher.reset()
-        result = self.searcher.search((mine, theirs, state.turn), depth, limit,
-                                      started=started)
-        self.last_result = result
-        text = state.move_text(result.move)
-        if self.clock is not None:
-            self.clock.done(started)
-        return text
+        return self.search_move(state, mine, theirs, limit, started)
