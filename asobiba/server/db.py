@@ -136,7 +136,7 @@ def _sqlite_begin(conn: Connection) -> None:
         # a reader (see reader()): a deferred BEGIN reads a WAL snapshot without the write
         # lock, so it neither waits for the writers nor holds them up; query_only makes a
         # write through it fail at once instead of racing for the lock half-way
-        conn.exec_driver_sql("PRAGMA query_only=1")
+        _query_only(conn, True)
         conn.exec_driver_sql("BEGIN")
         return
     # IMMEDIATE: a transaction takes the write lock when it starts (waiting its turn under
@@ -150,7 +150,7 @@ def _sqlite_begin(conn: Connection) -> None:
     turn = _turn(conn)
     held = conn.info.get(_TURN) is turn or turn.acquire(timeout=TURN_WAIT)
     try:
-        conn.exec_driver_sql("PRAGMA query_only=0")
+        _query_only(conn, False)
         conn.exec_driver_sql("BEGIN IMMEDIATE")
     except BaseException:
         if held and conn.info.get(_TURN) is not turn:
@@ -160,6 +160,15 @@ def _sqlite_begin(conn: Connection) -> None:
         conn.info[_TURN] = turn
 
 
+def _query_only(conn: Connection, on: bool) -> None:
+    """Set SQLite's ``query_only`` on ``conn``'s connection, if it is not set so already
+    (kept in the pooled connection's info: one statement fewer per transaction)."""
+    if conn.info.get(_QUERY_ONLY) is not on:
+        conn.exec_driver_sql(f"PRAGMA query_only={int(on)}")
+        conn.info[_QUERY_ONLY] = on
+
+
+_QUERY_ONLY = "asobiba_query_only"
 #: Seconds a writer waits for its turn before trying SQLite's own lock anyway (its busy
 #: timeout): a second write transaction opened by a thread that holds one fails as before
 #: instead of waiting for itself for ever.
