@@ -16,7 +16,17 @@ reverse matches (the pair's summed totals, docs/rules/reverstargo.md § 8) are c
     nice -n 5 .venv/bin/python bench/rsg_learned_vs_top.py --opponent final --openings 24
     .venv/bin/python bench/rsg_learned_vs_top.py --openings 1 --time 0.2 --limit 0.3  # smoke
 
-``--part K/N`` plays the openings i with i % N == K (two processes on two cores), each writing
+``--balanced M`` chooses the openings instead of taking them in order: of the M candidates
+numbered ``--first`` … ``--first`` + M − 1, the ``--openings`` whose position MAX's
+evaluation judges closest to level (the smallest |value| of a fixed 7-ply search from the
+opening for its side to move — MAX is neither contestant, and the search has no clock, so
+the choice does not depend on the machine or on either side's play), ties by number. The
+criterion was fixed before any game on those openings was played: random 3-ply openings
+include positions already lost for Black whoever plays it (docs/benchmarks.md), which cap
+any bot's share of games.
+
+``--part K/N`` plays the openings n of the list (in order, from 0) with n % N == K (two
+processes on two cores), each writing
 ``--jsonl``; ``--summary A.jsonl B.jsonl`` prints the figures of them all. Needs NumPy.
 """
 
@@ -35,7 +45,13 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from asobiba.games.reverstargo.arena import opening  # noqa: E402
-from asobiba.games.reverstargo.bots import MAX_DEPTH, SearchBot, make_bot  # noqa: E402
+from asobiba.games.reverstargo.board import STONE_CELLS  # noqa: E402
+from asobiba.games.reverstargo.bots import (  # noqa: E402
+    MAX_DEPTH,
+    SearchBot,
+    make_bot,
+    root_children,
+)
 from asobiba.games.reverstargo.game import GAME  # noqa: E402
 from asobiba.games.reverstargo.learned import WEIGHTS, LearnedBot  # noqa: E402
 from asobiba.learn.ntuple import NTuple  # noqa: E402
@@ -51,6 +67,37 @@ def opponent(level: str, seed: int, seconds: float, limit: float) -> SearchBot:
     bot = make_bot(level, seed)
     assert isinstance(bot, SearchBot)
     return bot
+
+
+def balance(moves: list[str]) -> float:
+    """MAX's evaluation at a fixed 7 plies (no clock) of the position after ``moves``, for
+    its side to move."""
+    state = GAME.new_game()
+    for text in moves:
+        state = state.play(text)
+    kids = root_children(state, auto_only=False)
+    if state.is_over or not kids:
+        return math.inf
+    judge = SearchBot("max", 0, depth=MAX_DEPTH)
+    empties = (STONE_CELLS & ~(state.black | state.white)).bit_count()
+    node = (state.black, state.white, state.captured[0], state.captured[1], state.turn)
+    return judge.engine.search(kids, empties, MAX_DEPTH, node=node).value
+
+
+def choose_openings(first: int, candidates: int, keep: int, plies: int) -> list[int]:
+    """The ``keep`` most level of the candidate openings (``--balanced``), printed."""
+    judged = []
+    for i in range(first, first + candidates):
+        value = balance(opening(10_000 + i, plies))
+        judged.append((abs(value), i, value))
+    judged.sort()
+    chosen = sorted(i for _, i, _ in judged[:keep])
+    cut = judged[keep - 1][0] if keep else 0.0
+    print(f"balanced: {keep} of openings {first}..{first + candidates - 1}, |MAX 7-ply "
+          f"value| <= {cut:.2f} (largest kept); dropped values: "
+          + " ".join(f"{i}:{v:+.1f}" for _, i, v in sorted(judged[keep:], key=lambda t: t[1])),
+          flush=True)
+    return chosen
 
 
 def play(moves: list[str], learned_seat: int, level: str, seconds: float, limit: float,
@@ -158,7 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jsonl", type=Path, help="append one JSON line per game here")
     ap.add_argument("--weights", type=Path, default=WEIGHTS,
                     help="the learned level's tables (default: the shipped ones)")
-    ap.add_argument("--part", default="0/1", help="K/N: play the openings i with i %% N == K")
+    ap.add_argument("--balanced", type=int, default=0, metavar="M",
+                    help="choose the --openings most level of M candidates (MAX, 7 plies)")
+    ap.add_argument("--part", default="0/1", help="K/N: play the list's openings n with n %% N == K")
     ap.add_argument("--summary", type=Path, nargs="+",
                     help="print the figures of these JSONL files and stop")
     args = ap.parse_args(argv)
@@ -178,8 +227,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{args.limit} s a move; load {load0[0]:.2f} {load0[1]:.2f} {load0[2]:.2f}",
           flush=True)
     rows = []
-    for i in range(args.first, args.first + args.openings):
-        if i % parts != k:
+    numbers = (choose_openings(args.first, args.balanced, args.openings, args.plies)
+               if args.balanced else list(range(args.first, args.first + args.openings)))
+    for n, i in enumerate(numbers):
+        if n % parts != k:
             continue
         moves = opening(10_000 + i, args.plies)
         for seat in (0, 1):
