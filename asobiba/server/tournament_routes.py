@@ -557,6 +557,10 @@ class TournamentWeb:
         #: another process's show within SNAPSHOT_TTL.
         self._snapshots: dict[int, tuple[float, State, str]] = {}
         self._snapshots_lock = threading.Lock()
+        #: one load of a tournament at a time (:meth:`read`), and how many times this
+        #: process's writes dropped its snapshot (a load begun before a drop is not kept)
+        self._loading: dict[int, threading.Lock] = {}
+        self._dropped: dict[int, int] = {}
         #: (tournament, player) -> when a page of theirs was last open, not yet stored: the
         #: driver stores them in one transaction a tick (a write per page read, 10 a second
         #: with 200 players, queued the rooms' own commits behind SQLite's one writer)
@@ -566,6 +570,7 @@ class TournamentWeb:
         """Drop ``tid``'s cached snapshot (after a write of this process)."""
         with self._snapshots_lock:
             self._snapshots.pop(tid, None)
+            self._dropped[tid] = self._dropped.get(tid, 0) + 1
 
     # -- who is asking
     def seats_of(self, game_id: str, options: JSONObject) -> int:
@@ -620,22 +625,44 @@ class TournamentWeb:
         if me is not None and touch:  # a page of theirs is open: present (stored a tick on)
             with self._snapshots_lock:
                 self._seen[(tid, me)] = stamp(now())
-        at = time.monotonic()
-        with self._snapshots_lock:
-            cached = self._snapshots.get(tid)
-        if cached is not None and at - cached[0] < SNAPSHOT_TTL:
-            _, st, head = cached
-        else:
-            with self.reader.connect() as conn:
-                got = load(conn, tid)
-            if got is None:
-                raise ClientError("no_tournament", "there is no such tournament", status=404)
-            # the shared part's text without its closing brace; "you" sorts after its keys
-            st, head = got, json.dumps(public_part(got), sort_keys=True)[:-1]
-            with self._snapshots_lock:
-                self._snapshots[tid] = (at, st, head)
+        st, head = self._shared(tid)
         you = json.dumps(you_part(st, me), sort_keys=True)
         return f'{head}, "you": {you}}}' if head != "{" else f'{{"you": {you}}}'
+
+    def _cached(self, tid: int) -> tuple[State, str] | None:
+        with self._snapshots_lock:
+            cached = self._snapshots.get(tid)
+        if cached is not None and time.monotonic() - cached[0] < SNAPSHOT_TTL:
+            return cached[1], cached[2]
+        return None
+
+    def _shared(self, tid: int) -> tuple[State, str]:
+        """``tid``'s state and the text every reader shares, loaded by one thread at a time:
+        when a round is paired, 200 pages ask at once, and each loading and serialising
+        the whole tournament in its own worker thread starved the event loop of the GIL
+        (py-spy of bench/tournament_load.py); the others wait for the one load."""
+        got = self._cached(tid)
+        if got is not None:
+            return got
+        with self._snapshots_lock:
+            gate = self._loading.setdefault(tid, threading.Lock())
+        with gate:
+            got = self._cached(tid)  # loaded by the thread this one waited for
+            if got is not None:
+                return got
+            with self._snapshots_lock:
+                dropped = self._dropped.get(tid, 0)
+            at = time.monotonic()
+            with self.reader.connect() as conn:
+                state = load(conn, tid)
+            if state is None:
+                raise ClientError("no_tournament", "there is no such tournament", status=404)
+            # the shared part's text without its closing brace; "you" sorts after its keys
+            head = json.dumps(public_part(state), sort_keys=True)[:-1]
+            with self._snapshots_lock:
+                if self._dropped.get(tid, 0) == dropped:  # no write of ours since the load
+                    self._snapshots[tid] = (at, state, head)
+            return state, head
 
     def enter(self, tid: int, pid: int, name: str, kind: str) -> JSONObject:
         with self.reader.connect() as conn:

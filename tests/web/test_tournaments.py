@@ -373,6 +373,62 @@ def test_open_pages_share_one_snapshot_and_see_this_process_writes_at_once(
     assert len(loads) == 3, loads
 
 
+def test_pages_asking_at_once_wait_for_one_load(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """When a round is paired, every player's page asks at once. Each used to load and
+    serialise the whole tournament in a worker thread of its own, and 40 such threads
+    starved the event loop of the GIL (py-spy of bench/tournament_load.py). Now one loads,
+    the others wait for it and share its result; a write of this process made while a load
+    is under way is not hidden by that load's older result."""
+    import threading
+
+    from asobiba.server import tournament_routes
+
+    tw = _paused(client, monkeypatch)
+    tid = create(client, register(client, "cold"), kind="swiss", rounds=2)["id"]
+    monkeypatch.setattr(tournament_routes, "SNAPSHOT_TTL", 3600.0)
+    real = tournament_routes.load
+    loads: list[int] = []
+    inside = threading.Event()
+    go_on = threading.Event()
+
+    def slow(conn: Any, t: int) -> Any:
+        loads.append(t)
+        inside.set()
+        assert go_on.wait(30)
+        return real(conn, t)
+
+    monkeypatch.setattr(tournament_routes, "load", slow)
+    tw.forget(tid)
+    texts: list[str] = []
+    readers = [threading.Thread(target=lambda: texts.append(tw.read(tid, None, False)))
+               for _ in range(12)]
+    for r in readers:
+        r.start()
+    assert inside.wait(30)
+    go_on.set()
+    for r in readers:
+        r.join(30)
+    assert len(texts) == 12 and len(set(texts)) == 1
+    assert loads == [tid], loads  # twelve pages, one load
+    tw.read(tid, None, False)
+    assert loads == [tid]  # and it was kept
+
+    # a write while a load is under way: that load's result is served but not kept
+    tw.forget(tid)
+    inside.clear()
+    go_on.clear()
+    first = threading.Thread(target=lambda: texts.append(tw.read(tid, None, False)))
+    first.start()
+    assert inside.wait(30)
+    tw.forget(tid)  # this process wrote meanwhile
+    go_on.set()
+    first.join(30)
+    assert loads == [tid, tid]
+    tw.read(tid, None, False)
+    assert loads == [tid, tid, tid]  # the next page loads afresh
+
+
 def test_a_paired_game_opened_before_its_room_is_made_is_made_then(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A round's rooms are made one at a time after the pairing is stored, so a player's page
