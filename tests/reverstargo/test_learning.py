@@ -10,6 +10,7 @@ from __future__ import annotations
 import shlex
 
 import numpy as np
+import pytest
 
 from asobiba.core import Rng
 from asobiba.games.reverstargo.board import CP, CUBES, INDEX, N_CELLS, NEIGHBOURS, RAYS
@@ -278,3 +279,27 @@ def test_the_learned_level_plays_legal_moves_from_a_seats_view() -> None:
     model = shipped()
     node = (state.black, state.white, 3, 1, 1)
     assert learned_evaluation(model, node) == model.value_bitboards(state.white, state.black) - 2
+
+
+def test_the_benchmarks_balanced_openings_are_the_most_level_by_max(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """``bench/rsg_learned_vs_top.py --balanced M`` keeps, of M candidate openings, those
+    whose position MAX's fixed 7-ply search judges closest to level; an opening known to be
+    lost for Black whoever plays it (``B1 B7 B6``: FINAL and LEARNED both lost it as Black to
+    app-final, docs/benchmarks.md) is judged far from level."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
+    try:
+        from rsg_learned_vs_top import balance, choose_openings
+    finally:
+        sys.path.pop(0)
+    from asobiba.games.reverstargo.arena import opening
+
+    assert abs(balance(["B1", "B7", "B6"])) >= 50
+    values = {i: abs(balance(opening(10_000 + i, 3))) for i in range(4)}
+    chosen = choose_openings(0, 4, 2, 3)
+    assert len(chosen) == 2 and chosen == sorted(chosen)
+    assert max(values[i] for i in chosen) <= min(values[i] for i in values if i not in chosen)
+    assert "balanced: 2 of openings 0..3" in capsys.readouterr().out
