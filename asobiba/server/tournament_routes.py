@@ -28,8 +28,10 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar, TypeVarTuple
 
+import anyio
+import anyio.to_thread
 from sqlalchemy import bindparam, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from starlette.concurrency import run_in_threadpool
@@ -73,6 +75,9 @@ TICK = 1.0
 STREAM_EVERY = 1.0
 #: Seconds a tournament's snapshot is shared by the pages reading it (TournamentWeb.read).
 SNAPSHOT_TTL = 0.5
+PAGE_THREADS = 2
+T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 #: Seconds a paired game's room may be missing before any process makes it.
 MISSING_ROOM_AFTER = timedelta(seconds=10)
 DEFAULT_RATING = 1500.0
@@ -561,10 +566,19 @@ class TournamentWeb:
         #: process's writes dropped its snapshot (a load begun before a drop is not kept)
         self._loading: dict[int, threading.Lock] = {}
         self._dropped: dict[int, int] = {}
+        #: the pages' reads (who is asking, the snapshot) run in at most PAGE_THREADS
+        #: threads: at a round's pairing 200 pages ask at once, and 40 worker threads
+        #: running Python at once kept the event loop, which acknowledges every room's
+        #: moves, waiting for the interpreter; the pages wait their turn instead
+        self.page_work = anyio.CapacityLimiter(PAGE_THREADS)
         #: (tournament, player) -> when a page of theirs was last open, not yet stored: the
         #: driver stores them in one transaction a tick (a write per page read, 10 a second
         #: with 200 players, queued the rooms' own commits behind SQLite's one writer)
         self._seen: dict[tuple[int, int], str] = {}
+
+    async def in_page_thread(self, fn: Callable[[*Ts], T], *args: *Ts) -> T:
+        """``fn(*args)`` in one of the pages' threads (``page_work``)."""
+        return await anyio.to_thread.run_sync(fn, *args, limiter=self.page_work)
 
     def forget(self, tid: int) -> None:
         """Drop ``tid``'s cached snapshot (after a write of this process)."""
@@ -896,7 +910,8 @@ def tweb(request: Request) -> TournamentWeb:
 async def player(request: Request) -> tuple[int, str, str]:
     from .progression_routes import COOKIE
 
-    me = await run_in_threadpool(tweb(request).me_of, request.cookies.get(COOKIE))
+    tw = tweb(request)
+    me = await tw.in_page_thread(tw.me_of, request.cookies.get(COOKIE))
     if me is None:
         raise ClientError("not_signed_in", "sign in (or play as a guest) first", status=401)
     return me
@@ -906,7 +921,8 @@ async def viewer(request: Request) -> tuple[int, str, str] | None:
     """Who is looking (None: nobody signed in)."""
     from .progression_routes import COOKIE
 
-    return await run_in_threadpool(tweb(request).me_of, request.cookies.get(COOKIE))
+    tw = tweb(request)
+    return await tw.in_page_thread(tw.me_of, request.cookies.get(COOKIE))
 
 
 def tid_of(request: Request) -> int:
@@ -935,8 +951,8 @@ async def list_(request: Request) -> Response:
 
 async def one(request: Request) -> Response:
     me = await viewer(request)
-    text_ = await run_in_threadpool(tweb(request).read, tid_of(request), me[0] if me else None,
-                                    True)
+    tw = tweb(request)
+    text_ = await tw.in_page_thread(tw.read, tid_of(request), me[0] if me else None, True)
     return Response(text_, media_type="application/json")
 
 
@@ -952,7 +968,7 @@ async def _stream(request: Request, tw: TournamentWeb, tid: int, mine: int | Non
         if await request.is_disconnected():
             return
         try:
-            text_ = await run_in_threadpool(tw.read, tid, mine, beats % 10 == 0)
+            text_ = await tw.in_page_thread(tw.read, tid, mine, beats % 10 == 0)
         except ClientError:
             return
         if text_ != last:
@@ -969,7 +985,7 @@ async def events(request: Request) -> Response:
     tid = tid_of(request)
     me = await viewer(request)
     mine = me[0] if me else None
-    first = await run_in_threadpool(tw.read, tid, mine, True)
+    first = await tw.in_page_thread(tw.read, tid, mine, True)
     return StreamingResponse(_stream(request, tw, tid, mine, first),
                              media_type="text/event-stream",
                              headers={"cache-control": "no-cache",

@@ -429,6 +429,44 @@ def test_pages_asking_at_once_wait_for_one_load(
     assert loads == [tid, tid, tid]  # the next page loads afresh
 
 
+def test_pages_read_in_a_few_threads_whatever_how_many_ask(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pages' reads run in at most PAGE_THREADS threads, not in as many as ask (the
+    default pool's 40 threads running Python at once kept the event loop, which acknowledges
+    every room's moves, waiting for the interpreter); every page is still answered."""
+    import threading
+
+    from asobiba.server import tournament_routes
+
+    tw = _paused(client, monkeypatch)
+    tid = create(client, register(client, "lane"), kind="swiss", rounds=2)["id"]
+    real = tw.read
+    busy = [0, 0]  # now, most
+    guard = threading.Lock()
+
+    def slow(*args: Any) -> str:
+        with guard:
+            busy[0] += 1
+            busy[1] = max(busy)
+        try:
+            threading.Event().wait(0.2)
+            return real(*args)
+        finally:
+            with guard:
+                busy[0] -= 1
+
+    monkeypatch.setattr(tw, "read", slow)
+    codes: list[int] = []
+    pages = [threading.Thread(target=lambda: codes.append(
+        client.get(f"/api/tournaments/{tid}").status_code)) for _ in range(8)]
+    for t in pages:
+        t.start()
+    for t in pages:
+        t.join(60)
+    assert codes == [200] * 8
+    assert 1 <= busy[1] <= tournament_routes.PAGE_THREADS < 8, busy
+
+
 def test_a_paired_game_opened_before_its_room_is_made_is_made_then(
         client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     """A round's rooms are made one at a time after the pairing is stored, so a player's page
