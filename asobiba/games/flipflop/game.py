@@ -234,6 +234,9 @@ def _levels() -> tuple[BotLevel, ...]:
               "レベル4"),
         "5": ("Level 5", "3×3: perfect play from the solved table; 5×5: iterative deepening "
               "alpha-beta with a transposition table, 1.8 s per move", "レベル5"),
+        "6": ("Level 6", "5×5: level 5's search, clock and endgame tables with an evaluation "
+              "learned by self-play (docs/learning.md), needs NumPy; 3×3: perfect play as "
+              "level 5", "レベル6"),
     }
     return tuple(BotLevel(level, title, description, title_ja)
                  for level, (title, description, title_ja) in about.items())

