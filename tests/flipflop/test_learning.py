@@ -241,3 +241,13 @@ def test_level_6_is_level_5_with_the_learned_evaluation_from_a_seats_view() -> N
     bot3 = FlipFlopBot("6", 1)
     bot3.reset(0, {"board": "3x3"})
     assert bot3.choose(small.view(0)) in small.legal_moves()
+
+
+def test_a_bot_process_warms_level_6s_tables_before_its_first_move() -> None:
+    from asobiba.games.flipflop.learned import shipped
+
+    shipped.cache_clear()  # as in a new process
+    assert shipped()._planes == {}
+    shipped.cache_clear()
+    GAME.warm_caches()
+    assert 4 in shipped()._planes  # the byte tables of the four planes are built
