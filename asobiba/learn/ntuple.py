@@ -1,6 +1,7 @@
 """N-tuple (pattern) evaluations: a position's value is the sum of one table entry per pattern
 instance, the entry chosen by the contents of the pattern's squares read as a base-3 number
-(0 empty, 1 the mover's disc, 2 the opponent's), plus a bias; one set of tables per game
+(0 empty, 1 the mover's disc, 2 the opponent's; a layout may give its cells more values:
+FlipFlop's 5, :attr:`Layout.values`), plus a bias; one set of tables per game
 phase (discs on the board).
 
 Symmetry sharing: each base shape is placed on the board in every distinct image under the
@@ -71,6 +72,10 @@ class Layout:
     that a board and its images have exactly the same value. Without it (Reversi's tables)
     an image of a symmetric shape may read its squares in the other order, and the value is
     symmetric only as far as training made the table so."""
+    values: int = 3
+    """How many values a cell takes (0 empty and the rest): 3 for Reversi and ReverStarGo
+    (empty, the mover's, the opponent's); a game whose pieces have more states (FlipFlop's
+    faces: 5) reads its squares as base-``values`` numbers."""
 
     def syms(self) -> list[list[int]]:
         if self.symmetries is not None:
@@ -78,10 +83,11 @@ class Layout:
         return _symmetries(self.size)
 
     def build(self) -> tuple[IntArray, IntArray, int, list[tuple[str, int, int]]]:
-        """``(powers, offsets, table_size, tables)``: ``powers[i, sq]`` is 3**k when square
+        """``(powers, offsets, table_size, tables)``: ``powers[i, sq]`` is values**k when square
         ``sq`` is instance i's k-th square (so ``powers @ cells`` is every index at once),
         ``offsets[i]`` its table's start; ``tables`` lists (shape, start, entries)."""
         syms = self.syms()
+        v = self.values
         rows: list[list[int]] = []
         offsets: list[int] = []
         tables: list[tuple[str, int, int]] = []
@@ -95,11 +101,11 @@ class Layout:
                 seen.add(frozenset(image))
                 row = [0] * self.cells
                 for k, s in enumerate(image):
-                    row[s] = 3 ** k
+                    row[s] = v ** k
                 rows.append(row)
                 offsets.append(start)
-            tables.append((name, start, 3 ** len(base)))
-            start += 3 ** len(base)
+            tables.append((name, start, v ** len(base)))
+            start += v ** len(base)
         return (np.array(rows, dtype=np.int64), np.array(offsets, dtype=np.int64), start,
                 tables)
 
@@ -110,14 +116,15 @@ class Layout:
         if not self.tie:
             return None
         syms = self.syms()
+        v = self.values
         parts: list[IntArray] = []
         start = 0
         for _, base in self.shapes:
             n = len(base)
             where = {s: k for k, s in enumerate(base)}
-            codes = np.arange(3 ** n, dtype=np.int64)
-            digits = (codes[:, None] // 3 ** np.arange(n)) % 3  # (3^n, n)
-            weights = 3 ** np.arange(n, dtype=np.int64)
+            codes = np.arange(v ** n, dtype=np.int64)
+            digits = (codes[:, None] // v ** np.arange(n)) % v  # (v^n, n)
+            weights = v ** np.arange(n, dtype=np.int64)
             best = codes.copy()
             for perm in syms:
                 if {perm[s] for s in base} != set(base):
@@ -126,7 +133,7 @@ class Layout:
                 order = [where[perm[s]] for s in base]
                 best = np.minimum(best, digits[:, order] @ weights)
             parts.append(best + start)
-            start += 3 ** n
+            start += v ** n
         return np.concatenate(parts)
 
 
@@ -153,6 +160,7 @@ class NTuple:
         # discs on the board → where its phase's tables start (the one-position fast path)
         self.base_of = [int(b) * stride for b in self.phase_of(np.arange(layout.cells + 1))]
         self._bytes: tuple[Int32Array, IntArray, Int32Array] | None = None
+        self._planes: dict[int, tuple[Int32Array, IntArray, int]] = {}
         # every column's table start, the bias last; with tied entries, table index → its
         # stand-in, the bias mapped to itself (the bitboard path looks both up)
         self._cols = np.concatenate([self.offsets, [self.table_size]])
@@ -166,7 +174,7 @@ class NTuple:
         return np.minimum((discs / band).astype(np.int64), self.layout.phases - 1)
 
     def indices(self, cells: npt.NDArray[np.int64]) -> IntArray:
-        """Flat weight indices, one row per position: ``cells`` is (n, cells) of 0/1/2; each
+        """Flat weight indices, one row per position: ``cells`` is (n, cells) of 0 … values−1; each
         row holds every instance's entry then the phase's bias."""
         stride = self.table_size + 1
         discs = np.count_nonzero(cells, axis=1)
@@ -200,6 +208,8 @@ class NTuple:
         than :meth:`value` on cells, measured: the search's leaves call it). ``take`` and
         ``add.reduce`` on int32 rows: a fifth faster again than indexing and ``sum``
         (``bench/reversi_learned_speed.py``)."""
+        if self.layout.values != 3:
+            raise ValueError("value_bitboards reads 3-valued cells; use value_planes")
         if self._bytes is None:
             self._bytes = self._byte_tables()
         table, key_off, starts = self._bytes
@@ -212,6 +222,54 @@ class NTuple:
         else:
             idx += starts[discs]
         return float(_reduce(self.flat.take(idx), dtype=np.float64))
+
+    def value_planes(self, planes: tuple[int, ...]) -> float:
+        """One position's value from bit planes, one per non-empty cell value: a set bit i of
+        ``planes[j]`` puts value j + 1 on square i (FlipFlop: the mover's rooks, the mover's
+        bishops, the opponent's rooks, the opponent's bishops). As :meth:`value_bitboards`:
+        each byte of every plane picks a precomputed row of index contributions."""
+        count = len(planes)
+        tables = self._planes.get(count)
+        if tables is None:
+            tables = self._planes[count] = self._plane_tables(count)
+        table, key_off, width = tables
+        packed = 0
+        occ = 0
+        for j, plane in enumerate(planes):
+            packed |= plane << (8 * width * j)
+            occ |= plane
+        keys = np.frombuffer(packed.to_bytes(width * count, "little"), dtype=np.uint8) + key_off
+        idx = _reduce(table.take(keys, 0), 0)
+        base = self.base_of[occ.bit_count()]
+        if self._canon_cols is not None:
+            idx = self._canon_cols[idx + self._cols]
+            idx += base
+        else:
+            idx += self._cols + base
+        return float(_reduce(self.flat.take(idx), dtype=np.float64))
+
+    def _plane_tables(self, count: int) -> tuple[Int32Array, IntArray, int]:
+        """``table[(j·width + k)·256 + b]``: what byte ``b`` at byte ``k`` of plane ``j``
+        adds to every instance's index (``width``: bytes a plane takes)."""
+        cells = self.layout.cells
+        if count >= self.layout.values:
+            raise ValueError(f"{count} planes need {count + 1} cell values, the layout has "
+                             f"{self.layout.values}")
+        if self.flat.size >= 2 ** 31:
+            raise ValueError("value_planes indexes tables of fewer than 2**31 entries")
+        width = (cells + 7) // 8
+        n = self.instances
+        bits = (np.arange(256)[:, None] >> np.arange(8)[None, :]) & 1  # (256, 8)
+        powers = np.zeros((n, 8 * width), dtype=np.int64)
+        powers[:, :cells] = self.powers
+        table = np.zeros((count * width * 256, n + 1), dtype=np.int32)
+        for k in range(width):
+            part = bits @ powers[:, 8 * k: 8 * k + 8].T  # (256, n)
+            for j in range(count):
+                row = (j * width + k) * 256
+                table[row:row + 256, :n] = (j + 1) * part
+        key_off = np.arange(count * width, dtype=np.int64) * 256
+        return table, key_off, width
 
     def _byte_tables(self) -> tuple[Int32Array, IntArray, Int32Array]:
         """``table[k·256 + b]``: what byte ``b`` at byte ``k`` of the 16 (8 the mover's, 8 the
@@ -245,6 +303,8 @@ class NTuple:
                     size=self.layout.size, cells=self.layout.cells)
         if self.layout.tie:
             meta["tie"] = True
+        if self.layout.values != 3:
+            meta["values"] = self.layout.values
         if self.layout.symmetries is not None:
             meta["symmetries"] = [list(p) for p in self.layout.symmetries]
         tmp = path.with_name(path.name + ".tmp.npz")
@@ -265,5 +325,5 @@ class NTuple:
             layout = Layout(shapes, size, int(meta["phases"]), int(meta.get("cells", size * size)),
                             None if syms is None else tuple(tuple(int(s) for s in p)
                                                             for p in syms),
-                            bool(meta.get("tie", False)))
+                            bool(meta.get("tie", False)), int(meta.get("values", 3)))
             return cls(layout, data["weights"], meta)

@@ -104,6 +104,7 @@ def test_a_command_without_its_extra_names_it_in_one_line(args: tuple[str, ...],
     ("asobiba.paper", "paper"), ("asobiba.envs.aec", "rl"),
     ("asobiba.games.reversi.learned", "learned"), ("asobiba.learn.selfplay", "train"),
     ("asobiba.games.reverstargo.learned", "learned"),
+    ("asobiba.games.flipflop.learned", "learned"),
 ])
 def test_an_import_without_its_extra_names_it(module: str, extra: str) -> None:
     out = _run(f"import {module}\n")

@@ -173,3 +173,34 @@ def test_a_file_from_before_the_decay_setting_resumes_as_a_constant_step(tmp_pat
         train(SPEC, Settings(game="reversi", seed=2, workers=1, per_task=2, phases=2,
                              lr_halve=100), 6, out, resume=True, progress=False)
     assert info.value.code == "train_settings_differ"
+
+
+def test_cells_of_more_than_three_values_index_save_and_read_planes(tmp_path: Path) -> None:
+    """``Layout.values``: a 3×3 toy board whose cells take 4 values reads its patterns as
+    base-4 numbers, keeps ``values`` through a file, ties a symmetric shape's mirrored contents
+    to one entry, and its bit-plane path (``value_planes``) agrees with the batch path."""
+    from asobiba.learn.ntuple import Layout
+
+    mirror = tuple(s // 3 * 3 + 2 - s % 3 for s in range(9))
+    layout = Layout((("row", (0, 1, 2)), ("corner", (0, 1, 3))), 0, 1, 9,
+                    (tuple(range(9)), mirror), tie=True, values=4)
+    model = NTuple(layout)
+    assert model.table_size == 4 ** 3 + 4 ** 3 and model.instances == 3
+    cells = np.array([[3, 1, 2, 0, 0, 0, 0, 0, 1]])
+    idx = model.indices(cells)[0]
+    # the row reads 3 + 1·4 + 2·16 = 39, tied with its mirror 2 + 1·4 + 3·16 = 54: 39 stands
+    assert idx[0] == 39
+    rng = np.random.default_rng(2)
+    weights = rng.normal(size=(1, model.table_size + 1)).astype(np.float32)
+    model = NTuple(layout, weights)
+    model.save(tmp_path / "four.npz")
+    again = NTuple.load(tmp_path / "four.npz")
+    assert again.layout == layout and again.layout.values == 4
+    boards = rng.integers(0, 4, size=(50, 9))
+    flipped = boards[:, list(mirror)]
+    assert np.allclose(model.values(boards), model.values(flipped), atol=1e-4)
+    for row, value in zip(boards, model.values(boards), strict=True):
+        planes = tuple(sum(1 << s for s in range(9) if row[s] == v) for v in (1, 2, 3))
+        assert np.isclose(again.value_planes(planes), value, atol=1e-4)
+    with pytest.raises(ValueError):
+        again.value_bitboards(1, 2)  # two planes of a 3-valued board: refused here

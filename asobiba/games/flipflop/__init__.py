@@ -9,6 +9,7 @@ MANIFEST = GameManifest(
     package=__name__,
     game=GAME,
     bots=".bots:make_bot",
+    learning=".learning:SPEC",  # 5×5 only (learning.py)
     progression=".progression:PROGRESSION",
     encoding=".encoding:Codec",
     paper=".paper:PAPER",

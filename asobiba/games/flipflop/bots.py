@@ -2,6 +2,9 @@
 information, so a bot rebuilds the state (history included, for repetitions) with
 ``GAME.state_from_view``.
 
+Level 6 (``learned.py``) is level 5 on 5×5 with an evaluation learned by self-play (the same
+search, clock and tables); on 3×3 it is level 5's perfect play.
+
 Levels differ by how far they look and how noisy their judgement is; all break ties with
 their seeded ``Rng``, so two games between the same levels are not the same game. On 3×3,
 level 5 plays perfectly from the solved table (re-solving with the game's history when a
@@ -27,6 +30,7 @@ from .notation import FFMove, move_text
 from .search import MATERIAL_ONLY, Searcher, Weights
 
 if TYPE_CHECKING:
+    from ...learn.ntuple import NTuple
     from .game import FlipFlopState
 
 
@@ -37,6 +41,8 @@ class Plan:
     time_limit: float | None = None
     tables: bool = False
     """Use the 5×5 endgame tables (perfect play inside them, exact leaves in the search)."""
+    learned: bool = False
+    """The evaluation learned by self-play (``learned.py``) instead of ``weights``."""
 
 
 PLANS: dict[int, dict[str, Plan | None]] = {
@@ -46,6 +52,7 @@ PLANS: dict[int, dict[str, Plan | None]] = {
         "3": Plan(2, Weights(noise=25)),
         "4": Plan(3, Weights(noise=60)),
         "5": None,  # perfect: the retrograde table
+        "6": None,  # the same perfect play: nothing is stronger on the solved board
     },
     5: {
         "1": None,
@@ -53,9 +60,10 @@ PLANS: dict[int, dict[str, Plan | None]] = {
         "3": Plan(2, Weights(noise=40)),
         "4": Plan(4, Weights(noise=5)),
         "5": Plan(64, Weights(), time_limit=1.8, tables=True),
+        "6": Plan(64, Weights(), time_limit=1.8, tables=True, learned=True),
     },
 }
-LEVELS = ("1", "2", "3", "4", "5")
+LEVELS = ("1", "2", "3", "4", "5", "6")
 
 
 def _state(view: JSONMapping) -> FlipFlopState:
@@ -77,13 +85,15 @@ class FlipFlopBot(Bot):
     """One level on either board (the board comes from the options at ``reset``)."""
 
     def __init__(self, level: str, seed: int = 0, time_limit: float | None = None,
-                 max_depth: int | None = None) -> None:
+                 max_depth: int | None = None, model: NTuple | None = None) -> None:
         super().__init__(seed)
         self.max_depth = max_depth
         """Overrides the level's depth (tests and benches that must not depend on time)."""
         if level not in LEVELS:
-            raise ValueError(f"unknown FlipFlop bot level {level!r}; levels: 1–5")
+            raise ValueError(f"unknown FlipFlop bot level {level!r}; levels: 1–6")
         self.level = level
+        self.model = model
+        """Level 6's tables (None: the shipped ones; benches give others)."""
         self.name = f"flipflop-{level}"
         self.time_limit = time_limit
         self._searcher: Searcher | None = None
@@ -103,7 +113,7 @@ class FlipFlopBot(Bot):
         n = state.n
         if self.level == "1":
             return move_text(n, self._level1(state, legal))
-        if n == 3 and self.level == "5":
+        if n == 3 and self.level in ("5", "6"):
             return move_text(n, perfect_move(state, self.rng)[0])
         plan = PLANS[n][self.level]
         assert plan is not None
@@ -113,7 +123,13 @@ class FlipFlopBot(Bot):
             self.last_info = {"table": tables.NAMES[value], "plies": dist}
             return move_text(n, mv)
         if self._searcher is None:
-            self._searcher = Searcher(n, plan.weights, salt=self.rng.next64(), tables=tab)
+            adapter = None
+            salt = self.rng.next64()
+            if plan.learned:  # NumPy (the learned extra) only for this level
+                from .learned import LearnedAdapter, shipped
+
+                adapter = LearnedAdapter(self.model or shipped(), salt, tab)
+            self._searcher = Searcher(n, plan.weights, salt=salt, tables=tab, adapter=adapter)
         else:
             self._searcher.salt = self.rng.next64()
         counts = Counter(state.history)
@@ -244,5 +260,5 @@ def table_move(state: FlipFlopState, tab: tables.EndgameTables, rng: Rng | None 
 
 
 def make_bot(level: str, seed: int = 0, time_limit: float | None = None,
-             max_depth: int | None = None) -> FlipFlopBot:
-    return FlipFlopBot(str(level), seed, time_limit, max_depth)
+             max_depth: int | None = None, model: NTuple | None = None) -> FlipFlopBot:
+    return FlipFlopBot(str(level), seed, time_limit, max_depth, model)

@@ -234,6 +234,9 @@ def _levels() -> tuple[BotLevel, ...]:
               "レベル4"),
         "5": ("Level 5", "3×3: perfect play from the solved table; 5×5: iterative deepening "
               "alpha-beta with a transposition table, 1.8 s per move", "レベル5"),
+        "6": ("Level 6", "5×5: level 5's search, clock and endgame tables with an evaluation "
+              "learned by self-play (docs/learning.md), needs NumPy; 3×3: perfect play as "
+              "level 5", "レベル6"),
     }
     return tuple(BotLevel(level, title, description, title_ja)
                  for level, (title, description, title_ja) in about.items())
@@ -323,9 +326,10 @@ class FlipFlop(Game):
 
     def warm_caches(self) -> None:
         """Build what a bot process keeps between moves — the 3×3 solved table (about
-        0.7 s of CPU) and the 5×5 endgame tables with their 5-piece layer (about 1 s of CPU
-        and 60 MB) — once, when the process starts, so that no move waits on them (a level-5
-        move that read the layer itself took 17–24 s at a load of 22)."""
+        0.7 s of CPU), the 5×5 endgame tables with their 5-piece layer (about 1 s of CPU
+        and 60 MB) and level 6's learned tables — once, when the process starts, so that
+        no move waits on them (a level-5 move that read the layer itself took 17–24 s at a
+        load of 22)."""
         from . import tables
         from .solver3 import table
 
@@ -334,6 +338,12 @@ class FlipFlop(Game):
         if isinstance(tab, tables.TableSet):
             for count in range(tab.base.pieces + 1, tab.pieces + 1):
                 tab.layer(count)
+        try:  # level 6's learned tables and their byte tables (0.4 s of CPU, NumPy's import
+            # included), when the learned extra is there; without it the level says so itself
+            from .learned import shipped
+        except ImportError:
+            return
+        shipped().value_planes((0, 0, 0, 0))
 
 
 GAME = FlipFlop()

@@ -121,4 +121,7 @@ PROGRESSION = GameProgression(
     tutorial="tutorial.json",
     tutorial_functions={"square": _square},
     opening_plies=(0, 2),
+    # the seven tiers of levels 1–5 as before level 6 existed (spread evenly over five);
+    # level 6 (learned, 5×5) is above the ladder, as Reversi's 7 and ReverStarGo's LEARNED
+    ladder_levels=("1", "2", "2", "3", "4", "4", "5"),
 )

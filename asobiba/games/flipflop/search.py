@@ -225,9 +225,13 @@ class Searcher:
     """One searcher per bot; the table is kept between moves of the same game."""
 
     def __init__(self, n: int, weights: Weights = Weights(), salt: int = 0,
-                 tt_size: int = 400_000, tables: EndgameTables | None = None) -> None:
+                 tt_size: int = 400_000, tables: EndgameTables | None = None,
+                 adapter: FlipFlopAdapter | None = None) -> None:
+        """``adapter``: one made by the caller (level 6's, whose evaluation is learned);
+        ``weights``, ``salt`` and ``tables`` then are its own."""
         self.n = n
-        self.adapter = FlipFlopAdapter(n, weights, salt, tables)
+        self.adapter = (adapter if adapter is not None
+                        else FlipFlopAdapter(n, weights, salt, tables))
         self.engine: AlphaBeta[Pos, int] = AlphaBeta(
             self.adapter, tt_size=tt_size, pvs=True, win_bound=MATE_BOUND,
             mate_distance=True, draw_repeats=2, solved_entries=False, probe_at_horizon=True)
