@@ -116,6 +116,9 @@ class AlgoGame(Game):
                  "coming first, and reads what the others' names say about their cards; "
                  "won 34 % of 400 four-player games against three Masters (parity 25 %)",
                  "Lv.6 策士"),
+        BotLevel("7", "Lv.7 Tactician", "Strategist looking one attack further: a hit is "
+                 "worth the better of staying and attacking again",
+                 "Lv.7 軍師"),
     )
 
     def validate_options(self, raw: JSONMapping | None = None) -> JSONObject:
