@@ -30,6 +30,10 @@ of the information a hit or a miss hands to the table are what level 4 does not 
 
 Decisions other than attacking (which own card to use, which card to show the partner,
 where a joker goes) are level 4's.
+
+Level 7 (:class:`AlgoFollowBot`) adds two things: a hit is valued as the better of staying
+after it and one more attack (``follow``), and the other players' choice of number is read
+as evidence of what they hold (:func:`choice_evidence`). docs/rules/algo.md §10.
 """
 
 from __future__ import annotations
