@@ -39,7 +39,7 @@ as evidence of what they hold (:func:`choice_evidence`). docs/rules/algo.md §10
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 
 from ...core.jsontypes import JSONMapping
@@ -47,7 +47,7 @@ from .bots import AlgoBot, face_down_targets, known_key, public_knowledge, slot_
 from .cards import COLOUR_LETTERS, NUMBERS, insert_positions
 from .infer import Inconsistent, Knowledge, SlotInfo, infer
 from .state import seat_letter
-from .views import AlgoView, algo_view
+from .views import AlgoView, SlotView, algo_view
 
 BETA = 1.0
 """Softmax sharpness of the chance of coming first over covers (per card of cover)."""
@@ -360,14 +360,13 @@ def choice_holdings(view: AlgoView, kn: Knowledge, ratio: float = RATIO
     holds: dict[int, set[int]] = {}     # player → keys concluded in its (pair's) hands
     bad: set[int] = set()
     for j, e in enumerate(log):
-        ev = e["event"]
         x = int(e["seat"])
-        if ev == "use":
+        if e["event"] == "use":
             held[x] = int(e["id"])
-        elif ev == "insert":
+        elif e["event"] == "insert":
             if e["up"]:
                 up_ids.add(int(e["id"]))
-        elif ev == "attack":
+        elif e["event"] == "attack":
             sid, v = int(e["id"]), int(e["name"])
             if x != seat and x not in bad:
                 for u in _outnumbering(view, kn, log, j, sid, v, ratio, slots, owner,
@@ -391,7 +390,7 @@ def _team(x: int, pair: bool) -> tuple[int, ...]:
 
 
 def _outnumbering(view: AlgoView, kn: Knowledge, log: Sequence[JSONMapping], j: int,
-                  sid: int, v: int, ratio: float, slots: dict[int, JSONMapping],
+                  sid: int, v: int, ratio: float, slots: Mapping[int, SlotView],
                   owner: dict[int, int], inserted_at: dict[int, int], up_ids: set[int],
                   fails: dict[int, int]) -> list[int]:
     """The numbers at least ``ratio`` times likelier than ``v`` on card ``sid`` by the
