@@ -36,7 +36,10 @@ def make(spec: str, seed: int) -> Bot:
     if level == "6" and args:
         kw = dict(a.split("=") for a in args.split(","))
         return AlgoPlanBot(seed, beta=float(kw.get("beta", 1.0)),
-                           evidence=kw.get("evidence", "1") == "1")
+                           evidence=kw.get("evidence", "1") == "1",
+                           follow=int(kw.get("follow", 0)),
+                           candidates=int(kw.get("candidates", 8)),
+                           choices=float(kw.get("choices", 0)))
     return GAME.make_bot(level, seed)
 
 

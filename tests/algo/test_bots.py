@@ -25,8 +25,8 @@ def test_every_level_finishes_every_variant(options: dict) -> None:
 
 
 def test_bad_level_is_refused() -> None:
-    with pytest.raises(ValueError, match="levels are 1, 2, 3, 4, 5, 6"):
-        GAME.make_bot("7")
+    with pytest.raises(ValueError, match="levels are 1, 2, 3, 4, 5, 6, 7"):
+        GAME.make_bot("8")
 
 
 def test_small_duel_level_4_beats_level_1() -> None:

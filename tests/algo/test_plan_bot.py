@@ -13,7 +13,17 @@ import pytest
 from asobiba.games import get
 from asobiba.games.algo.bots import exposure, public_knowledge
 from asobiba.games.algo.infer import Knowledge
-from asobiba.games.algo.plan import AlgoPlanBot, chance, covers, named_evidence
+from asobiba.games.algo.plan import (
+    FOLLOW,
+    RATIO,
+    AlgoFollowBot,
+    AlgoPlanBot,
+    chance,
+    choice_evidence,
+    choice_holdings,
+    covers,
+    named_evidence,
+)
 from asobiba.play.runner import play_game
 from tests.algo.test_views import swapped, walk
 
@@ -30,9 +40,11 @@ def _attack_states(options: dict[str, Any], seeds: range, level: str = "3") -> l
     return out
 
 
+@pytest.mark.parametrize("cls", [AlgoPlanBot, AlgoFollowBot])
 @pytest.mark.parametrize("options", [{}, {"players": 4}, {"variant": "pair"},
                                      {"jokers": True, "players": 3}])
-def test_level_6_decides_from_its_view_only(options: dict[str, Any]) -> None:
+def test_level_6_decides_from_its_view_only(options: dict[str, Any],
+                                            cls: type[AlgoPlanBot]) -> None:
     """Hidden information: swap one secret of another seat (the seat's view stays the
     same): the move and every value the model weighed are the same — and the model really
     weighed several moves, continue-or-stay decisions among them."""
@@ -46,7 +58,7 @@ def test_level_6_decides_from_its_view_only(options: dict[str, Any]) -> None:
             continue
         assert s.to_json() != other.to_json()
         assert s.view(viewer) == other.view(viewer)
-        a, b = AlgoPlanBot(5), AlgoPlanBot(5)
+        a, b = cls(5), cls(5)
         a.reset(viewer, s.options)
         b.reset(viewer, s.options)
         assert a.choose(s.view(viewer)) == b.choose(other.view(viewer))
@@ -57,14 +69,15 @@ def test_level_6_decides_from_its_view_only(options: dict[str, Any]) -> None:
     assert compared >= 6 and weighed >= 3 and stays >= 1, (compared, weighed, stays)
 
 
-def test_level_6_needs_nothing_but_a_plain_copy_of_the_view() -> None:
+@pytest.mark.parametrize("cls", [AlgoPlanBot, AlgoFollowBot])
+def test_level_6_needs_nothing_but_a_plain_copy_of_the_view(cls: type[AlgoPlanBot]) -> None:
     """The bot gets the view as JSON text read back (no state object, nothing shared) and
     answers exactly as with the view itself."""
     checked = 0
     for s in _attack_states({"players": 4}, range(2))[::5][:6]:
         seat = s.turn
         view = s.view(seat)
-        a, b = AlgoPlanBot(1), AlgoPlanBot(1)
+        a, b = cls(1), cls(1)
         a.reset(seat, s.options)
         b.reset(seat, s.options)
         assert a.choose(view) == b.choose(json.loads(json.dumps(view)))
@@ -108,15 +121,97 @@ def test_the_chance_of_coming_first_is_a_share_of_the_players_still_in() -> None
     assert chance(h, 0, False, 2.0) > shares[0]
 
 
+@pytest.mark.parametrize("level", ["6", "7"])
 @pytest.mark.parametrize("options", [{"players": 4}, {"variant": "pair"}, {"jokers": True},
                                      {"colours": 3}, {"sets": 2}, {"players": 5}])
-def test_level_6_is_listed_and_finishes_every_variant(options: dict[str, Any]) -> None:
+def test_level_6_is_listed_and_finishes_every_variant(options: dict[str, Any],
+                                                      level: str) -> None:
     levels = {lv.level: lv for lv in GAME.bot_levels}
-    assert "6" in levels and levels["6"].description and levels["6"].title_ja
+    assert level in levels and levels[level].description and levels[level].title_ja
     n = GAME.new_game(options, 1).num_seats
-    bots = [GAME.make_bot("6" if s % 2 == 0 else "4", s) for s in range(n)]
-    assert isinstance(bots[0], AlgoPlanBot)
+    bots = [GAME.make_bot(level if s % 2 == 0 else "4", s) for s in range(n)]
+    assert isinstance(bots[0], AlgoFollowBot if level == "7" else AlgoPlanBot)
+    assert bots[0].level == level and bots[0].name == f"algo-{level}"
     assert play_game(GAME, bots, options, seed=1).states[-1].is_over
+
+
+def test_the_follow_up_values_a_hit_at_least_as_staying_after_it_and_sometimes_more() -> None:
+    """With the same evidence, the follow-up weighs the same guesses; a hit is worth the
+    better of staying after it (level 6's value) and attacking once more, so no guess is
+    valued lower — and in some decisions the follow-up raises a value (it is really used)."""
+    raised = compared = 0
+    for s in _attack_states({"players": 4}, range(3), level="4")[::3]:
+        seat = s.turn
+        six = AlgoPlanBot(2, choices=RATIO)
+        seven = AlgoPlanBot(2, choices=RATIO, follow=FOLLOW)
+        six.reset(seat, s.options)
+        seven.reset(seat, s.options)
+        six.choose(s.view(seat))
+        seven.choose(s.view(seat))
+        if not six.last_values:
+            continue
+        assert seven.last_values.keys() == six.last_values.keys()
+        for move, value in six.last_values.items():
+            assert seven.last_values[move] >= value - 1e-12, move
+            raised += seven.last_values[move] > value + 1e-9
+        compared += 1
+    assert compared >= 5 and raised >= 3, (compared, raised)
+
+
+def test_choice_evidence_in_games_of_players_naming_the_likeliest_number() -> None:
+    """Levels 3 and 4 name the likeliest number by their own view: in their four-player
+    games every number the choice evidence rules out (beyond the names' evidence) is truly
+    not that card, and it does rule numbers out. The evidence is read from the seat's
+    view alone: a state that differs only in another seat's secret gives the same result."""
+    ruled = swaps = 0
+    for seed in range(4):
+        bots = [GAME.make_bot(str(3 + (seed + x) % 2), seed * 10 + x) for x in range(4)]
+        game = play_game(GAME, bots, {"players": 4}, seed=seed)
+        for s in game.states[::3]:
+            if s.is_over or s.phase != "attack":
+                continue
+            view = s.view(s.turn)
+            kn = named_evidence(view, Knowledge.from_view(view))
+            more = choice_evidence(view, kn)
+            truth = {sid: k for row in s.rows for sid, k, _ in row}
+            for row, row2 in zip(kn.rows, more.rows, strict=True):
+                for a, b in zip(row, row2, strict=True):
+                    assert b.fails & a.fails == a.fails
+                    assert not b.fails >> (truth[b.sid] // s.colours) & 1, (seed, b.sid)
+                    ruled += bin(b.fails & ~a.fails).count("1")
+            other = swapped(s, s.turn)
+            if other is not None and swaps < 5:
+                view2 = other.view(s.turn)
+                assert view2 == view
+                assert choice_evidence(view2, named_evidence(
+                    view2, Knowledge.from_view(view2))).rows == more.rows
+                swaps += 1
+    assert ruled >= 10 and swaps >= 5, (ruled, swaps)
+
+
+@pytest.mark.parametrize("level", ["1", "4"])
+def test_choice_evidence_drops_players_whose_choices_contradict_the_view(level: str) -> None:
+    """A player who names at random (level 1) soon "holds", by its choices, a card the seat
+    knows to be elsewhere: it is not read. Level 4 names the likeliest number and is read."""
+    dropped = 0
+    for seed in range(3):
+        bots = [GAME.make_bot(level, seed * 10 + x) for x in range(4)]
+        game = play_game(GAME, bots, {"players": 4}, seed=seed)
+        s = [x for x in game.states if not x.is_over and x.phase == "attack"][-1]
+        view = s.view(s.turn)
+        holds, bad = choice_holdings(view, named_evidence(view, Knowledge.from_view(view)))
+        assert s.turn not in holds and s.turn not in bad
+        dropped += len(bad)
+    assert dropped >= 7 if level == "1" else dropped == 0, dropped
+
+
+@pytest.mark.parametrize("options", [{"players": 4}, {"variant": "pair"}])
+def test_level_7_is_deterministic_by_seed(options: dict[str, Any]) -> None:
+    def record() -> list[str]:
+        bots = [GAME.make_bot("7" if s % 2 == 0 else "4", 10 + s) for s in range(4)]
+        game = play_game(GAME, bots, options, seed=4)
+        return [str(x.view(None)["log"]) for x in game.states[-1:]]
+    assert record() == record()
 
 
 @pytest.mark.parametrize("options", [{"players": 4}, {"variant": "pair"}])

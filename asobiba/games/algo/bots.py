@@ -1,5 +1,6 @@
 """Algo bots, levels 1–4 (level 5, information-set MCTS, is in ``search.py``; level 6, the
-attack and continue-or-stay weighed by the chance of coming first, in ``plan.py``). Every
+attack and continue-or-stay weighed by the chance of coming first, and level 7, the same
+looking one attack further after a hit, in ``plan.py``). Every
 bot decides from its seat's view alone.
 
 1 random plausible names · 2 the published candidate count (fewest candidates between the
@@ -313,6 +314,10 @@ def make_bot(level: str, seed: int = 0) -> AlgoBot:
         from .plan import AlgoPlanBot
 
         return AlgoPlanBot(seed)
+    if level == "7":
+        from .plan import AlgoFollowBot
+
+        return AlgoFollowBot(seed)
     if level not in ("1", "2", "3", "4"):
-        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5, 6; not {level!r}")
+        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5, 6, 7; not {level!r}")
     return AlgoBot(int(level), seed)

@@ -30,19 +30,24 @@ of the information a hit or a miss hands to the table are what level 4 does not 
 
 Decisions other than attacking (which own card to use, which card to show the partner,
 where a joker goes) are level 4's.
+
+Level 7 (:class:`AlgoFollowBot`) adds two things: a hit is valued as the better of staying
+after it and one more attack (``follow``), and the other players' choice of number is read
+as evidence of what they hold (:func:`choice_evidence`). docs/rules/algo.md §10.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
 
 from ...core.jsontypes import JSONMapping
 from .bots import AlgoBot, face_down_targets, known_key, public_knowledge, slot_key
-from .cards import COLOUR_LETTERS, insert_positions
+from .cards import COLOUR_LETTERS, NUMBERS, insert_positions
 from .infer import Inconsistent, Knowledge, SlotInfo, infer
 from .state import seat_letter
-from .views import AlgoView, algo_view
+from .views import AlgoView, SlotView, algo_view
 
 BETA = 1.0
 """Softmax sharpness of the chance of coming first over covers (per card of cover)."""
@@ -50,6 +55,11 @@ CANDIDATES = 8
 """Guesses weighed per decision: the likeliest ones by the bot's own inference."""
 SHARE = 0.25
 """… and only those at least this share of the likeliest guess's probability."""
+FOLLOW = 3
+"""Level 7: follow-up guesses weighed after a hit."""
+RATIO = 1.3
+"""Level 7's choice evidence: a number this many times likelier (by the public facts of the
+moment) than the one a player named on that card is taken to be in that player's hands."""
 SURE = 1.0 - 1e-12
 
 
@@ -105,12 +115,19 @@ def chance(h: Sequence[float], seat: int, pair: bool, beta: float) -> float:
 class AlgoPlanBot(AlgoBot):
     """Level 6: attacks and continue-or-stay by the modelled chance of coming first."""
 
-    def __init__(self, seed: int = 0, beta: float = BETA, evidence: bool = True) -> None:
+    def __init__(self, seed: int = 0, beta: float = BETA, evidence: bool = True,
+                 follow: int = 0, candidates: int = CANDIDATES,
+                 choices: float = 0.0) -> None:
         super().__init__(4, seed)
         self.level = "6"
         self.name = "algo-6"
         self.beta = beta
         self.evidence = evidence
+        self.follow = follow
+        """Follow-up guesses weighed after a hit (0: the bot is assumed to stay after it)."""
+        self.candidates = candidates
+        self.choices = choices
+        """Choice evidence (:func:`choice_evidence`) with this ratio; 0: not read."""
         self.last_values: dict[str, float] = {}
         """The model's value of every move weighed at the last decision (for tests and the
         arena): the chance of coming first after it."""
@@ -122,7 +139,10 @@ class AlgoPlanBot(AlgoBot):
     def _attack(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
         v = algo_view(view)
         kn = Knowledge.from_view(v)
-        inf = infer(named_evidence(v, kn) if self.evidence else kn)
+        own = named_evidence(v, kn) if self.evidence else kn
+        if self.choices:
+            own = choice_evidence(v, own, self.choices)
+        inf = infer(own)
         ranked: list[Guess] = sorted(
             ((prob, t, p, num, int(s["id"])) for t, p, s in face_down_targets(v, seat)
              for num, prob in inf.numbers(int(s["id"])).items()),
@@ -131,13 +151,15 @@ class AlgoPlanBot(AlgoBot):
         if best[0] >= SURE:
             return _text(best)
         can_stay = "stay" in moves
-        pool = [g for g in ranked[:CANDIDATES] if g[0] >= SHARE * best[0]]
-        choice, stay = self.weigh(v, seat, pool, can_stay)
+        pool = [g for g in ranked[:self.candidates] if g[0] >= SHARE * best[0]]
+        choice, stay = self.weigh(v, seat, pool, can_stay, own)
         return "stay" if stay else _text(choice)
 
-    def weigh(self, view: AlgoView, seat: int, pool: Sequence[Guess], can_stay: bool
-              ) -> tuple[Guess, bool]:
-        """The best guess of ``pool`` by the model, and whether staying is better still."""
+    def weigh(self, view: AlgoView, seat: int, pool: Sequence[Guess], can_stay: bool,
+              own: Knowledge | None = None) -> tuple[Guess, bool]:
+        """The best guess of ``pool`` by the model, and whether staying is better still.
+        With ``follow`` > 0 (and ``own``, the bot's own knowledge), a hit is worth the
+        better of staying after it and the best of ``follow`` follow-up guesses."""
         pair = view["rules"]["mode"] == "pair"
         c = int(view["rules"]["colours"])
         mine = _attack_card(view, seat)
@@ -158,6 +180,11 @@ class AlgoPlanBot(AlgoBot):
             hit_kn = _reveal(stay_kn, t, pos, num * c + colour_of[sid])
             h_hit = covers(hit_kn)
             w_hit = chance(h_hit, seat, pair, self.beta) if h_hit is not None else 0.0
+            if self.follow and own is not None and h_hit is not None and 0.0 < w_hit < 1.0:
+                key = num * c + colour_of[sid]
+                w_hit = max(w_hit, self._follow_up(
+                    view, seat, pair, _reveal(own, t, pos, key), hit_kn,
+                    _reveal(miss_kn, t, pos, key), sid))
             # the miss also tells the table ``num`` is not there: a little cover lost by t
             h_m = covers(_missed(miss_kn, t, pos, num))
             w_miss = chance(h_m, seat, pair, self.beta) if h_m is not None else w_miss_base
@@ -171,6 +198,49 @@ class AlgoPlanBot(AlgoBot):
             self.last_values["stay"] = w_stay
         stay = can_stay and w_stay >= best[0]
         return best[1], stay
+
+
+    def _follow_up(self, view: AlgoView, seat: int, pair: bool, own: Knowledge,
+                   hit_kn: Knowledge, miss_kn: Knowledge, done: int) -> float:
+        """The best value of attacking once more after a hit (the hit card ``done`` now
+        known to all): over the ``follow`` likeliest next guesses by the bot's own
+        knowledge ``own``, ``p·W(hit, then stay) + (1−p)·W(miss)``; 0 when none."""
+        try:
+            inf = infer(own)
+        except Inconsistent:
+            return 0.0
+        c = own.colours
+        ranked = sorted(
+            ((prob, t, p, num, int(s["id"])) for t, p, s in face_down_targets(view, seat)
+             if int(s["id"]) != done for num, prob in inf.numbers(int(s["id"])).items()),
+            key=lambda g: (-g[0], g[1], g[2], g[3]))
+        if not ranked:
+            return 0.0
+        top = ranked[0][0]
+        best = 0.0
+        for prob, t, pos, num, _ in ranked[:self.follow]:
+            if prob < SHARE * top:
+                break
+            colour = own.rows[t][pos].colour
+            h_hit = covers(_reveal(hit_kn, t, pos, num * c + colour))
+            w_hit = chance(h_hit, seat, pair, self.beta) if h_hit is not None else 0.0
+            if prob >= SURE:
+                return w_hit
+            h_m = covers(_missed(miss_kn, t, pos, num))
+            w_miss = chance(h_m, seat, pair, self.beta) if h_m is not None else 0.0
+            best = max(best, prob * w_hit + (1.0 - prob) * w_miss)
+        return best
+
+
+class AlgoFollowBot(AlgoPlanBot):
+    """Level 7: level 6, with a hit valued as the better of staying after it and attacking
+    once more (the ``FOLLOW`` likeliest next guesses weighed the same way), and the
+    evidence of the other players' choice of number (:func:`choice_evidence`)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        super().__init__(seed, follow=FOLLOW, choices=RATIO)
+        self.level = "7"
+        self.name = "algo-7"
 
 
 def named_evidence(view: AlgoView, kn: Knowledge) -> Knowledge:
@@ -223,6 +293,135 @@ def named_evidence(view: AlgoView, kn: Knowledge) -> Knowledge:
     except Inconsistent:
         return kn
     return out
+
+
+def choice_evidence(view: AlgoView, kn: Knowledge, ratio: float = RATIO) -> Knowledge:
+    """``kn`` plus what the other players' *choices* of number tell, for players who name
+    the likeliest number by their own view (levels 3–7 do). When player X named ``v`` on a
+    card ``Y`` while, by the public facts of that moment, some number ``u`` was at least
+    ``ratio`` times likelier there, X's own cards must have ruled ``u`` out: X holds ``u``
+    of that colour (in its row, as its drawn card, or — pair play — shown by its partner).
+    So ``u`` of that colour is ruled out for every face-down card outside X's row (and its
+    partner's). Read from the public log only; the public facts of the moment are rebuilt
+    from it (the cards in each row then, which were up, which names had missed).
+
+    **Interpretation (model):** a player who does not name the likeliest number (level 2
+    picks at random among its candidates) would mislead this; so a player any of whose
+    conclusions contradicts what the seat sees (a card it "holds" that is face up
+    elsewhere or in the seat's own hands) is not read at all, and the bot falls back to
+    ``kn`` when the conclusions together contradict the view."""
+    if kn.sets != 1 or kn.jokers:
+        return kn
+    holds, bad = choice_holdings(view, kn, ratio)
+    pair = view["rules"]["mode"] == "pair"
+    c = kn.colours
+    ruled: dict[int, int] = {}
+    for x, keys in holds.items():
+        if x in bad:
+            continue
+        for o in range(len(kn.rows)):
+            if o in _team(x, pair):
+                continue
+            for sl in kn.rows[o]:
+                if sl.key is None:
+                    for key in keys:
+                        if key % c == sl.colour:
+                            ruled[sl.sid] = ruled.get(sl.sid, 0) | 1 << (key // c)
+    if not ruled:
+        return kn
+    rows = [[SlotInfo(sl.sid, sl.colour, sl.key, sl.fails | ruled.get(sl.sid, 0))
+             if sl.key is None else sl for sl in row] for row in kn.rows]
+    out = Knowledge(kn.colours, kn.sets, kn.jokers, kn.numbers, rows, list(kn.extra_known))
+    try:
+        infer(out)
+    except Inconsistent:
+        return kn
+    return out
+
+
+def choice_holdings(view: AlgoView, kn: Knowledge, ratio: float = RATIO
+                    ) -> tuple[dict[int, set[int]], set[int]]:
+    """The keys each other player is concluded to hold by :func:`choice_evidence`, and the
+    players whose conclusions contradict what the seat knows (not read)."""
+    seat = int(view["turn"])
+    c = kn.colours
+    pair = view["rules"]["mode"] == "pair"
+    log = view["log"]
+    slots = {int(s["id"]): s for row in view["rows"] for s in row}
+    owner = {int(s["id"]): o for o, row in enumerate(view["rows"]) for s in row}
+    inserted_at = {int(e["id"]): j for j, e in enumerate(log) if e["event"] == "insert"}
+    # where the seat knows a card to be: a row (its own, a shown card, a face-up card) or
+    # its hands (-1)
+    located = {sl.key: o for o, row in enumerate(kn.rows) for sl in row if sl.key is not None}
+    located.update({k: -1 for k in kn.extra_known})
+    up_ids: set[int] = set()
+    fails: dict[int, int] = {}
+    held: dict[int, int] = {}
+    holds: dict[int, set[int]] = {}     # player → keys concluded in its (pair's) hands
+    bad: set[int] = set()
+    for j, e in enumerate(log):
+        x = int(e["seat"])
+        if e["event"] == "use":
+            held[x] = int(e["id"])
+        elif e["event"] == "insert":
+            if e["up"]:
+                up_ids.add(int(e["id"]))
+        elif e["event"] == "attack":
+            sid, v = int(e["id"]), int(e["name"])
+            if x != seat and x not in bad:
+                for u in _outnumbering(view, kn, log, j, sid, v, ratio, slots, owner,
+                                       inserted_at, up_ids, fails):
+                    key = u * c + COLOUR_LETTERS.index(slots[sid]["colour"])
+                    if key in located and located[key] not in _team(x, pair):
+                        bad.add(x)      # it is somewhere else: x does not name this way
+                        break
+                    holds.setdefault(x, set()).add(key)
+            if e["hit"]:
+                up_ids.add(sid)
+            else:
+                fails[sid] = fails.get(sid, 0) | 1 << v
+                if x in held:
+                    up_ids.add(held[x])
+    return holds, bad
+
+
+def _team(x: int, pair: bool) -> tuple[int, ...]:
+    return (x, (x + 2) % 4) if pair else (x,)
+
+
+def _outnumbering(view: AlgoView, kn: Knowledge, log: Sequence[JSONMapping], j: int,
+                  sid: int, v: int, ratio: float, slots: Mapping[int, SlotView],
+                  owner: dict[int, int], inserted_at: dict[int, int], up_ids: set[int],
+                  fails: dict[int, int]) -> list[int]:
+    """The numbers at least ``ratio`` times likelier than ``v`` on card ``sid`` by the
+    public facts just before log entry ``j``."""
+    c = kn.colours
+    rows: list[list[SlotInfo]] = []
+    for row in view["rows"]:
+        out = []
+        for s in row:
+            i = int(s["id"])
+            if inserted_at.get(i, -1) >= j:
+                continue
+            colour = COLOUR_LETTERS.index(s["colour"])
+            key = int(s["number"]) * c + colour if i in up_ids else None
+            out.append(SlotInfo(i, colour, key, fails.get(i, 0)))
+        rows.append(out)
+    return _outnumbering_then(tuple(tuple(r) for r in rows), kn.colours, sid, v, ratio)
+
+
+@lru_cache(maxsize=4096)
+def _outnumbering_then(rows: tuple[tuple[SlotInfo, ...], ...], colours: int, sid: int,
+                       v: int, ratio: float) -> list[int]:
+    """:func:`_outnumbering` over the public facts of the moment (a pure function of
+    them, so cached: a game's past moments recur at every later decision)."""
+    then = Knowledge(colours, 1, False, NUMBERS, [list(r) for r in rows], [])
+    try:
+        nums = infer(then).numbers(sid)
+    except (Inconsistent, KeyError):
+        return []
+    pv = nums.get(v, 0.0)
+    return [u for u, pu in nums.items() if u != v and pu >= ratio * pv and pu > 0.0]
 
 
 def _text(g: Guess) -> str:
