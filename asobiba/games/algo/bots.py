@@ -314,10 +314,12 @@ def make_bot(level: str, seed: int = 0) -> AlgoBot:
         from .plan import AlgoPlanBot
 
         return AlgoPlanBot(seed)
-    if level == "7":
+    if level == "7":  # a reference for benches, not offered to players: it is not 60 %
+        # above level 6 (0.560 in two-player games, docs/benchmarks.md), the ladder's step
         from .plan import AlgoFollowBot
 
         return AlgoFollowBot(seed)
     if level not in ("1", "2", "3", "4"):
-        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5, 6, 7; not {level!r}")
+        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5, 6 (and 7, a reference); "
+                         f"not {level!r}")
     return AlgoBot(int(level), seed)

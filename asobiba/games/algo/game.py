@@ -116,12 +116,6 @@ class AlgoGame(Game):
                  "coming first, and reads what the others' names say about their cards; "
                  "won 34 % of 400 four-player games against three Masters (parity 25 %)",
                  "Lv.6 策士"),
-        BotLevel("7", "Lv.7 Tactician", "Strategist looking one attack further after a hit, "
-                 "and reading what the others' choice of number says they hold; "
-                 "won 35.8 % of 400 four-player games against three Masters (Strategist "
-                 "34.0 % on the same deals) and 56 % of 200 two-player games against "
-                 "Strategist",
-                 "Lv.7 軍師"),
     )
 
     def validate_options(self, raw: JSONMapping | None = None) -> JSONObject:
