@@ -283,6 +283,13 @@ def named_evidence(view: AlgoView, kn: Knowledge) -> Knowledge:
             for sid in visible:
                 if colour[sid] == col:
                     ruled[sid] = ruled.get(sid, 0) | 1 << v
+    return _ruling_out(kn, ruled)
+
+
+def _ruling_out(kn: Knowledge, ruled: dict[int, int]) -> Knowledge:
+    """``kn`` with the numbers of ``ruled`` (card id -> bit set of numbers) ruled out of
+    those face-down cards and inferred again; ``kn`` itself when nothing is ruled out or
+    the result contradicts it."""
     if not ruled:
         return kn
     rows = [[SlotInfo(sl.sid, sl.colour, sl.key, sl.fails | ruled.get(sl.sid, 0))
@@ -327,16 +334,7 @@ def choice_evidence(view: AlgoView, kn: Knowledge, ratio: float = RATIO) -> Know
                     for key in keys:
                         if key % c == sl.colour:
                             ruled[sl.sid] = ruled.get(sl.sid, 0) | 1 << (key // c)
-    if not ruled:
-        return kn
-    rows = [[SlotInfo(sl.sid, sl.colour, sl.key, sl.fails | ruled.get(sl.sid, 0))
-             if sl.key is None else sl for sl in row] for row in kn.rows]
-    out = Knowledge(kn.colours, kn.sets, kn.jokers, kn.numbers, rows, list(kn.extra_known))
-    try:
-        infer(out)
-    except Inconsistent:
-        return kn
-    return out
+    return _ruling_out(kn, ruled)
 
 
 def choice_holdings(view: AlgoView, kn: Knowledge, ratio: float = RATIO
