@@ -36,6 +36,7 @@ from asobiba.games.flipflop.bots import PLANS, FlipFlopBot  # noqa: E402
 from asobiba.games.flipflop.game import GAME, FlipFlopState  # noqa: E402
 from asobiba.games.flipflop.learned import WEIGHTS  # noqa: E402
 from asobiba.learn.ntuple import NTuple  # noqa: E402
+from bench.paired import PairedScore, cost_line, pairs_by  # noqa: E402
 
 OPTIONS = {"board": "5x5"}
 
@@ -105,36 +106,17 @@ def play(moves: list[str], learned_seat: int, seconds: float, seed: int, model: 
 def summary(rows: list[dict[str, Any]], target: float) -> None:
     """Wins/draws/losses, the score with its 95 % interval over opening pairs, seconds and
     CPU."""
-    by_index: dict[int, list[dict[str, Any]]] = {}
-    for r in rows:
-        by_index.setdefault(int(r["index"]), []).append(r)
-    whole = [v for v in by_index.values() if len(v) == 2]
-    pairs = [statistics.fmean(float(r["points"]) for r in v) for v in whole]
-    points = [float(r["points"]) for v in whole for r in v]
-    n = len(pairs)
-    score = statistics.fmean(pairs) if pairs else float("nan")
-    half = 1.96 * statistics.stdev(pairs) / math.sqrt(n) if n > 1 else float("nan")
-    wins, draws = points.count(1.0), points.count(0.5)
+    whole = pairs_by(rows, "index")
+    result = PairedScore.of(whole)
     capped = sum(r["end"] == "capped" for v in whole for r in v)
     as_white = [float(r["points"]) for v in whole for r in v if r["learned"] == "white"]
     as_black = [float(r["points"]) for v in whole for r in v if r["learned"] == "black"]
-    print(f"level 6 vs level 5: {wins} wins, {draws} draws ({capped} adjudicated at the ply "
-          f"cap), {len(points) - wins - draws} losses in {len(points)} games; score "
-          f"{score:.3f} (95 % interval {score - half:.3f} .. {score + half:.3f}, over {n} "
-          f"opening pairs); as White {statistics.fmean(as_white or [math.nan]):.3f}, as Black "
+    print(f"{result.line('level 6 vs level 5')}; {capped} of the draws adjudicated at the "
+          f"ply cap; as White {statistics.fmean(as_white or [math.nan]):.3f}, as Black "
           f"{statistics.fmean(as_black or [math.nan]):.3f}")
-    lc = sum(float(r["learned_cpu"]) for r in rows)
-    tc = sum(float(r["top_cpu"]) for r in rows)
-    print(f"moves' CPU: level 6 {lc:.1f} s, level 5 {tc:.1f} s; s/move (mean of games) "
-          f"{statistics.fmean(float(r['learned_s_move']) for r in rows):.2f} vs "
-          f"{statistics.fmean(float(r['top_s_move']) for r in rows):.2f}, longest "
-          f"{max(float(r['learned_max_s']) for r in rows):.2f} vs "
-          f"{max(float(r['top_max_s']) for r in rows):.2f}; mean depth "
-          f"{statistics.fmean(float(r['learned_depth']) for r in rows):.2f} vs "
-          f"{statistics.fmean(float(r['top_depth']) for r in rows):.2f}; plies/game "
+    print(f"{cost_line(rows, 'level 6', 'level 5')}; plies/game "
           f"{statistics.fmean(float(r['plies']) for r in rows):.1f}")
-    print(f"target {target:.2f}: {'met' if score >= target else 'NOT met'}; ladder floor "
-          f"0.60: {'kept' if score >= 0.60 else 'NOT kept'}")
+    print(result.verdict(target))
 
 
 def main(argv: list[str] | None = None) -> int:

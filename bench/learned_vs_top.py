@@ -40,6 +40,7 @@ from asobiba.games.reversi.bots import AlphaBetaBot  # noqa: E402
 from asobiba.games.reversi.game import GAME, ReversiState  # noqa: E402
 from asobiba.games.reversi.learned import WEIGHTS, LearnedBot  # noqa: E402
 from asobiba.learn.ntuple import NTuple  # noqa: E402
+from bench.paired import PairedScore, cost_line, pairs_by  # noqa: E402
 
 
 def openings(count: int, plies: int = 4) -> list[list[str]]:
@@ -93,26 +94,10 @@ def play(opening: list[str], learned_seat: int, seconds: float, seed: int,
 
 def summary(rows: list[dict[str, Any]], target: float) -> None:
     """Wins/draws/losses, the score with its 95 % interval over opening pairs, CPU seconds."""
-    by_opening: dict[str, list[float]] = {}
-    for row in rows:
-        by_opening.setdefault(str(row["opening"]), []).append(float(row["points"]))
-    pairs = [statistics.fmean(v) for v in by_opening.values() if len(v) == 2]
-    points = [p for v in by_opening.values() if len(v) == 2 for p in v]
-    n = len(pairs)
-    score = statistics.fmean(pairs)
-    half = 1.96 * statistics.stdev(pairs) / math.sqrt(n) if n > 1 else float("nan")
-    wins, draws = points.count(1.0), points.count(0.5)
-    print(f"level 7 vs level 6: {wins} wins, {draws} draws, {len(points) - wins - draws} "
-          f"losses in {len(points)} games; score {score:.3f} (95 % interval "
-          f"{score - half:.3f} .. {score + half:.3f}, over {n} opening pairs)")
-    lc = sum(float(r["learned_cpu"]) for r in rows)
-    tc = sum(float(r["top_cpu"]) for r in rows)
-    ld = statistics.fmean(float(r["learned_depth"]) for r in rows)
-    td = statistics.fmean(float(r["top_depth"]) for r in rows)
-    print(f"moves' CPU: level 7 {lc:.1f} s, level 6 {tc:.1f} s; mean depth reached "
-          f"{ld:.2f} vs {td:.2f}")
-    print(f"target {target:.2f}: {'met' if score >= target else 'NOT met'}; ladder floor "
-          f"0.60: {'kept' if score >= 0.60 else 'NOT kept'}")
+    result = PairedScore.of(pairs_by(rows, "opening"))
+    print(result.line("level 7 vs level 6"))
+    print(cost_line(rows, "level 7", "level 6"))
+    print(result.verdict(target))
 
 
 def main(argv: list[str] | None = None) -> int:

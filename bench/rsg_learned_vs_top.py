@@ -55,6 +55,7 @@ from asobiba.games.reverstargo.bots import (  # noqa: E402
 from asobiba.games.reverstargo.game import GAME  # noqa: E402
 from asobiba.games.reverstargo.learned import WEIGHTS, LearnedBot  # noqa: E402
 from asobiba.learn.ntuple import NTuple  # noqa: E402
+from bench.paired import PairedScore, cost_line  # noqa: E402
 
 
 def opponent(level: str, seed: int, seconds: float, limit: float) -> SearchBot:
@@ -156,12 +157,7 @@ def summary(rows: list[dict[str, Any]], target: float) -> None:
             i += 2
         else:
             i += 1
-    pairs = [statistics.fmean(float(r["points"]) for r in v) for v in whole]
-    points = [float(r["points"]) for v in whole for r in v]
-    n = len(pairs)
-    score = statistics.fmean(pairs) if pairs else float("nan")
-    half = 1.96 * statistics.stdev(pairs) / math.sqrt(n) if n > 1 else float("nan")
-    wins, draws = points.count(1.0), points.count(0.5)
+    result = PairedScore.of(whole)
     level = rows[0]["opponent"] if rows else "?"
     match_w = match_d = 0
     for v in whole:
@@ -175,21 +171,10 @@ def summary(rows: list[dict[str, Any]], target: float) -> None:
             match_w += caps[0] > caps[1]
         else:
             match_d += 1
-    print(f"learned vs {level}: {wins} wins, {draws} draws, {len(points) - wins - draws} "
-          f"losses in {len(points)} games; score {score:.3f} (95 % interval "
-          f"{score - half:.3f} .. {score + half:.3f}, over {n} opening pairs); reverse "
-          f"matches {match_w}-{match_d}-{n - match_w - match_d}")
-    lc = sum(float(r["learned_cpu"]) for r in rows)
-    tc = sum(float(r["top_cpu"]) for r in rows)
-    print(f"moves' CPU: learned {lc:.1f} s, {level} {tc:.1f} s; s/move (mean of games) "
-          f"{statistics.fmean(float(r['learned_s_move']) for r in rows):.2f} vs "
-          f"{statistics.fmean(float(r['top_s_move']) for r in rows):.2f}, longest "
-          f"{max(float(r['learned_max_s']) for r in rows):.2f} vs "
-          f"{max(float(r['top_max_s']) for r in rows):.2f}; mean depth "
-          f"{statistics.fmean(float(r['learned_depth']) for r in rows):.2f} vs "
-          f"{statistics.fmean(float(r['top_depth']) for r in rows):.2f}")
-    print(f"target {target:.2f}: {'met' if score >= target else 'NOT met'}; ladder floor "
-          f"0.60: {'kept' if score >= 0.60 else 'NOT kept'}")
+    print(f"{result.line(f'learned vs {level}')}; reverse matches "
+          f"{match_w}-{match_d}-{result.pairs - match_w - match_d}")
+    print(cost_line(rows, "learned", str(level)))
+    print(result.verdict(target))
 
 
 def main(argv: list[str] | None = None) -> int:
