@@ -1325,6 +1325,12 @@ class ChatLines(_Answer):
     can_write: bool
 
 
+class ReplayChat(_Answer):
+    """A finished room's chat, both channels (``GET /api/rooms/{room}/chat``)."""
+
+    lines: list[ChatLineAnswer]
+
+
 class ChatPosted(_Answer):
     line: ChatLineAnswer
 

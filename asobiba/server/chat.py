@@ -437,6 +437,14 @@ def tournament_post(engine: Engine, tid: int, me: Me | None, raw: str) -> JSONOb
     return {k: v for k, v in line.items() if k != "author_id"}
 
 
+def room_lines(engine: Engine, room_id: str, me: Me | None) -> JSONObject:
+    """A finished room's stored lines, both channels (the replay's chat): after the game every
+    reader at the table gets them all, so the replay shows the same, minus removed lines and
+    the lines of accounts ``me`` blocks."""
+    hide = blocked_by(engine, me[0] if me else None)
+    return {"lines": lines(engine, f"room:{room_id}", ("players", "spectators"), hide)}
+
+
 # ---- reports and moderation ---------------------------------------------------------------
 def report(engine: Engine, me: Me, line_id: int | None, name: str | None,
            reason: str) -> int:
@@ -607,12 +615,34 @@ async def report_route(request: Request) -> Response:
     return JSONResponse({"report": rid}, status_code=201)
 
 
+async def room_read(request: Request) -> Response:
+    """``GET /api/rooms/{room}/chat``: a finished room's chat, when its record is given out
+    (the same rule as the record's: not while the game is on, not under an embargo)."""
+    from .routes.context import ctx
+
+    app = ctx(request)
+    room_id = request.path_params["room"]
+    room = await app.hub.get(room_id)
+    if room is None:
+        raise ClientError("no_room", "there is no such room", status=404)
+    if room.status != "finished":
+        raise ClientError("not_over", "a room's chat is kept for its replay once the game is "
+                          "over; the room's page has it until then", status=409)
+    embargo = await app.prog.record_embargo(room_id)
+    if embargo:
+        raise ClientError("not_yet", embargo, status=409)
+    got = await run_in_threadpool(room_lines, _engine(request), room_id, await me_of(request))
+    return JSONResponse(got)
+
+
 def chat_routes() -> list[BaseRoute]:
-    """``GET``/``POST /api/tournaments/{id}/chat`` and ``POST /api/chat/reports``: module-level
+    """``GET``/``POST /api/tournaments/{id}/chat``, ``GET /api/rooms/{room}/chat`` (a finished
+    room's, for its replay) and ``POST /api/chat/reports``: module-level
     handlers on the app's database (``AppContext.store``, read with :func:`_engine`)."""
     from . import chat_schema
 
     chat_schema.register()
     return [Route("/api/tournaments/{tournament}/chat", read, methods=["GET"]),
+            Route("/api/rooms/{room}/chat", room_read, methods=["GET"]),
             Route("/api/tournaments/{tournament}/chat", post, methods=["POST"]),
             Route("/api/chat/reports", report_route, methods=["POST"])]

@@ -11,7 +11,9 @@ from .api_schema import (
     ChatQuery,
     ChatReport,
     Op,
+    ReplayChat,
     ReportFiled,
+    RoomPath,
     TournamentPath,
     _Params,
 )
@@ -20,10 +22,12 @@ OPS: dict[tuple[str, str], Op] = {
     ("GET", "/api/tournaments/{tournament}/chat"): Op({200: ChatLines}, query=ChatQuery),
     ("POST", "/api/tournaments/{tournament}/chat"): Op({201: ChatPosted}, body=ChatPost),
     ("POST", "/api/chat/reports"): Op({201: ReportFiled}, body=ChatReport),
+    ("GET", "/api/rooms/{room}/chat"): Op({200: ReplayChat}),
 }
 
 PATHS: dict[str, type[_Params]] = {
     "/api/tournaments/{tournament}/chat": TournamentPath,
+    "/api/rooms/{room}/chat": RoomPath,
 }
 
 

@@ -406,3 +406,42 @@ def test_the_operator_commands_queue_mute_ban_and_audit(tmp_path: Any) -> None:
         acts = json.loads(log.output)["actions"]
         assert [(a["action"], a["by"]) for a in acts] == [("mute", "op"), ("resolve", "op")]
         assert "no open reports" in run.invoke(cli, ["admin", "reports", *d]).output
+
+
+def test_a_finished_rooms_chat_is_given_for_its_replay_and_nothing_before(
+        client: TestClient) -> None:
+    """``GET /api/rooms/{room}/chat``: while the game is on it is refused (the spectators'
+    lines of a hidden-information game must not reach a player by this way either); once it
+    is over anyone reads both channels, minus removed lines and lines of accounts they
+    block."""
+    ann, ben, cat = account(client, "rann"), account(client, "rben"), account(client, "rcat")
+    room = make_room(client, "algo")
+    claim(client, ann, room, 0)
+    claim(client, ben, room, 1)
+    rid = room["room"]
+    with as_(client, ann).websocket_connect(f"/ws/{rid}") as player, \
+            as_(client, cat).websocket_connect(f"/ws/{rid}") as spectator:
+        joined(player, [room["keys"][0]])
+        joined(spectator)
+        assert say(spectator, "spectators", "ann holds the 7")["type"] == "ack"
+        assert say(player, "players", "gl")["type"] == "ack"
+        assert say(player, "players", "oops", 2)["type"] == "ack"
+        for who in (ann, cat, None):
+            res = (as_(client, who) if who else client).get(f"/api/rooms/{rid}/chat")
+            assert res.status_code == 409 and res.json()["error"]["code"] == "not_over"
+        player.send_json({"type": "resign", "seat": 0})
+        until(player, "update")
+    with engine(client).begin() as conn:  # a moderator removed one line
+        conn.execute(CHAT_LINES.update().where(CHAT_LINES.c.text == "oops").values(removed=True))
+    res = as_(client, ann).get(f"/api/rooms/{rid}/chat")
+    assert res.status_code == 200, res.text
+    assert [(x["channel"], x["author"], x["seat"], x["text"]) for x in res.json()["lines"]] == [
+        ("spectators", "rcat", None, "ann holds the 7"), ("players", "rann", 0, "gl")]
+    client.cookies.clear()  # anonymous readers get the same
+    assert [x["text"] for x in client.get(f"/api/rooms/{rid}/chat").json()["lines"]] == [
+        "ann holds the 7", "gl"]
+    assert as_(client, ben).post("/api/people/rcat/block").status_code == 200
+    assert [x["text"] for x in as_(client, ben).get(f"/api/rooms/{rid}/chat").json()["lines"]
+            ] == ["gl"]
+    assert client.get("/api/rooms/nosuchroom/chat").json()["error"]["code"] == "no_room"
+    assert client.get("/api/rooms/nosuchroom/chat").status_code == 404

@@ -111,7 +111,8 @@ def test_players_and_a_spectator_chat_in_their_tabs(browser: Any, server: Server
 
 
 def test_a_hidden_information_game_keeps_spectators_from_the_players_page(
-        browser: Any, server: Server) -> None:
+        browser: Any, server: Server, axe_source: str) -> None:  # noqa: F811
+    """... and once the game is over its replay shows both channels, to anyone."""
     ann = person(browser, server.url, "hann", "ja-JP", "phone")
     cat = person(browser, server.url, "hcat", "ja-JP", "phone")
     room = new_room(server.url, "algo")  # Algo hides information
@@ -124,5 +125,17 @@ def test_a_hidden_information_game_keeps_spectators_from_the_players_page(
     ann.click("#chat-tab-spectators")
     assert "終了後" in ann.inner_text("#chat-note")
     assert ann.locator("#chat-lines .chat-line").count() == 0
+    ann.on("dialog", lambda d: d.accept())
+    ann.click("#resign")
+    ann.wait_for_selector("body[data-status=finished]")
+    for page in (ann, cat):
+        page.goto(f"{server.url}/replay?room={room['room']}")
+        page.wait_for_selector("#replay-chat[data-ready=true]")
+        assert page.locator("#replay-chat .chat-text").all_inner_texts() == [
+            "ann has 5", "yoroshiku"]
+        first, second = page.locator("#replay-chat .chat-line").all_inner_texts()
+        assert "hcat（観戦者）" in first and "hann（1番席）" in second
+        assert page.inner_text("#replay-chat h2") == "対局中のチャット"
+    assert serious(cat, axe_source) == []
     for page in (ann, cat):
         page.context.close()

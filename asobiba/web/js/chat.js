@@ -13,8 +13,9 @@ export function chatHidden() {
   return settings().chat === "off";
 }
 
-function lineItem(line, onReport) {
-  const who = line.seat !== null && line.seat !== undefined ? t("chat.seat_author", { name: line.author, seat: line.seat + 1 }) : line.author;
+function lineItem(line, onReport, { marked = false } = {}) {
+  const who = line.seat !== null && line.seat !== undefined ? t("chat.seat_author", { name: line.author, seat: line.seat + 1 })
+    : marked && line.channel === "spectators" ? t("chat.spectator_author", { name: line.author }) : line.author;
   const report = el("button", { type: "button", class: "chat-report link", "aria-label": t("chat.report_line", { name: line.author }) }, t("chat.report"));
   report.addEventListener("click", () => onReport(line, report));
   return el("li", { class: "chat-line", "data-line": String(line.id) }, el("strong", {}, who), " ", el("span", { class: "chat-text" }, line.text), " ", report);
@@ -209,4 +210,31 @@ export function tournamentChat(host, id) {
   setInterval(() => {
     if (!document.hidden) poll();
   }, 5000);
+}
+
+/** The replay's chat: a finished room's lines, both channels in the order they were written
+ * (GET /api/rooms/{room}/chat; the server gives them only once the game is over). Hidden when
+ * the "chat" setting is off or nobody wrote. */
+export async function replayChat(host, roomId) {
+  host.hidden = true;
+  if (chatHidden()) return;
+  let res = null;
+  try {
+    res = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/chat`);
+  } catch {
+    return;
+  }
+  if (!res.ok) return;
+  const { lines } = await res.json();
+  const heading = el("h2", { id: "replay-chat-h" });
+  const list = el("ol", { class: "chat-lines", id: "replay-chat-lines", "aria-labelledby": "replay-chat-h", tabindex: "0" });
+  host.replaceChildren(heading, list);
+  function draw() {
+    heading.textContent = t("chat.replay_h");
+    list.replaceChildren(...lines.map((l) => lineItem(l, reportLine, { marked: true })));
+  }
+  draw();
+  onLangChange(draw);
+  host.hidden = lines.length === 0;
+  host.dataset.ready = "true";
 }

@@ -951,6 +951,9 @@ export const STRINGS = {
     "why:record.no_players": "{format}: the players line is missing",
     "why:record.no_rule": "{format}: the line {rule} between the header and the moves is missing",
     "why:record.unsupported": "{format}: {tag}[{value}] is not supported",
+    // --- s15: the replay's chat ---
+    "chat.replay_h": "Chat during the game",
+    "chat.spectator_author": "{name} (spectator)",
   },
   ja: {
     "app.name": "あそびば",
@@ -1893,6 +1896,9 @@ export const STRINGS = {
     "why:record.no_players": "{format}：対局者の行がありません",
     "why:record.no_rule": "{format}：見出しと手順の間の {rule} の行がありません",
     "why:record.unsupported": "{format}：{tag}[{value}] には対応していません",
+    // --- s15: the replay's chat ---
+    "chat.replay_h": "対局中のチャット",
+    "chat.spectator_author": "{name}（観戦者）",
   },
 };
 

@@ -4,6 +4,7 @@ import { applyStatic, lang, mountSwitch, onLangChange, t } from "./i18n.js";
 import { el, errorMessage, loadRenderer } from "./util.js";
 import { lineChart } from "./charts.js";
 import { drawMoveList, isPaired } from "./movelist.js";
+import { replayChat } from "./chat.js";
 
 let data = null;
 let renderer = null;
@@ -277,8 +278,10 @@ async function main() {
     } catch {
       res = null;
     }
-    if (res && res.ok) await load(await res.text());
-    else {
+    if (res && res.ok) {
+      await load(await res.text());
+      if (room) await replayChat(document.getElementById("replay-chat"), room);
+    } else {
       // no record to blame yet: a missing room or a failing server, worded as such
       const body = res ? await res.json().catch(() => null) : null;
       document.getElementById("status").textContent = res ? errorMessage(body, res.status) : t("error.unreachable");
