@@ -59,7 +59,7 @@ test: $(STAMP) browser-deps $(NODE_STAMP)
 	$(BIN)/ruff check .
 	npx --no-install eslint --max-warnings 0 asobiba/web asobiba/games tests
 	$(BIN)/mypy asobiba
-	$(BIN)/python -m pytest -n 2 -p no:cacheprovider tests
+	$(BIN)/python -m pytest -n 2 -p no:cacheprovider --durations=25 tests
 
 ## Debian's chromium for the Playwright tests (the Playwright browser download is unreachable),
 ## CJK fonts so Japanese renders, PostgreSQL's and Redis's server binaries for the store and
