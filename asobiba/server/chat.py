@@ -619,18 +619,10 @@ async def room_read(request: Request) -> Response:
     """``GET /api/rooms/{room}/chat``: a finished room's chat, when its record is given out
     (the same rule as the record's: not while the game is on, not under an embargo)."""
     from .routes.context import ctx
+    from .routes.rooms import released
 
-    app = ctx(request)
     room_id = request.path_params["room"]
-    room = await app.hub.get(room_id)
-    if room is None:
-        raise ClientError("no_room", "there is no such room", status=404)
-    if room.status != "finished":
-        raise ClientError("not_over", "a room's chat is kept for its replay once the game is "
-                          "over; the room's page has it until then", status=409)
-    embargo = await app.prog.record_embargo(room_id)
-    if embargo:
-        raise ClientError("not_yet", embargo, status=409)
+    await released(ctx(request), room_id, "replay's chat")
     got = await run_in_threadpool(room_lines, _engine(request), room_id, await me_of(request))
     return JSONResponse(got)
 

@@ -6,6 +6,7 @@ body as its parsed model (:func:`..api_schema.parsed`)."""
 from __future__ import annotations
 
 import asyncio
+from typing import TYPE_CHECKING
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -22,7 +23,10 @@ from ..api_schema import CreateRoom, SeatCount, SeatSpec, parsed
 from ..clock import ClockError, check_clock
 from ..rooms import ClientError
 from .common import error, game_of, ip, limited
-from .context import ctx
+from .context import AppContext, ctx
+
+if TYPE_CHECKING:
+    from ..room import Room
 
 MAX_NAME = 40
 
@@ -132,18 +136,27 @@ async def room_info(request: Request) -> Response:
     return JSONResponse(room.public())
 
 
+async def released(app: AppContext, room_id: str, what: str) -> Room:
+    """The room whose record (and what goes with it: its chat, for the replay) may be given
+    out now: it exists, its game is over, and no embargo holds it (a daily challenge's,
+    until its day ends). ``what`` names the thing asked for in the refusal."""
+    room = await app.hub.get(room_id)
+    if room is None:
+        raise ClientError("no_room", "there is no such room", status=404)
+    if room.status != "finished":
+        raise ClientError("not_over", f"the {what} is available once the game is over "
+                          "(the record holds the seed, which would reveal hidden information)",
+                          status=409)
+    embargo = await app.prog.record_embargo(room_id)
+    if embargo:
+        raise ClientError("not_yet", embargo, status=409)
+    return room
+
+
 async def room_record(request: Request) -> Response:
     app = ctx(request)
     room_id = request.path_params["room"]
-    room = await app.hub.get(room_id)
-    if room is None:
-        return error(404, "no_room", "there is no such room")
-    if room.status != "finished":
-        return error(409, "not_over", "the record is available once the game is over "
-                     "(it holds the seed, which would reveal hidden information)")
-    embargo = await app.prog.record_embargo(room_id)
-    if embargo:
-        return error(409, "not_yet", embargo)
+    room = await released(app, room_id, "record")
     text = await asyncio.to_thread(app.hub.store.record, room_id)
     fmt = request.query_params.get("format", "json")
     if fmt != "json":
