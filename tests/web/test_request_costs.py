@@ -5,8 +5,9 @@ The flood test is the attack an outside tester ran on the old code: one spectato
 640-ply Memory Matrix room sending ``history`` at the message rate the server allows (10 a
 second). The old code rebuilt every past view of the room (1.1 MB of JSON here) for each
 message on the event loop, and the moves of every other room waited behind it (measured by
-the tester: another room's acknowledgement p50 from 2.2 ms to 5,225 ms). Its assertion is a
-ratio to a quiet run in the same test, never a wall-clock threshold.
+the tester: another room's acknowledgement p50 from 2.2 ms to 5,225 ms). Its assertions
+count the work done on the event loop (views serialised per message and in all), never time
+it: the acknowledgement times are printed, not asserted.
 """
 
 from __future__ import annotations
@@ -175,18 +176,35 @@ class Flood(threading.Thread):
         self.ended = time.monotonic()
 
 
-def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any) -> None:
-    """Blocks of moves in another room, quiet and while a spectator floods ``history`` of a
-    640-ply room in turn: the flooded acknowledgement p99 stays within max(3 × quiet p99, quiet p99 +
-    50 ms). Why that bound: the quiet p99 on a loaded 2-core machine is a few ms to a few tens
-    of ms and swings by a factor of ~2 between runs, so a pure ratio would be flaky where the
-    absolute slack is tiny, and 50 ms absolute is the issue's own target for the p99; the old
-    code blows through it by two orders of magnitude (every ack waits for a full rebuild of a
-    1.1 MB history on the event loop, several per second). Fails on the old code (see the
-    commit message), passes here."""
+def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any, monkeypatch: Any
+                                                        ) -> None:
+    """The attack, run for real: while another room's moves are played, a spectator floods
+    ``history`` of a 640-ply room at the allowed message rate (quiet and flooded blocks in
+    turn). What made the old code's acknowledgements wait — every message rebuilt all 641
+    views of the room (1.1 MB of JSON) on the event loop — is **counted**, not timed: over
+    the whole flood each position's view is serialised at most once (the cache), no page
+    builds more than a page of views, every move of the other room is acknowledged, and the
+    bytes served stay within the connection's budget. The old code fails the first count by
+    two orders of magnitude (641 views per message). The acknowledgement times are printed
+    (quiet and flooded p99), not asserted: a latency ratio on a shared 2-core machine failed
+    a clean CI run (25.7 ms quiet, 306 ms flooded at load 9) with nothing wrong in the code —
+    the figures belong to benchmarks (docs/fair-play.md, "Abuse limits")."""
     blocks, per_block = 4, 20
     quiet: list[float] = []
     flooded: list[float] = []
+    built: list[int] = []        # views serialised, per history page
+    real_lean, real_page = table._lean, table.history_page
+
+    def counting_lean(view: Any) -> Any:
+        built[-1] += 1
+        return real_lean(view)
+
+    def counting_page(room: Any, conn: Any, msg: Any) -> str:
+        built.append(0)
+        return real_page(room, conn, msg)
+
+    monkeypatch.setattr(table, "_lean", counting_lean)
+    monkeypatch.setattr(table, "history_page", counting_page)
     with make_client(tmp_path) as client:
         room_id = long_room(client)
         player = Player(client)
@@ -195,8 +213,6 @@ def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any) -> None:
         try:
             for _ in range(10):  # warm-up: first moves pay for imports and caches
                 player.move()
-            # quiet and flooded blocks in turn: a load swing of the machine (other
-            # people's tests) falls on both alike
             for _ in range(blocks):
                 player.acks.clear()
                 for _ in range(per_block):
@@ -206,7 +222,7 @@ def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any) -> None:
                 flood.active.set()
                 served = flood.pages + flood.refused
                 while flood.pages + flood.refused < served + 2 and flood.error is None:
-                    time.sleep(0.02)  # the flood is running before the moves are timed
+                    time.sleep(0.02)  # the flood is running before the moves are played
                 for _ in range(per_block):
                     player.move()
                 flooded += player.acks
@@ -219,11 +235,15 @@ def test_rule_a_history_flood_does_not_slow_another_room(tmp_path: Any) -> None:
     assert flood.error is None, flood.error
     q, f = p99(quiet), p99(flooded)
     print(f"ack p99 quiet {q * 1000:.1f} ms, flooded {f * 1000:.1f} ms; flood: {flood.pages} "
-          f"pages, {flood.refused} refused, {flood.bytes} bytes")
+          f"pages, {flood.refused} refused, {flood.bytes} bytes; {sum(built)} views built "
+          f"over {len(built)} pages")
     assert flood.pages >= 3, "the spectator was served (the flood is real)"
-    assert f <= max(3 * q, q + 0.05), (
-        f"another room's acks slowed under a history flood: p99 {q * 1000:.1f} ms quiet, "
-        f"{f * 1000:.1f} ms flooded")
+    assert len(quiet) == len(flooded) == blocks * per_block   # every move acknowledged
+    # the work on the event loop, counted: each position's public view once for the whole
+    # flood (641 positions), at most a page of positions per message
+    assert len(built) == flood.pages
+    assert sum(built) <= LONG_PLIES + 1, sum(built)
+    assert max(built) <= table.HISTORY_PAGE_PLIES
     # the bytes the spectator got are within its connection's budget (burst + rate × time,
     # plus one page of overdraft): counted, not timed
     lasted = flood.ended - flood.began
