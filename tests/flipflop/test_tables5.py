@@ -78,14 +78,62 @@ def test_a_layer_file_round_trips_and_knows_its_piece_count(tmp_path):
     assert not again.covers(three_piece[0], three_piece[1])
 
 
+def test_a_layer_file_written_plain_is_mapped_and_reads_the_same(tmp_path):
+    """A table written without ``.xz`` (the 6-piece layer's form) is mapped, not read, and
+    answers as the compressed one; an empty or foreign file is refused with a clear error."""
+    two, _ = tables.build_layer(2, None, log=False)
+    plain, packed = tmp_path / "layer2.bin", tmp_path / "layer2.bin.xz"
+    two.dump(plain)
+    two.dump(packed, preset=1)
+    mapped, read = tables.Tables.load(plain), tables.Tables.load(packed)
+    assert plain.stat().st_size > packed.stat().st_size
+    assert isinstance(mapped._values, memoryview) and not isinstance(mapped._values.obj, bytes)
+    for pos in tables.iter_positions(mapped, 5, 300):
+        assert mapped.get(*pos) == read.get(*pos) == two.get(*pos)
+    assert not list(tmp_path.glob("*.part"))
+    (tmp_path / "empty.bin").write_bytes(b"")
+    (tmp_path / "other.bin").write_bytes(b"PK\x03\x04" + bytes(40))
+    for bad in ("empty.bin", "other.bin"):
+        with pytest.raises(ValueError, match="not a FlipFlop endgame table"):
+            tables.Tables.load(tmp_path / bad)
+
+
+def test_the_rank_directory_is_the_same_by_numpy_and_by_python():
+    """The 6-piece layer's 11 M bitmap words are counted by NumPy; small tables in pure
+    Python — the same counts."""
+    from array import array
+
+    rnd = np.random.default_rng(7)
+    words = array("Q")
+    words.frombytes(rnd.integers(0, 2**63, size=(1 << 20) + 3, dtype=np.int64).tobytes())
+    by_numpy = tables._rank_directory(words)
+    assert len(by_numpy) == len(words) + 1
+    small = array("Q", words[:1000])
+    assert list(tables._rank_directory(small)) == list(by_numpy[:1001])
+    assert by_numpy[-1] == sum(w.bit_count() for w in words)
+
+
 @pytest.mark.slow
-def test_the_layered_builder_reproduces_the_four_piece_layer():
-    """Layer 4 from the ≤ 3 part: 1,251,220 canonical entries, equal to the shipped file
-    (the older builder) — the per-count method is the same solve."""
+def test_a_layer_built_in_a_work_directory_resumes_where_it_stopped(tmp_path):
+    """Layer 4 from the ≤ 3 part equals the shipped file (the older builder): the per-count
+    method is the same solve. Built with a work directory (how the 6-piece layer is built):
+    the moves go through a file and each solved component is saved; a build that lost a component's results solves
+    only that one again and gives the same table — equal to the shipped ≤ 4 entries."""
     two, _ = tables.build_layer(2, None, log=False)
     three, _ = tables.build_layer(3, two, log=False)
-    four, stats = tables.build_layer(4, three, log=False)
+    work = tmp_path / "work"
+    four, stats = tables.build_layer(4, three, log=False, work=work)
+    assert stats["components_resumed"] == 0
     assert _same_as_base(four) == stats["canonical_positions"] == 1_476_820 - 56_880
+    saved = sorted(p.name for p in work.iterdir())
+    assert saved == ["layer4-1-3.done", "layer4-2-2.done"]   # the moves' files are gone
+    # a component whose results were half written (no done.json) is solved again
+    (work / "layer4-2-2.done" / "done.json").unlink()
+    again, stats2 = tables.build_layer(4, three, log=False, work=work)
+    assert stats2["components_resumed"] == 1
+    assert stats2["moves"] == stats["moves"]
+    assert bytes(again._bits) == bytes(four._bits)
+    assert bytes(again._values) == bytes(four._values)
 
 
 # ---- the 5-piece layer ----------------------------------------------------------------------

@@ -327,7 +327,8 @@ class FlipFlop(Game):
     def warm_caches(self) -> None:
         """Build what a bot process keeps between moves — the 3×3 solved table (about
         0.7 s of CPU), the 5×5 endgame tables with their 5-piece layer (about 1 s of CPU
-        and 60 MB) and level 6's learned tables — once, when the process starts, so that
+        and 60 MB) and, where it was built, the 6-piece layer (mapped; its rank directory
+        about 1 s and 180 MB), and level 6's learned tables — once, when the process starts, so that
         no move waits on them (a level-5 move that read the layer itself took 17–24 s at a
         load of 22)."""
         from . import tables

@@ -53,8 +53,9 @@ rule, which needs the history)."""
 ATTACK = 22   # c5, relative to the side to move
 HOME = 2      # c1
 TABLE_PIECES = 5
-"""Positions with at most this many pieces are over for learning: the endgame tables know
-them (``tables.MAX_LAYER``)."""
+"""Positions with at most this many pieces are over for learning: the shipped endgame
+tables know them (``tables.SHIPPED``). Not the built 6-piece layer, even where it is on
+disk: a training command must give the same tables on every machine."""
 GEO = bd.GEOMETRY[N]
 WIN, DRAW, LOSS = 1.0, 0.0, -1.0
 

@@ -28,12 +28,19 @@ with 2–4 pieces; ``endgame5.bin.xz`` holds **one layer**, the positions with e
 pieces, built by the per-count builder (:mod:`.tables_layer`) from the ≤ 4 file
 (``build --pieces 5``). :func:`load` puts the layers together (:class:`TableSet`) and reads
 a layer's file on the first lookup that needs it.
+
+The 6-piece layer (``build --pieces 6``, from the 5-piece file; 790 MB) is not shipped: it
+is built by that one command into ``endgame6.bin`` beside the shipped files (or the
+directory named by ``ASOBIBA_FLIPFLOP_TABLES``), stored uncompressed and mapped, not read:
+processes share its pages, and nothing is decompressed.
 """
 
 from __future__ import annotations
 
 import argparse
 import lzma
+import mmap
+import os
 import struct
 from array import array
 from functools import lru_cache
@@ -53,8 +60,12 @@ ATTACK = 22   # c5, relative to the side to move
 HOME = 2      # c1
 PIECES = 4
 """The first shipped file: every position with 2 to this many pieces (one file)."""
-MAX_LAYER = 5
-"""Further files, one piece count each (``endgame5.bin.xz``), up to this count."""
+MAX_LAYER = 6
+"""Further files, one piece count each (``endgame5.bin.xz``, ``endgame6.bin``), up to this
+count."""
+SHIPPED = 5
+"""The layers up to this count ship with the package (xz); above it they are built here."""
+TABLES_ENV = "ASOBIBA_FLIPFLOP_TABLES"
 DRAW, WIN, LOSS = 0, 1, 2
 NAMES = {DRAW: "draw", WIN: "win", LOSS: "loss"}
 MAGIC = b"FFEG"
@@ -71,7 +82,13 @@ DIRECTIONS = ((bd.ROOK, ((1, 0), (-1, 0), (0, 1), (0, -1))),
 
 
 def default_path(pieces: int = PIECES) -> Path:
-    return Path(__file__).with_name(f"endgame{pieces}.bin.xz")
+    """Where the table of ``pieces`` lives: the shipped files (≤ 5, xz) beside this module;
+    a built layer (6, uncompressed and mapped) in ``$ASOBIBA_FLIPFLOP_TABLES`` or, unset,
+    beside them too."""
+    if pieces <= SHIPPED:
+        return Path(__file__).with_name(f"endgame{pieces}.bin.xz")
+    where = os.environ.get(TABLES_ENV)
+    return (Path(where) if where else Path(__file__).parent) / f"endgame{pieces}.bin"
 
 
 def signatures(pieces: int, low: int = 2) -> list[tuple[int, int]]:
@@ -143,6 +160,25 @@ def decode_value(code: int) -> tuple[int, int]:
     return LOSS, code - LOSS_BASE
 
 
+def _rank_directory(words: array[int]) -> array[int]:
+    """Canonical positions before each 64-bit word of the bitmap (one more entry: the
+    total). NumPy when it is there (the 6-piece layer has 11 M words), else pure Python."""
+    if len(words) > 1 << 20:
+        try:
+            import numpy as np
+        except ImportError:  # pragma: no cover - numpy is in every environment that builds
+            pass
+        else:
+            per_byte = np.array([i.bit_count() for i in range(256)], dtype=np.uint8)
+            ones = per_byte[np.frombuffer(words, dtype=np.uint8)].reshape(-1, 8)
+            out = np.zeros(len(words) + 1, dtype=np.int64)
+            np.cumsum(ones.sum(axis=1, dtype=np.int64), out=out[1:])
+            directory = array("q")
+            directory.frombytes(out.tobytes())
+            return directory
+    return array("q", accumulate((w.bit_count() for w in words), initial=0))
+
+
 class Tables:
     """A loaded table: ``lookup`` answers (value, distance) for a position it covers."""
 
@@ -164,8 +200,7 @@ class Tables:
         self._words.frombytes(canonical_bits[:words * 8])
         if struct.pack("=H", 1) != struct.pack("<H", 1):  # pragma: no cover - big-endian
             self._words.byteswap()
-        self._before = array("q", accumulate((w.bit_count() for w in self._words),
-                                             initial=0))
+        self._before = _rank_directory(self._words)
         total = self._before[-1]
         if total * 2 != len(values):
             raise ValueError(f"table damaged: {total} canonical positions, "
@@ -211,17 +246,36 @@ class Tables:
 
     # ---- files ---------------------------------------------------------------------------
     def dump(self, path: Path, preset: int = 9) -> None:
+        """Write the table: xz-compressed when ``path`` ends in ``.xz``, else as it is (to
+        be mapped). Written to a temporary name first, then renamed."""
         if self.low == 2:
             header = MAGIC + struct.pack("<BBQQ", FORMAT, self.pieces, self.size, len(self))
         else:
             header = MAGIC + struct.pack("<BBBQQ", FORMAT_LAYER, self.low, self.pieces,
                                          self.size, len(self))
-        path.write_bytes(lzma.compress(b"".join((header, self._bits, self._values)),
-                                       preset=preset))
+        tmp = path.with_name(path.name + ".part")
+        if path.suffix == ".xz":
+            tmp.write_bytes(lzma.compress(b"".join((header, self._bits, self._values)),
+                                          preset=preset))
+        else:
+            with open(tmp, "wb") as out:
+                for part in (header, self._bits, self._values):
+                    out.write(part)
+        tmp.replace(path)
 
     @classmethod
     def load(cls, path: Path) -> Tables:
-        raw = lzma.decompress(path.read_bytes())
+        """Read a table file: an ``.xz`` one is decompressed into memory, any other is
+        mapped (read-only; the pages are shared by every process that maps it)."""
+        raw: bytes | mmap.mmap
+        if path.suffix == ".xz":
+            raw = lzma.decompress(path.read_bytes())
+        else:
+            with open(path, "rb") as f:
+                try:
+                    raw = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+                except ValueError as exc:   # an empty file cannot be mapped
+                    raise ValueError(f"{path} is not a FlipFlop endgame table") from exc
         if raw[:4] != MAGIC:
             raise ValueError(f"{path} is not a FlipFlop endgame table")
         fmt = raw[4]
@@ -238,7 +292,7 @@ class Tables:
         if size != sum(signature_size(*s) for s in signatures(pieces, low)):
             raise ValueError(f"{path}: index size {size} does not match {low}..{pieces} pieces")
         nbits = (size + 63) // 64 * 8
-        view = memoryview(raw)   # no copies of the 50 MB of the 5-piece layer
+        view = memoryview(raw)   # no copies of the 50 MB of the 5-piece layer (or 790 MB)
         bits, values = view[at:at + nbits], view[at + nbits:]
         if len(values) != 2 * count:
             raise ValueError(f"{path}: truncated table")
@@ -350,15 +404,15 @@ def build(pieces: int = PIECES, log: bool = True) -> tuple[Tables, dict[str, int
     return Builder(pieces).build(log)
 
 
-def build_layer(pieces: int, lower: Tables | None, log: bool = True
-                ) -> tuple[Tables, dict[str, int | float]]:
+def build_layer(pieces: int, lower: Tables | None, log: bool = True,
+                work: Path | None = None) -> tuple[Tables, dict[str, int | float]]:
     """Solve the positions with exactly ``pieces`` pieces, reading the captures' values
     from ``lower`` (a table holding the ``pieces - 1`` layer; None for 2 pieces)."""
     try:
         from .tables_layer import LayerBuilder
     except ImportError as exc:  # pragma: no cover - numpy is in the dev environment
         raise SystemExit("building the FlipFlop tables needs NumPy (pip install numpy)") from exc
-    return LayerBuilder(pieces, lower).build(log)
+    return LayerBuilder(pieces, lower, work).build(log)
 
 
 def iter_positions(tables: EndgameTables, rng_seed: int, count: int
@@ -386,8 +440,12 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--pieces", type=int, default=PIECES)
     b.add_argument("--out", type=Path, default=None)
     b.add_argument("--lower", type=Path, default=None,
-                   help="for --pieces 5: the ≤ 4 file (default: the shipped one)")
+                   help="for --pieces 5 or 6: the table below (default: the ≤ 4 file for 5, "
+                   "the 5-piece file for 6)")
     b.add_argument("--preset", type=int, default=9, help="xz preset of the file written")
+    b.add_argument("--work", type=Path, default=None,
+                   help="for a layer: a directory for the moves and each solved component "
+                   "(the build resumes from it); default for 6 pieces: OUT.work")
     s = sub.add_parser("stats", help="counts of a table file")
     s.add_argument("--pieces", type=int, default=PIECES)
     args = ap.parse_args(argv)
@@ -395,12 +453,17 @@ def main(argv: list[str] | None = None) -> int:
         out = args.out or default_path(args.pieces)
         if args.pieces <= PIECES:
             tables, stats = build(args.pieces)
-        elif args.pieces == PIECES + 1:
-            lower_path = args.lower or default_path(PIECES)
+        elif args.pieces <= MAX_LAYER:
+            below = args.pieces - 1
+            lower_path = args.lower or default_path(below)
             if not lower_path.exists():
-                raise SystemExit(f"the {args.pieces}-piece layer reads the ≤ {PIECES} table: "
-                                 f"{lower_path} is missing (build it first: --pieces {PIECES})")
-            tables, stats = build_layer(args.pieces, Tables.load(lower_path))
+                raise SystemExit(f"the {args.pieces}-piece layer reads the {below}-piece "
+                                 f"table: {lower_path} is missing (build it first: "
+                                 f"--pieces {below})")
+            work = args.work
+            if work is None and args.pieces > SHIPPED:
+                work = out.with_name(out.name + ".work")
+            tables, stats = build_layer(args.pieces, Tables.load(lower_path), work=work)
         else:
             raise SystemExit(f"--pieces {args.pieces}: this builder goes to {MAX_LAYER}")
         tables.dump(out, args.preset)

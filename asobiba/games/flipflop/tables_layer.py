@@ -17,16 +17,24 @@ position that has a value keeps it (it is dropped from the iteration: the rounds
 cheaper as positions are decided). The iteration stops at the first round that decides
 nothing once no lower-layer value can appear any more; what is left undecided is a draw.
 Tests: the layers 2, 3 and 4 rebuilt this way equal the ≤ 4 builder's file.
+
+**Big layers** (6 pieces: 702,732,800 indices): given a ``work`` directory the builder
+writes each component's plain moves to a file there and reads them back mapped (the
+moves of the largest component, ≈ 1.5 G child indices, are never held twice in memory),
+drops decided positions block by block, and saves each solved component's values, so an
+interrupted build resumes at the first component not yet saved.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import sys
 import time
 from collections.abc import Iterator
 from math import comb
+from pathlib import Path
 
 import numpy as np
 from numpy.typing import NDArray
@@ -81,7 +89,7 @@ def layer_signatures(pieces: int) -> list[tuple[int, int]]:
 
 
 class LayerBuilder:
-    def __init__(self, pieces: int, lower: Tables | None) -> None:
+    def __init__(self, pieces: int, lower: Tables | None, work: Path | None = None) -> None:
         if pieces < 2:
             raise ValueError("a layer has at least 2 pieces")
         self.k = pieces
@@ -120,6 +128,9 @@ class LayerBuilder:
         self.canon = np.zeros(self.size, dtype=bool)
         self.selfmirror = np.zeros(self.size, dtype=bool)
         self.moves = 0
+        self.work = work
+        if work is not None:
+            work.mkdir(parents=True, exist_ok=True)
 
     # ---- positions ---------------------------------------------------------------------
     def canonical(self, ms: I64, ts: I64, fm: I64, ft: I64, off: int) -> I64:
@@ -212,12 +223,15 @@ class LayerBuilder:
 
     # ---- one component ------------------------------------------------------------------
     def _generate(self, comp: list[tuple[int, int]], log: bool
-                  ) -> tuple[I32, I64, I32, I16, I16, NDArray[np.bool_]]:
+                  ) -> tuple[I32, I16, I32, I16, I16, NDArray[np.bool_]]:
         """Every live canonical position of ``comp`` with its plain moves (CSR) and the
-        summary of its captures: fastest winning capture, slowest losing one, a drawn one."""
+        summary of its captures: fastest winning capture, slowest losing one, a drawn one.
+        With a work directory the moves go to a file there and come back mapped."""
         parents: list[I32] = []
-        counts: list[I64] = []
+        counts: list[I16] = []
         childs: list[I32] = []
+        spill_path = self._path(comp, "moves.i32")
+        spill = open(spill_path, "wb") if spill_path is not None else None
         win_d: list[I16] = []
         loss_d: list[I16] = []
         draw: list[NDArray[np.bool_]] = []
@@ -261,8 +275,11 @@ class LayerBuilder:
                 order = np.argsort(p, kind="stable")
                 live = ~stuck
                 parents.append(full[live].astype(np.int32))
-                counts.append(cnt[live])
-                childs.append(c[order].astype(np.int32))
+                counts.append(cnt[live].astype(np.int16))
+                if spill is not None:
+                    c[order].astype(np.int32).tofile(spill)
+                else:
+                    childs.append(c[order].astype(np.int32))
                 win_d.append(wd[live])
                 loss_d.append(ld[live])
                 draw.append(dr[live])
@@ -272,15 +289,29 @@ class LayerBuilder:
                       f"positions, {self.moves:,} moves so far, "
                       f"{time.process_time() - t0:.0f} s CPU, load {os.getloadavg()[0]:.1f}",
                       file=sys.stderr, flush=True)
-        return (np.concatenate(parents), np.concatenate(counts), np.concatenate(childs),
+        child: I32
+        if spill is not None and spill_path is not None:
+            spill.close()
+            size = spill_path.stat().st_size
+            child = (np.memmap(spill_path, dtype=np.int32, mode="r") if size
+                     else np.zeros(0, dtype=np.int32))
+        else:
+            child = np.concatenate(childs) if childs else np.zeros(0, dtype=np.int32)
+        return (np.concatenate(parents), np.concatenate(counts), child,
                 np.concatenate(win_d), np.concatenate(loss_d), np.concatenate(draw))
+
+    def _path(self, comp: list[tuple[int, int]], what: str) -> Path | None:
+        if self.work is None:
+            return None
+        m, t = comp[0]
+        return self.work / f"layer{self.k}-{m}-{t}.{what}"
 
     def _solve(self, comp: list[tuple[int, int]], log: bool) -> int:
         act, cnt, child, win_d, loss_d, draw = self._generate(comp, log)
         value = self.value
         max_cap = int(max(win_d[win_d != NO_WIN].max(initial=0), loss_d.max(initial=0)))
         starts = np.zeros(len(cnt), dtype=np.int64)
-        np.cumsum(cnt[:-1], out=starts[1:])
+        np.cumsum(cnt[:-1], dtype=np.int64, out=starts[1:])
         r = 0
         t0 = time.process_time()
         while len(act):
@@ -307,11 +338,15 @@ class LayerBuilder:
                       file=sys.stderr, flush=True)
             if int(known.sum()) * 50 > len(act):   # drop the decided and their moves
                 und = ~known
-                child = child[np.repeat(und, cnt)]
+                child = _compact(child, cnt, starts, und)
                 act, cnt = act[und], cnt[und]
                 win_d, loss_d, draw = win_d[und], loss_d[und], draw[und]
                 starts = np.zeros(len(cnt), dtype=np.int64)
-                np.cumsum(cnt[:-1], out=starts[1:])
+                np.cumsum(cnt[:-1], dtype=np.int64, out=starts[1:])
+        spill = self._path(comp, "moves.i32")
+        if spill is not None:
+            del child
+            spill.unlink(missing_ok=True)
         return r
 
     def _best(self, child: I32, starts: I64) -> I16:
@@ -338,26 +373,70 @@ class LayerBuilder:
                 out.append([(m, t)] if m == t else [(m, t), (t, m)])
         return out
 
+    def _save(self, comp: list[tuple[int, int]], moves: int, rounds: int) -> None:
+        """A solved component's values (with a work directory), one file per array in the
+        component's folder; ``done.json`` is written last (to a temporary name, then
+        renamed), so a half-written folder is never taken for a finished one."""
+        folder = self._path(comp, "done")
+        if folder is None:
+            return
+        folder.mkdir(exist_ok=True)
+        for m, t in comp:
+            lo, n = self.offsets[(m, t)], signature_size(m, t)
+            np.save(folder / f"value_{m}_{t}.npy", self.value[lo:lo + n])
+            np.save(folder / f"canon_{m}_{t}.npy", np.packbits(self.canon[lo:lo + n]))
+            np.save(folder / f"mirror_{m}_{t}.npy", np.packbits(self.selfmirror[lo:lo + n]))
+        tmp = folder / "done.json.part"
+        tmp.write_text(json.dumps({"moves": moves, "rounds": rounds}))
+        tmp.replace(folder / "done.json")
+
+    def _resume(self, comp: list[tuple[int, int]]) -> bool:
+        """Take a component's values from the work directory if an earlier run saved them."""
+        folder = self._path(comp, "done")
+        if folder is None or not (folder / "done.json").exists():
+            return False
+        for m, t in comp:
+            lo, n = self.offsets[(m, t)], signature_size(m, t)
+            self.value[lo:lo + n] = np.load(folder / f"value_{m}_{t}.npy")
+            self.canon[lo:lo + n] = np.unpackbits(np.load(folder / f"canon_{m}_{t}.npy"))[:n]
+            self.selfmirror[lo:lo + n] = np.unpackbits(
+                np.load(folder / f"mirror_{m}_{t}.npy"))[:n]
+        self.moves += int(json.loads((folder / "done.json").read_text())["moves"])
+        return True
+
     def build(self, log: bool = True) -> tuple[Tables, dict[str, int | float]]:
         t0, wall0 = time.process_time(), time.perf_counter()
         rounds = 0
+        resumed = 0
         for comp in self.components():
-            rounds = max(rounds, self._solve(comp, log))
+            if self._resume(comp):
+                resumed += 1
+                continue
+            moves0 = self.moves
+            r = self._solve(comp, log)
+            rounds = max(rounds, r)
+            self._save(comp, self.moves - moves0, r)
         canon = self.canon
-        v = self.value[:self.size][canon].astype(np.int32)
+        v = self.value[:self.size][canon]
         codes = np.zeros(len(v), dtype="<u2")
         win, loss = v > 0, v < 0
-        codes[win] = 1 + (SCALE - v[win])
-        codes[loss] = LOSS_BASE + (SCALE + v[loss])
-        weight = np.where(self.selfmirror[canon], 2, 4)
+        codes[win] = 1 + (SCALE - v[win].astype(np.int32))
+        codes[loss] = LOSS_BASE + (SCALE + v[loss].astype(np.int32))
+        mirror_self = self.selfmirror[canon]
+
+        def weighed(mask: NDArray[np.bool_]) -> int:
+            """Absolute positions: 4 per canonical entry (both colours to move, a mirror
+            pair), 2 for an entry that is its own mirror image."""
+            return 4 * int(mask.sum()) - 2 * int((mask & mirror_self).sum())
+
         stats: dict[str, int | float] = {
             "pieces": self.k, "layer": self.k, "canonical_positions": int(len(v)),
-            "absolute_positions": int(weight.sum()),
-            "win": int(weight[win].sum()), "loss": int(weight[loss].sum()),
-            "draw": int(weight[~win & ~loss].sum()),
-            "longest_win_plies": int((SCALE - v[win]).max(initial=0)),
-            "longest_loss_plies": int((SCALE + v[loss]).max(initial=0)),
-            "moves": self.moves, "rounds": rounds,
+            "absolute_positions": 4 * int(len(v)) - 2 * int(mirror_self.sum()),
+            "win": weighed(win), "loss": weighed(loss),
+            "draw": weighed(~win & ~loss),
+            "longest_win_plies": int((SCALE - v[win].astype(np.int32)).max(initial=0)),
+            "longest_loss_plies": int((SCALE + v[loss].astype(np.int32)).max(initial=0)),
+            "moves": self.moves, "rounds": rounds, "components_resumed": resumed,
             "cpu_seconds": round(time.process_time() - t0, 1),
             "wall_seconds": round(time.perf_counter() - wall0, 1),
             "max_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024,
@@ -366,3 +445,18 @@ class LayerBuilder:
         bits = np.packbits(np.r_[canon, np.zeros((-self.size) % 64, dtype=bool)],
                            bitorder="little").tobytes()
         return Tables(self.k, bits, codes.tobytes(), stats, low=self.k), stats
+
+
+def _compact(child: I32, cnt: I16, starts: I64, keep: NDArray[np.bool_]) -> I32:
+    """The moves of the parents kept, block by block (no mask as long as all the moves)."""
+    out = np.empty(int(cnt[keep].sum(dtype=np.int64)), dtype=np.int32)
+    at = a = 0
+    while a < len(starts):
+        b = max(int(np.searchsorted(starts, starts[a] + BLOCK, side="left")), a + 1)
+        lo = int(starts[a])
+        hi = int(starts[b]) if b < len(starts) else len(child)
+        part = np.asarray(child[lo:hi])[np.repeat(keep[a:b], cnt[a:b])]
+        out[at:at + len(part)] = part
+        at += len(part)
+        a = b
+    return out
