@@ -1,7 +1,8 @@
 """Proof-number search (df-pn) on 5×5 FlipFlop: the start and the openings after k plies,
 each asked both ways (can White force a win? can Black?), within node budgets, with
 transpositions, the mirror and the endgame tables at the leaves (≤ 5 pieces by default,
-``--tables 4`` for the ≤ 4 table alone).
+``--tables 4`` for the ≤ 4 table alone, ``--tables 6`` with the 6-piece layer where it was
+built: ``python -m asobiba.games.flipflop.tables build --pieces 6``).
 
 Proven results are certified: the certificate is extracted, replayed against the rules
 engine (``proof.verify``) and written to ``--certs``. "no win found" is a df-pn disproof,
@@ -68,8 +69,8 @@ def main() -> None:
     ap.add_argument("--ply2", type=int, default=3_000)
     ap.add_argument("--ply3", type=int, default=0)
     ap.add_argument("--certs", type=Path, default=None)
-    ap.add_argument("--tables", type=int, default=5, choices=(4, 5),
-                    help="the endgame tables at the leaves: ≤ 4 or ≤ 5 pieces")
+    ap.add_argument("--tables", type=int, default=5, choices=(4, 5, 6),
+                    help="the endgame tables at the leaves: ≤ 4, ≤ 5 or ≤ 6 pieces")
     args = ap.parse_args()
     tab = tb.load(args.tables)
     if tab is None:
