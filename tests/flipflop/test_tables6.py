@@ -51,7 +51,7 @@ def test_the_six_piece_layer_covers_exactly_six_pieces():
     layer = SIX.layer(6)
     assert (layer.low, layer.pieces) == (6, 6)
     assert layer.size == 702_732_800
-    five = (0b11111 << 5, 1 << 22, 0, bd.WHITE)
+    five = (0b1111 << 5, 1 << 22, 0, bd.WHITE)
     assert SIX.get(*five) is not None and not layer.covers(five[0], five[1])
     seven = (0b1111 << 5, 0b111 << 20, 0, bd.WHITE)
     assert SIX.get(*seven) is None
