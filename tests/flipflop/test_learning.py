@@ -20,6 +20,7 @@ from asobiba.games.flipflop.learning import (
     MAX_PLIES,
     MIRROR,
     SPEC,
+    TABLE_PIECES,
     cells,
     flip,
     from_state,
@@ -102,7 +103,7 @@ def test_finished_positions_are_worth_the_rules_or_the_tables_result() -> None:
             assert SPEC.result(_pos(state)) == (1.0 if won else -1.0)
             ends += 1
     assert ends > 20
-    tab = tb.load()
+    tab = tb.load(TABLE_PIECES)   # what training reads (not a 6-piece layer built here)
     assert tab is not None
     values = set()
     for white, black, x, turn in tb.iter_positions(tab, 5, 400):
