@@ -269,8 +269,6 @@ def test_level5_plays_a_five_piece_table_win_in_exactly_its_distance():
     """Level 5 against level 5 from 5-piece table wins: the mover wins in exactly the
     table's distance, choosing from the tables (no search) — before the 5-piece layer,
     level 5 searched these positions."""
-    from asobiba.games.flipflop.bots import make_bot
-    from asobiba.games.flipflop.notation import to_fen
 
     picked = []
     for pos in _five(23, 20_000):
@@ -282,17 +280,26 @@ def test_level5_plays_a_five_piece_table_win_in_exactly_its_distance():
             break
     assert len(picked) == 2
     for pos, dist in picked:
-        state = GAME.from_position(to_fen(5, *pos), {"board": "5x5"})
-        winner = state.turn
-        bots = [make_bot("5", 1), make_bot("5", 2)]
-        for seat, bot in enumerate(bots):
-            bot.reset(seat, {"board": "5x5"})
-        plies = 0
-        while not state.is_over:
-            bot = bots[state.turn]
-            state = state.play(bot.choose(state.view(state.turn)))
-            assert "table" in bot.last_info
-            plies += 1
-            assert plies <= dist
-        assert state.outcome is not None and state.outcome.ranks[winner] == 1
-        assert plies == dist
+        wins_from_the_tables_in(pos, dist)
+
+
+def wins_from_the_tables_in(pos, dist: int) -> None:
+    """Level 5 against level 5 from ``pos``: the mover wins in exactly ``dist`` plies, every
+    move taken from the tables."""
+    from asobiba.games.flipflop.bots import make_bot
+    from asobiba.games.flipflop.notation import to_fen
+
+    state = GAME.from_position(to_fen(5, *pos), {"board": "5x5"})
+    winner = state.turn
+    bots = [make_bot("5", 1), make_bot("5", 2)]
+    for seat, bot in enumerate(bots):
+        bot.reset(seat, {"board": "5x5"})
+    plies = 0
+    while not state.is_over:
+        bot = bots[state.turn]
+        state = state.play(bot.choose(state.view(state.turn)))
+        assert "table" in bot.last_info
+        plies += 1
+        assert plies <= dist
+    assert state.outcome is not None and state.outcome.ranks[winner] == 1
+    assert plies == dist

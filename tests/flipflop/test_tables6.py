@@ -17,14 +17,12 @@ from __future__ import annotations
 
 import pytest
 
-from asobiba.games import get
 from asobiba.games.flipflop import board as bd
 from asobiba.games.flipflop import tables
 from asobiba.games.flipflop.proof import DfPn
 
-from .test_tables5 import consistent
+from .test_tables5 import consistent, wins_from_the_tables_in
 
-GAME = get("flipflop")
 GEO = bd.GEOMETRY[5]
 SIX = tables.load(6)
 FIVE = tables.load(5)
@@ -123,9 +121,6 @@ def test_dfpn_with_only_the_five_piece_tables_agrees_with_the_layer():
 
 @need6
 def test_level5_plays_a_six_piece_table_win_in_exactly_its_distance():
-    from asobiba.games.flipflop.bots import make_bot
-    from asobiba.games.flipflop.notation import to_fen
-
     picked = None
     for pos in _six(29, 20_000):
         value, dist = SIX.lookup(*pos)
@@ -134,18 +129,4 @@ def test_level5_plays_a_six_piece_table_win_in_exactly_its_distance():
             picked = (pos, dist)
             break
     assert picked is not None
-    pos, dist = picked
-    state = GAME.from_position(to_fen(5, *pos), {"board": "5x5"})
-    winner = state.turn
-    bots = [make_bot("5", 1), make_bot("5", 2)]
-    for seat, bot in enumerate(bots):
-        bot.reset(seat, {"board": "5x5"})
-    plies = 0
-    while not state.is_over:
-        bot = bots[state.turn]
-        state = state.play(bot.choose(state.view(state.turn)))
-        assert "table" in bot.last_info
-        plies += 1
-        assert plies <= dist
-    assert state.outcome is not None and state.outcome.ranks[winner] == 1
-    assert plies == dist
+    wins_from_the_tables_in(*picked)
