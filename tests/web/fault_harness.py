@@ -175,6 +175,14 @@ class Cluster:
         for p in [*self.webs, self.worker]:
             p.stop()
 
+    def tails(self, lines: int = 30) -> str:
+        """The last lines of every process's log: what to read when a fault phase failed."""
+        out = []
+        for log in sorted(self.base.glob("*.log")):
+            text = log.read_text(errors="replace").splitlines()[-lines:]
+            out.append(f"--- {log.name} ---\n" + "\n".join(text))
+        return "\n".join(out)
+
     def pids(self) -> list[int]:
         return [p.pid for p in [*self.webs, self.worker] if p.proc and p.proc.poll() is None]
 

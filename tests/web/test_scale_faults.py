@@ -5,6 +5,8 @@ half-applied, and clients resync on reconnect."""
 
 from __future__ import annotations
 
+import os
+import signal
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -111,9 +113,18 @@ def test_rule_kill_9_of_a_worker_mid_move_another_worker_makes_the_move(
                 break  # the move was made before we saw it pending: try the next one
             time.sleep(0.005)
         if owner is not None:
-            killed = next(w for w in workers if owner.endswith(f"-{w.pid}"))
-            killed.kill9()
-            break
+            held_by = next(w for w in workers if owner.endswith(f"-{w.pid}"))
+            # frozen first, then looked at again: a frozen worker cannot finish the job, so
+            # if it is still pending now, the kill comes in the middle of the move for sure
+            # (killed at once, a worker that finished between the look and the kill - a
+            # loaded machine - left nothing to take over)
+            os.killpg(held_by.pid, signal.SIGSTOP)
+            if any(p["consumer"] == owner
+                   for p in r.xpending_range(STREAM, GROUP, "-", "+", 10)):
+                held_by.kill9()
+                killed = held_by
+                break
+            os.killpg(held_by.pid, signal.SIGCONT)  # it had finished: the next move
         me.wait_ply(ply + 2)
     assert killed is not None, "never caught a bot move in the middle"
     survivor = next(w for w in workers if w is not killed)

@@ -38,12 +38,22 @@ def test_rule_no_acknowledged_move_lost_and_no_room_stuck_through_every_fault(
     t0 = os.times()
     try:
         cluster = Cluster(tmp_path, pg, redis_server, pg.new_database())
-        cluster.rounds()  # every room playing before the first fault
-        redis = cluster.fault_redis(down=10.0)
-        worker = cluster.fault_worker()
-        web = cluster.fault_web(0)
-        postgres = cluster.fault_postgres()
-        cluster.rounds()
+        phase = "the first rounds"
+        try:
+            cluster.rounds()  # every room playing before the first fault
+            phase = "Redis restarted"
+            redis = cluster.fault_redis(down=10.0)
+            phase = "the worker killed"
+            worker = cluster.fault_worker()
+            phase = "a web process killed"
+            web = cluster.fault_web(0)
+            phase = "PostgreSQL restarted"
+            postgres = cluster.fault_postgres()
+            phase = "the last rounds"
+            cluster.rounds()
+        except (TimeoutError, OSError) as exc:  # a wait outside a room's retried round
+            raise AssertionError(f"{phase}: {exc!r}; load average {loadavg()}\n"
+                                 f"{cluster.tails()}") from exc
         lost = cluster.lost()
         acked = cluster.acked()
     finally:
