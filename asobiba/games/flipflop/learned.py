@@ -19,7 +19,7 @@ from .learning import planes  # noqa: E402
 from .search import FlipFlopAdapter, Weights  # noqa: E402
 from .tables import EndgameTables  # noqa: E402
 
-WEIGHTS = Path(__file__).resolve().parent / "weights" / "ntuple-v2.npz"
+WEIGHTS = Path(__file__).resolve().parent / "weights" / "ntuple-v3.npz"
 """The shipped tables (their metadata inside: the command and seed that made them)."""
 
 SCALE = 1000.0
