@@ -12,7 +12,8 @@ Prints wins with a 95 % Wilson interval (parity: 25 % four-player, 50 % pairs), 
 beside wall seconds and the load average.
 
 Usage: python bench/algo_plan_arena.py MODE HERO OPP [games=400] [first=0] [--paired BASE]
-    MODE: four | pair;  HERO / OPP: a level ("2", "4", "6") or "6:beta=0.5,evidence=0"
+    MODE: four | pair;  HERO / OPP: a level ("2", "4", "6") or "6:beta=0.5,evidence=0",
+    or one of bench/algo_value.py's bots: "learned", "6:bonus=1", "lookahead"
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ import math
 import os
 import sys
 import time
+from pathlib import Path
 
 from asobiba.core import Bot
 from asobiba.games import get
@@ -33,6 +35,17 @@ GAME = get("algo")
 def make(spec: str, seed: int) -> Bot:
     """A bot of level ``spec``; ``6:beta=X,evidence=0|1`` sets level 6's parameters."""
     level, _, args = spec.partition(":")
+    if level == "lookahead":   # lookahead or lookahead:deals=D,top=T
+        from algo_value import LookaheadBot
+
+        kw = dict(a.split("=") for a in args.split(",")) if args else {}
+        return LookaheadBot(seed, int(kw.get("deals", 6)), int(kw.get("top", 3)))
+    if level == "learned" or "bonus=" in args:   # the experiment of bench/algo_value.py
+        from algo_value import LearnedPlanBot, PairBonusBot
+
+        if level == "learned":   # learned or learned:weights=FILE
+            return LearnedPlanBot(seed, *([Path(args.partition("weights=")[2])] if args else []))
+        return PairBonusBot(seed, float(args.partition("bonus=")[2].split(",")[0]))
     if level == "6" and args:
         kw = dict(a.split("=") for a in args.split(","))
         return AlgoPlanBot(seed, beta=float(kw.get("beta", 1.0)),

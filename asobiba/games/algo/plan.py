@@ -167,38 +167,45 @@ class AlgoPlanBot(AlgoBot):
             return pool[0], False
         stay_kn = _with(view, mine, up=False)
         miss_kn = _with(view, mine, up=True)
-        h_stay = covers(stay_kn)
-        h_miss = covers(miss_kn)
-        if h_stay is None or h_miss is None:
+        w_stay_or_none = self.worth(stay_kn, view, seat, pair)
+        w_miss_or_none = self.worth(miss_kn, view, seat, pair)
+        if w_stay_or_none is None or w_miss_or_none is None:
             return pool[0], can_stay and not self._continue(view, seat, pool[0][0])
-        w_miss_base = chance(h_miss, seat, pair, self.beta)
+        w_stay, w_miss_base = w_stay_or_none, w_miss_or_none
         best: tuple[float, Guess] | None = None
         colour_of = {int(s["id"]): COLOUR_LETTERS.index(s["colour"])
                      for row in view["rows"] for s in row}
         for g in pool:
             prob, t, pos, num, sid = g
             hit_kn = _reveal(stay_kn, t, pos, num * c + colour_of[sid])
-            h_hit = covers(hit_kn)
-            w_hit = chance(h_hit, seat, pair, self.beta) if h_hit is not None else 0.0
-            if self.follow and own is not None and h_hit is not None and 0.0 < w_hit < 1.0:
+            w_hit_or_none = self.worth(hit_kn, view, seat, pair)
+            w_hit = 0.0 if w_hit_or_none is None else w_hit_or_none
+            if self.follow and own is not None and w_hit_or_none is not None \
+                    and 0.0 < w_hit < 1.0:
                 key = num * c + colour_of[sid]
                 w_hit = max(w_hit, self._follow_up(
                     view, seat, pair, _reveal(own, t, pos, key), hit_kn,
                     _reveal(miss_kn, t, pos, key), sid))
             # the miss also tells the table ``num`` is not there: a little cover lost by t
-            h_m = covers(_missed(miss_kn, t, pos, num))
-            w_miss = chance(h_m, seat, pair, self.beta) if h_m is not None else w_miss_base
+            w_m = self.worth(_missed(miss_kn, t, pos, num), view, seat, pair)
+            w_miss = w_miss_base if w_m is None else w_m
             value = prob * w_hit + (1.0 - prob) * w_miss
             self.last_values[_text(g)] = value
             if best is None or value > best[0] + 1e-12:
                 best = (value, g)
         assert best is not None
-        w_stay = chance(h_stay, seat, pair, self.beta)
         if can_stay:
             self.last_values["stay"] = w_stay
         stay = can_stay and w_stay >= best[0]
         return best[1], stay
 
+    def worth(self, kn: Knowledge, view: AlgoView, seat: int, pair: bool) -> float | None:
+        """The model's chance that ``seat`` comes first once the table knows ``kn`` at the
+        end of its turn (``view``: the seat's view before the move); None when ``kn`` is
+        inconsistent. Level 6: the softmax of the covers (:func:`chance`); other models
+        of a bench (``bench/algo_value.py``) replace this method."""
+        h = covers(kn)
+        return None if h is None else chance(h, seat, pair, self.beta)
 
     def _follow_up(self, view: AlgoView, seat: int, pair: bool, own: Knowledge,
                    hit_kn: Knowledge, miss_kn: Knowledge, done: int) -> float:
@@ -222,12 +229,10 @@ class AlgoPlanBot(AlgoBot):
             if prob < SHARE * top:
                 break
             colour = own.rows[t][pos].colour
-            h_hit = covers(_reveal(hit_kn, t, pos, num * c + colour))
-            w_hit = chance(h_hit, seat, pair, self.beta) if h_hit is not None else 0.0
+            w_hit = self.worth(_reveal(hit_kn, t, pos, num * c + colour), view, seat, pair) or 0.0
             if prob >= SURE:
                 return w_hit
-            h_m = covers(_missed(miss_kn, t, pos, num))
-            w_miss = chance(h_m, seat, pair, self.beta) if h_m is not None else 0.0
+            w_miss = self.worth(_missed(miss_kn, t, pos, num), view, seat, pair) or 0.0
             best = max(best, prob * w_hit + (1.0 - prob) * w_miss)
         return best
 
