@@ -48,6 +48,9 @@ export function roomChat(host, roomId, send) {
   let state = null;
   let tab = "players";
   const lines = { players: [], spectators: [] };
+  // lines relayed after the last chat_join was sent: its answer may have been read before
+  // they were stored, so it is joined with them, not put in their place
+  let sinceJoin = [];
   const pending = new Set();
   const error = el("p", { class: "error chat-error", role: "alert" });
   const list = el("ol", { class: "chat-lines", id: "chat-lines", "aria-live": "polite", tabindex: "0" });
@@ -87,6 +90,7 @@ export function roomChat(host, roomId, send) {
   function join() {
     if (chatHidden()) return;
     joined = true;
+    sinceJoin = [];
     // its answer is the chat's own: the room page must not take its ack for the answer to
     // something else (it cleared a refused key's message)
     const msg = { type: "chat_join" };
@@ -115,7 +119,10 @@ export function roomChat(host, roomId, send) {
       else if (tab === "spectators" && state.player) why = state.spectators_hidden ? "chat.spectators_hidden" : "chat.spectators_read";
     }
     note.textContent = why ? t(why) : "";
-    say.hidden = Boolean(why);
+    // no form before the server answered chat_join: a line typed before the socket is open
+    // would be lost without a word
+    say.hidden = !state || Boolean(why);
+    host.dataset.joined = String(Boolean(state));
   }
 
   draw();
@@ -139,13 +146,16 @@ export function roomChat(host, roomId, send) {
       }
       if (msg.type === "chat_lines") {
         state = msg;
-        lines.players = msg.lines.filter((l) => l.channel === "players");
-        lines.spectators = msg.lines.filter((l) => l.channel === "spectators");
+        const got = new Set(msg.lines.map((l) => l.id));
+        const all = msg.lines.concat(sinceJoin.filter((l) => !got.has(l.id))).sort((a, b) => a.id - b.id);
+        lines.players = all.filter((l) => l.channel === "players");
+        lines.spectators = all.filter((l) => l.channel === "spectators");
         draw();
         return true;
       }
       if (msg.type === "chat") {
         const l = msg.line;
+        sinceJoin.push(l);
         if (!lines[l.channel].some((x) => x.id === l.id)) lines[l.channel].push(l);
         draw();
         return true;
