@@ -19,13 +19,18 @@ the level below" (4 players) after the level-2 rows; ``--only-row equals`` (or `
 whose stronger level is ≥ L. ``--start S`` plays games S … S+games−1 of the same fixed
 sequence, and ``--dump FILE`` appends every finished game as a JSON line (in game order),
 so a long run can be split into chunks (or cut short) and summed up with
-``--summarize FILE…``. CPU seconds (this process and its workers) and the load average at
+``--summarize FILE…``. ``--tested NAME`` puts another level, or a bench variant of a level
+(``VARIANTS`` below: the level's spec with some fields replaced), in the top level's place
+in the 4-player rows (``--tested 4 --only-row equals``: level 4 against itself, the parity
+for sole wins); with the same ``--start`` as a run of the level itself, the two rows are the same
+deals and seats (a paired comparison). CPU seconds (this process and its workers) and the load average at
 the start and the end are printed under every table.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import os
@@ -35,16 +40,34 @@ from multiprocessing import Pool
 from typing import Any
 
 from asobiba.games import get
+from asobiba.games.memory_matrix.bots import LEVELS, MemoryBot, Weights
 from asobiba.play.runner import play_game
 
 GAME = get("memory_matrix")
+
+OWN = Weights(0.0, 2.0, contempt=2.5, shared=2.0)
+VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
+    # bench-only variants of a level (``--tested NAME``): the base level's spec with some
+    # fields replaced; the bot keeps the base level's name, so its random streams are the
+    # base level's (common random numbers in a paired comparison)
+    "5-mirror": ("5", {"muddle": 0.0, "model": OWN}),  # the others remember and weigh as it does
+    "5-double": ("5", {"halving": (8, 8, 16, 32)}),  # twice level 5's rollouts
+    "5-quad": ("5", {"halving": (16, 16, 32, 64)}),  # four times level 5's rollouts
+}
+
+
+def make_bot(name: str, seed: int) -> Any:
+    if name in VARIANTS:
+        base, fields = VARIANTS[name]
+        return MemoryBot(base, seed, dataclasses.replace(LEVELS[base], **fields))
+    return GAME.make_bot(name, seed)
 
 
 def one_game(args: tuple[str, str, int, int, int, dict[str, Any]]) -> dict[str, float]:
     """Game ``i``: ``tested`` in seat i mod players, ``other`` in every other seat."""
     tested, other, players, i, seed, options = args
     seat = i % players
-    bots = [GAME.make_bot(tested if s == seat else other, seed * 7919 + i * 31 + s)
+    bots = [make_bot(tested if s == seat else other, seed * 7919 + i * 31 + s)
             for s in range(players)]
     start = time.perf_counter()
     result = play_game(GAME, bots, {"players": players, **options}, seed + i)
@@ -56,7 +79,8 @@ def one_game(args: tuple[str, str, int, int, int, dict[str, Any]]) -> dict[str, 
             "shared": float(first and firsts > 1), "share": first / firsts if first else 0.0,
             "points": outcome.points(seat), "mine": outcome.scores[seat],
             "theirs": (sum(outcome.scores) - outcome.scores[seat]) / (players - 1),
-            "dead": float(max(outcome.scores) == 0), "seconds": time.perf_counter() - start}
+            "dead": float(max(outcome.scores) == 0), "firsts": firsts,
+            "seconds": time.perf_counter() - start}
 
 
 def mean_ci(values: list[float]) -> tuple[float, float]:
@@ -123,6 +147,18 @@ def row(label: str, r: dict[str, Any]) -> str:
             f"| {r['seconds'] / n:.2f} s |")
 
 
+def parity_line(r: dict[str, Any]) -> str:
+    """How often the game had one winner alone: a seat no better than the others comes first
+    alone in that share divided by the players (the parity for sole wins)."""
+    rows = [x for x in r["rows"] if "firsts" in x]
+    if not rows:
+        return ""
+    n, alone = len(rows), sum(1 for x in rows if x["firsts"] == 1)
+    m, half = mean_ci([float(x["firsts"] == 1) for x in rows])
+    return (f"games with a sole first: {alone} of {n} ({100 * m:.1f}% ± {100 * half:.1f}); "
+            f"parity for sole wins {100 * m / r['players']:.1f}%")
+
+
 def cpu_seconds() -> float:
     """CPU time of this process and its finished workers (user + system)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
@@ -146,7 +182,10 @@ def summarize(files: list[str]) -> None:
     for label, games in by_label.items():
         rows = [games[i] for i in sorted(games)]
         players = 2 if label.startswith("2p") else 4
-        print(row(f"{label} (games {min(games)}–{max(games)})", summary(rows, players)))
+        r = summary(rows, players)
+        print(row(f"{label} (games {min(games)}–{max(games)})", r))
+        if parity_line(r):
+            print(parity_line(r))
 
 
 HEADER = ("| match | games | W-D-L | win share | sole wins | shared firsts | points "
@@ -164,6 +203,8 @@ def main() -> None:
     parser.add_argument("--only-row", default="", choices=["", "level2", "baseline", "equals"],
                         help="run this one 4-player row only")
     parser.add_argument("--ladder-from", default="", help="2-player rows from this level up")
+    parser.add_argument("--tested", default="", choices=["", *GAME.level_names(), *VARIANTS],
+                        help="4-player rows: this level or bench variant in the top level's place")
     parser.add_argument("--start", type=int, default=0, help="first game index")
     parser.add_argument("--dump", default="", help="append every game as a JSON line here")
     parser.add_argument("--summarize", nargs="+", default=[], metavar="FILE",
@@ -175,6 +216,8 @@ def main() -> None:
     levels = GAME.level_names()
     top = levels[-1]
     below = levels[-2]
+    if args.tested:
+        top = args.tested
     print(f"load average at the start {load()}", flush=True)
     print("W-D-L = sole wins - shared firsts - other places of the tested (first named) bot;"
           " by seat = win share with the tested bot in seat 1 / 2 / …")
@@ -188,8 +231,9 @@ def main() -> None:
         for key, label, tested, other in rows4:
             if args.only_row and key != args.only_row:
                 continue
-            print(row(label, match(tested, other, 4, args.games4, 1000, {}, label=label,
-                                   **common)), flush=True)
+            r = match(tested, other, 4, args.games4, 1000, {}, label=label, **common)
+            print(row(label, r), flush=True)
+            print(parity_line(r), flush=True)
     if args.only == "4p" or args.only_row:
         print(f"CPU {cpu_seconds():.0f} s; load average at the end {load()}")
         return
