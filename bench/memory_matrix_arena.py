@@ -22,9 +22,9 @@ so a long run can be split into chunks (or cut short) and summed up with
 ``--summarize FILE…``. ``--tested NAME`` puts another level, or a bench variant of a level
 (``VARIANTS`` below: the level's spec with some fields replaced), in the top level's place
 in the 4-player rows (``--tested 4 --only-row equals``: level 4 against itself, the parity
-for sole wins); with the same ``--start`` as a run of the level itself, the two rows are the same
-deals and seats (a paired comparison). CPU seconds (this process and its workers) and the load average at
-the start and the end are printed under every table.
+for sole wins); with the same ``--start`` as a run of the level itself, the two rows are
+the same deals and seats (a paired comparison). CPU seconds (this process and its workers)
+and the load average at the start and the end are printed under every table.
 """
 
 from __future__ import annotations
@@ -40,17 +40,17 @@ from multiprocessing import Pool
 from typing import Any
 
 from asobiba.games import get
-from asobiba.games.memory_matrix.bots import LEVELS, MemoryBot, Weights
+from asobiba.games.memory_matrix.bots import LEVELS, MemoryBot
 from asobiba.play.runner import play_game
 
 GAME = get("memory_matrix")
 
-OWN = Weights(0.0, 2.0, contempt=2.5, shared=2.0)
 VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     # bench-only variants of a level (``--tested NAME``): the base level's spec with some
     # fields replaced; the bot keeps the base level's name, so its random streams are the
     # base level's (common random numbers in a paired comparison)
-    "5-mirror": ("5", {"muddle": 0.0, "model": OWN}),  # the others remember and weigh as it does
+    # the others remember and weigh as it does
+    "5-mirror": ("5", {"muddle": 0.0, "model": LEVELS["5"].weights}),
     "5-double": ("5", {"halving": (8, 8, 16, 32)}),  # twice level 5's rollouts
     "5-quad": ("5", {"halving": (16, 16, 32, 64)}),  # four times level 5's rollouts
 }
@@ -153,9 +153,10 @@ def parity_line(r: dict[str, Any]) -> str:
     rows = [x for x in r["rows"] if "firsts" in x]
     if not rows:
         return ""
-    n, alone = len(rows), sum(1 for x in rows if x["firsts"] == 1)
-    m, half = mean_ci([float(x["firsts"] == 1) for x in rows])
-    return (f"games with a sole first: {alone} of {n} ({100 * m:.1f}% ± {100 * half:.1f}); "
+    alone = [float(x["firsts"] == 1) for x in rows]
+    m, half = mean_ci(alone)
+    return (f"games with a sole first: {sum(alone):.0f} of {len(alone)} "
+            f"({100 * m:.1f}% ± {100 * half:.1f}); "
             f"parity for sole wins {100 * m / r['players']:.1f}%")
 
 
@@ -184,8 +185,9 @@ def summarize(files: list[str]) -> None:
         players = 2 if label.startswith("2p") else 4
         r = summary(rows, players)
         print(row(f"{label} (games {min(games)}–{max(games)})", r))
-        if parity_line(r):
-            print(parity_line(r))
+        parity = parity_line(r)
+        if parity:
+            print(parity)
 
 
 HEADER = ("| match | games | W-D-L | win share | sole wins | shared firsts | points "
@@ -214,10 +216,8 @@ def main() -> None:
         summarize(args.summarize)
         return
     levels = GAME.level_names()
-    top = levels[-1]
+    top = args.tested or levels[-1]
     below = levels[-2]
-    if args.tested:
-        top = args.tested
     print(f"load average at the start {load()}", flush=True)
     print("W-D-L = sole wins - shared firsts - other places of the tested (first named) bot;"
           " by seat = win share with the tested bot in seat 1 / 2 / …")
