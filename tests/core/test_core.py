@@ -74,6 +74,16 @@ def test_rng_streams_are_fixed():
     assert Rng(5).shuffled(list(range(10))) == GOLDEN_SHUFFLE
 
 
+@given(st.integers(min_value=0, max_value=2**64 - 1), st.integers(min_value=0, max_value=40))
+def test_rng_randoms_is_the_same_stream_as_random(state, n):
+    """The batch draw the bots' rollouts use: the numbers ``random`` would give, and the
+    stream left where ``n`` calls of it would leave it."""
+    one, batch = Rng.from_state(state), Rng.from_state(state)
+    assert batch.randoms(n) == [one.random() for _ in range(n)]
+    assert batch.getstate() == one.getstate()
+    assert batch.next64() == one.next64()
+
+
 @given(st.integers(min_value=1, max_value=10**9), st.integers(min_value=0, max_value=2**40))
 def test_rng_below_in_range(n, seed):
     assert 0 <= Rng(seed).below(n) < n

@@ -150,14 +150,28 @@ def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
     fixed = geo.unflippable
     players = cfg.players
     n = len(idents)
+    hw, cw = w.hidden, w.corner
     shown = [(m & up).bit_count() for m in idents]
-    hidden = [(m & ~up & ~neutral).bit_count() for m in idents] if w.hidden else [0] * n
-    corner = [(m & up & fixed).bit_count() for m in idents] if w.corner else [0] * n
+    hidden = [(m & ~up & ~neutral).bit_count() for m in idents] if hw else [0] * n
+    corner = [(m & up & fixed).bit_count() for m in idents] if cw else [0] * n
+    # each colour's worth as it stands: a move changes only the colours it flips and its
+    # own, the others keep this (the same sum in the same order, so the same float)
+    worth = []
+    for c in range(n):
+        v = float(shown[c])
+        if hw:
+            v += hw * hidden[c]
+        if cw:
+            v += cw * corner[c]
+        worth.append(v)
+    others = [k for k in range(players) if k != seat]
+    rivals = w.rivals
     own_up = idents[colour] & up
     own_rest = pos.occ & ~own_up
     white, coloured = pos.white(), pos.up
+    draws = rng.randoms(len(moves)) if noise and rng is not None else None
     best, best_value = moves[0], float("-inf")
-    for move in moves:
+    for index, move in enumerate(moves):
         cell = move >> 1
         bit = 1 << cell
         # the pieces this move flips, neutral pieces staying white
@@ -169,8 +183,11 @@ def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
         else:
             values = [0.0] * players
             for c in range(n):
-                s_c, h_c, k_c = shown[c], hidden[c], corner[c]
                 changed = idents[c] & flips
+                if not changed and c != colour:
+                    values[c % players] += worth[c]
+                    continue
+                s_c, h_c, k_c = shown[c], hidden[c], corner[c]
                 if changed:
                     went_down = (changed & up).bit_count()
                     s_c += changed.bit_count() - 2 * went_down
@@ -183,15 +200,14 @@ def greedy_move(cfg: Config, pos: Pos, w: Weights, noise: float = 0.0,
                         s_c += 1
                         k_c += 1 if bit & fixed else 0
                 v = float(s_c)
-                if w.hidden:
-                    v += w.hidden * h_c
-                if w.corner:
-                    v += w.corner * k_c
+                if hw:
+                    v += hw * h_c
+                if cw:
+                    v += cw * k_c
                 values[c % players] += v
-            rival = max(v for k, v in enumerate(values) if k != seat)
-            value = values[seat] - w.rivals * rival
-        if noise and rng is not None:
-            value += noise * rng.random()
+            value = values[seat] - rivals * max([values[k] for k in others])
+        if draws is not None:
+            value += noise * draws[index]
         if value > best_value:
             best, best_value = move, value
     return best
@@ -213,13 +229,18 @@ def muddled(pos: Pos, share: float, rng: Rng) -> Pos:
     """``pos`` as a forgetful player may believe it: the colours beneath a random ``share``
     of the white pieces shuffled among themselves (so every count stays right)."""
     whites = rules.cells_of(pos.white())
-    picked = [i for i in whites if rng.random() < share]
+    picked = [i for i, x in zip(whites, rng.randoms(len(whites))) if x < share]
     if len(picked) < 2:
         return pos
     owners = []
     for i in picked:
         bit = 1 << i
-        owners.append(next((c for c, m in enumerate(pos.ident) if m & bit), -1))
+        owner = -1
+        for c, m in enumerate(pos.ident):
+            if m & bit:
+                owner = c
+                break
+        owners.append(owner)
     rng.shuffle(owners)
     cleared = ~sum(1 << i for i in picked)
     ident = [m & cleared for m in pos.ident]
