@@ -23,8 +23,10 @@ so a long run can be split into chunks (or cut short) and summed up with
 (``VARIANTS`` below: the level's spec with some fields replaced), in the top level's place
 in the 4-player rows (``--tested 4 --only-row equals``: level 4 against itself, the parity
 for sole wins); with the same ``--start`` as a run of the level itself, the two rows are
-the same deals and seats (a paired comparison). CPU seconds (this process and its workers)
-and the load average at the start and the end are printed under every table.
+the same deals and seats (a paired comparison); in the 2-player rows it replaces the ladder
+by one row, that bot against today's top level (a candidate's ladder step). CPU seconds
+(this process and its workers) and the load average at the start and the end are printed
+under every table.
 """
 
 from __future__ import annotations
@@ -53,6 +55,10 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "5-mirror": ("5", {"muddle": 0.0, "model": LEVELS["5"].weights}),
     "5-double": ("5", {"halving": (8, 8, 16, 32)}),  # twice level 5's rollouts
     "5-quad": ("5", {"halving": (16, 16, 32, 64)}),  # four times level 5's rollouts
+    "5-x8": ("5", {"halving": (32, 32, 64, 128)}),  # eight times level 5's rollouts
+    # a candidate top level: 5-x8 for 3+ players, a 5-ply search exact from 10 empty
+    # cells for two (level 5: 4 plies, exact from 8)
+    "5-deep": ("5", {"halving": (32, 32, 64, 128), "depth": 5, "endgame": 10}),
 }
 
 
@@ -239,8 +245,11 @@ def main() -> None:
         return
     for name, options in (("2p default (white any time)", {}),
                           ("2p, white_any_time=false", {"white_any_time": False})):
-        for low, high in zip(levels, levels[1:]):
-            if args.ladder_from and levels.index(high) < levels.index(args.ladder_from):
+        # with --tested: that bot against today's top level (a candidate's ladder step)
+        pairs = [(levels[-1], args.tested)] if args.tested else list(zip(levels, levels[1:]))
+        for low, high in pairs:
+            if (args.ladder_from and not args.tested
+                    and levels.index(high) < levels.index(args.ladder_from)):
                 continue
             label = f"{name}: level {high} vs {low}"
             r = match(high, low, 2, args.games2, 2000, options, label=label, **common)
