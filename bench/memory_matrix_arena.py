@@ -14,7 +14,7 @@ Run: ``nice -n 10 .venv/bin/python bench/memory_matrix_arena.py [games4] [games2
 [--jobs N]`` (``4p``/``2p`` runs only the 4-player or only the 2-player tables).
 
 Against equals (issue 31 item 3): ``--equals`` adds the row "top level vs three copies of
-the level below" (4 players) after the level-2 rows; ``--only-row equals`` (or ``level2``,
+level 4" (4 players; level 4 was the top level when the issue set that target) after the level-2 rows; ``--only-row equals`` (or ``level2``,
 ``baseline``) runs one 4-player row alone; ``--ladder-from L`` keeps only the 2-player rows
 whose stronger level is ≥ L. ``--start S`` plays games S … S+games−1 of the same fixed
 sequence, and ``--dump FILE`` appends every finished game as a JSON line (in game order),
@@ -24,9 +24,9 @@ so a long run can be split into chunks (or cut short) and summed up with
 in the 4-player rows (``--tested 4 --only-row equals``: level 4 against itself, the parity
 for sole wins); with the same ``--start`` as a run of the level itself, the two rows are
 the same deals and seats (a paired comparison); in the 2-player rows it replaces the ladder
-by one row, that bot against today's top level (a candidate's ladder step). CPU seconds
-(this process and its workers) and the load average at the start and the end are printed
-under every table.
+by one row, that bot against the level it varies (a variant) or the level below (a level):
+a candidate's ladder step. CPU seconds (this process and its workers) and the load average
+at the start and the end are printed under every table.
 """
 
 from __future__ import annotations
@@ -56,9 +56,11 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     "5-double": ("5", {"halving": (8, 8, 16, 32)}),  # twice level 5's rollouts
     "5-quad": ("5", {"halving": (16, 16, 32, 64)}),  # four times level 5's rollouts
     "5-x8": ("5", {"halving": (32, 32, 64, 128)}),  # eight times level 5's rollouts
-    # a candidate top level: 5-x8 for 3+ players, a 5-ply search exact from 10 empty
-    # cells for two (level 5: 4 plies, exact from 8)
+    # a 5-ply two-player search exact from 10 (9) empty cells (level 5: 4 plies, exact
+    # from 8); 5-deep9 became level 6 and plays its games (a bot's random streams depend
+    # only on its seed): 5-x8 for 3+ players
     "5-deep": ("5", {"halving": (32, 32, 64, 128), "depth": 5, "endgame": 10}),
+    "5-deep9": ("5", {"halving": (32, 32, 64, 128), "depth": 5, "endgame": 9}),
 }
 
 
@@ -223,7 +225,7 @@ def main() -> None:
         return
     levels = GAME.level_names()
     top = args.tested or levels[-1]
-    below = levels[-2]
+    below = "4"  # the issue's equals: three copies of level 4, the top level before issue 31
     print(f"load average at the start {load()}", flush=True)
     print("W-D-L = sole wins - shared firsts - other places of the tested (first named) bot;"
           " by seat = win share with the tested bot in seat 1 / 2 / …")
@@ -245,8 +247,13 @@ def main() -> None:
         return
     for name, options in (("2p default (white any time)", {}),
                           ("2p, white_any_time=false", {"white_any_time": False})):
-        # with --tested: that bot against today's top level (a candidate's ladder step)
-        pairs = [(levels[-1], args.tested)] if args.tested else list(zip(levels, levels[1:]))
+        # with --tested: that bot against the level it varies, or a level against the one
+        # below (a candidate's ladder step)
+        pairs = list(zip(levels, levels[1:]))
+        if args.tested:
+            low = (VARIANTS[args.tested][0] if args.tested in VARIANTS
+                   else levels[levels.index(args.tested) - 1])
+            pairs = [(low, args.tested)]
         for low, high in pairs:
             if (args.ladder_from and not args.tested
                     and levels.index(high) < levels.index(args.ladder_from)):

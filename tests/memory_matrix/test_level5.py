@@ -1,8 +1,13 @@
-"""Level 5 (issue 31 item 3): what it knows is its seat's views and its own memory, and its
-search parts do what they say — successive halving spends its rollouts as scheduled and
-picks among the last round's survivors, and the max-n endgame is the plain max-n value."""
+"""Levels 5 and 6 (issue 31 item 3): what they know is their seat's views and their own
+memory, and their search parts do what they say — successive halving spends its rollouts as
+scheduled and picks among the last round's survivors, and the max-n endgame is the plain
+max-n value. Level 6 is level 5 with a larger budget."""
 
 from __future__ import annotations
+
+import dataclasses
+
+import pytest
 
 from asobiba.core import Rng
 from asobiba.games import get
@@ -31,8 +36,9 @@ def _unseen_pair(state: MemoryMatrixState, white_since: int,
     return first, second
 
 
-def test_level_5_knows_only_its_views_and_memory_joining_late() -> None:
-    """Level 5 sits down in a 4-player game at ply 12 and watches every later view of its
+@pytest.mark.parametrize("level", ["5", "6"])
+def test_level_5_knows_only_its_views_and_memory_joining_late(level: str) -> None:
+    """Level 5 (and 6) sits down in a 4-player game at ply 12 and watches every later view of its
     seat. The pieces that were white when it arrived and stay white hide colours it never
     saw: at every later decision, exchanging two such colours (every public count stays the
     same, so every view it saw is unchanged) leaves its move unchanged, and everything it
@@ -42,7 +48,7 @@ def test_level_5_knows_only_its_views_and_memory_joining_late() -> None:
     for seed in (3, 4):
         states = random_states({}, seed=seed, plies=44)
         seat = 1
-        bot = MemoryBot("5", seed=seed)
+        bot = MemoryBot(level, seed=seed)
         bot.reset(seat, states[0].options)
         arrived = states[12]
         white_since = arrived.pos.white()
@@ -58,7 +64,7 @@ def test_level_5_knows_only_its_views_and_memory_joining_late() -> None:
                 assert other.view(seat) == state.view(seat)
                 chosen = []
                 for seen in (state, other):  # two fresh twins, the same views before
-                    twin = MemoryBot("5", seed=seed)
+                    twin = MemoryBot(level, seed=seed)
                     twin.reset(seat, state.options)
                     for earlier in states[12:k]:
                         twin.observe(earlier.view(seat))
@@ -95,14 +101,21 @@ def test_level_5_joining_late_does_not_know_what_it_never_saw() -> None:
     assert not set(names) & set(late.memory.known)
 
 
-def test_successive_halving_spends_its_schedule_and_picks_a_survivor(monkeypatch) -> None:  # noqa: ANN001
-    """10 moves × 4 rollouts, 5 × 4, 3 × 8, 2 × 16: 116 lines; rollout *k* is the same
-    random stream for every move (common random numbers); the move with the best value is
-    one of the two that reached the last round."""
+@pytest.mark.parametrize(("level", "lines", "per_move"), [
+    # 10 moves × 4 rollouts, 5 × 4, 3 × 8, 2 × 16
+    ("5", 116, [4] * 5 + [8] * 2 + [16] + [32] * 2),
+    # 10 × 32, 5 × 32, 3 × 64, 2 × 128
+    ("6", 928, [32] * 5 + [64] * 2 + [128] + [256] * 2),
+])
+def test_successive_halving_spends_its_schedule_and_picks_a_survivor(
+        monkeypatch, level: str, lines: int, per_move: list[int]) -> None:  # noqa: ANN001
+    """Level 5: 116 lines, level 6: 928; rollout *k* is the same random stream for every
+    move (common random numbers); the move with the best value is one of the two that
+    reached the last round."""
     state = next(s for s in random_states({}, seed=7, plies=40)
                  if not s.is_over and len(s.legal_moves()) >= 10)
     cfg, pos = rules.model_of(state.cfg), state.pos
-    level = LEVELS["5"]
+    spec = LEVELS[level]
     calls: list[tuple[tuple[int, ...], int]] = []  # (child position, rollout number)
     real_rollout = bots.rollout
 
@@ -117,16 +130,24 @@ def test_successive_halving_spends_its_schedule_and_picks_a_survivor(monkeypatch
 
     monkeypatch.setattr(bots, "rollout", counting)
     monkeypatch.setattr(bots, "Rng", Labelled)
-    values = bots.move_values(cfg, pos, cfg.seat_of(pos.turn), level, Rng(1, "halving"))
-    assert len(calls) == 10 * 4 + 5 * 4 + 3 * 8 + 2 * 16
-    per_move: dict[tuple[int, ...], list[int]] = {}
+    values = bots.move_values(cfg, pos, cfg.seat_of(pos.turn), spec, Rng(1, "halving"))
+    assert len(calls) == lines
+    by_move: dict[tuple[int, ...], list[int]] = {}
     for key, k in calls:
-        per_move.setdefault(key, []).append(k)
-    assert sorted(len(ks) for ks in per_move.values()) == [4] * 5 + [8] * 2 + [16] + [32] * 2
-    for ks in per_move.values():  # every move's rollouts are streams 0, 1, 2, … (paired)
+        by_move.setdefault(key, []).append(k)
+    assert sorted(len(ks) for ks in by_move.values()) == per_move
+    for ks in by_move.values():  # every move's rollouts are streams 0, 1, 2, … (paired)
         assert ks == list(range(len(ks)))
     best = max(values, key=values.__getitem__)
-    assert len(per_move[rules.apply(cfg, pos, best)[0].key()]) == 32
+    assert len(by_move[rules.apply(cfg, pos, best)[0].key()]) == per_move[-1]
+
+
+def test_level_6_is_level_5_with_a_larger_budget() -> None:
+    """The same memory, evaluation, model of the others and endgame; only the budget grows:
+    a 5-ply two-player search exact from 9 empty cells, eight times the rollouts."""
+    assert LEVELS["6"] == dataclasses.replace(LEVELS["5"], depth=5, endgame=9,
+                                              halving=(32, 32, 64, 128))
+    assert GAME.level_names()[-2:] == ["5", "6"]
 
 
 def _plain_maxn(cfg: rules.Config, pos: rules.Pos, w: bots.Weights) -> tuple[float, ...]:

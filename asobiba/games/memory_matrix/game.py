@@ -148,6 +148,9 @@ class MemoryMatrixGame(Game):
                  "empty cells for two players; for more, rollouts to the end that spend most "
                  "on the close candidates, and an exact ending from 6 empty cells",
                  "Lv.5 フクロウ"),
+        BotLevel("6", "Lv.6 Crow", "perfect memory; 5-ply search and exact endgame from 9 "
+                 "empty cells for two players; for more, eight times Lv.5's rollouts",
+                 "Lv.6 カラス"),
     )
 
     def num_seats(self, options: JSONMapping) -> int:
