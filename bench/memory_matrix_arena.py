@@ -61,6 +61,14 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
     # only on its seed): 5-x8 for 3+ players
     "5-deep": ("5", {"halving": (32, 32, 64, 128), "depth": 5, "endgame": 10}),
     "5-deep9": ("5", {"halving": (32, 32, 64, 128), "depth": 5, "endgame": 9}),
+    # level 6 valuing a shared first at 1/k**6 of a win instead of 1/k**2 (a two-way
+    # first 1.6 % of a win, not 25 %): the issue counts only a first alone
+    "6-solo": ("6", {"weights": dataclasses.replace(LEVELS["6"].weights, shared=6.0),
+                     "own": dataclasses.replace(LEVELS["6"].weights, shared=6.0)}),
+    # level 6 modelling the others as far less predictable: the noise and muddle that
+    # predicted level 4's moves best in bench/memory_matrix_model_fit.py (its own moves in
+    # the rollouts keep level 6's noise)
+    "6-blur": ("6", {"others_noise": 5.0, "muddle": 1.0}),
 }
 
 

@@ -196,3 +196,25 @@ def test_maxn_endgame_is_plain_maxn_and_level_5_plays_its_best() -> None:
             state = state.play(moves[rng.below(len(moves))])
             bot.observe(state.view(seat))
     assert checked >= 6
+
+
+def test_the_others_noise_blurs_only_the_other_seats_choices(monkeypatch) -> None:  # noqa: ANN001
+    """In a rollout, the seat's own colours choose with ``noise``, every other seat's with
+    ``others_noise`` (when it is set)."""
+    state = next(s for s in random_states({}, seed=7, plies=20) if not s.is_over)
+    cfg, pos = rules.model_of(state.cfg), state.pos
+    seen: list[tuple[bool, float]] = []
+    real = bots.greedy_move
+
+    def recording(cfg_: rules.Config, pos_: rules.Pos, w: bots.Weights, noise: float = 0.0,
+                  rng: Rng | None = None) -> int:
+        seen.append((cfg_.seat_of(pos_.turn) == 0, noise))
+        return real(cfg_, pos_, w, noise, rng)
+
+    monkeypatch.setattr(bots, "greedy_move", recording)
+    for others, expected in ((None, 0.5), (5.0, 5.0)):
+        seen.clear()
+        spec = dataclasses.replace(LEVELS["6"], others_noise=others)
+        bots.rollout(cfg, pos, 0, spec, Rng(2))
+        assert {n for own, n in seen if own} == {0.5}
+        assert {n for own, n in seen if not own} == {expected}

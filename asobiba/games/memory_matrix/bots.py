@@ -64,6 +64,8 @@ class Level:
     halving: tuple[int, ...] = ()
     own: Weights | None = None  # the weights of its own greedy moves in the rollouts
     maxn: int = 0  # 3+ players: exact max-n to the end of the game from this many empties
+    # 3+ players: the noise of the other seats' choices in the rollouts, if not ``noise``
+    others_noise: float | None = None
 
 
 LEVELS: dict[str, Level] = {
@@ -464,10 +466,12 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
 def rollout(cfg: Config, pos: Pos, seat: int, level: Level, rng: Rng) -> float:
     """One line of greedy moves to the end of the game, valued for ``seat`` at the end:
     ``seat``'s own colours choose greedily on ``level.own`` (its own evaluation), the other
-    seats on ``level.model``, on a belief muddled by ``level.muddle``; every choice blurred
-    by ``level.noise``. A board with nothing face up stops the line: it can only end 0-0
+    seats on ``level.model``, on a belief muddled by ``level.muddle``; its own choices
+    blurred by ``level.noise``, the others' by ``level.others_noise`` (``noise`` if unset).
+    A board with nothing face up stops the line: it can only end 0-0
     (``rules.is_dead``), valued exactly as that finished board."""
     model, noise, muddle = level.model, level.noise, level.muddle
+    others_noise = noise if level.others_noise is None else level.others_noise
     own = level.own or model
     seat_of = cfg.seat_of
     while pos.turn >= 0:
@@ -477,7 +481,7 @@ def rollout(cfg: Config, pos: Pos, seat: int, level: Level, rng: Rng) -> float:
             move = greedy_move(cfg, pos, own, noise, rng)
         else:
             belief = muddled(pos, muddle, rng) if muddle else pos
-            move = greedy_move(cfg, belief, model, noise, rng)
+            move = greedy_move(cfg, belief, model, others_noise, rng)
         pos = rules.apply(cfg, pos, move)[0]
     return evaluate(cfg, pos, seat, level.weights)
 
