@@ -18,6 +18,9 @@ over the legal moves). CPU seconds and the load average are printed with the tab
 few features of what the move does (``FEATURES``), fitted on all games but the last N and
 scored on those beside the greedy move and a uniform choice: how much of level 4's choice
 one-ply features can explain at all.
+
+``reseeded FILE… [--every K] [--limit N]``: level 4's own search with two other seeds on
+the recorded decisions — how much of its choice is its rollouts' noise.
 """
 
 from __future__ import annotations
@@ -34,7 +37,15 @@ import numpy as np
 from asobiba.core.rng import Rng
 from asobiba.games import get
 from asobiba.games.memory_matrix import rules
-from asobiba.games.memory_matrix.bots import MemoryBot, Weights, evaluate, greedy_move, muddled
+from asobiba.games.memory_matrix.bots import (
+    LEVELS,
+    MemoryBot,
+    Weights,
+    evaluate,
+    greedy_move,
+    move_values,
+    muddled,
+)
 from asobiba.play.runner import play_game
 
 GAME = get("memory_matrix")
@@ -53,11 +64,11 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime
 
 
-def gen(games: int, start: int, out: str) -> None:
+def gen(games: int, start: int, out: str, level: str) -> None:
     seed = 1000  # the arena's 4-player seed base
     with open(out, "a", encoding="utf-8") as fh:
         for i in range(start, start + games):
-            bots = [MemoryBot("4", seed * 7919 + i * 31 + s) for s in range(4)]
+            bots = [MemoryBot(level, seed * 7919 + i * 31 + s) for s in range(4)]
             result = play_game(GAME, bots, {"players": 4}, seed + i)
             n = 0
             for before, after in zip(result.states, result.states[1:]):
@@ -79,8 +90,17 @@ def fit(files: list[str], samples: int) -> None:
     positions = [(rules.Pos(r["occ"], r["up"], tuple(r["ident"]), r["neutral"],
                             tuple(r["hand"]), r["turn"]), r["move"]) for r in rows]
     start = cpu()
-    print(f"{len(positions)} decisions of level 4 from {len(files)} file(s); "
+    print(f"{len(positions)} decisions from {len(files)} file(s); "
           f"{samples} draws of each model per decision")
+    for name, w in MODELS.items():
+        best = 0
+        for pos, move in positions:
+            seat = cfg.seat_of(pos.turn)
+            worth = {m: evaluate(cfg, rules.apply(cfg, pos, m)[0], seat, w)
+                     for m in rules.legal_moves(cfg, pos)}
+            best += worth[move] >= max(worth.values()) - 1e-9
+        print(f"the move played is one of the greedy-best on {name} weights: "
+              f"{best / len(positions):.3f}")
     print("| model weights | noise | muddle | hit rate | mean log-likelihood |")
     print("|---|---|---|---|---|")
     results = []
@@ -193,6 +213,32 @@ def logit(files: list[str], held_out: int) -> None:
     print(f"CPU {cpu() - start:.0f} s; load average {os.getloadavg()[0]:.1f}")
 
 
+def reseeded(files: list[str], every: int, limit: int) -> None:
+    """Level 4's own decision procedure with two other random seeds on every ``every``-th
+    of the first ``limit`` decisions: how often the two agree, and how often the first
+    picks the move level 4 played (the best any model without its seed can hope for is
+    near this)."""
+    rows = [json.loads(line) for f in files for line in open(f, encoding="utf-8")]
+    cfg = rules.model_of(GAME.new_game({"players": 4}, 0).cfg)  # type: ignore[attr-defined]
+    start = cpu()
+    picked = rows[:limit:every]
+    agree = hits = 0
+    for r in picked:
+        pos = rules.Pos(r["occ"], r["up"], tuple(r["ident"]), r["neutral"],
+                        tuple(r["hand"]), r["turn"])
+        seat = cfg.seat_of(pos.turn)
+        choices = []
+        for seed in (11, 12):
+            values = move_values(cfg, pos, seat, LEVELS["4"], Rng(seed, "reseeded"))
+            choices.append(max(values, key=values.__getitem__))
+        agree += choices[0] == choices[1]
+        hits += choices[0] == r["move"]
+    n = len(picked)
+    print(f"{n} decisions: two reseeded level 4s agree on {agree / n:.3f}, a reseeded "
+          f"level 4 picks level 4's move in {hits / n:.3f}; CPU {cpu() - start:.0f} s; "
+          f"load average {os.getloadavg()[0]:.1f}")
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     sub = parser.add_subparsers(dest="cmd", required=True)
@@ -200,19 +246,26 @@ def main(argv: list[str]) -> None:
     g.add_argument("games", type=int)
     g.add_argument("start", type=int)
     g.add_argument("file")
+    g.add_argument("--level", default="4")
     f = sub.add_parser("fit")
     f.add_argument("files", nargs="+")
     f.add_argument("--samples", type=int, default=32)
     lg = sub.add_parser("logit")
     lg.add_argument("files", nargs="+")
     lg.add_argument("--held-out", type=int, default=10)
+    rs = sub.add_parser("reseeded")
+    rs.add_argument("files", nargs="+")
+    rs.add_argument("--every", type=int, default=2)
+    rs.add_argument("--limit", type=int, default=300)
     args = parser.parse_args(argv)
     if args.cmd == "gen":
-        gen(args.games, args.start, args.file)
+        gen(args.games, args.start, args.file, args.level)
     elif args.cmd == "fit":
         fit(args.files, args.samples)
-    else:
+    elif args.cmd == "logit":
         logit(args.files, args.held_out)
+    else:
+        reseeded(args.files, args.every, args.limit)
 
 
 if __name__ == "__main__":

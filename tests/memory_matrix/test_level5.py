@@ -10,10 +10,12 @@ import dataclasses
 import pytest
 
 from asobiba.core import Rng
+from asobiba.core.bot import RandomBot
 from asobiba.games import get
 from asobiba.games.memory_matrix import bots, rules
 from asobiba.games.memory_matrix.bots import LEVELS, MemoryBot
 from asobiba.games.memory_matrix.state import MemoryMatrixState
+from asobiba.play.runner import play_game
 from tests.memory_matrix.test_bots import truth
 from tests.memory_matrix.test_hidden import random_states, swapped
 
@@ -124,9 +126,9 @@ def test_successive_halving_spends_its_schedule_and_picks_a_survivor(
             super().__init__(seed, *labels)
             self.labels = labels
 
-    def counting(cfg_, child, seat, level_, rng):  # noqa: ANN001, ANN202
+    def counting(cfg_, child, seat, level_, rng, plain):  # noqa: ANN001, ANN202
         calls.append((child.key(), rng.labels[0] if isinstance(rng, Labelled) else -1))
-        return real_rollout(cfg_, child, seat, level_, rng)
+        return real_rollout(cfg_, child, seat, level_, rng, plain)
 
     monkeypatch.setattr(bots, "rollout", counting)
     monkeypatch.setattr(bots, "Rng", Labelled)
@@ -200,21 +202,72 @@ def test_maxn_endgame_is_plain_maxn_and_level_5_plays_its_best() -> None:
 
 def test_the_others_noise_blurs_only_the_other_seats_choices(monkeypatch) -> None:  # noqa: ANN001
     """In a rollout, the seat's own colours choose with ``noise``, every other seat's with
-    ``others_noise`` (when it is set)."""
+    ``others_noise`` (when it is set) — except the seats read as greedy (``plain``), which
+    keep ``noise``."""
     state = next(s for s in random_states({}, seed=7, plies=20) if not s.is_over)
     cfg, pos = rules.model_of(state.cfg), state.pos
-    seen: list[tuple[bool, float]] = []
+    seen: list[tuple[int, float]] = []
     real = bots.greedy_move
 
     def recording(cfg_: rules.Config, pos_: rules.Pos, w: bots.Weights, noise: float = 0.0,
                   rng: Rng | None = None) -> int:
-        seen.append((cfg_.seat_of(pos_.turn) == 0, noise))
+        seen.append((cfg_.seat_of(pos_.turn), noise))
         return real(cfg_, pos_, w, noise, rng)
 
     monkeypatch.setattr(bots, "greedy_move", recording)
-    for others, expected in ((None, 0.5), (5.0, 5.0)):
+    for others, plain, expected in ((None, frozenset(), {1: 0.5, 2: 0.5, 3: 0.5}),
+                                    (5.0, frozenset(), {1: 5.0, 2: 5.0, 3: 5.0}),
+                                    (5.0, frozenset({2}), {1: 5.0, 2: 0.5, 3: 5.0})):
         seen.clear()
         spec = dataclasses.replace(LEVELS["6"], others_noise=others)
-        bots.rollout(cfg, pos, 0, spec, Rng(2))
-        assert {n for own, n in seen if own} == {0.5}
-        assert {n for own, n in seen if not own} == {expected}
+        bots.rollout(cfg, pos, 0, spec, Rng(2), plain)
+        assert {n for s, n in seen if s == 0} == {0.5}
+        for s in (1, 2, 3):
+            assert {n for seat, n in seen if seat == s} == {expected[s]}
+
+
+READER = dataclasses.replace(LEVELS["6"], halving=(1,), others_noise=5.0, others_muddle=1.0,
+                             read_others=0.58)
+"""Level 6's reading of the others on a tiny budget (the reading does not depend on it)."""
+
+
+@pytest.mark.parametrize(("other", "greedy"), [("2", True), ("random", False)])
+def test_a_reader_tells_greedy_players_from_others(other: str, greedy: bool) -> None:
+    """Against three level-2 bots (greedy on their memory) every other seat ends the game
+    read as greedy; against three random movers none does. Each read move was one with a
+    choice, and a seat's count never exceeds its moves."""
+    reader = MemoryBot("6", seed=5, spec=READER)
+    others = [GAME.make_bot("2", seed=s) if other == "2" else RandomBot(seed=s)
+              for s in (1, 2, 3)]
+    result = play_game(GAME, [reader, *others], {"players": 4}, 21)
+    moves = [sum(1 for e in result.moves if e.seat == s) for s in range(4)]
+    assert set(reader._read) == {1, 2, 3}
+    for seat, (best, read) in reader._read.items():
+        assert 5 <= read <= moves[seat] and 0 <= best <= read
+    assert reader.plain_seats() == (frozenset({1, 2, 3}) if greedy else frozenset())
+
+
+def test_a_reader_reads_only_what_its_seat_saw() -> None:
+    """The reading comes from the seat's views and memory: a reader seated late (ply 12)
+    has read only the moves it saw, and what it read does not change when two colours it
+    never saw (white since before it sat down) are exchanged."""
+    states = random_states({}, seed=3, plies=44)
+    seat = 1
+    readers = []
+    for variant in ("real", "swapped"):
+        bot = MemoryBot("6", seed=3, spec=READER)
+        bot.reset(seat, states[0].options)
+        white_since = states[12].pos.white()
+        for state in states[12:]:
+            white_since &= state.pos.white()
+        for state in states[12:]:
+            shown = state
+            if variant == "swapped":
+                pair = _unseen_pair(state, white_since, {})
+                if pair is not None:
+                    shown = swapped(state, *pair)
+            assert shown.view(seat) == state.view(seat)
+            bot.observe(shown.view(seat))
+        readers.append(bot._read)
+    assert readers[0] == readers[1]
+    assert sum(read for _, read in readers[0].values()) <= len(states) - 13

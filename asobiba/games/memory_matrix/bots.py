@@ -64,8 +64,15 @@ class Level:
     halving: tuple[int, ...] = ()
     own: Weights | None = None  # the weights of its own greedy moves in the rollouts
     maxn: int = 0  # 3+ players: exact max-n to the end of the game from this many empties
-    # 3+ players: the noise of the other seats' choices in the rollouts, if not ``noise``
+    # 3+ players: the noise and muddle of the other seats' choices in the rollouts, if not
+    # ``noise`` and ``muddle`` — for every other seat, or with ``read_others`` for those
+    # it has not read as greedy players
     others_noise: float | None = None
+    others_muddle: float | None = None
+    # 3+ players: a seat whose moves so far were among the greedy-best (on ``model``) at
+    # least this often (one greedy move of two assumed before any is seen) is modelled as
+    # greedy (``noise``, ``muddle``), the rest with ``others_noise``/``others_muddle``
+    read_others: float = 0.0
 
 
 LEVELS: dict[str, Level] = {
@@ -421,8 +428,8 @@ SOLVE_DEPTH = 1 << 20
 
 
 def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
-                rng: Rng | None = None) -> dict[int, float]:
-    """Value of each legal move in one determinization."""
+                rng: Rng | None = None, plain: frozenset[int] = frozenset()) -> dict[int, float]:
+    """Value of each legal move in one determinization (``plain``: see :func:`rollout`)."""
     w = level.weights
     moves = rules.legal_moves(cfg, pos)
     children = {m: rules.apply(cfg, pos, m)[0] for m in moves}
@@ -447,7 +454,7 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
         return {m: TERMINAL * 2 + maxn(cfg, child, w, table)[seat]
                 for m, child in children.items()}
     if level.width and level.halving:
-        return _halving(cfg, children, values, seat, level, rng)
+        return _halving(cfg, children, values, seat, level, rng, plain)
     if level.width and level.rounds:
         plies = level.rounds * cfg.colours - 1
         shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
@@ -463,15 +470,19 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
     return values
 
 
-def rollout(cfg: Config, pos: Pos, seat: int, level: Level, rng: Rng) -> float:
+def rollout(cfg: Config, pos: Pos, seat: int, level: Level, rng: Rng,
+            plain: frozenset[int] = frozenset()) -> float:
     """One line of greedy moves to the end of the game, valued for ``seat`` at the end:
     ``seat``'s own colours choose greedily on ``level.own`` (its own evaluation), the other
     seats on ``level.model``, on a belief muddled by ``level.muddle``; its own choices
-    blurred by ``level.noise``, the others' by ``level.others_noise`` (``noise`` if unset).
-    A board with nothing face up stops the line: it can only end 0-0
+    blurred by ``level.noise``, the others' by ``level.others_noise`` and muddled by
+    ``level.others_muddle`` (``noise``, ``muddle`` if unset) — but the seats in ``plain``
+    (read as greedy players) by ``noise`` and ``muddle``. A board with nothing face up stops the line: it can only end 0-0
     (``rules.is_dead``), valued exactly as that finished board."""
     model, noise, muddle = level.model, level.noise, level.muddle
-    others_noise = noise if level.others_noise is None else level.others_noise
+    blur = (noise if level.others_noise is None else level.others_noise,
+            muddle if level.others_muddle is None else level.others_muddle)
+    per_seat = [(noise, muddle) if s in plain else blur for s in range(cfg.players)]
     own = level.own or model
     seat_of = cfg.seat_of
     while pos.turn >= 0:
@@ -480,14 +491,15 @@ def rollout(cfg: Config, pos: Pos, seat: int, level: Level, rng: Rng) -> float:
         if seat_of(pos.turn) == seat:
             move = greedy_move(cfg, pos, own, noise, rng)
         else:
-            belief = muddled(pos, muddle, rng) if muddle else pos
-            move = greedy_move(cfg, belief, model, others_noise, rng)
+            their_noise, their_muddle = per_seat[seat_of(pos.turn)]
+            belief = muddled(pos, their_muddle, rng) if their_muddle else pos
+            move = greedy_move(cfg, belief, model, their_noise, rng)
         pos = rules.apply(cfg, pos, move)[0]
     return evaluate(cfg, pos, seat, level.weights)
 
 
 def _halving(cfg: Config, children: dict[int, Pos], values: dict[int, float], seat: int,
-             level: Level, rng: Rng | None) -> dict[int, float]:
+             level: Level, rng: Rng | None, plain: frozenset[int]) -> dict[int, float]:
     """Successive halving over the ``level.width`` best-looking moves: round *r* plays
     ``level.halving[r]`` more rollouts of every move still in (rollout *k* draws the same
     random stream for every move: common random numbers), then the better half by mean
@@ -502,7 +514,7 @@ def _halving(cfg: Config, children: dict[int, Pos], values: dict[int, float], se
     out = dict(values)
     for r, count in enumerate(level.halving):
         for m in alive:
-            sums[m] += sum(rollout(cfg, children[m], seat, level, Rng(base, k))
+            sums[m] += sum(rollout(cfg, children[m], seat, level, Rng(base, k), plain)
                            for k in range(k0, k0 + count))
             counts[m] += count
             out[m] = TERMINAL * (2 + 4 * r) + sums[m] / counts[m]
@@ -556,6 +568,8 @@ class MemoryBot(Bot):
         self.name = f"memory_matrix-{level}"
         self.cfg: Config | None = None
         self.memory = Memory(self.spec.forget, self.spec.capacity, Rng(seed, "forget", level))
+        self._read: dict[int, list[int]] = {}  # seat -> [greedy-best moves, moves read]
+        self._before: tuple[int, Pos] | None = None  # (ply, position) of the last view
 
     def reset(self, seat: int, options: JSONMapping) -> None:
         from .game import config_from_raw
@@ -564,9 +578,43 @@ class MemoryBot(Bot):
         self.cfg = rules.model_of(config_from_raw(options))
         self.memory = Memory(self.spec.forget, self.spec.capacity,
                              Rng(self.seed, "forget", self.level))
+        self._read, self._before = {}, None
 
     def observe(self, view: JSONMapping) -> None:
         self.memory.observe(view)
+        self._read_move(view)
+
+    def _read_move(self, view: JSONMapping) -> None:
+        """With ``read_others``: was the move that led to ``view`` (another seat's) among
+        the greedy-best on the position before it, as this seat remembers it?"""
+        if not self.spec.read_others or self.cfg is None:
+            return
+        view = memory_matrix_view(view)
+        cfg, ply, last, before = self.cfg, int(view["ply"]), view["last_move"], self._before
+        if before is not None and before[0] == ply:
+            return
+        if (before is not None and before[0] == ply - 1 and last is not None
+                and not last["pass"] and last["seat"] != view["seat"]):
+            pos = before[1]
+            moves = rules.legal_moves(cfg, pos)
+            if len(moves) > 1 and pos.turn >= 0:
+                mover = cfg.seat_of(pos.turn)
+                worth = {m: evaluate(cfg, rules.apply(cfg, pos, m)[0], mover, self.spec.model)
+                         for m in moves}
+                cell = last["cell"]
+                assert cell is not None
+                played = cfg.geometry.index_of[cell] << 1 | int(last["white"])
+                counts = self._read.setdefault(mover, [0, 0])
+                counts[0] += worth.get(played, float("-inf")) >= max(worth.values()) - 1e-9
+                counts[1] += 1
+        self._before = (ply, determinize(cfg, view, self.memory.known, None))
+
+    def plain_seats(self) -> frozenset[int]:
+        """The other seats read as greedy players so far (``read_others``)."""
+        if not self.spec.read_others:
+            return frozenset()
+        return frozenset(s for s, (greedy, read) in self._read.items()
+                         if (greedy + 1) / (read + 2) >= self.spec.read_others)
 
     def choose(self, view: JSONMapping) -> str:
         view = memory_matrix_view(view)
@@ -576,6 +624,7 @@ class MemoryBot(Bot):
         if self.cfg is None or self.seat != view["seat"]:
             self.reset(own_seat(view), _options_from_view(view))
         self.memory.observe(view)
+        self._read_move(view)
         if len(legal) == 1:
             return str(legal[0])
         if self.spec.blunder and self.rng.random() < self.spec.blunder:
@@ -583,9 +632,11 @@ class MemoryBot(Bot):
         assert self.cfg is not None
         cfg, seat = self.cfg, own_seat(view)
         totals: dict[int, float] = {}
+        plain = self.plain_seats()
         for _ in range(self.spec.samples):
             pos = determinize(cfg, view, self.memory.known, self.rng)
-            for move, value in move_values(cfg, pos, seat, self.spec, self.rng).items():
+            for move, value in move_values(cfg, pos, seat, self.spec, self.rng,
+                                           plain).items():
                 totals[move] = totals.get(move, 0.0) + value
         best_value = max(totals.values())
         best = [m for m, v in totals.items() if v >= best_value - 1e-9]
