@@ -42,6 +42,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from conditional_logit import fit_conditional_logit
+
 from asobiba.games import get
 from asobiba.games.algo.bots import public_knowledge
 from asobiba.games.algo.infer import Knowledge
@@ -190,22 +192,7 @@ def fit(paths: list[str], out: str | None, without: Sequence[str] = ()) -> None:
     train = [r for r in rows if r[2] < cut]
     test = [r for r in rows if r[2] >= cut]
     dim = len(keep)
-    w = np.zeros(dim)
-    l2 = 1e-3
-    for _ in range(25):
-        grad = -l2 * w
-        hess = -l2 * np.eye(dim)
-        for x, y, _ in train:
-            s = x @ w
-            p = np.exp(s - s.max())
-            p /= p.sum()
-            mu = p @ x
-            grad += x[y] - mu
-            hess -= (x * p[:, None]).T @ x - np.outer(mu, mu)
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-9:
-            break
+    w = fit_conditional_logit([(x, y) for x, y, _ in train], dim, steps=25, tol=1e-9)
     softmax = np.zeros(dim)
     softmax[keep.index(0)] = 1.0
     full = np.zeros(len(FEATURES))

@@ -33,6 +33,7 @@ import resource
 import sys
 
 import numpy as np
+from conditional_logit import fit_conditional_logit
 
 from asobiba.core.rng import Rng
 from asobiba.games import get
@@ -174,20 +175,7 @@ def logit(files: list[str], held_out: int) -> None:
         moves = rules.legal_moves(cfg, pos)
         x = np.array([features(cfg, pos, m) for m in moves])
         data[r["game"] in test_games].append((x - x.mean(axis=0), moves.index(r["move"])))
-    beta = np.zeros(len(FEATURES))
-    for _ in range(30):  # Newton steps on the mean log-likelihood, a little ridge
-        grad, hess = -1e-3 * beta, -1e-3 * np.eye(len(beta))
-        for x, k in data[False]:
-            z = x @ beta
-            p = np.exp(z - z.max())
-            p /= p.sum()
-            mean = p @ x
-            grad += x[k] - mean
-            hess -= (x * p[:, None]).T @ x - np.outer(mean, mean)
-        step = np.linalg.solve(hess, grad)
-        beta -= step
-        if np.abs(step).max() < 1e-8:
-            break
+    beta = fit_conditional_logit(data[False], len(FEATURES), steps=30, tol=1e-8)
 
     def score(part: list[tuple[np.ndarray, int]]) -> tuple[float, float, float]:
         hits = ll = greedy = 0.0
