@@ -1,7 +1,7 @@
 """Levels 5 and 6 (issue 31 item 3): what they know is their seat's views and their own
 memory, and their search parts do what they say — successive halving spends its rollouts as
 scheduled and picks among the last round's survivors, and the max-n endgame is the plain
-max-n value. Level 6 is level 5 with a larger budget."""
+max-n value. Level 6 is level 5 with a larger budget and a reading of the others."""
 
 from __future__ import annotations
 
@@ -144,11 +144,13 @@ def test_successive_halving_spends_its_schedule_and_picks_a_survivor(
     assert len(by_move[rules.apply(cfg, pos, best)[0].key()]) == per_move[-1]
 
 
-def test_level_6_is_level_5_with_a_larger_budget() -> None:
-    """The same memory, evaluation, model of the others and endgame; only the budget grows:
-    a 5-ply two-player search exact from 9 empty cells, eight times the rollouts."""
-    assert LEVELS["6"] == dataclasses.replace(LEVELS["5"], depth=5, endgame=9,
-                                              halving=(32, 32, 64, 128))
+def test_level_6_is_level_5_with_a_larger_budget_and_a_reading_of_the_others() -> None:
+    """The same memory, evaluation and endgame; the budget grows (a 5-ply two-player search
+    exact from 9 empty cells, eight times the rollouts) and, in 3+-player games, the other
+    seats it has not read as greedy players are modelled with a wide spread."""
+    assert LEVELS["6"] == dataclasses.replace(
+        LEVELS["5"], depth=5, endgame=9, halving=(32, 32, 64, 128),
+        others_noise=5.0, others_muddle=1.0, read_others=0.58)
     assert GAME.level_names()[-2:] == ["5", "6"]
 
 
@@ -226,8 +228,7 @@ def test_the_others_noise_blurs_only_the_other_seats_choices(monkeypatch) -> Non
             assert {n for seat, n in seen if seat == s} == {expected[s]}
 
 
-READER = dataclasses.replace(LEVELS["6"], halving=(1,), others_noise=5.0, others_muddle=1.0,
-                             read_others=0.58)
+READER = dataclasses.replace(LEVELS["6"], halving=(1,))
 """Level 6's reading of the others on a tiny budget (the reading does not depend on it)."""
 
 
@@ -271,3 +272,12 @@ def test_a_reader_reads_only_what_its_seat_saw() -> None:
         readers.append(bot._read)
     assert readers[0] == readers[1]
     assert sum(read for _, read in readers[0].values()) <= len(states) - 13
+
+
+def test_two_players_are_not_read() -> None:
+    """In a two-player game the search assumes the best reply and has no model of the
+    other seat to adjust: level 6 reads nothing, so it plays as level 6 without the reading."""
+    reader = MemoryBot("6", seed=4, spec=READER)
+    result = play_game(GAME, [reader, RandomBot(seed=1)], {"players": 2}, 8)
+    assert len(result.moves) > 20
+    assert reader._read == {} and reader.plain_seats() == frozenset()

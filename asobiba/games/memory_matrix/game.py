@@ -149,7 +149,8 @@ class MemoryMatrixGame(Game):
                  "on the close candidates, and an exact ending from 6 empty cells",
                  "Lv.5 フクロウ"),
         BotLevel("6", "Lv.6 Crow", "perfect memory; 5-ply search and exact endgame from 9 "
-                 "empty cells for two players; for more, eight times Lv.5's rollouts",
+                 "empty cells for two players; for more, eight times Lv.5's rollouts and a "
+                 "reading of each opponent: how predictable its moves have been",
                  "Lv.6 カラス"),
     )
 
