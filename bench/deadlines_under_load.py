@@ -1,7 +1,7 @@
 """Do the time-limited bots keep their stated limit when the process gets a fraction of a
 core? Two busy-loop processes run beside the benchmark the whole time; each tested bot
-plays whole games against a weaker bot (seats alternating, two random opening plies per
-game, everything seeded) until it has made ``--moves`` moves, and every one of its
+plays whole games against weaker bots (seats rotating; one opponent, or three in
+four-player Memory Matrix; two random opening plies per game, everything seeded) until it has made ``--moves`` moves, and every one of its
 ``choose`` calls is timed from the outside: wall time (what a player waits) and CPU time
 (what the process got). Prints, per bot, the maximum and the 99th percentile of the wall
 time beside its stated limit, how many moves passed it, the longest part of a move after
@@ -9,7 +9,8 @@ its search ended (unwinding, writing the reply, waiting for the scheduler; the s
 seconds count from the start of the move), and the load average.
 
     nice -n 5 .venv/bin/python bench/deadlines_under_load.py [--moves 300] [--jobs 1]
-        [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max,algo-5]
+        [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max,algo-5,
+                memory-matrix-6]
 
 With ``--jobs 2`` two bots are measured at once (two more busy processes: a harsher test).
 """
@@ -33,6 +34,7 @@ def _bots() -> dict[str, tuple[str, str, dict[str, Any], str, float]]:
     """name: (game, level, options, opponent level, stated limit in seconds)."""
     from asobiba.games.algo.search import TIME_LIMIT as ALGO_LIMIT
     from asobiba.games.flipflop.bots import PLANS
+    from asobiba.games.memory_matrix.bots import TIME_LIMIT as MM_LIMIT
     from asobiba.games.reverstargo import bots as rsg
 
     final_limit = getattr(rsg, "FINAL_LIMIT", 2.0)  # (older trees: the issue's figures)
@@ -47,6 +49,8 @@ def _bots() -> dict[str, tuple[str, str, dict[str, Any], str, float]]:
         "reverstargo-final": ("reverstargo", "final", {}, "advanced", final_limit),
         "reverstargo-max": ("reverstargo", "max", {}, "advanced", max_limit),
         "algo-5": ("algo", "5", {}, "4", ALGO_LIMIT),
+        # four players: the tested seat against three level-4 bots
+        "memory-matrix-6": ("memory_matrix", "6", {"players": 4}, "4", MM_LIMIT),
     }
 
 
@@ -62,13 +66,15 @@ def measure(name: str, moves_wanted: int) -> dict[str, Any]:
     cpus: list[float] = []
     depths: list[int] = []
     after: list[float] = []  # wall time of a move after its search ended (the reply)
+    stopped = 0  # searches the bot's clock cut short (bots that say so in ``last_info``)
     games = 0
     load_start = os.getloadavg()
+    seats = game.num_seats(options)
     while len(walls) < moves_wanted:
         seed = 1000 + games
-        tested_seat = games % 2
+        tested_seat = games % seats
         bots = [game.make_bot(level if s == tested_seat else other, seed * 31 + s)
-                for s in range(2)]
+                for s in range(seats)]
         state = game.new_game(options, seed)
         rng = Rng(seed, "opening")
         for _ in range(2):
@@ -96,6 +102,7 @@ def measure(name: str, moves_wanted: int) -> dict[str, Any]:
                     info.get("seconds") if info else None)
                 if searched is not None:
                     after.append(walls[-1] - float(searched))
+                stopped += bool(info and info.get("stopped"))
             else:
                 text = bots[seat].choose(view)
             state = state.play(text, seat)
@@ -108,8 +115,9 @@ def measure(name: str, moves_wanted: int) -> dict[str, Any]:
             "max_wall": max(walls), "p99_wall": p99, "mean_wall": sum(walls) / len(walls),
             "over": sum(w > limit for w in walls), "mean_cpu": sum(cpus) / len(cpus),
             "max_cpu": max(cpus), "cpu_share": sum(cpus) / sum(walls),
-            "max_after_search": max(after, default=0.0),
-            "mean_depth": sum(d for d in depths if d >= 0) / max(1, sum(d >= 0 for d in depths)),
+            "max_after_search": max(after, default=0.0), "stopped": stopped,
+            "mean_depth": (sum(d for d in depths if d >= 0) / sum(d >= 0 for d in depths)
+                           if any(d >= 0 for d in depths) else None),
             "load_start": load_start, "load_end": os.getloadavg()}
 
 
@@ -146,8 +154,12 @@ def main() -> int:
                       f"| {r['max_wall']:.3f} s | {r['p99_wall']:.3f} s "
                       f"| {r['mean_wall']:.3f} s | {r['over']} "
                       f"| {r['max_after_search']:.3f} s | {r['mean_cpu']:.3f} s "
-                      f"| {r['cpu_share']:.0%} | {r['mean_depth']:.1f} "
+                      f"| {r['cpu_share']:.0%} "
+                      f"| {'—' if r['mean_depth'] is None else format(r['mean_depth'], '.1f')} "
                       f"| {r['load_start'][0]:.1f} → {r['load_end'][0]:.1f} |", flush=True)
+                if r["stopped"]:
+                    print(f"  ({r['bot']}: {r['stopped']} of its {r['moves']} searches "
+                          "stopped by its clock)", flush=True)
                 if args.jsonl:
                     with open(args.jsonl, "a") as f:
                         f.write(json.dumps(r) + "\n")

@@ -86,9 +86,13 @@ VARIANTS: dict[str, tuple[str, dict[str, Any]]] = {
 
 
 def make_bot(name: str, seed: int) -> Any:
+    """A level or a variant, without the shipped levels' clock (``bots.TIME_LIMIT``): a
+    decision's search never depends on the load, so the games replay exactly."""
     if name in VARIANTS:
         base, fields = VARIANTS[name]
         return MemoryBot(base, seed, dataclasses.replace(LEVELS[base], **fields))
+    if name in LEVELS:
+        return MemoryBot(name, seed)
     return GAME.make_bot(name, seed)
 
 

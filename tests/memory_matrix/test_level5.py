@@ -6,6 +6,8 @@ max-n value. Level 6 is level 5 with a larger budget and a reading of the others
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
+from collections.abc import Callable
 
 import pytest
 
@@ -16,6 +18,7 @@ from asobiba.games.memory_matrix import bots, rules
 from asobiba.games.memory_matrix.bots import LEVELS, MemoryBot
 from asobiba.games.memory_matrix.state import MemoryMatrixState
 from asobiba.play.runner import play_game
+from asobiba.search.budget import MoveClock
 from tests.memory_matrix.test_bots import truth
 from tests.memory_matrix.test_hidden import random_states, swapped
 
@@ -281,3 +284,72 @@ def test_two_players_are_not_read() -> None:
     result = play_game(GAME, [reader, RandomBot(seed=1)], {"players": 2}, 8)
     assert len(result.moves) > 20
     assert reader._read == {} and reader.plain_seats() == frozenset()
+
+
+def _four_player_position() -> tuple[rules.Config, rules.Pos, int]:
+    """A 4-player position twenty random plies in, its seat to move with 13 moves."""
+    state = random_states({}, seed=2, plies=20)[-1]
+    cfg = rules.model_of(state.cfg)
+    return cfg, state.pos, cfg.seat_of(state.pos.turn)
+
+
+def test_a_stopped_halving_keeps_only_its_complete_rounds() -> None:
+    """The search's ``stop`` (asked after every rollout) ends it, and a round it cuts short
+    counts for nothing: stopped in round 2 the values are those of a search of round 1
+    alone, stopped in round 1 the one-ply values (the best-looking move)."""
+    cfg, pos, seat = _four_player_position()
+    level = dataclasses.replace(LEVELS["6"], halving=(2, 2, 4))
+    children = {m: rules.apply(cfg, pos, m)[0] for m in rules.legal_moves(cfg, pos)}
+    values = {m: bots.evaluate(cfg, child, seat, level.weights) for m, child in children.items()}
+    width = min(level.width, len(children))
+    assert width >= 3
+
+    def after(n: int) -> Callable[[], bool]:
+        calls = [0]
+
+        def stop() -> bool:
+            calls[0] += 1
+            return calls[0] >= n
+        return stop
+
+    one_round = bots._halving(cfg, children, values, seat,
+                              dataclasses.replace(level, halving=(2,)), Rng(7), frozenset())
+    cut = bots._halving(cfg, children, values, seat, level, Rng(7), frozenset(),
+                        after(2 * width + 3))
+    assert cut == one_round != values
+    assert bots._halving(cfg, children, values, seat, level, Rng(7), frozenset(),
+                         after(3)) == values
+    full = bots._halving(cfg, children, values, seat, level, Rng(7), frozenset(), after(10**9))
+    assert full == bots._halving(cfg, children, values, seat, level, Rng(7), frozenset())
+    assert full != one_round
+
+
+def test_the_shipped_levels_stop_at_their_deadline() -> None:
+    """Levels 5 and 6 as the game makes them carry a clock of ``TIME_LIMIT`` for their
+    3+-player search (levels without successive halving none); a bot whose clock runs out
+    at once (a clock that moves a second per reading) still plays a legal move and says the
+    search was stopped; one whose time stands plays the move of a bot without a clock."""
+    assert GAME.make_bot("6", 1).clock.limit == bots.TIME_LIMIT
+    assert GAME.make_bot("5", 1).clock is not None
+    assert GAME.make_bot("4", 1).clock is None and MemoryBot("6", 1).clock is None
+    ticks = [0.0]
+
+    def clock() -> float:
+        ticks[0] += 1.0
+        return ticks[0]
+
+    bot = MemoryBot("6", seed=2, spec=READER, time_limit=bots.TIME_LIMIT)
+    assert bot.clock is not None
+    bot.clock = MoveClock(bots.TIME_LIMIT, clock=clock, late=deque())
+    state = random_states({}, seed=2, plies=20)[-1]
+    seat = state.acting_seats[0]
+    bot.reset(seat, state.options)
+    move = bot.choose(state.view(seat))
+    assert move in state.legal_moves()
+    assert bot.last_info["stopped"] == 1.0
+    calm = MemoryBot("6", seed=2, spec=READER, time_limit=bots.TIME_LIMIT)
+    calm.clock = MoveClock(bots.TIME_LIMIT, clock=lambda: 0.0, late=deque())  # time stands
+    calm.reset(seat, state.options)
+    assert calm.choose(state.view(seat)) == MemoryBot("6", seed=2, spec=READER).choose(
+        state.view(seat))
+    assert calm.last_info["stopped"] == 0.0

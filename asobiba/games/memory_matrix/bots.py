@@ -8,7 +8,8 @@ perfect-memory bot that watched the whole game has nothing left to sample.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import time
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 from ...core.bot import Bot
@@ -17,12 +18,19 @@ from ...core.rng import Rng
 from ...core.views import own_seat
 from ...search.adapter import Decides, Expands, HasPlayer
 from ...search.alphabeta import AlphaBeta
+from ...search.budget import MoveClock
 from . import rules
 from .memory import Memory, determinize
 from .rules import Config, Pos
 from .views import memory_matrix_view
 
 TERMINAL = 1000.0
+TIME_LIMIT = 5.0
+"""Seconds per move for the levels that search by successive halving (3+ players), half the
+server's 10 s for a bot move: on a quiet machine their fixed budget ends long before (level
+6's slowest of 120 decisions took 2.4 s of CPU), on a crowded one the search stops at the
+deadline and plays the best of its last complete round (``MoveClock`` keeps a reserve) instead
+of being replaced by the server's random move. Arenas and tests build the bots without it."""
 
 
 @dataclass(frozen=True)
@@ -432,8 +440,10 @@ SOLVE_DEPTH = 1 << 20
 
 
 def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
-                rng: Rng | None = None, plain: frozenset[int] = frozenset()) -> dict[int, float]:
-    """Value of each legal move in one determinization (``plain``: see :func:`rollout`)."""
+                rng: Rng | None = None, plain: frozenset[int] = frozenset(),
+                stop: Callable[[], bool] | None = None) -> dict[int, float]:
+    """Value of each legal move in one determinization (``plain``: see :func:`rollout`;
+    ``stop``: see :func:`_halving`)."""
     w = level.weights
     moves = rules.legal_moves(cfg, pos)
     children = {m: rules.apply(cfg, pos, m)[0] for m in moves}
@@ -458,7 +468,7 @@ def move_values(cfg: Config, pos: Pos, seat: int, level: Level,
         return {m: TERMINAL * 2 + maxn(cfg, child, w, table)[seat]
                 for m, child in children.items()}
     if level.width and level.halving:
-        return _halving(cfg, children, values, seat, level, rng, plain)
+        return _halving(cfg, children, values, seat, level, rng, plain, stop)
     if level.width and level.rounds:
         plies = level.rounds * cfg.colours - 1
         shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
@@ -503,12 +513,15 @@ def rollout(cfg: Config, pos: Pos, seat: int, level: Level, rng: Rng,
 
 
 def _halving(cfg: Config, children: dict[int, Pos], values: dict[int, float], seat: int,
-             level: Level, rng: Rng | None, plain: frozenset[int]) -> dict[int, float]:
+             level: Level, rng: Rng | None, plain: frozenset[int],
+             stop: Callable[[], bool] | None = None) -> dict[int, float]:
     """Successive halving over the ``level.width`` best-looking moves: round *r* plays
     ``level.halving[r]`` more rollouts of every move still in (rollout *k* draws the same
     random stream for every move: common random numbers), then the better half by mean
     value goes on. A move's value is its tier (the round it reached) and its mean, so the
-    last round's survivors rank above every move dropped earlier."""
+    last round's survivors rank above every move dropped earlier. ``stop`` (asked after
+    every rollout) ends the search: a round it cuts short counts for nothing, so the values
+    are those of the complete rounds before it (none: the one-ply values)."""
     shortlist = sorted(values, key=values.__getitem__, reverse=True)[: level.width]
     base = rng.next64() if rng is not None else 0
     sums = dict.fromkeys(shortlist, 0.0)
@@ -517,9 +530,14 @@ def _halving(cfg: Config, children: dict[int, Pos], values: dict[int, float], se
     k0 = 0
     out = dict(values)
     for r, count in enumerate(level.halving):
+        added = dict.fromkeys(alive, 0.0)
         for m in alive:
-            sums[m] += sum(rollout(cfg, children[m], seat, level, Rng(base, k), plain)
-                           for k in range(k0, k0 + count))
+            for k in range(k0, k0 + count):
+                added[m] += rollout(cfg, children[m], seat, level, Rng(base, k), plain)
+                if stop is not None and stop():
+                    return out
+        for m in alive:
+            sums[m] += added[m]
             counts[m] += count
             out[m] = TERMINAL * (2 + 4 * r) + sums[m] / counts[m]
         k0 += count
@@ -565,10 +583,16 @@ def maxn(cfg: Config, pos: Pos, w: Weights, table: MaxnTable) -> tuple[float, ..
 class MemoryBot(Bot):
     """A bot that remembers (or forgets) hidden colours and searches determinizations."""
 
-    def __init__(self, level: str, seed: int = 0, spec: Level | None = None) -> None:
+    def __init__(self, level: str, seed: int = 0, spec: Level | None = None,
+                 time_limit: float | None = None) -> None:
         super().__init__(seed)
         self.level = level
         self.spec = spec or LEVELS[level]
+        self.clock = MoveClock(time_limit) if time_limit is not None else None
+        """With a time limit: the successive-halving search stops at the move's deadline."""
+        self.last_info: dict[str, float] = {}
+        """Of the last decision that searched with a clock: ``seconds`` from the start of
+        the move to the end of the search, ``stopped`` 1.0 if the deadline cut it short."""
         self.name = f"memory_matrix-{level}"
         self.cfg: Config | None = None
         self.memory = Memory(self.spec.forget, self.spec.capacity, Rng(seed, "forget", level))
@@ -637,17 +661,30 @@ class MemoryBot(Bot):
         cfg, seat = self.cfg, own_seat(view)
         totals: dict[int, float] = {}
         plain = self.plain_seats()
+        now = self.clock.clock if self.clock is not None else time.perf_counter
+        stop, started, stopped = None, now(), [False]
+        if self.clock is not None and cfg.players > 2 and self.spec.halving:
+            deadline = started + self.clock.budget()
+
+            def stop() -> bool:
+                stopped[0] = stopped[0] or now() >= deadline
+                return stopped[0]
         for _ in range(self.spec.samples):
             pos = determinize(cfg, view, self.memory.known, self.rng)
             for move, value in move_values(cfg, pos, seat, self.spec, self.rng,
-                                           plain).items():
+                                           plain, stop).items():
                 totals[move] = totals.get(move, 0.0) + value
+        if stop is not None and self.clock is not None:
+            self.last_info = {"seconds": now() - started,
+                              "stopped": float(stopped[0])}
         best_value = max(totals.values())
         best = [m for m, v in totals.items() if v >= best_value - 1e-9]
         move = best[self.rng.below(len(best))] if len(best) > 1 else best[0]
         geo = cfg.geometry
         text = "pass" if move == rules.PASS else geo.name(move >> 1) + ("w" if move & 1 else "")
         assert text in legal, (text, legal)
+        if stop is not None and self.clock is not None:
+            self.clock.done(started)
         return text
 
 
@@ -664,4 +701,4 @@ def make_bot(level: str, seed: int = 0) -> Bot:
     if level not in LEVELS:
         raise ValueError(f"unknown memory_matrix bot level {level!r}; levels: "
                          + ", ".join(LEVELS))
-    return MemoryBot(level, seed)
+    return MemoryBot(level, seed, time_limit=TIME_LIMIT if LEVELS[level].halving else None)
