@@ -645,6 +645,8 @@ class MemoryBot(Bot):
                          if (greedy + 1) / (read + 2) >= self.spec.read_others)
 
     def choose(self, view: JSONMapping) -> str:
+        now = self.clock.clock if self.clock is not None else time.perf_counter
+        started = now()  # the move's time counts from here (reading the view included)
         view = memory_matrix_view(view)
         legal = list(view["legal_moves"])
         if not legal:
@@ -661,8 +663,7 @@ class MemoryBot(Bot):
         cfg, seat = self.cfg, own_seat(view)
         totals: dict[int, float] = {}
         plain = self.plain_seats()
-        now = self.clock.clock if self.clock is not None else time.perf_counter
-        stop, started, stopped = None, now(), [False]
+        stop, stopped = None, [False]
         if self.clock is not None and cfg.players > 2 and self.spec.halving:
             deadline = started + self.clock.budget()
 
