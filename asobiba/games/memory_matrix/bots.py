@@ -112,7 +112,7 @@ LEVELS: dict[str, Level] = {
     # watches it: a seat whose moves were greedy-best at least 58 % of the time (level 2:
     # 81 %) is modelled as greedy, the rest as far less predictable (noise 5, every white
     # piece guessed; level 4: 35 %) — eight times the rollouts alone gained nothing against
-    # three level 4, the reading +12.5 % first places alone
+    # three level 4, the reading 12.5 points more firsts alone
     "6": Level(forget=0.0, depth=5, endgame=9, width=10, halving=(32, 32, 64, 128), maxn=6,
                noise=0.5, muddle=0.5, weights=Weights(0.0, 2.0, contempt=2.5, shared=2.0),
                model=Weights(0.2, 1.0), own=Weights(0.0, 2.0, contempt=2.5, shared=2.0),
