@@ -663,9 +663,10 @@ class MemoryBot(Bot):
         cfg, seat = self.cfg, own_seat(view)
         totals: dict[int, float] = {}
         plain = self.plain_seats()
+        clock = self.clock if cfg.players > 2 and self.spec.halving else None
         stop, stopped = None, [False]
-        if self.clock is not None and cfg.players > 2 and self.spec.halving:
-            deadline = started + self.clock.budget()
+        if clock is not None:
+            deadline = started + clock.budget()
 
             def stop() -> bool:
                 stopped[0] = stopped[0] or now() >= deadline
@@ -675,7 +676,7 @@ class MemoryBot(Bot):
             for move, value in move_values(cfg, pos, seat, self.spec, self.rng,
                                            plain, stop).items():
                 totals[move] = totals.get(move, 0.0) + value
-        if stop is not None and self.clock is not None:
+        if clock is not None:
             self.last_info = {"seconds": now() - started,
                               "stopped": float(stopped[0])}
         best_value = max(totals.values())
@@ -684,8 +685,8 @@ class MemoryBot(Bot):
         geo = cfg.geometry
         text = "pass" if move == rules.PASS else geo.name(move >> 1) + ("w" if move & 1 else "")
         assert text in legal, (text, legal)
-        if stop is not None and self.clock is not None:
-            self.clock.done(started)
+        if clock is not None:
+            clock.done(started)
         return text
 
 
