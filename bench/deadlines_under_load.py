@@ -3,10 +3,11 @@ core? Two busy-loop processes run beside the benchmark the whole time; each test
 plays whole games against weaker bots (seats rotating; one opponent, or three in
 four-player Memory Matrix; two random opening plies per game, everything seeded) until it
 has made ``--moves`` moves, and every one of its ``choose`` calls is timed from the
-outside: wall time (what a player waits) and CPU time (what the process got). Prints, per bot, the maximum and the 99th percentile of the wall
-time beside its stated limit, how many moves passed it, the longest part of a move after
-its search ended (unwinding, writing the reply, waiting for the scheduler; the search's
-seconds count from the start of the move), and the load average.
+outside: wall time (what a player waits) and CPU time (what the process got). Prints, per
+bot, the maximum and the 99th percentile of the wall time beside its stated limit, how many
+moves passed it, the longest part of a move after its search ended (unwinding, writing the
+reply, waiting for the scheduler; the search's seconds count from the start of the move),
+and the load average.
 
     nice -n 5 .venv/bin/python bench/deadlines_under_load.py [--moves 300] [--jobs 1]
         [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max,algo-5,
