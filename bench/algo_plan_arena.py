@@ -1,6 +1,7 @@
-"""Algo level 6 (``games/algo/plan.py``) against equals and below: four-player games, one
-hero against three copies of another level, the hero's seat rotating (game ``i``: seat
-``i % 4``); pair play, a pair of the hero's level against a pair of another, the pairs kept
+"""Algo levels 6–8 (``games/algo/plan.py``, ``rollout.py``) against equals and below:
+two-player games (the hero's seat alternating, game ``i``: seat ``i % 2``); four-player
+games, one hero against three copies of another level, the hero's seat rotating (game
+``i``: seat ``i % 4``); pair play, a pair of the hero's level against a pair of another, the pairs kept
 together and alternating (game ``i``: the hero pair sits at seats ``i % 2`` and
 ``i % 2 + 2``). Game seeds are ``first .. first+n-1``, bot seeds ``10·i + seat``; every bot
 has a fixed budget (no clock), so the result does not depend on the machine's load.
@@ -12,8 +13,9 @@ Prints wins with a 95 % Wilson interval (parity: 25 % four-player, 50 % pairs), 
 beside wall seconds and the load average.
 
 Usage: python bench/algo_plan_arena.py MODE HERO OPP [games=400] [first=0] [--paired BASE]
-    MODE: four | pair;  HERO / OPP: a level ("2", "4", "6") or "6:beta=0.5,evidence=0",
-    or one of bench/algo_value.py's bots: "learned", "6:bonus=1", "lookahead"
+    MODE: four | pair | two;  HERO / OPP: a level ("2", "4", "6") or "6:beta=0.5,evidence=0",
+    or one of bench/algo_value.py's bots: "learned", "6:bonus=1", "lookahead", or level 8
+    without its clock: "rollout" or "rollout:deals=48,top=3,gate=0" (games/algo/rollout.py)
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from pathlib import Path
 from asobiba.core import Bot
 from asobiba.games import get
 from asobiba.games.algo.plan import AlgoPlanBot
+from asobiba.games.algo.rollout import DEALS, GATE, TOP, AlgoRolloutBot
 from asobiba.play.runner import play_game
 
 GAME = get("algo")
@@ -35,6 +38,10 @@ GAME = get("algo")
 def make(spec: str, seed: int) -> Bot:
     """A bot of level ``spec``; ``6:beta=X,evidence=0|1`` sets level 6's parameters."""
     level, _, args = spec.partition(":")
+    if level == "rollout":   # level 8 without its clock: rollout or rollout:deals=D,top=T,gate=Z
+        kw = dict(a.split("=") for a in args.split(",")) if args else {}
+        return AlgoRolloutBot(seed, int(kw.get("deals", DEALS)), int(kw.get("top", TOP)),
+                              float(kw.get("gate", GATE)))
     if level == "lookahead":   # lookahead or lookahead:deals=D,top=T
         from algo_value import LookaheadBot
 
@@ -66,6 +73,12 @@ def wilson(k: int, n: int) -> tuple[float, float]:
 
 def one(mode: str, i: int, hero: str, opp: str) -> int:
     """1 if the hero (pair) came first in game ``i``."""
+    if mode == "two":
+        me = i % 2
+        bots = [make(hero if s == me else opp, i * 10 + s) for s in range(2)]
+        outcome = play_game(GAME, bots, {}, seed=i).states[-1].outcome
+        assert outcome is not None
+        return int(outcome.ranks[me] == 1)
     if mode == "four":
         me = i % 4
         bots = [make(hero if s == me else opp, i * 10 + s) for s in range(4)]
@@ -103,7 +116,8 @@ def main() -> None:
     k = sum(wins)
     lo, hi = wilson(k, games)
     parity = 0.25 if mode == "four" else 0.5
-    what = ("one {h} vs three {o}" if mode == "four" else "a {h} pair vs a {o} pair").format(
+    what = {"four": "one {h} vs three {o}", "two": "{h} vs {o}, two players",
+            "pair": "a {h} pair vs a {o} pair"}[mode].format(
         h=f"level {hero}", o=f"level {opp}")
     print(f"{mode}: {what}: {k} wins of {games} = {k / games:.1%} "
           f"(95% {lo:.1%}–{hi:.1%}; parity {parity:.0%}), seeds {first}..{first + games - 1}")

@@ -1,17 +1,17 @@
 """Do the time-limited bots keep their stated limit when the process gets a fraction of a
 core? Two busy-loop processes run beside the benchmark the whole time; each tested bot
 plays whole games against weaker bots (seats rotating; one opponent, or three in
-four-player Memory Matrix; two random opening plies per game, everything seeded) until it
-has made ``--moves`` moves, and every one of its ``choose`` calls is timed from the
-outside: wall time (what a player waits) and CPU time (what the process got). Prints, per
-bot, the maximum and the 99th percentile of the wall time beside its stated limit, how many
-moves passed it, the longest part of a move after its search ended (unwinding, writing the
-reply, waiting for the scheduler; the search's seconds count from the start of the move),
-and the load average.
+four-player Memory Matrix and Algo level 8; two random opening plies per game, everything
+seeded) until it has made ``--moves`` moves, and every one of its ``choose`` calls is
+timed from the outside: wall time (what a player waits) and CPU time (what the process
+got). Prints, per bot, the maximum and the 99th percentile of the wall time beside its
+stated limit, how many moves passed it, the longest part of a move after its search ended
+(unwinding, writing the reply, waiting for the scheduler; the search's seconds count from
+the start of the move), and the load average.
 
     nice -n 5 .venv/bin/python bench/deadlines_under_load.py [--moves 300] [--jobs 1]
         [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max,algo-5,
-                memory-matrix-6]
+                memory-matrix-6,algo-8]
 
 With ``--jobs 2`` two bots are measured at once (two more busy processes: a harsher test).
 """
@@ -33,6 +33,7 @@ from asobiba.games import get
 
 def _bots() -> dict[str, tuple[str, str, dict[str, Any], str, float]]:
     """name: (game, level, options, opponent level, stated limit in seconds)."""
+    from asobiba.games.algo.rollout import TIME_LIMIT as SEER_LIMIT
     from asobiba.games.algo.search import TIME_LIMIT as ALGO_LIMIT
     from asobiba.games.flipflop.bots import PLANS
     from asobiba.games.memory_matrix.bots import TIME_LIMIT as MM_LIMIT
@@ -52,6 +53,7 @@ def _bots() -> dict[str, tuple[str, str, dict[str, Any], str, float]]:
         "algo-5": ("algo", "5", {}, "4", ALGO_LIMIT),
         # four players: the tested seat against three level-4 bots
         "memory-matrix-6": ("memory_matrix", "6", {"players": 4}, "4", MM_LIMIT),
+        "algo-8": ("algo", "8", {"players": 4}, "4", SEER_LIMIT),
     }
 
 

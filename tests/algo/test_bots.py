@@ -25,8 +25,8 @@ def test_every_level_finishes_every_variant(options: dict) -> None:
 
 
 def test_bad_level_is_refused() -> None:
-    with pytest.raises(ValueError, match=r"levels are 1, 2, 3, 4, 5, 6 \(and 7, a reference\)"):
-        GAME.make_bot("8")
+    with pytest.raises(ValueError, match=r"levels are 1, 2, 3, 4, 5, 6 \(and 7, 8: references\)"):
+        GAME.make_bot("9")
 
 
 def test_small_duel_level_4_beats_level_1() -> None:

@@ -319,7 +319,11 @@ def make_bot(level: str, seed: int = 0) -> AlgoBot:
         from .plan import AlgoFollowBot
 
         return AlgoFollowBot(seed)
+    if level == "8":
+        from .rollout import TIME_LIMIT, AlgoRolloutBot
+
+        return AlgoRolloutBot(seed, time_limit=TIME_LIMIT)
     if level not in ("1", "2", "3", "4"):
-        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5, 6 (and 7, a reference); "
+        raise ValueError(f"Algo bot levels are 1, 2, 3, 4, 5, 6 (and 7, 8: references); "
                          f"not {level!r}")
     return AlgoBot(int(level), seed)
