@@ -74,10 +74,11 @@ class AlgoRolloutBot(AlgoPlanBot):
         self.last_info = {}
         return super().choose(view)
 
-    def _attack(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
-        now = self.clock.clock if self.clock is not None else time.perf_counter
-        started = now()
-        deadline = started + self.clock.budget() if self.clock is not None else None
+    def weighed(self, view: JSONMapping, seat: int,
+                moves: list[str]) -> tuple[str, list[str], Knowledge]:
+        """Level 6's move, the options the deals weigh (level 6's first; only it when there
+        is nothing to weigh: a sure hit, or no other option) and the seat's knowledge to
+        draw deals from."""
         v = algo_view(view)
         kn = Knowledge.from_view(v)
         own = named_evidence(v, kn) if self.evidence else kn
@@ -87,7 +88,7 @@ class AlgoRolloutBot(AlgoPlanBot):
              for num, prob in inf.numbers(int(s["id"])).items()),
             key=lambda g: (-g[0], g[1], g[2], g[3]))
         if ranked[0][0] >= SURE:
-            return _text(ranked[0])
+            return _text(ranked[0]), [_text(ranked[0])], kn
         can_stay = "stay" in moves
         pool = [g for g in ranked[:self.candidates] if g[0] >= SHARE * ranked[0][0]]
         choice, stay = self.weigh(v, seat, pool, can_stay, own)
@@ -98,20 +99,24 @@ class AlgoRolloutBot(AlgoPlanBot):
                 options.append(_text(g))
         if can_stay and "stay" not in options:
             options.append("stay")
-        if len(options) == 1:
-            return base
+        return base, options, kn
+
+    def play_out(self, view: JSONMapping, seat: int, options: list[str], kn: Knowledge,
+                 deals: int, deadline: float | None = None,
+                 now: Callable[[], float] = time.perf_counter) -> tuple[dict[str, list[float]],
+                                                                         bool]:
+        """Each option's result (1: the seat or its pair first alone) in each of ``deals``
+        deals drawn from ``kn``'s posterior, the game played to its end by level-4 bots;
+        only complete deals (every option played) count. Also whether the deadline cut it."""
+        v = algo_view(view)
         pair = v["rules"]["mode"] == "pair"
         n = len(v["rows"])
         team = [seat, (seat + 2) % 4] if pair else [seat]
         scores: dict[str, list[float]] = {o: [] for o in options}
         truth = infer(kn)   # deals from what the seat has seen (evidence only ranks guesses)
-        deals, stopped = self.deals, False
-        if deadline is not None and now() - started > SLOW_INFERENCE * (deadline - started):
-            deals, stopped = 0, True
         for d in range(deals):
             if deadline is not None and now() >= deadline:
-                stopped = True
-                break
+                return scores, True
             rng = Rng(self.rng.below(2 ** 31), "rollout")
             deal = sample_deal(kn, rng, truth)
             pile_seed = rng.below(2 ** 31)
@@ -124,34 +129,48 @@ class AlgoRolloutBot(AlgoPlanBot):
                     bots[x].reset(x, self.options)
                 while not st.is_over:
                     if deadline is not None and now() >= deadline:
-                        break
+                        return scores, True   # this deal does not count
                     mover = st.to_move
                     assert mover is not None
                     st = st.play(bots[mover].choose(st.view(mover)), mover)
                 oc = st.outcome
-                if oc is None:      # cut by the deadline: this deal does not count
-                    break
+                assert oc is not None
                 results.append(float(any(oc.ranks[x] == 1 for x in team)
                                      and sum(r == 1 for r in oc.ranks) <= len(team)))
-            if len(results) < len(options):
-                stopped = True
-                break
             for opt, r in zip(options, results, strict=True):
                 scores[opt].append(r)
+        return scores, False
+
+    def pick(self, base: str, options: list[str], scores: dict[str, list[float]]) -> str:
+        """The option with the most deals won, when it beats ``base`` by more than ``gate``
+        standard errors of the paired difference; else ``base``."""
         played = len(scores[base])
-        move = base
-        if played:
-            best = max(options, key=lambda o: (sum(scores[o]), -options.index(o)))
-            if best != base:
-                diff = [a - b for a, b in zip(scores[best], scores[base], strict=True)]
-                mean = sum(diff) / played
-                var = sum((x - mean) ** 2 for x in diff) / max(1, played - 1)
-                if mean > self.gate * math.sqrt(var / played):
-                    move = best
-        self.last_info = {"deals": float(played), "options": float(len(options)),
+        if not played:
+            return base
+        best = max(options, key=lambda o: (sum(scores[o]), -options.index(o)))
+        if best == base:
+            return base
+        diff = [a - b for a, b in zip(scores[best], scores[base], strict=True)]
+        mean = sum(diff) / played
+        var = sum((x - mean) ** 2 for x in diff) / max(1, played - 1)
+        return best if mean > self.gate * math.sqrt(var / played) else base
+
+    def _attack(self, view: JSONMapping, seat: int, moves: list[str]) -> str:
+        now = self.clock.clock if self.clock is not None else time.perf_counter
+        started = now()
+        deadline = started + self.clock.budget() if self.clock is not None else None
+        base, options, kn = self.weighed(view, seat, moves)
+        if len(options) == 1:
+            return base
+        deals = self.deals
+        if deadline is not None and now() - started > SLOW_INFERENCE * (deadline - started):
+            deals = 0
+        scores, stopped = self.play_out(view, seat, options, kn, deals, deadline, now)
+        move = self.pick(base, options, scores)
+        self.last_info = {"deals": float(len(scores[base])), "options": float(len(options)),
                           "overrode": float(move != base)}
         if self.clock is not None:
             self.last_info["seconds"] = now() - started
-            self.last_info["stopped"] = float(stopped)
+            self.last_info["stopped"] = float(stopped or deals == 0)
             self.clock.done(started)
         return move
