@@ -319,7 +319,7 @@ def make_bot(level: str, seed: int = 0) -> AlgoBot:
         from .plan import AlgoFollowBot
 
         return AlgoFollowBot(seed)
-    if level == "8":
+    if level == "8":  # a reference for benches, not offered: level 6's equal four-player
         from .rollout import TIME_LIMIT, AlgoRolloutBot
 
         return AlgoRolloutBot(seed, time_limit=TIME_LIMIT)
