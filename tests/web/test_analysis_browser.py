@@ -214,6 +214,74 @@ def test_the_link_and_the_export_carry_the_whole_tree(page: Any, server: Server,
     broken.close()
 
 
+class Held:
+    """The next position request, held back until the test releases it; later requests
+    pass. The route stays installed until ``release`` (unrouting would let it go)."""
+
+    def __init__(self, page: Any, action: str) -> None:
+        self.page = page
+        self.held: list[Any] = []
+        page.route("**/api/analysis/position", self.hold)
+        page.click(action)
+        for _ in range(500):
+            if self.held:
+                break
+            page.wait_for_timeout(10)  # lets Playwright dispatch the route to the handler
+        assert len(self.held) == 1
+
+    def hold(self, route: Any) -> None:
+        if self.held:
+            route.continue_()
+        else:
+            self.held.append(route)
+
+    def release(self, **fulfil: Any) -> None:
+        if fulfil:
+            self.held[0].fulfill(**fulfil)
+        else:
+            self.held[0].continue_()
+        self.page.unroute("**/api/analysis/position", self.hold)
+
+
+def answered(page: Any) -> int:
+    return int(page.evaluate("document.body.dataset.answered || '0'"))
+
+
+def test_a_late_answer_never_draws_a_position_the_player_has_left(page: Any,
+                                                                 server: Server) -> None:
+    """The player goes back to the start and, before the server has answered, on to the
+    first move: the start's answer, arriving last, is dropped — it neither draws the start
+    over the first move nor, when it is an error, takes the player back where it was."""
+    page.goto(f"{server.url}/analysis/reversi")
+    ready(page, 0)
+    page.click("#board [data-move='d3']")
+    ready(page, 1)
+    page.click("#board [data-move='c5']")
+    ready(page, 2)
+    late = Held(page, "#first")
+    page.click("#tree .tree-move[data-move='d3']")
+    ready(page, 1)
+    n = answered(page)
+    late.release()  # the start's real answer, last
+    page.wait_for_function(f"() => Number(document.body.dataset.answered) > {n}")
+    assert page.evaluate("document.body.dataset.ply") == "1"
+    assert page.locator("#tree [aria-current=true]").get_attribute("data-move") == "d3"
+    assert page.locator("#board [data-move='c5']").count() == 1  # White's reply is legal
+    assert page.locator("#board [data-move='d3']").count() == 0  # not the start's board
+    # an error arriving late: no error shown, and the later move stands
+    late = Held(page, "#first")
+    page.click("#tree .tree-move[data-move='c5']")
+    ready(page, 2)
+    n = answered(page)
+    late.release(status=500, content_type="application/json",
+                 body='{"error": {"code": "analysis_bad_record", "args": {"detail": "late"}}}')
+    page.wait_for_function(f"() => Number(document.body.dataset.answered) > {n}")
+    assert page.evaluate("document.body.dataset.ply") == "2"
+    assert page.evaluate("document.body.dataset.status") == "ready"
+    assert page.locator("#error").inner_text() == ""
+    assert page.locator("#tree [aria-current=true]").get_attribute("data-move") == "c5"
+
+
 @pytest.mark.parametrize("page", [*CASES, ("ja-JP", DESKTOP, "dark")], indirect=True,
                          ids=[*IDS, "ja-desktop-dark"])
 def test_algo_shows_the_seats_exact_posterior(page: Any, server: Server,

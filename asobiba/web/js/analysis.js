@@ -69,8 +69,19 @@ async function post(path, body) {
 }
 
 // ---- the position ---------------------------------------------------------------------------
+// the latest position asked for: an answer to an older request (the player moved on while it
+// was on its way) is dropped, so a slow answer never draws a position the player has left
+// nor undoes a later move with its error
+let asked = 0;
+// answers received, stale ones included (data-answered, for the browser tests)
+let answered = 0;
+
+// true: drawn; false: refused or unreachable (shown); null: superseded by a later request
 async function refresh() {
+  const mine = ++asked;
   const answer = await post("/api/analysis/position", { ...spec(), seat });
+  document.body.dataset.answered = String(++answered);
+  if (mine !== asked) return null;
   if (!answer.ok || !answer.body) {
     const err = answer.body && answer.body.error ? answer.body.error : null;
     $("error").textContent = answer.status === 0 ? t("error.unreachable") : said(err);
@@ -157,7 +168,7 @@ function go(node) {
   const before = current;
   current = node;
   void refresh().then((ok) => {
-    if (!ok && before !== node) {
+    if (ok === false && before !== node) {
       // a move the server refused: take it out of the tree and stay where we were
       if (node.parent && node.children.length === 0 && !node.comment) node.parent.children = node.parent.children.filter((c) => c !== node);
       current = before;
@@ -636,7 +647,7 @@ async function main() {
   if (setup) base.setup = setup;
   const moves = json(q.get("moves"), []);
   setMainLine(Array.isArray(moves) ? moves.map(String) : [], ply === null ? moves.length : ply);
-  if (!(await refresh()) && current !== root) {
+  if ((await refresh()) === false && current !== root) {
     current = root;
     await refresh();
   }
