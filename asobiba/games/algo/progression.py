@@ -141,10 +141,11 @@ PROGRESSION = GameProgression(
     tutorial="tutorial.json",
     tutorial_functions={"up": _up},
     ladder_options={"players": 2},
-    # the seven tiers keep the levels they had before level 6 (the spread of levels 1–5):
-    # levels 6 and 7 are built and measured for the four-player and pair games, while the
-    # ladder is played two-player (docs/benchmarks.md has their two-player duels)
-    ladder_levels=("1", "2", "2", "3", "4", "4", "5"),
+    # the ladder is played two-player, where level 5 is level 4's equal (0.513 over 400
+    # games) and level 6 the strongest offered level (0.578 ± 0.048 over level 4, 0.635
+    # over level 5, 0.620 over level 3): so the top tier (FINAL) is level 6, the one step
+    # above level 4 a player can feel (docs/benchmarks.md, "Algo's two-player ladder")
+    ladder_levels=("1", "2", "2", "3", "4", "4", "6"),
     teams=_teams,
     daily=Daily("tsume", puzzle=_tsume, name={"en": "Tsume-algo", "ja": "詰めアルゴ"}),
 )
