@@ -184,6 +184,10 @@ def test_level_mapping_covers_seven_tiers_weakest_first_for_every_game() -> None
         levels = tier_levels(game)
         assert len(levels) == 7 and set(levels) <= set(game.level_names())
     assert tier_levels(get("reversi")) == ("random", "1", "2", "3", "4", "5", "6")
+    # FINAL plays the strongest level in the ladder's two-player form (docs/progression.md):
+    # Memory Matrix's level 6 (75.8 % over level 5), Algo's level 6 (level 5 is level 4's equal)
+    assert tier_levels(get("memory_matrix"))[-1] == "6"
+    assert tier_levels(get("algo")) == ("1", "2", "2", "3", "4", "4", "6")
 
 
 def test_stone_exam_played_by_real_bots_through_the_service(session, hasher) -> None:
