@@ -1,17 +1,17 @@
-"""Do the time-limited bots keep their stated limit when the process gets a fraction of a
-core? Two busy-loop processes run beside the benchmark the whole time; each tested bot
-plays whole games against weaker bots (seats rotating; one opponent, or three in
-four-player Memory Matrix and Algo level 8; two random opening plies per game, everything
-seeded) until it has made ``--moves`` moves, and every one of its ``choose`` calls is
-timed from the outside: wall time (what a player waits) and CPU time (what the process
-got). Prints, per bot, the maximum and the 99th percentile of the wall time beside its
-stated limit, how many moves passed it, the longest part of a move after its search ended
-(unwinding, writing the reply, waiting for the scheduler; the search's seconds count from
-the start of the move), and the load average.
+"""Do the time-limited bots keep their stated limit when the process gets a fraction of a core?
+Two busy-loop processes (``--busy``) run beside the benchmark the whole time; each tested
+bot plays whole games against weaker bots (seats rotating; one opponent, or three in
+four-player Memory Matrix and Algo level 8, a partner and two enemies in Algo pair play; two
+random opening plies per game, everything seeded) until it has made ``--moves`` moves, and
+every one of its ``choose`` calls is timed from the outside: wall time (what a player waits)
+and CPU time (what the process got). Prints, per bot, the maximum and the 99th percentile of
+the wall time beside its stated limit, how many moves passed it, the longest part of a move
+after its search ended (unwinding, writing the reply, waiting for the scheduler; the
+search's seconds count from the start of the move), and the load average.
 
     nice -n 5 .venv/bin/python bench/deadlines_under_load.py [--moves 300] [--jobs 1]
         [--bots reversi-5,reversi-6,flipflop-5x5-5,reverstargo-final,reverstargo-max,algo-5,
-                memory-matrix-6,algo-8]
+                memory-matrix-6,algo-8,algo-8-pair] [--busy 2]
 
 With ``--jobs 2`` two bots are measured at once (two more busy processes: a harsher test).
 """
@@ -54,6 +54,8 @@ def _bots() -> dict[str, tuple[str, str, dict[str, Any], str, float]]:
         # four players: the tested seat against three level-4 bots
         "memory-matrix-6": ("memory_matrix", "6", {"players": 4}, "4", MM_LIMIT),
         "algo-8": ("algo", "8", {"players": 4}, "4", SEER_LIMIT),
+        # pair play: the tested seat's partner and both enemies are level 4
+        "algo-8-pair": ("algo", "8", {"mode": "pair", "players": 4}, "4", SEER_LIMIT),
     }
 
 
@@ -134,15 +136,18 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--bots", default=",".join(_bots()))
     ap.add_argument("--jsonl", help="append one JSON line per bot to this file")
+    ap.add_argument("--busy", type=int, default=2,
+                    help="busy-loop processes beside the run (0: how the bots do on a quiet "
+                         "machine, e.g. how often a clock cuts a search)")
     args = ap.parse_args()
     names = args.bots.split(",")
     unknown = [n for n in names if n not in _bots()]
     if unknown:
         ap.error(f"unknown bots {unknown}; known: {', '.join(_bots())}")
-    spinners = [mp.Process(target=_spin, daemon=True) for _ in range(2)]
+    spinners = [mp.Process(target=_spin, daemon=True) for _ in range(args.busy)]
     for p in spinners:
         p.start()
-    print(f"two busy loops started; load average {os.getloadavg()}; {os.cpu_count()} CPUs",
+    print(f"{args.busy} busy loops started; load average {os.getloadavg()}; {os.cpu_count()} CPUs",
           flush=True)
     print("| bot | stated limit | moves | longest move | 99th pct | mean | over the limit "
           "| longest after the search | mean CPU | CPU share | mean depth "
