@@ -11,6 +11,7 @@ less :class:`~asobiba.search.budget.MoveClock`'s first reserve) and more than th
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 import time
@@ -20,10 +21,12 @@ from asobiba.games import get
 from asobiba.games.algo.rollout import TIME_LIMIT, AlgoRolloutBot
 from asobiba.play.runner import play_game
 from asobiba.search.budget import BASE_RESERVE
+from asobiba.server.bots import BotPool
 
 GAME = get("algo")
 OPTIONS = {"pair": {"variant": "pair"}, "four": {"players": 4}, "two": {}}
-SERVER_LIMIT = 10.0
+SERVER_LIMIT: float = inspect.signature(BotPool).parameters["time_limit"].default
+"""Seconds after which the server's bot pool replaces a bot that has not answered."""
 
 
 class TimedSeer(AlgoRolloutBot):
